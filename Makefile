@@ -1,0 +1,49 @@
+# lsugen: make run (generate and time everything in specs/) and make test.
+GO      ?= go
+BIN     := bin/lsugen
+SPECS   := $(wildcard specs/*.hcl)
+OUT     ?= out
+# Debian packages of the external simulators and tools, by command name.
+TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build run test golden bench fuzz clean
+
+all: build
+
+# Install the simulators with apt-get where they are missing.
+deps:
+	@missing=""; for t in $(TOOLS); do \
+	  cmd=$${t%%:*}; pkg=$${t#*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build:
+	$(GO) build -o $(BIN) ./cmd/lsugen
+
+# Generate the RTL and gate-level Verilog of every example spec into out/
+# and print the timing summary.
+run: build
+	$(BIN) gen -o $(OUT) $(SPECS)
+	$(BIN) timing $(SPECS)
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test ./...
+
+# Refresh the golden files after a reviewed change of the generators.
+golden:
+	$(GO) test ./golden -update
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./netlist ./timing ./golden
+
+fuzz:
+	$(GO) test ./specs -run '^$$' -fuzz FuzzLoader -fuzztime 3m
+
+clean:
+	rm -rf bin $(OUT)

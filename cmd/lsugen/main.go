@@ -1,0 +1,180 @@
+// Command lsugen generates, times and verifies the load/store-unit blocks
+// described in HCL spec files.
+//
+//	lsugen gen     [-o DIR] SPEC...            write NAME.v and NAME_gates.v per unit
+//	lsugen timing  [--json] [--paths] SPEC...  FO4 critical path, area, transistors
+//	lsugen verify  [--sim LIST] SPEC...        model = netlist = Icarus = Verilator
+//	lsugen version
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+)
+
+// Version is the generator version written into every generated file.
+const Version = "0.1.0"
+
+const usage = `lsugen generates, times and verifies load/store-unit hardware blocks.
+
+Usage:
+  lsugen gen     [-o DIR] SPEC...              write DIR/NAME.v (RTL) and DIR/NAME_gates.v (gates) per unit
+  lsugen timing  [--json] [--paths] SPEC...    critical path in FO4, area in NAND2 equivalents, transistors
+  lsugen verify  [flags] SPEC...               check model = netlist = Icarus = Verilator
+  lsugen version
+
+Run 'lsugen COMMAND -h' for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// errReported marks an error whose details were already printed.
+var errReported = errors.New("failed")
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "gen":
+		err = cmdGen(args[1:], stdout, stderr)
+	case "timing":
+		err = cmdTiming(args[1:], stdout, stderr)
+	case "verify":
+		err = cmdVerify(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "lsugen %s\n", Version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "lsugen: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errReported):
+		return 1
+	}
+	fmt.Fprintf(stderr, "lsugen: %v\n", err)
+	return 1
+}
+
+var errUsage = errors.New("usage")
+
+// parseFlags parses flags that may appear before, between or after the
+// positional arguments, and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(stderr)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// unit is one generated unit with where it came from.
+type unit struct {
+	spec   specs.Unit
+	design *netlist.Design
+}
+
+// source is "file:line" of a unit's declaration.
+func source(u specs.Unit) string {
+	r := u.DeclRange()
+	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}
+
+// loadAndGenerate loads the spec files and generates every unit. All
+// diagnostics are printed once, here; on any error nothing is returned, so
+// no command starts work on a partly valid input.
+func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "lsugen: no spec files given")
+		return nil, errUsage
+	}
+	loader := specs.NewLoader()
+	file, diags := loader.Load(paths...)
+	var units []unit
+	if !diags.HasErrors() {
+		for _, su := range file.Units {
+			d, gd := gen.Generate(su)
+			diags = append(diags, gd...)
+			if d != nil {
+				units = append(units, unit{spec: su, design: d})
+			}
+		}
+	}
+	if len(diags) > 0 {
+		printDiagnostics(stderr, loader, diags)
+	}
+	if diags.HasErrors() {
+		return nil, errReported
+	}
+	if len(units) == 0 {
+		fmt.Fprintln(stderr, "lsugen: the spec files declare no units")
+		return nil, errReported
+	}
+	return units, nil
+}
+
+func printDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) {
+	// Colour only on a terminal, and never when NO_COLOR is set.
+	color := false
+	if f, ok := w.(*os.File); ok && os.Getenv("NO_COLOR") == "" {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			color = true
+		}
+	}
+	dw := hcl.NewDiagnosticTextWriter(w, loader.Files(), 100, color)
+	_ = dw.WriteDiagnostics(diags)
+}
+
+// describe is a unit's kind and variant in words, e.g. "hash bitvector_xor, configurable".
+func describe(u specs.Unit) (kind, variant string) {
+	switch u := u.(type) {
+	case *specs.Hash:
+		v := string(u.Function)
+		if u.Configurable {
+			v += ", configurable"
+		}
+		return "hash", v
+	}
+	return u.UnitKind(), ""
+}
+
+func joinNames(us []unit) string {
+	names := make([]string, len(us))
+	for i, u := range us {
+		names[i] = u.design.Name
+	}
+	return strings.Join(names, ", ")
+}

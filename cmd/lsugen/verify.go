@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/verify"
+	"github.com/lsugen/lsugen/verify/model"
+)
+
+func cmdVerify(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	plan := verify.DefaultPlan()
+	sims := fs.String("sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator")
+	fs.IntVar(&plan.Random, "vectors", plan.Random, "random vectors per unit when exhaustive enumeration does not fit")
+	fs.Uint64Var(&plan.Seed, "seed", plan.Seed, "seed of the random vectors and configurations")
+	fs.IntVar(&plan.Configs, "configs", plan.Configs, "random configurations of a configurable unit")
+	fs.IntVar(&plan.MaxVectors, "max-vectors", plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
+	work := fs.String("work", "", "work directory for testbenches, vectors and VCDs (default: a temporary directory, kept only on failure)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: lsugen verify [flags] SPEC...\n\nRuns the same vectors through the behavioural model, the netlist simulator\nand the RTL and gate-level Verilog under Icarus Verilog and Verilator, and\ncompares every output with the model. Exits 1 on the first mismatching unit\nafter printing the vector and leaving a VCD of it.")
+		fs.PrintDefaults()
+	}
+	paths, err := parseFlags(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	engines, err := verify.ParseEngines(*sims)
+	if err != nil {
+		fmt.Fprintf(stderr, "lsugen verify: %v\n", err)
+		return errUsage
+	}
+	if plan.Random < 1 || plan.Configs < 1 || plan.MaxVectors < 1 {
+		fmt.Fprintln(stderr, "lsugen verify: --vectors, --configs and --max-vectors must be positive")
+		return errUsage
+	}
+	units, err := loadAndGenerate(paths, stderr)
+	if err != nil {
+		return err
+	}
+	dir := *work
+	keep := dir != ""
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "lsugen-verify-"); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	failed := false
+	for _, u := range units {
+		m, err := model.ForUnit(u.spec)
+		if err != nil {
+			return fmt.Errorf("%s: no behavioural model: %w", u.design.Name, err)
+		}
+		udir := filepath.Join(dir, u.design.Name)
+		set, err := verilogFiles([]unit{u})
+		if err != nil {
+			return err
+		}
+		if err := writeAll(udir, set); err != nil {
+			return err
+		}
+		job := verify.Job{
+			Design:  u.design,
+			Model:   m,
+			Sources: []string{filepath.Join(udir, rtl.RTLFileName(u.design)), filepath.Join(udir, rtl.GatesFileName(u.design))},
+			Modules: []string{u.design.Name, u.design.Name + "_gates"},
+			Dir:     udir,
+		}
+		res, err := verify.Run(ctx, job, plan, engines)
+		if err != nil {
+			fmt.Fprintf(stderr, "lsugen verify: %v\n(work directory kept: %s)\n", err, dir)
+			return errReported
+		}
+		how := "random"
+		if res.Exhaustive {
+			how = "exhaustive"
+		}
+		for _, c := range res.Checks {
+			status := "ok"
+			if c.Mismatch != nil {
+				status = "MISMATCH"
+				failed = true
+			}
+			fmt.Fprintf(stdout, "%-28s %-10s %9d vectors (%s)  %-8s %s\n", u.design.Name, c.Engine, c.Vectors, how, status, c.Elapsed.Round(1e6))
+			if c.Mismatch != nil {
+				fmt.Fprintf(stderr, "lsugen verify: %s: %s\n", u.design.Name, c.Mismatch)
+			}
+		}
+	}
+	if failed {
+		fmt.Fprintf(stderr, "lsugen verify: FAILED; work directory kept: %s\n", dir)
+		return errReported
+	}
+	if !keep {
+		os.RemoveAll(dir)
+	}
+	fmt.Fprintf(stdout, "verified %d units: model = %s\n", len(units), engineList(engines))
+	return nil
+}
+
+func engineList(es []verify.Engine) string {
+	s := ""
+	for i, e := range es {
+		if i > 0 {
+			s += " = "
+		}
+		s += string(e)
+	}
+	return s
+}

@@ -1,0 +1,136 @@
+package gen
+
+import "github.com/lsugen/lsugen/netlist"
+
+// Adder architectures shared by every generator that adds.
+
+// rippleAdd returns (a + c + cin) truncated to len(a) bits: a chain of full
+// adders, the carry two gate levels per bit (NAND-NAND majority).
+func rippleAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
+	sum := make(netlist.Bus, len(a))
+	carry := cin
+	for i := range a {
+		p := b.Xor(a[i], c[i])
+		sum[i] = b.Xor(p, carry)
+		if i+1 < len(a) {
+			// carry' = a&c | p&carry
+			carry = b.Nand(b.Nand(a[i], c[i]), b.Nand(p, carry))
+		}
+	}
+	return sum
+}
+
+// claAdd returns (a + c + cin) truncated to len(a) bits, with carries from
+// a hierarchical carry-lookahead tree of 4-bit lookahead blocks.
+func claAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
+	n := len(a)
+	g := make(netlist.Bus, n)
+	p := make(netlist.Bus, n)
+	for i := range a {
+		g[i] = b.And(a[i], c[i])
+		p[i] = b.Xor(a[i], c[i])
+	}
+	carries := lookaheadCarries(b, g, p, cin)
+	sum := make(netlist.Bus, n)
+	for i := range sum {
+		sum[i] = b.Xor(p[i], carries[i])
+	}
+	return sum
+}
+
+// lookaheadBlock is the 4-bit (or narrower) lookahead unit: from bit
+// generates g and propagates p it gives the carry into bit i+1 from cin,
+// two gate levels (AND-OR) each.
+func lookaheadBlock(b *netlist.Builder, g, p netlist.Bus, cin netlist.Net) netlist.Bus {
+	out := make(netlist.Bus, len(g))
+	for i := range g {
+		// c[i+1] = g[i] | p[i]g[i-1] | ... | p[i]..p[0]cin
+		terms := netlist.Bus{g[i]}
+		for j := i - 1; j >= -1; j-- {
+			lits := netlist.Bus{}
+			for k := i; k > j; k-- {
+				lits = append(lits, p[k])
+			}
+			if j >= 0 {
+				lits = append(lits, g[j])
+			} else {
+				lits = append(lits, cin)
+			}
+			terms = append(terms, b.And(lits...))
+		}
+		out[i] = b.Or(terms...)
+	}
+	return out
+}
+
+// groupGP is a block's group generate and propagate.
+func groupGP(b *netlist.Builder, g, p netlist.Bus) (netlist.Net, netlist.Net) {
+	if len(g) == 1 {
+		return g[0], p[0]
+	}
+	if len(g) > 4 {
+		gs, ps := subgroups(b, g, p)
+		return groupGP(b, gs, ps)
+	}
+	// G = carry out of the block with cin = 0; P = AND of propagates.
+	G := lookaheadBlock(b, g, p, netlist.Const0)[len(g)-1]
+	return G, b.And(p...)
+}
+
+// subgroups splits g,p into at most four groups of 4^k bits and returns
+// each group's (G, P).
+func subgroups(b *netlist.Builder, g, p netlist.Bus) (netlist.Bus, netlist.Bus) {
+	size := 4
+	for size*4 < len(g) {
+		size *= 4
+	}
+	var gs, ps netlist.Bus
+	for lo := 0; lo < len(g); lo += size {
+		hi := min(lo+size, len(g))
+		G, P := groupGP(b, g[lo:hi], p[lo:hi])
+		gs, ps = append(gs, G), append(ps, P)
+	}
+	return gs, ps
+}
+
+// lookaheadCarries returns the carry into every bit (index 0 is cin).
+func lookaheadCarries(b *netlist.Builder, g, p netlist.Bus, cin netlist.Net) netlist.Bus {
+	if len(g) <= 4 {
+		c := lookaheadBlock(b, g, p, cin)
+		return append(netlist.Bus{cin}, c[:len(c)-1]...)
+	}
+	size := 4
+	for size*4 < len(g) {
+		size *= 4
+	}
+	gs, ps := subgroups(b, g, p)
+	groupCarry := append(netlist.Bus{cin}, lookaheadBlock(b, gs, ps, cin)...)
+	var out netlist.Bus
+	for k, lo := 0, 0; lo < len(g); k, lo = k+1, lo+size {
+		hi := min(lo+size, len(g))
+		out = append(out, lookaheadCarries(b, g[lo:hi], p[lo:hi], groupCarry[k])...)
+	}
+	return out
+}
+
+// shiftRight is a logarithmic barrel shifter: in >> amt, zero fill, one
+// MUX2 level per bit of amt. The largest shift comes first: when callers
+// read only the low outputs, each later stage then needs fewer positions,
+// and Build removes the muxes of the positions no one reads.
+func shiftRight(b *netlist.Builder, in, amt netlist.Bus) netlist.Bus {
+	cur := append(netlist.Bus(nil), in...)
+	for s := len(amt) - 1; s >= 0; s-- {
+		sel := amt[s]
+		dist := 1 << s
+		next := make(netlist.Bus, len(cur))
+		for i := range cur {
+			from := netlist.Const0
+			if dist < len(cur) && i+dist < len(cur) {
+				from = cur[i+dist]
+			}
+			next[i] = b.Mux(sel, cur[i], from)
+		}
+		cur = next
+	}
+	return cur
+}

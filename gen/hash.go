@@ -1,0 +1,395 @@
+package gen
+
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	nl "github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+)
+
+// SelWidth is the width of one run-time bit selection or shift amount of a
+// configurable hash over addrBits address bits: clog2(addrBits), at least 1.
+func SelWidth(addrBits int) int {
+	return max(1, bits.Len(uint(addrBits-1)))
+}
+
+// hashGen holds what every hash generator needs: the spec, the builder and
+// the word-level view under construction.
+type hashGen struct {
+	h    *specs.Hash
+	b    *nl.Builder
+	rtl  *nl.RTL
+	addr nl.Bus   // addr_i nets
+	addE *nl.Expr // addr_i as a word
+	m    int      // bank bits
+	s    int      // selection width
+}
+
+// Hash builds the netlist and word-level view of a hash unit.
+func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
+	g := &hashGen{h: h, b: nl.NewBuilder(h.Name), rtl: &nl.RTL{}, m: h.BankBits, s: SelWidth(h.AddrBits)}
+	n := h.AddrBits
+	g.addr = g.b.Input("addr_i", n, "word address")
+	g.addE = nl.Ref("addr_i", n)
+
+	var bank nl.Bus
+	var bankE *nl.Expr
+	switch h.Function {
+	case specs.BitvectorPerm:
+		bank, bankE = g.bitvectorPerm()
+	case specs.BitvectorXor:
+		bank, bankE = g.bitvectorXor()
+	case specs.BitwisePerm:
+		bank, bankE = g.bitwisePerm()
+	case specs.BitwiseXor:
+		bank, bankE = g.bitwiseXor()
+	case specs.XorMatrix:
+		bank, bankE = g.xorMatrix()
+	case specs.FixedXor:
+		bank, bankE = g.fixedXor()
+	case specs.Add:
+		bank, bankE = g.add()
+	case specs.RAP:
+		bank, bankE = g.rap()
+	default:
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported hash function",
+			Detail:   fmt.Sprintf("No generator for hash function %q.", h.Function),
+			Subject:  h.AttrRange("function").Ptr(),
+		}}
+	}
+	g.b.Output("bank_o", bank, "bank index")
+	g.rtl.Assigns = append(g.rtl.Assigns, nl.Assign{Name: "bank_o", Expr: bankE})
+	if h.Function == specs.RAP {
+		g.rapAddrOut(bank)
+	}
+	g.b.Header(g.header()...)
+	g.b.SetRTL(g.rtl)
+	d, err := g.b.Build()
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Internal generator error",
+			Detail:   fmt.Sprintf("Building hash %q failed: %v. This is a bug in lsugen.", h.Name, err),
+			Subject:  h.Range.Ptr(),
+		}}
+	}
+	return d, nil
+}
+
+// cfgInput declares a configuration input port.
+func (g *hashGen) cfgInput(name string, width int, doc string) (nl.Bus, *nl.Expr) {
+	return g.b.Input(name, width, doc), nl.Ref(name, width)
+}
+
+// param declares a localparam of the word-level view.
+func (g *hashGen) param(name string, width int, v uint64, doc string) *nl.Expr {
+	g.rtl.Params = append(g.rtl.Params, nl.Param{Name: name, Width: width, Value: new(big.Int).SetUint64(v), Doc: doc})
+	return nl.Ref(name, width)
+}
+
+// wire declares a local wire of the word-level view.
+func (g *hashGen) wire(name string, e *nl.Expr, doc string) *nl.Expr {
+	g.rtl.Assigns = append(g.rtl.Assigns, nl.Assign{Name: name, Wire: true, Expr: e, Doc: doc})
+	return nl.Ref(name, e.W)
+}
+
+// field returns field i of a packed bus of w-bit fields (field 0 lowest).
+func field(bus nl.Bus, i, w int) nl.Bus { return bus[i*w : (i+1)*w] }
+
+func fieldE(e *nl.Expr, i, w int) *nl.Expr { return nl.Slice(e, i*w+w-1, i*w) }
+
+// low returns bits [w-1:0] of a word, as a slice only when narrower.
+func low(e *nl.Expr, w int) *nl.Expr {
+	if e.W == w {
+		return e
+	}
+	return nl.Slice(e, w-1, 0)
+}
+
+// shifted returns addr >> k for a constant k, as m nets (zero fill).
+func (g *hashGen) shifted(k int) nl.Bus {
+	out := make(nl.Bus, g.m)
+	for i := range out {
+		out[i] = nl.Const0
+		if k+i < len(g.addr) {
+			out[i] = g.addr[k+i]
+		}
+	}
+	return out
+}
+
+func (g *hashGen) bitvectorPerm() (nl.Bus, *nl.Expr) {
+	if g.h.Configurable {
+		k, kE := g.cfgInput("cfg_k_i", g.s, "shift amount k (addresses are shifted right by k, zero fill)")
+		sh := shiftRight(g.b, g.addr, k)
+		g.b.Name("addr_shr_k", sh)
+		shE := g.wire("addr_shr_k", nl.ShrE(g.addE, kE), "address shifted right by k")
+		return sh[:g.m], low(shE, g.m)
+	}
+	k := g.h.K
+	return g.shifted(k), nl.Slice(g.addE, k+g.m-1, k)
+}
+
+func (g *hashGen) bitvectorXor() (nl.Bus, *nl.Expr) {
+	var sh1, sh2, mask nl.Bus
+	var k1E, k2E, maskE *nl.Expr
+	if g.h.Configurable {
+		var k1, k2 nl.Bus
+		k1, k1E = g.cfgInput("cfg_k1_i", g.s, "shift amount k1 of the first vector")
+		k2, k2E = g.cfgInput("cfg_k2_i", g.s, "shift amount k2 of the second vector")
+		mask, maskE = g.cfgInput("cfg_mask_i", g.m, "mask applied to the second vector")
+		sh1 = shiftRight(g.b, g.addr, k1)[:g.m]
+		sh2 = shiftRight(g.b, g.addr, k2)[:g.m]
+	} else {
+		k1E = g.param("K1", g.s, uint64(g.h.K1), "shift of the first vector")
+		k2E = g.param("K2", g.s, uint64(g.h.K2), "shift of the second vector")
+		maskE = g.param("MASK", g.m, g.h.Mask, "bits of the second vector that are XORed in")
+		sh1, sh2 = g.shifted(g.h.K1), g.shifted(g.h.K2)
+		mask = nl.Const(g.h.Mask, g.m)
+	}
+	g.b.Name("addr_shr_k1", sh1)
+	g.b.Name("addr_shr_k2", sh2)
+	bank := make(nl.Bus, g.m)
+	for i := range bank {
+		bank[i] = g.b.Xor(sh1[i], g.b.And(sh2[i], mask[i]))
+	}
+	s1 := g.wire("addr_shr_k1", nl.ShrE(g.addE, k1E), "address shifted right by k1")
+	s2 := g.wire("addr_shr_k2", nl.ShrE(g.addE, k2E), "address shifted right by k2")
+	return bank, nl.XorE(low(s1, g.m), nl.AndE(low(s2, g.m), maskE))
+}
+
+// padded returns the address zero-extended to 2^s bits, so that every
+// run-time selection reads a defined bit (selections >= addr_bits read 0).
+func (g *hashGen) padded() (nl.Bus, *nl.Expr) {
+	n, full := len(g.addr), 1<<g.s
+	bus := append(append(nl.Bus(nil), g.addr...), nl.Const(0, full-n)...)
+	if full == n {
+		return bus, g.addE
+	}
+	e := g.wire("addr_pad", nl.Concat(g.addE, nl.ConstExpr(0, full-n)),
+		fmt.Sprintf("address zero-extended to %d bits: selections >= %d read 0", full, n))
+	return bus, e
+}
+
+func (g *hashGen) bitwisePerm() (nl.Bus, *nl.Expr) {
+	if g.h.Configurable {
+		sel, selE := g.cfgInput("cfg_sel_i", g.m*g.s, fmt.Sprintf("%d fields of %d bits; field b selects the address bit of bank bit b", g.m, g.s))
+		pad, padE := g.padded()
+		bank := make(nl.Bus, g.m)
+		parts := make([]*nl.Expr, g.m)
+		for i := range bank {
+			bank[i] = g.b.Select(field(sel, i, g.s), pad)
+			parts[i] = nl.BitAt(padE, fieldE(selE, i, g.s))
+		}
+		return bank, nl.Concat(parts...)
+	}
+	bank := make(nl.Bus, g.m)
+	parts := make([]*nl.Expr, g.m)
+	for i, row := range g.h.Bits {
+		bank[i] = g.addr[row[0]]
+		parts[i] = nl.Slice(g.addE, row[0], row[0])
+	}
+	return bank, nl.Concat(parts...)
+}
+
+func (g *hashGen) bitwiseXor() (nl.Bus, *nl.Expr) {
+	if !g.h.Configurable {
+		return g.xorMatrix()
+	}
+	doc := fmt.Sprintf("%d fields of %d bits; field b selects one address bit of bank bit b", g.m, g.s)
+	selA, selAE := g.cfgInput("cfg_sel_a_i", g.m*g.s, doc)
+	selB, selBE := g.cfgInput("cfg_sel_b_i", g.m*g.s, doc+" (equal to cfg_sel_a_i's field: the single bit)")
+	pad, padE := g.padded()
+	bank := make(nl.Bus, g.m)
+	bitA, bitB, same := make([]*nl.Expr, g.m), make([]*nl.Expr, g.m), make([]*nl.Expr, g.m)
+	for i := range bank {
+		fa, fb := field(selA, i, g.s), field(selB, i, g.s)
+		a, c := g.b.Select(fa, pad), g.b.Select(fb, pad)
+		// Equal selections name the single bit a, not a ^ a = 0.
+		bank[i] = g.b.Xor(a, g.b.And(c, g.b.Not(g.b.Equal(fa, fb))))
+		faE, fbE := fieldE(selAE, i, g.s), fieldE(selBE, i, g.s)
+		bitA[i], bitB[i], same[i] = nl.BitAt(padE, faE), nl.BitAt(padE, fbE), nl.EqE(faE, fbE)
+	}
+	a := g.wire("bit_a", nl.Concat(bitA...), "address bits selected by cfg_sel_a_i")
+	c := g.wire("bit_b", nl.Concat(bitB...), "address bits selected by cfg_sel_b_i")
+	s := g.wire("same_sel", nl.Concat(same...), "1 where both selections name the same bit")
+	return bank, nl.XorE(a, nl.AndE(c, nl.NotE(s)))
+}
+
+// xorMatrix serves xor_matrix and constant bitwise_xor: bank bit b is the
+// XOR of the address bits listed in Bits[b].
+func (g *hashGen) xorMatrix() (nl.Bus, *nl.Expr) {
+	bank := make(nl.Bus, g.m)
+	parts := make([]*nl.Expr, g.m)
+	for i, row := range g.h.Bits {
+		nets := make(nl.Bus, len(row))
+		terms := make([]*nl.Expr, len(row))
+		for j, a := range row {
+			nets[j] = g.addr[a]
+			terms[j] = nl.Slice(g.addE, a, a)
+		}
+		bank[i] = g.b.XorAll(nets...)
+		switch len(terms) {
+		case 0:
+			parts[i] = nl.ConstExpr(0, 1)
+		case 1:
+			parts[i] = terms[0]
+		default:
+			parts[i] = nl.XorE(terms...)
+		}
+	}
+	return bank, nl.Concat(parts...)
+}
+
+func (g *hashGen) fixedXor() (nl.Bus, *nl.Expr) {
+	m := g.m
+	bank := make(nl.Bus, m)
+	for i := range bank {
+		bank[i] = g.b.Xor(g.addr[i], g.addr[m+i])
+	}
+	return bank, nl.XorE(nl.Slice(g.addE, m-1, 0), nl.Slice(g.addE, 2*m-1, m))
+}
+
+func (g *hashGen) add() (nl.Bus, *nl.Expr) {
+	m := g.m
+	bank := g.adder(g.addr[:m], g.addr[m:2*m])
+	return bank, nl.AddE(nl.Slice(g.addE, m-1, 0), nl.Slice(g.addE, 2*m-1, m))
+}
+
+func (g *hashGen) adder(a, c nl.Bus) nl.Bus {
+	if g.h.Adder == specs.AdderCLA {
+		return claAdd(g.b, a, c, nl.Const0)
+	}
+	return rippleAdd(g.b, a, c, nl.Const0)
+}
+
+// rap is 004's permute-shift: bank = (column + r[row]) mod w.
+func (g *hashGen) rap() (nl.Bus, *nl.Expr) {
+	w, l := g.h.W, g.m
+	col, row := g.addr[:l], g.addr[l:2*l]
+	colE := g.wire("col", nl.Slice(g.addE, l-1, 0), "column j: the low log2(w) address bits")
+	rowE := g.wire("row", nl.Slice(g.addE, 2*l-1, l), "row i: the next log2(w) address bits")
+	var permE *nl.Expr
+	shift := make(nl.Bus, l)
+	if g.h.Configurable {
+		var perm nl.Bus
+		perm, permE = g.cfgInput("cfg_perm_i", w*l, fmt.Sprintf("%d fields of %d bits; field i is the shift r_i of row i", w, l))
+		for t := range shift {
+			column := make(nl.Bus, w)
+			for i := range column {
+				column[i] = perm[i*l+t]
+			}
+			shift[t] = g.b.Select(row, column)
+		}
+	} else {
+		v := new(big.Int)
+		for i := w - 1; i >= 0; i-- {
+			v.Lsh(v, uint(l))
+			v.Or(v, big.NewInt(int64(g.h.Permutation[i])))
+		}
+		g.rtl.Params = append(g.rtl.Params, nl.Param{Name: "PERM", Width: w * l, Value: v,
+			Doc: fmt.Sprintf("permutation r: field i (%d bits, field 0 lowest) is the shift of row i", l)})
+		permE = nl.Ref("PERM", w*l)
+		// The table r as logic: each shift bit is a function of the row.
+		for t := range shift {
+			column := make(nl.Bus, w)
+			for i := range column {
+				column[i] = nl.Const(uint64(g.h.Permutation[i]>>t&1), 1)[0]
+			}
+			shift[t] = g.b.Select(row, column)
+		}
+	}
+	g.b.Name("shift", shift)
+	shiftE := g.wire("shift", nl.PartAt(permE, rowE, l), "r[row]")
+	bank := g.adder(col, shift)
+	return bank, nl.AddE(colE, shiftE)
+}
+
+// rapAddrOut adds addr_o = row*w + bank, with higher bits passed through.
+func (g *hashGen) rapAddrOut(bank nl.Bus) {
+	l, n := g.m, g.h.AddrBits
+	out := append(append(nl.Bus(nil), bank...), g.addr[l:]...)
+	g.b.Output("addr_o", out, "remapped address: row*w + bank (bits above the matrix pass through)")
+	g.rtl.Assigns = append(g.rtl.Assigns, nl.Assign{Name: "addr_o",
+		Expr: nl.Concat(nl.Ref("bank_o", l), nl.Slice(g.addE, n-1, l))})
+}
+
+// header documents the unit's function, configuration and protocol.
+func (g *hashGen) header() []string {
+	h := g.h
+	m := h.BankBits
+	lines := []string{fmt.Sprintf("Bank-index hash, function %s, %d address bits, %d bank bits.", h.Function, h.AddrBits, m)}
+	kind := "constant"
+	if h.Configurable {
+		kind = "configurable: the configuration arrives on the cfg_* inputs"
+	}
+	lines = append(lines, "Configuration: "+kind+".")
+	switch h.Function {
+	case specs.BitvectorPerm:
+		lines = append(lines, "bank_o = (addr_i >> k)[bank_bits-1:0], zero fill.")
+		if !h.Configurable {
+			lines = append(lines, fmt.Sprintf("k = %d", h.K))
+		}
+	case specs.BitvectorXor:
+		lines = append(lines, "bank_o = ((addr_i >> k1) ^ ((addr_i >> k2) & mask))[bank_bits-1:0], zero fill.")
+		if !h.Configurable {
+			lines = append(lines, fmt.Sprintf("k1 = %d, k2 = %d, mask = %d", h.K1, h.K2, h.Mask))
+		}
+	case specs.BitwisePerm, specs.BitwiseXor, specs.XorMatrix:
+		if h.Configurable {
+			if h.Function == specs.BitwisePerm {
+				lines = append(lines, "bank_o[b] = addr_i[sel[b]]; a selection >= addr_bits reads 0.")
+			} else {
+				lines = append(lines, "bank_o[b] = addr_i[sel_a[b]] ^ addr_i[sel_b[b]], or addr_i[sel_a[b]] when the selections are equal;",
+					"a selection >= addr_bits reads 0.")
+			}
+			lines = append(lines, fmt.Sprintf("Selection fields are %d bits wide, field 0 in the least significant bits.", g.s))
+		} else {
+			lines = append(lines, "bank_o[b] = XOR of the address bits listed for b:")
+			for b, row := range h.Bits {
+				terms := make([]string, len(row))
+				for j, a := range row {
+					terms[j] = fmt.Sprintf("addr_i[%d]", a)
+				}
+				if len(terms) == 0 {
+					terms = []string{"0"}
+				}
+				lines = append(lines, fmt.Sprintf("  bank_o[%d] = %s", b, strings.Join(terms, " ^ ")))
+			}
+		}
+	case specs.FixedXor:
+		lines = append(lines, fmt.Sprintf("bank_o = addr_i[%d:0] ^ addr_i[%d:%d]", m-1, 2*m-1, m))
+	case specs.Add:
+		lines = append(lines, fmt.Sprintf("bank_o = (addr_i[%d:0] + addr_i[%d:%d]) mod 2^%d, %s adder", m-1, 2*m-1, m, m, h.Adder))
+	case specs.RAP:
+		l := m
+		lines = append(lines, fmt.Sprintf("Random address permute-shift for a %dx%d matrix: row i = addr_i[%d:%d], column j = addr_i[%d:0],", h.W, h.W, 2*l-1, l, l-1),
+			fmt.Sprintf("bank_o = (j + r_i) mod %d (%s adder); addr_o = i*%d + bank_o, higher address bits passed through.", h.W, h.Adder, h.W))
+		if !h.Configurable {
+			src := "given in the spec"
+			if h.HasSeed {
+				src = fmt.Sprintf("drawn from seed %d", h.Seed)
+			}
+			lines = append(lines, fmt.Sprintf("r (%s) = %s", src, intList(h.Permutation)))
+		} else {
+			lines = append(lines, fmt.Sprintf("r_i is field i of cfg_perm_i (%d bits each, field 0 lowest), used as given.", l))
+		}
+	}
+	lines = append(lines, "Protocol: combinational; outputs follow the inputs, no clock, no reset.")
+	return lines
+}
+
+func intList(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return "(" + strings.Join(s, ", ") + ")"
+}

@@ -1,0 +1,321 @@
+// Package netlist is lsugen's gate-level IR: a flat, deterministic list of
+// library gates over one-bit nets, the builder that generators use to make
+// it, a combinational-cycle check and a bit-parallel simulator.
+//
+// A Design also carries a word-level view (RTL) written by the same
+// generator: the readable Verilog is printed from it, the structural
+// Verilog from the gates, and the verifier checks both.
+package netlist
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Net is a one-bit signal. Nets 0 and 1 are the constants.
+type Net int32
+
+const (
+	Const0 Net = 0
+	Const1 Net = 1
+	// firstFree is the first net number the builder hands out.
+	firstFree Net = 2
+)
+
+// Bus is an ordered group of nets, bit 0 first.
+type Bus []Net
+
+// Kind is a library gate type. Pin order for each kind is given by KindInfo.
+type Kind uint8
+
+const (
+	INV Kind = iota
+	BUF
+	NAND2
+	NAND3
+	NAND4
+	NOR2
+	NOR3
+	NOR4
+	AND2
+	AND3
+	AND4
+	OR2
+	OR3
+	OR4
+	XOR2
+	XNOR2
+	AOI21
+	OAI21
+	MUX2
+	DFF
+	numKinds
+)
+
+// KindInfo describes a gate kind's interface; the electrical data lives in
+// package timing, which is the only consumer of it.
+type KindInfo struct {
+	Name string   // library name, also the comment in gate-level Verilog
+	Pins []string // input pin names in netlist order
+	Func string   // Boolean function for documentation, over the pin names
+}
+
+// Kinds is the gate library's logical interface, one row per kind.
+var Kinds = [numKinds]KindInfo{
+	INV:   {"INV", []string{"A"}, "!A"},
+	BUF:   {"BUF", []string{"A"}, "A"},
+	NAND2: {"NAND2", []string{"A", "B"}, "!(A&B)"},
+	NAND3: {"NAND3", []string{"A", "B", "C"}, "!(A&B&C)"},
+	NAND4: {"NAND4", []string{"A", "B", "C", "D"}, "!(A&B&C&D)"},
+	NOR2:  {"NOR2", []string{"A", "B"}, "!(A|B)"},
+	NOR3:  {"NOR3", []string{"A", "B", "C"}, "!(A|B|C)"},
+	NOR4:  {"NOR4", []string{"A", "B", "C", "D"}, "!(A|B|C|D)"},
+	AND2:  {"AND2", []string{"A", "B"}, "A&B"},
+	AND3:  {"AND3", []string{"A", "B", "C"}, "A&B&C"},
+	AND4:  {"AND4", []string{"A", "B", "C", "D"}, "A&B&C&D"},
+	OR2:   {"OR2", []string{"A", "B"}, "A|B"},
+	OR3:   {"OR3", []string{"A", "B", "C"}, "A|B|C"},
+	OR4:   {"OR4", []string{"A", "B", "C", "D"}, "A|B|C|D"},
+	XOR2:  {"XOR2", []string{"A", "B"}, "A^B"},
+	XNOR2: {"XNOR2", []string{"A", "B"}, "!(A^B)"},
+	AOI21: {"AOI21", []string{"A1", "A2", "B"}, "!((A1&A2)|B)"},
+	OAI21: {"OAI21", []string{"A1", "A2", "B"}, "!((A1|A2)&B)"},
+	MUX2:  {"MUX2", []string{"S", "A0", "A1"}, "S?A1:A0"},
+	DFF:   {"DFF", []string{"D"}, "Q<=D at the rising clock edge"},
+}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return Kinds[k].Name
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// NumKinds is the number of gate kinds in the library.
+const NumKinds = int(numKinds)
+
+// Arity is the number of inputs of kind k.
+func (k Kind) Arity() int { return len(Kinds[k].Pins) }
+
+// Gate is one library cell instance driving exactly one net.
+type Gate struct {
+	Kind Kind
+	In   []Net
+	Out  Net
+}
+
+// Dir is a port direction.
+type Dir uint8
+
+const (
+	In Dir = iota
+	Out
+)
+
+// Port is a module port; Bits[0] is the least significant bit.
+type Port struct {
+	Name string
+	Dir  Dir
+	Bits Bus
+	Doc  string // one line for the header comment
+}
+
+// Width is the number of bits of the port.
+func (p *Port) Width() int { return len(p.Bits) }
+
+// Design is one generated unit: its interface, its gates and its word-level
+// view. Gates are in topological order (DFF outputs count as sources).
+type Design struct {
+	Name  string
+	Ports []Port
+	Gates []Gate
+	// NumNets counts nets including the two constants.
+	NumNets int
+	// NetNames gives readable names to some internal nets (bus name and
+	// bit); other nets are printed as n<number>.
+	NetNames map[Net]string
+	// Clock names the clock input for designs with DFFs, else "".
+	Clock string
+
+	// Header is the documentation the Verilog writers put in the module
+	// header comment: what the unit computes, its protocol, its config.
+	Header []string
+
+	// RTL is the readable word-level description of the same function.
+	RTL *RTL
+}
+
+// Port returns the named port, or nil.
+func (d *Design) Port(name string) *Port {
+	for i := range d.Ports {
+		if d.Ports[i].Name == name {
+			return &d.Ports[i]
+		}
+	}
+	return nil
+}
+
+// Inputs returns the input ports in declaration order.
+func (d *Design) Inputs() []*Port { return d.portsOf(In) }
+
+// Outputs returns the output ports in declaration order.
+func (d *Design) Outputs() []*Port { return d.portsOf(Out) }
+
+func (d *Design) portsOf(dir Dir) []*Port {
+	var ps []*Port
+	for i := range d.Ports {
+		if d.Ports[i].Dir == dir {
+			ps = append(ps, &d.Ports[i])
+		}
+	}
+	return ps
+}
+
+// Stats counts gates by kind.
+func (d *Design) Stats() [NumKinds]int {
+	var s [NumKinds]int
+	for _, g := range d.Gates {
+		s[g.Kind]++
+	}
+	return s
+}
+
+// Check verifies the design's structure: every gate has its kind's arity,
+// drives a net no one else drives, and reads only nets that are defined;
+// and there is no combinational cycle. A cycle is reported with the gates
+// on it.
+func (d *Design) Check() error {
+	driver := make([]int32, d.NumNets) // gate index+1, or -1 for inputs/consts
+	for i := range driver {
+		driver[i] = 0
+	}
+	driver[Const0], driver[Const1] = -1, -1
+	for _, p := range d.Ports {
+		if p.Dir != In {
+			continue
+		}
+		for _, n := range p.Bits {
+			if n < 0 || int(n) >= d.NumNets {
+				return fmt.Errorf("port %s: net %d out of range", p.Name, n)
+			}
+			driver[n] = -1
+		}
+	}
+	for i, g := range d.Gates {
+		if g.Kind >= numKinds {
+			return fmt.Errorf("gate %d: unknown kind %d", i, g.Kind)
+		}
+		if len(g.In) != g.Kind.Arity() {
+			return fmt.Errorf("gate %d (%s): %d inputs, want %d", i, g.Kind, len(g.In), g.Kind.Arity())
+		}
+		if g.Out < firstFree || int(g.Out) >= d.NumNets {
+			return fmt.Errorf("gate %d (%s): output net %d out of range", i, g.Kind, g.Out)
+		}
+		if driver[g.Out] != 0 {
+			return fmt.Errorf("gate %d (%s): net %s has more than one driver", i, g.Kind, d.NetName(g.Out))
+		}
+		driver[g.Out] = int32(i + 1)
+	}
+	for i, g := range d.Gates {
+		for _, n := range g.In {
+			if n < 0 || int(n) >= d.NumNets || driver[n] == 0 {
+				return fmt.Errorf("gate %d (%s): input net %d is undriven", i, g.Kind, n)
+			}
+		}
+	}
+	for _, p := range d.Ports {
+		for _, n := range p.Bits {
+			if n < 0 || int(n) >= d.NumNets || driver[n] == 0 {
+				return fmt.Errorf("port %s: net %d is undriven", p.Name, n)
+			}
+		}
+	}
+	if cyc := d.findCycle(driver); cyc != nil {
+		var names []string
+		for _, gi := range cyc {
+			g := d.Gates[gi]
+			names = append(names, fmt.Sprintf("%s g%d -> %s", g.Kind, gi, d.NetName(g.Out)))
+		}
+		return fmt.Errorf("combinational cycle through %d gates: %s", len(cyc), strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// findCycle returns the gate indices of one combinational cycle, or nil.
+// DFFs break cycles: their outputs are sources.
+func (d *Design) findCycle(driver []int32) []int {
+	const (
+		white = iota
+		grey
+		black
+	)
+	state := make([]uint8, len(d.Gates))
+	// Iterative DFS over "gate reads net driven by gate" edges.
+	type frame struct{ gate, pin int }
+	for start := range d.Gates {
+		if state[start] != white {
+			continue
+		}
+		stack := []frame{{start, 0}}
+		state[start] = grey
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			g := d.Gates[top.gate]
+			if g.Kind == DFF || top.pin >= len(g.In) {
+				state[top.gate] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			n := g.In[top.pin]
+			top.pin++
+			src := int(driver[n]) - 1
+			if src < 0 || d.Gates[src].Kind == DFF {
+				continue
+			}
+			switch state[src] {
+			case grey:
+				// The cycle is the stack from src to the top.
+				var cyc []int
+				for i := len(stack) - 1; i >= 0; i-- {
+					cyc = append(cyc, stack[i].gate)
+					if stack[i].gate == src {
+						break
+					}
+				}
+				for i, j := 0, len(cyc)-1; i < j; i, j = i+1, j-1 {
+					cyc[i], cyc[j] = cyc[j], cyc[i]
+				}
+				return cyc
+			case white:
+				state[src] = grey
+				stack = append(stack, frame{src, 0})
+			}
+		}
+	}
+	return nil
+}
+
+// NetName is the readable name of a net: a port bit, a named internal net
+// or n<number>.
+func (d *Design) NetName(n Net) string {
+	switch n {
+	case Const0:
+		return "1'b0"
+	case Const1:
+		return "1'b1"
+	}
+	for _, p := range d.Ports {
+		for i, b := range p.Bits {
+			if b == n {
+				if len(p.Bits) == 1 {
+					return p.Name
+				}
+				return fmt.Sprintf("%s[%d]", p.Name, i)
+			}
+		}
+	}
+	if s, ok := d.NetNames[n]; ok {
+		return s
+	}
+	return fmt.Sprintf("n%d", n)
+}

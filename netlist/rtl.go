@@ -1,0 +1,98 @@
+package netlist
+
+import "math/big"
+
+// RTL is the word-level view of a design: named constants and a list of
+// continuous assignments over the design's ports and local wires, in
+// dependency order. Package rtl prints it as readable Verilog-2005.
+type RTL struct {
+	Params  []Param
+	Assigns []Assign
+}
+
+// Param is a localparam: a named constant of a given width.
+type Param struct {
+	Name  string
+	Width int
+	Value *big.Int
+	Doc   string
+}
+
+// Assign is `assign Name = Expr;`. When Wire is set, Name is a local wire
+// of Expr's width declared just before; otherwise Name is an output port.
+type Assign struct {
+	Name string
+	Wire bool
+	Expr *Expr
+	Doc  string
+}
+
+// Op is a word-level operator.
+type Op uint8
+
+const (
+	OpRef    Op = iota // a port, wire or param: Name, W
+	OpConst            // an unsigned constant: Val, W
+	OpSlice            // Args[0][Hi:Lo]
+	OpBit              // Args[0][Args[1]]: a bit chosen at run time
+	OpPart             // Args[0][Args[1]*W +: W]: a field chosen at run time
+	OpConcat           // {Args[n-1], ..., Args[0]}: Args[0] is least significant
+	OpNot              // ~Args[0]
+	OpAnd              // Args[0] & Args[1] & ...
+	OpOr               // Args[0] | Args[1] | ...
+	OpXor              // Args[0] ^ Args[1] ^ ...
+	OpAdd              // Args[0] + Args[1], truncated to W
+	OpShr              // Args[0] >> Args[1], logical
+	OpEq               // Args[0] == Args[1], one bit
+	OpMux              // Args[0] ? Args[1] : Args[2]
+)
+
+// Expr is a word-level expression of width W.
+type Expr struct {
+	Op     Op
+	W      int
+	Name   string
+	Val    *big.Int
+	Hi, Lo int
+	Args   []*Expr
+}
+
+// Ref refers to a named signal of width w.
+func Ref(name string, w int) *Expr { return &Expr{Op: OpRef, Name: name, W: w} }
+
+// ConstExpr is the constant v of width w.
+func ConstExpr(v uint64, w int) *Expr {
+	return &Expr{Op: OpConst, W: w, Val: new(big.Int).SetUint64(v)}
+}
+
+// Slice is e[hi:lo].
+func Slice(e *Expr, hi, lo int) *Expr {
+	return &Expr{Op: OpSlice, W: hi - lo + 1, Hi: hi, Lo: lo, Args: []*Expr{e}}
+}
+
+// BitAt is e[idx], idx evaluated at run time.
+func BitAt(e, idx *Expr) *Expr { return &Expr{Op: OpBit, W: 1, Args: []*Expr{e, idx}} }
+
+// PartAt is e[idx*w +: w], idx evaluated at run time.
+func PartAt(e, idx *Expr, w int) *Expr { return &Expr{Op: OpPart, W: w, Args: []*Expr{e, idx}} }
+
+// Concat joins parts, parts[0] least significant.
+func Concat(parts ...*Expr) *Expr {
+	w := 0
+	for _, p := range parts {
+		w += p.W
+	}
+	return &Expr{Op: OpConcat, W: w, Args: parts}
+}
+
+// Unary and n-ary operators keep the width of their first operand.
+func NotE(e *Expr) *Expr      { return &Expr{Op: OpNot, W: e.W, Args: []*Expr{e}} }
+func AndE(e ...*Expr) *Expr   { return &Expr{Op: OpAnd, W: e[0].W, Args: e} }
+func OrE(e ...*Expr) *Expr    { return &Expr{Op: OpOr, W: e[0].W, Args: e} }
+func XorE(e ...*Expr) *Expr   { return &Expr{Op: OpXor, W: e[0].W, Args: e} }
+func AddE(a, c *Expr) *Expr   { return &Expr{Op: OpAdd, W: a.W, Args: []*Expr{a, c}} }
+func ShrE(a, amt *Expr) *Expr { return &Expr{Op: OpShr, W: a.W, Args: []*Expr{a, amt}} }
+func EqE(a, c *Expr) *Expr    { return &Expr{Op: OpEq, W: 1, Args: []*Expr{a, c}} }
+
+// MuxE is sel ? a1 : a0.
+func MuxE(sel, a1, a0 *Expr) *Expr { return &Expr{Op: OpMux, W: a1.W, Args: []*Expr{sel, a1, a0}} }

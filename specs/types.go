@@ -1,0 +1,101 @@
+// Package specs decodes and validates lsugen's HCL spec files into typed
+// unit specs. Every decoded spec keeps the source range of its block and of
+// each attribute, so later stages can point a diagnostic at the attribute
+// that caused it.
+package specs
+
+import "github.com/hashicorp/hcl/v2"
+
+// Unit is one decoded unit block of any family (hash, and later others).
+type Unit interface {
+	// UnitName is the block label; it is also the Verilog module name.
+	UnitName() string
+	// UnitKind is the block type, e.g. "hash".
+	UnitKind() string
+	// DeclRange is the range of the block header, for diagnostics.
+	DeclRange() hcl.Range
+}
+
+// File is the result of loading one or more spec files.
+type File struct {
+	Units []Unit // in source order, files in the order given
+}
+
+// HashFunction names a bank-index hash family.
+type HashFunction string
+
+const (
+	BitvectorPerm HashFunction = "bitvector_perm" // bank = addr[k+m-1:k]
+	BitvectorXor  HashFunction = "bitvector_xor"  // bank = (addr>>k1) ^ ((addr>>k2) & mask)
+	BitwisePerm   HashFunction = "bitwise_perm"   // bank bit b = addr[bits[b]]
+	BitwiseXor    HashFunction = "bitwise_xor"    // bank bit b = addr[i] ^ addr[j]
+	XorMatrix     HashFunction = "xor_matrix"     // bank bit b = XOR of listed addr bits
+	FixedXor      HashFunction = "fixed_xor"      // addr[m-1:0] ^ addr[2m-1:m]
+	Add           HashFunction = "add"            // addr[m-1:0] + addr[2m-1:m] mod 2^m
+	RAP           HashFunction = "rap"            // random address permute-shift
+)
+
+// HashFunctions lists every hash function in documentation order.
+var HashFunctions = []HashFunction{BitvectorPerm, BitvectorXor, BitwisePerm, BitwiseXor, XorMatrix, FixedXor, Add, RAP}
+
+// Adder architectures for the add hash and the rap column adder.
+const (
+	AdderRipple = "ripple"
+	AdderCLA    = "cla"
+)
+
+// Hash is a decoded `hash "NAME" { ... }` block.
+//
+// Fields that do not apply to Function are zero. For configurable units the
+// constant configuration fields (K, K1, K2, Mask, Bits, Permutation) are
+// unused: the configuration arrives on input ports at run time.
+type Hash struct {
+	Name         string
+	Function     HashFunction
+	AddrBits     int
+	BankBits     int // for rap: log2(W)
+	Configurable bool
+
+	K    int    // bitvector_perm
+	K1   int    // bitvector_xor
+	K2   int    // bitvector_xor
+	Mask uint64 // bitvector_xor, < 2^BankBits
+
+	// Bits, one entry per bank bit b (entry 0 = bank bit 0): the address
+	// bits XORed into bank bit b. bitwise_perm entries have one element;
+	// bitwise_xor entries have two distinct elements, or one where the spec
+	// wrote [i, i]; xor_matrix entries have any number (none means 0).
+	Bits [][]int
+
+	Adder string // add, rap: AdderRipple or AdderCLA
+
+	W           int   // rap: matrix width, a power of two
+	Permutation []int // rap: r_i for row i; derived from Seed when given
+
+	Seed    int64 // rap: seed the permutation was drawn from
+	HasSeed bool  // rap: Permutation came from Seed
+
+	Range      hcl.Range            // the block header
+	AttrRanges map[string]hcl.Range // attribute name -> range of its expression
+}
+
+func (h *Hash) UnitName() string     { return h.Name }
+func (h *Hash) UnitKind() string     { return "hash" }
+func (h *Hash) DeclRange() hcl.Range { return h.Range }
+
+// AttrRange returns the range of the named attribute, or the block header
+// when the attribute was not written.
+func (h *Hash) AttrRange(name string) hcl.Range {
+	if r, ok := h.AttrRanges[name]; ok {
+		return r
+	}
+	return h.Range
+}
+
+// Limits on sizes, checked before any work starts.
+const (
+	MaxAddrBits = 64   // address width of a hash unit
+	MaxBankBits = 16   // bank index width
+	MaxRAPWidth = 1024 // rap matrix width w
+	MaxXorTerms = 64   // address bits listed in one xor_matrix row
+)

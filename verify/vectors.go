@@ -1,0 +1,144 @@
+package verify
+
+import (
+	"math/rand/v2"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// Vector is one input vector: a value per input port, in port order, each
+// a little-endian slice of 64-bit words.
+type Vector [][]uint64
+
+// Plan says how many vectors to draw and how.
+type Plan struct {
+	// MaxVectors bounds the total vector count of one unit. Inputs that
+	// number no more than this are enumerated exhaustively.
+	MaxVectors int
+	// Configs is the number of random configurations of a configurable
+	// unit (inputs named cfg_*); each is paired with every data input
+	// value where that fits in MaxVectors, else with random data.
+	Configs int
+	// Random is the number of random vectors when exhaustive does not fit.
+	Random int
+	Seed   uint64
+}
+
+// DefaultPlan is what `lsugen verify` uses without flags.
+func DefaultPlan() Plan {
+	return Plan{MaxVectors: 1 << 20, Configs: 16, Random: 1 << 16, Seed: 1}
+}
+
+func words(width int) int { return (width + 63) / 64 }
+
+// value holds v in a port of the given width.
+func value(v uint64, width int) []uint64 {
+	w := make([]uint64, words(width))
+	if width < 64 {
+		v &= 1<<uint(width) - 1
+	}
+	w[0] = v
+	return w
+}
+
+func randomValue(r *rand.Rand, width int) []uint64 {
+	w := make([]uint64, words(width))
+	for i := range w {
+		w[i] = r.Uint64()
+	}
+	if rem := width % 64; rem != 0 {
+		w[len(w)-1] &= 1<<uint(rem) - 1
+	}
+	return w
+}
+
+// isConfig reports whether an input port carries configuration.
+func isConfig(p *netlist.Port) bool { return len(p.Name) > 4 && p.Name[:4] == "cfg_" }
+
+// Vectors draws the vectors for a design's inputs by the plan and says
+// whether they cover the whole input space.
+func (p Plan) Vectors(ins []*netlist.Port) (vs []Vector, exhaustive bool) {
+	r := rand.New(rand.NewPCG(p.Seed, 0x766563746f7273))
+	total, dataBits := 0, 0
+	var data, cfg []int
+	for i, port := range ins {
+		total += port.Width()
+		if isConfig(port) {
+			cfg = append(cfg, i)
+		} else {
+			data = append(data, i)
+			dataBits += port.Width()
+		}
+	}
+	if total < 63 && 1<<uint(total) <= p.MaxVectors {
+		return enumerate(ins, nil, make(Vector, len(ins))), true
+	}
+	if len(cfg) == 0 {
+		vs = make([]Vector, p.Random)
+		for i := range vs {
+			vs[i] = make(Vector, len(ins))
+			for j, port := range ins {
+				vs[i][j] = randomValue(r, port.Width())
+			}
+		}
+		return vs, false
+	}
+	configs := max(1, p.Configs)
+	for c := 0; c < configs; c++ {
+		base := make(Vector, len(ins))
+		for _, j := range cfg {
+			// The first configuration is all zeros, a corner every
+			// configurable unit must handle.
+			if c == 0 {
+				base[j] = value(0, ins[j].Width())
+			} else {
+				base[j] = randomValue(r, ins[j].Width())
+			}
+		}
+		if dataBits < 63 && configs<<uint(dataBits) <= p.MaxVectors {
+			vs = append(vs, enumerate(ins, cfg, base)...)
+			continue
+		}
+		per := max(1, min(p.Random, p.MaxVectors)/configs)
+		for k := 0; k < per; k++ {
+			v := make(Vector, len(ins))
+			copy(v, base)
+			for _, j := range data {
+				v[j] = randomValue(r, ins[j].Width())
+			}
+			vs = append(vs, v)
+		}
+	}
+	return vs, false
+}
+
+// enumerate lists every value of the ports not in fixed (each < 63 bits
+// together), copying base for the fixed ones.
+func enumerate(ins []*netlist.Port, fixed []int, base Vector) []Vector {
+	isFixed := map[int]bool{}
+	for _, j := range fixed {
+		isFixed[j] = true
+	}
+	bitsFree := 0
+	for j, port := range ins {
+		if !isFixed[j] {
+			bitsFree += port.Width()
+		}
+	}
+	n := uint64(1) << uint(bitsFree)
+	vs := make([]Vector, 0, n)
+	for x := uint64(0); x < n; x++ {
+		v := make(Vector, len(ins))
+		rest := x
+		for j, port := range ins {
+			if isFixed[j] {
+				v[j] = base[j]
+				continue
+			}
+			v[j] = value(rest, port.Width())
+			rest >>= uint(port.Width())
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}

@@ -1,0 +1,308 @@
+// Package verify proves a generated design does what its behavioural model
+// says: the same vectors run through the model, lsugen's own netlist
+// simulator, and the RTL and gate-level Verilog under Icarus Verilog and
+// Verilator; every output is compared in Go.
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/verify/model"
+)
+
+// Engine names a checker of the design.
+type Engine string
+
+const (
+	Netlist   Engine = "netlist"
+	Icarus    Engine = "icarus"
+	Verilator Engine = "verilator"
+)
+
+// AllEngines is the default set, in the order they run.
+var AllEngines = []Engine{Netlist, Icarus, Verilator}
+
+// ParseEngines reads a comma-separated engine list.
+func ParseEngines(s string) ([]Engine, error) {
+	var out []Engine
+	for _, f := range strings.Split(s, ",") {
+		e := Engine(strings.TrimSpace(f))
+		switch e {
+		case Netlist, Icarus, Verilator:
+			out = append(out, e)
+		default:
+			return nil, fmt.Errorf("unknown simulator %q (want netlist, icarus or verilator)", f)
+		}
+	}
+	return out, nil
+}
+
+// Job is one unit to check.
+type Job struct {
+	Design *netlist.Design
+	Model  model.Model
+	// Sources are the Verilog files of the RTL and gate-level modules,
+	// already written; needed by the HDL engines.
+	Sources []string
+	// Modules are the module names in Sources to run (RTL, gates).
+	Modules []string
+	// Dir is a work directory for testbenches, vectors and VCDs.
+	Dir string
+}
+
+// Check is the outcome of one engine on one unit.
+type Check struct {
+	Engine   Engine
+	Vectors  int
+	Elapsed  time.Duration
+	Mismatch *Mismatch // nil when every output matched
+}
+
+// Mismatch describes the first failing vector of a check.
+type Mismatch struct {
+	Module   string
+	Vector   int
+	Inputs   string // port=value list
+	Port     string
+	Expected string
+	Actual   string
+	VCD      string // path of a VCD of the failing vector, if written
+}
+
+func (m *Mismatch) String() string {
+	s := fmt.Sprintf("module %s, vector %d (%s): %s expected %s, got %s", m.Module, m.Vector, m.Inputs, m.Port, m.Expected, m.Actual)
+	if m.VCD != "" {
+		s += "; waveform in " + m.VCD
+	}
+	return s
+}
+
+// Result collects the checks of one unit.
+type Result struct {
+	Unit       string
+	Vectors    int
+	Exhaustive bool
+	Checks     []Check
+}
+
+// Failed reports whether any check found a mismatch.
+func (r *Result) Failed() bool {
+	for _, c := range r.Checks {
+		if c.Mismatch != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Run checks a job with the given engines. It returns an error when a check
+// could not run (a missing tool, an interface mismatch); mismatches are
+// reported in the Result.
+func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, error) {
+	d := job.Design
+	ins, outs, err := matchInterface(d, job.Model)
+	if err != nil {
+		return nil, err
+	}
+	vs, exhaustive := plan.Vectors(ins)
+	want := expected(job.Model, outs, vs)
+	res := &Result{Unit: d.Name, Vectors: len(vs), Exhaustive: exhaustive}
+	for _, e := range engines {
+		start := time.Now()
+		var mm *Mismatch
+		switch e {
+		case Netlist:
+			mm, err = checkNetlist(d, ins, outs, vs, want, job.Dir)
+		case Icarus, Verilator:
+			mm, err = checkHDL(ctx, job, hdl.Engine(e), ins, outs, vs, want)
+		}
+		if err != nil {
+			return res, fmt.Errorf("%s: %s: %w", d.Name, e, err)
+		}
+		res.Checks = append(res.Checks, Check{Engine: e, Vectors: len(vs), Elapsed: time.Since(start), Mismatch: mm})
+	}
+	return res, nil
+}
+
+// matchInterface checks that the design has exactly the ports the model
+// expects: the port names are the interface.
+func matchInterface(d *netlist.Design, m model.Model) (ins, outs []*netlist.Port, err error) {
+	mp := m.Ports()
+	if len(mp) != len(d.Ports) {
+		return nil, nil, fmt.Errorf("%s: interface mismatch: model has %d ports, design has %d", d.Name, len(mp), len(d.Ports))
+	}
+	for i, p := range mp {
+		dp := &d.Ports[i]
+		if p.Name != dp.Name || p.Width != dp.Width() || p.Output != (dp.Dir == netlist.Out) {
+			return nil, nil, fmt.Errorf("%s: interface mismatch at port %d: model %s[%d] output=%v, design %s[%d] output=%v",
+				d.Name, i, p.Name, p.Width, p.Output, dp.Name, dp.Width(), dp.Dir == netlist.Out)
+		}
+		if p.Output {
+			outs = append(outs, dp)
+		} else {
+			ins = append(ins, dp)
+		}
+	}
+	return ins, outs, nil
+}
+
+// expected evaluates the model on every vector.
+func expected(m model.Model, outs []*netlist.Port, vs []Vector) [][][]uint64 {
+	want := make([][][]uint64, len(vs))
+	for i, v := range vs {
+		o := make([][]uint64, len(outs))
+		for j, p := range outs {
+			o[j] = make([]uint64, words(p.Width()))
+		}
+		m.Eval(v, o)
+		want[i] = o
+	}
+	return want
+}
+
+// checkNetlist runs the vectors through the bit-parallel simulator, 64 at
+// a time, and leaves a VCD of the first failing vector.
+func checkNetlist(d *netlist.Design, ins, outs []*netlist.Port, vs []Vector, want [][][]uint64, dir string) (*Mismatch, error) {
+	sim := netlist.NewSim(d)
+	inIdx, outIdx := portIndices(d, ins), portIndices(d, outs)
+	lanes := make([][]uint64, len(ins))
+	for j, p := range ins {
+		lanes[j] = make([]uint64, p.Width())
+	}
+	got := make([][]uint64, len(outs))
+	for j, p := range outs {
+		got[j] = make([]uint64, p.Width())
+	}
+	for base := 0; base < len(vs); base += 64 {
+		n := min(64, len(vs)-base)
+		for j, p := range ins {
+			for bit := 0; bit < p.Width(); bit++ {
+				var w uint64
+				for l := 0; l < n; l++ {
+					w |= (vs[base+l][j][bit/64] >> uint(bit%64) & 1) << uint(l)
+				}
+				lanes[j][bit] = w
+			}
+			sim.SetInput(inIdx[j], lanes[j])
+		}
+		sim.Eval()
+		for j := range outs {
+			sim.Output(outIdx[j], got[j])
+		}
+		for l := 0; l < n; l++ {
+			for j, p := range outs {
+				val := make([]uint64, words(p.Width()))
+				for bit := 0; bit < p.Width(); bit++ {
+					val[bit/64] |= (got[j][bit] >> uint(l) & 1) << uint(bit%64)
+				}
+				if !equalWords(val, want[base+l][j]) {
+					mm := mismatch(d.Name+" (netlist)", base+l, ins, vs[base+l], p, want[base+l][j], val)
+					if dir != "" {
+						path, err := writeNetlistVCD(d, ins, vs[base+l], filepath.Join(dir, d.Name+"_netlist_fail.vcd"))
+						if err != nil {
+							return nil, err
+						}
+						mm.VCD = path
+					}
+					return mm, nil
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func portIndices(d *netlist.Design, ps []*netlist.Port) []int {
+	idx := make([]int, len(ps))
+	for i, p := range ps {
+		for j := range d.Ports {
+			if &d.Ports[j] == p {
+				idx[i] = j
+			}
+		}
+	}
+	return idx
+}
+
+// checkHDL runs the vectors through the RTL and gate-level modules under
+// one HDL simulator and compares every output with the model.
+func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.Port, vs []Vector, want [][][]uint64) (*Mismatch, error) {
+	dir := filepath.Join(job.Dir, string(e))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: job.Design.Ports}
+	raw := make([][][]uint64, len(vs))
+	for i, v := range vs {
+		raw[i] = v
+	}
+	got, err := bench.Run(ctx, e, raw)
+	if err != nil {
+		return nil, err
+	}
+	for m, mod := range job.Modules {
+		if len(got[m]) != len(vs) {
+			return nil, fmt.Errorf("module %s returned %d results for %d vectors", mod, len(got[m]), len(vs))
+		}
+		for v := range vs {
+			for o, p := range outs {
+				if equalWords(got[m][v][o], want[v][o]) {
+					continue
+				}
+				mm := mismatch(mod+" ("+string(e)+")", v, ins, vs[v], p, want[v][o], got[m][v][o])
+				path, err := bench.DumpVCD(ctx, e, [][][]uint64{raw[v]}, fmt.Sprintf("%s_fail_%d", mod, v))
+				if err != nil {
+					return nil, fmt.Errorf("mismatch (%s) and the VCD rerun failed: %w", mm, err)
+				}
+				mm.VCD = path
+				return mm, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+func mismatch(module string, v int, ins []*netlist.Port, vec Vector, p *netlist.Port, want, got []uint64) *Mismatch {
+	var parts []string
+	for j, in := range ins {
+		parts = append(parts, fmt.Sprintf("%s=%s", in.Name, hexWords(vec[j], in.Width())))
+	}
+	return &Mismatch{Module: module, Vector: v, Inputs: strings.Join(parts, " "), Port: p.Name,
+		Expected: hexWords(want, p.Width()), Actual: hexWords(got, p.Width())}
+}
+
+func equalWords(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// hexWords prints a port value as Verilog-style sized hex.
+func hexWords(w []uint64, width int) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d'h", width)
+	started := false
+	for i := len(w) - 1; i >= 0; i-- {
+		switch {
+		case started:
+			fmt.Fprintf(&sb, "%016x", w[i])
+		case w[i] != 0 || i == 0:
+			fmt.Fprintf(&sb, "%x", w[i])
+			started = true
+		}
+	}
+	return sb.String()
+}
