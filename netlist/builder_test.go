@@ -192,7 +192,7 @@ func TestBuilder_DeadLogicRemoved(t *testing.T) {
 	if len(d.NetNames) != 1 || d.NetNames[5] != "x" {
 		t.Errorf("net names %v, want only x on net 5", d.NetNames)
 	}
-	// Dead DFF-free logic on an unused input is dropped too, the port kept.
+	// Logic on an otherwise unused input is dropped too; the port stays.
 	b = NewBuilder("unused")
 	u := b.Input("u", 2, "")
 	b.Not(u[0])

@@ -1,6 +1,9 @@
 package netlist
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Sim is a bit-parallel simulator: every net holds a 64-bit word whose bit
 // l is the net's value in vector (lane) l, so one pass over the gates
@@ -8,34 +11,84 @@ import "fmt"
 type Sim struct {
 	d    *Design
 	vals []uint64
-	prog []instr
+	// code holds the combinational gates as net numbers, inputs then
+	// output, grouped into runs of one kind.
+	code []int32
+	runs []run
 	dffs []dffState
 }
 
-// instr is a gate compiled to fixed fields, to keep the hot loop free of
-// slice headers and bounds checks on In.
-type instr struct {
-	op         Kind
-	a, b, c, e int32
-	out        int32
+// run is code[start:end]: gates of one kind, Arity()+1 numbers each.
+type run struct {
+	kind       Kind
+	start, end int
 }
 
 type dffState struct{ d, q int32 }
 
 // NewSim compiles d for simulation. All DFFs start at 0.
+//
+// The gates are regrouped by logic level (1 + the deepest input; inputs,
+// constants and DFF outputs are level 0) and, within a level, by kind. A
+// gate reads only nets of lower levels, so the order stays topological,
+// and Eval runs each stretch of one kind as a tight loop instead of
+// dispatching on the kind of every gate.
 func NewSim(d *Design) *Sim {
 	s := &Sim{d: d, vals: make([]uint64, d.NumNets)}
 	s.vals[Const1] = ^uint64(0)
+	level := make([]int32, d.NumNets)
+	maxLevel := int32(0)
 	for _, g := range d.Gates {
 		if g.Kind == DFF {
 			s.dffs = append(s.dffs, dffState{d: int32(g.In[0]), q: int32(g.Out)})
 			continue
 		}
-		in := [4]int32{}
-		for i, n := range g.In {
-			in[i] = int32(n)
+		if len(g.In) != g.Kind.Arity() {
+			panic(fmt.Sprintf("netlist: %s gate with %d inputs", g.Kind, len(g.In)))
 		}
-		s.prog = append(s.prog, instr{op: g.Kind, a: in[0], b: in[1], c: in[2], e: in[3], out: int32(g.Out)})
+		l := int32(0)
+		for _, n := range g.In {
+			l = max(l, level[n])
+		}
+		level[g.Out] = l + 1
+		maxLevel = max(maxLevel, l+1)
+	}
+
+	// A stable counting sort into buckets level*NumKinds + kind: start[b]
+	// is where bucket b's code begins.
+	bucket := func(g Gate) int { return int(level[g.Out])*NumKinds + int(g.Kind) }
+	start := make([]int, (int(maxLevel)+1)*NumKinds+1)
+	for _, g := range d.Gates {
+		if g.Kind != DFF {
+			start[bucket(g)+1] += len(g.In) + 1
+		}
+	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	s.code = make([]int32, start[len(start)-1])
+	next := slices.Clone(start)
+	for _, g := range d.Gates {
+		if g.Kind == DFF {
+			continue
+		}
+		c := s.code[next[bucket(g)]:]
+		for i, n := range g.In {
+			c[i] = int32(n)
+		}
+		c[len(g.In)] = int32(g.Out)
+		next[bucket(g)] += len(g.In) + 1
+	}
+	for b := range len(start) - 1 {
+		if start[b] == start[b+1] {
+			continue
+		}
+		k := Kind(b % NumKinds)
+		if n := len(s.runs); n > 0 && s.runs[n-1].kind == k {
+			s.runs[n-1].end = start[b+1]
+		} else {
+			s.runs = append(s.runs, run{kind: k, start: start[b], end: start[b+1]})
+		}
 	}
 	return s
 }
@@ -61,51 +114,88 @@ func (s *Sim) Net(n Net) uint64 { return s.vals[n] }
 // Eval propagates the inputs and DFF states through the combinational logic.
 func (s *Sim) Eval() {
 	v := s.vals
-	for _, g := range s.prog {
-		var r uint64
-		switch g.op {
+	for _, r := range s.runs {
+		c := s.code[r.start:r.end]
+		switch r.kind {
 		case INV:
-			r = ^v[g.a]
+			for ; len(c) >= 2; c = c[2:] {
+				v[c[1]] = ^v[c[0]]
+			}
 		case BUF:
-			r = v[g.a]
+			for ; len(c) >= 2; c = c[2:] {
+				v[c[1]] = v[c[0]]
+			}
 		case NAND2:
-			r = ^(v[g.a] & v[g.b])
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = ^(v[c[0]] & v[c[1]])
+			}
 		case NAND3:
-			r = ^(v[g.a] & v[g.b] & v[g.c])
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = ^(v[c[0]] & v[c[1]] & v[c[2]])
+			}
 		case NAND4:
-			r = ^(v[g.a] & v[g.b] & v[g.c] & v[g.e])
+			for ; len(c) >= 5; c = c[5:] {
+				v[c[4]] = ^(v[c[0]] & v[c[1]] & v[c[2]] & v[c[3]])
+			}
 		case NOR2:
-			r = ^(v[g.a] | v[g.b])
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = ^(v[c[0]] | v[c[1]])
+			}
 		case NOR3:
-			r = ^(v[g.a] | v[g.b] | v[g.c])
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = ^(v[c[0]] | v[c[1]] | v[c[2]])
+			}
 		case NOR4:
-			r = ^(v[g.a] | v[g.b] | v[g.c] | v[g.e])
+			for ; len(c) >= 5; c = c[5:] {
+				v[c[4]] = ^(v[c[0]] | v[c[1]] | v[c[2]] | v[c[3]])
+			}
 		case AND2:
-			r = v[g.a] & v[g.b]
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = v[c[0]] & v[c[1]]
+			}
 		case AND3:
-			r = v[g.a] & v[g.b] & v[g.c]
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = v[c[0]] & v[c[1]] & v[c[2]]
+			}
 		case AND4:
-			r = v[g.a] & v[g.b] & v[g.c] & v[g.e]
+			for ; len(c) >= 5; c = c[5:] {
+				v[c[4]] = v[c[0]] & v[c[1]] & v[c[2]] & v[c[3]]
+			}
 		case OR2:
-			r = v[g.a] | v[g.b]
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = v[c[0]] | v[c[1]]
+			}
 		case OR3:
-			r = v[g.a] | v[g.b] | v[g.c]
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = v[c[0]] | v[c[1]] | v[c[2]]
+			}
 		case OR4:
-			r = v[g.a] | v[g.b] | v[g.c] | v[g.e]
+			for ; len(c) >= 5; c = c[5:] {
+				v[c[4]] = v[c[0]] | v[c[1]] | v[c[2]] | v[c[3]]
+			}
 		case XOR2:
-			r = v[g.a] ^ v[g.b]
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = v[c[0]] ^ v[c[1]]
+			}
 		case XNOR2:
-			r = ^(v[g.a] ^ v[g.b])
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = ^(v[c[0]] ^ v[c[1]])
+			}
 		case AOI21:
-			r = ^((v[g.a] & v[g.b]) | v[g.c])
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = ^((v[c[0]] & v[c[1]]) | v[c[2]])
+			}
 		case OAI21:
-			r = ^((v[g.a] | v[g.b]) & v[g.c])
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = ^((v[c[0]] | v[c[1]]) & v[c[2]])
+			}
 		case MUX2:
-			r = (v[g.b] &^ v[g.a]) | (v[g.c] & v[g.a])
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = (v[c[1]] &^ v[c[0]]) | (v[c[2]] & v[c[0]])
+			}
 		default:
-			panic(fmt.Sprintf("netlist: cannot simulate %s", g.op))
+			panic(fmt.Sprintf("netlist: cannot simulate %s", r.kind))
 		}
-		v[g.out] = r
 	}
 }
 

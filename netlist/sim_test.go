@@ -473,3 +473,10 @@ func BenchmarkSim_AllToAllComparator(b *testing.B) {
 func BenchmarkSim_BitwiseXorConfigurable(b *testing.B) {
 	benchSim(b, mustBuild(b, bitwiseXorConfigurable()))
 }
+
+func BenchmarkNewSim_AllToAllComparator(b *testing.B) {
+	d := mustBuild(b, allToAll(64, 32))
+	for b.Loop() {
+		NewSim(d)
+	}
+}

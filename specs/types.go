@@ -1,7 +1,5 @@
-// Package specs decodes and validates lsugen's HCL spec files into typed
-// unit specs. Every decoded spec keeps the source range of its block and of
-// each attribute, so later stages can point a diagnostic at the attribute
-// that caused it.
+// The package documentation is in loader.go.
+
 package specs
 
 import "github.com/hashicorp/hcl/v2"

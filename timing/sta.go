@@ -9,15 +9,16 @@ import (
 	"github.com/lsugen/lsugen/netlist"
 )
 
-// Options sets the environment of the design under analysis. A zero field
-// takes its default (see DefaultOptions).
+// Options sets the environment of the design under analysis. Start from
+// DefaultOptions: the zero Options has no valid driver.
 type Options struct {
 	// DriverSize is the size, relative to a unit inverter, of the inverter
-	// that drives each primary input bit. The input's arrival time is that
-	// driver's delay with its load: Cload/DriverSize + 1 τ. Default 1.
+	// that drives each primary input bit; it must be positive. The input's
+	// arrival time is that driver's delay with its load: Cload/DriverSize
+	// + 1 τ. Default 1.
 	DriverSize float64
 	// OutputLoad is the load on each output port bit, in unit-inverter
-	// input caps. Default 1.
+	// input caps; 0 leaves outputs unloaded. Default 1.
 	OutputLoad float64
 }
 
@@ -25,21 +26,14 @@ type Options struct {
 // inverter load on every output bit.
 func DefaultOptions() Options { return Options{DriverSize: 1, OutputLoad: 1} }
 
-func (o Options) resolve() (Options, error) {
-	def := DefaultOptions()
-	if o.DriverSize == 0 {
-		o.DriverSize = def.DriverSize
-	}
-	if o.OutputLoad == 0 {
-		o.OutputLoad = def.OutputLoad
-	}
+func (o Options) check() error {
 	if !(o.DriverSize > 0) || math.IsInf(o.DriverSize, 0) {
-		return o, fmt.Errorf("timing: driver size %v must be positive and finite", o.DriverSize)
+		return fmt.Errorf("timing: driver size %v must be positive and finite", o.DriverSize)
 	}
-	if !(o.OutputLoad > 0) || math.IsInf(o.OutputLoad, 0) {
-		return o, fmt.Errorf("timing: output load %v must be positive and finite", o.OutputLoad)
+	if !(o.OutputLoad >= 0) || math.IsInf(o.OutputLoad, 0) {
+		return fmt.Errorf("timing: output load %v must be finite and not negative", o.OutputLoad)
 	}
-	return o, nil
+	return nil
 }
 
 // Step is one stage of the critical path: the primary-input driver, a DFF
@@ -107,8 +101,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	if d == nil {
 		return nil, errors.New("timing: nil design")
 	}
-	opt, err := opt.resolve()
-	if err != nil {
+	if err := opt.check(); err != nil {
 		return nil, err
 	}
 	if err := d.Check(); err != nil {

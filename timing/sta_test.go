@@ -138,7 +138,7 @@ func TestSTA_NAND2KnownLoad(t *testing.T) {
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("b", netlist.In, 3), port("y", netlist.Out, 4)},
 		Gates:   []netlist.Gate{gate(netlist.NAND2, 4, 2, 3)},
 	}
-	r := analyze(t, d, Options{OutputLoad: 3})
+	r := analyze(t, d, Options{DriverSize: 1, OutputLoad: 3})
 	// Inputs: load 4/3, driver 4/3 + 1 = 7/3τ, a and b tie: a (lower net).
 	// NAND2: g·h + p = 4/3 · 3/(4/3) + 2 = 5τ = 1 FO4.
 	checkPath(t, r, "input", "g0")
@@ -332,7 +332,8 @@ func TestSTA_Errors(t *testing.T) {
 	if _, err := Analyze(cyclic, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("cycle: err %v", err)
 	}
-	for _, o := range []Options{{DriverSize: -1}, {OutputLoad: math.NaN()}, {DriverSize: math.Inf(1)}} {
+	for _, o := range []Options{{}, {DriverSize: -1, OutputLoad: 1}, {DriverSize: 1, OutputLoad: math.NaN()},
+		{DriverSize: math.Inf(1), OutputLoad: 1}, {DriverSize: 1, OutputLoad: -1}} {
 		if _, err := Analyze(chain(1), o); err == nil {
 			t.Errorf("options %+v accepted", o)
 		}
@@ -340,10 +341,22 @@ func TestSTA_Errors(t *testing.T) {
 	if _, err := Analyze(nil, DefaultOptions()); err == nil {
 		t.Error("nil design accepted")
 	}
-	// Zero options are the defaults.
-	a, b := analyze(t, chain(3), Options{}), analyze(t, chain(3), DefaultOptions())
-	if !reflect.DeepEqual(a, b) {
-		t.Errorf("zero options %+v differ from defaults %+v", a, b)
+}
+
+func TestSTA_UnloadedOutputs(t *testing.T) {
+	// OutputLoad 0: the last inverter has only its parasitic delay.
+	r := analyze(t, chain(3), Options{DriverSize: 1, OutputLoad: 0})
+	if r.Tau != 2+2+2+1 {
+		t.Errorf("tau %v, want 7\n%s", r.Tau, r)
+	}
+	// An input wired straight to an output: the driver's parasitic only.
+	d := &netlist.Design{
+		Name:    "wire",
+		NumNets: 3,
+		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 2)},
+	}
+	if r := analyze(t, d, Options{DriverSize: 1}); r.Tau != 1 || r.CriticalPath[0].Load != 0 || r.CriticalPath[0].Fanout != 1 {
+		t.Errorf("unloaded wire: %+v", r)
 	}
 }
 

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/lsugen/lsugen/netlist"
@@ -55,9 +56,10 @@ func randomValue(r *rand.Rand, width int) []uint64 {
 // isConfig reports whether an input port carries configuration.
 func isConfig(p *netlist.Port) bool { return len(p.Name) > 4 && p.Name[:4] == "cfg_" }
 
-// Vectors draws the vectors for a design's inputs by the plan and says
-// whether they cover the whole input space.
-func (p Plan) Vectors(ins []*netlist.Port) (vs []Vector, exhaustive bool) {
+// Vectors draws the vectors for a design's inputs by the plan and
+// describes their coverage, e.g. "exhaustive" or "16 configs x all 16384
+// data values".
+func (p Plan) Vectors(ins []*netlist.Port) (vs []Vector, coverage string) {
 	r := rand.New(rand.NewPCG(p.Seed, 0x766563746f7273))
 	total, dataBits := 0, 0
 	var data, cfg []int
@@ -71,7 +73,7 @@ func (p Plan) Vectors(ins []*netlist.Port) (vs []Vector, exhaustive bool) {
 		}
 	}
 	if total < 63 && 1<<uint(total) <= p.MaxVectors {
-		return enumerate(ins, nil, make(Vector, len(ins))), true
+		return enumerate(ins, nil, make(Vector, len(ins))), "exhaustive"
 	}
 	if len(cfg) == 0 {
 		vs = make([]Vector, p.Random)
@@ -81,9 +83,13 @@ func (p Plan) Vectors(ins []*netlist.Port) (vs []Vector, exhaustive bool) {
 				vs[i][j] = randomValue(r, port.Width())
 			}
 		}
-		return vs, false
+		return vs, "random"
 	}
 	configs := max(1, p.Configs)
+	coverage = fmt.Sprintf("%d configs x random data", configs)
+	if dataBits < 63 && configs<<uint(dataBits) <= p.MaxVectors {
+		coverage = fmt.Sprintf("%d configs x all %d data values", configs, 1<<uint(dataBits))
+	}
 	for c := 0; c < configs; c++ {
 		base := make(Vector, len(ins))
 		for _, j := range cfg {
@@ -109,7 +115,7 @@ func (p Plan) Vectors(ins []*netlist.Port) (vs []Vector, exhaustive bool) {
 			vs = append(vs, v)
 		}
 	}
-	return vs, false
+	return vs, coverage
 }
 
 // enumerate lists every value of the ports not in fixed (each < 63 bits

@@ -86,10 +86,10 @@ func (m *Mismatch) String() string {
 
 // Result collects the checks of one unit.
 type Result struct {
-	Unit       string
-	Vectors    int
-	Exhaustive bool
-	Checks     []Check
+	Unit     string
+	Vectors  int
+	Coverage string // how the vectors cover the input space
+	Checks   []Check
 }
 
 // Failed reports whether any check found a mismatch.
@@ -111,9 +111,9 @@ func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	vs, exhaustive := plan.Vectors(ins)
+	vs, coverage := plan.Vectors(ins)
 	want := expected(job.Model, outs, vs)
-	res := &Result{Unit: d.Name, Vectors: len(vs), Exhaustive: exhaustive}
+	res := &Result{Unit: d.Name, Vectors: len(vs), Coverage: coverage}
 	for _, e := range engines {
 		start := time.Now()
 		var mm *Mismatch

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"time"
 
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/verify"
@@ -80,17 +81,13 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "lsugen verify: %v\n(work directory kept: %s)\n", err, dir)
 			return errReported
 		}
-		how := "random"
-		if res.Exhaustive {
-			how = "exhaustive"
-		}
 		for _, c := range res.Checks {
 			status := "ok"
 			if c.Mismatch != nil {
 				status = "MISMATCH"
 				failed = true
 			}
-			fmt.Fprintf(stdout, "%-28s %-10s %9d vectors (%s)  %-8s %s\n", u.design.Name, c.Engine, c.Vectors, how, status, c.Elapsed.Round(1e6))
+			fmt.Fprintf(stdout, "%-24s %-10s %-8s %8d vectors, %-34s %s\n", u.design.Name, c.Engine, status, c.Vectors, res.Coverage, c.Elapsed.Round(time.Millisecond))
 			if c.Mismatch != nil {
 				fmt.Fprintf(stderr, "lsugen verify: %s: %s\n", u.design.Name, c.Mismatch)
 			}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/lsugen/lsugen/timing"
+)
+
+func cmdTiming(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("timing", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, `print {"units":[...]} as JSON`)
+	paths := fs.Bool("paths", false, "print each unit's critical path gate by gate")
+	opt := timing.DefaultOptions()
+	fs.Float64Var(&opt.DriverSize, "driver", opt.DriverSize, "size of the inverter driving each primary input, in unit inverters")
+	fs.Float64Var(&opt.OutputLoad, "load", opt.OutputLoad, "load on each output bit, in unit-inverter input capacitances")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] SPEC...\n\nStatic timing by logical effort: critical path in FO4 (5 tau), area in\nNAND2 equivalents and transistor count of every unit.")
+		fs.PrintDefaults()
+	}
+	specPaths, err := parseFlags(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if opt.DriverSize <= 0 || opt.OutputLoad < 0 {
+		fmt.Fprintln(stderr, "lsugen timing: --driver must be positive and --load not negative")
+		return errUsage
+	}
+	units, err := loadAndGenerate(specPaths, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := timingReport(units, opt)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		b, err := rep.JSON()
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(b)
+		return err
+	}
+	if err := rep.WriteTable(stdout); err != nil {
+		return err
+	}
+	if *paths {
+		for _, u := range rep.Units {
+			fmt.Fprintf(stdout, "\n%s", u.Result)
+		}
+	}
+	return nil
+}
+
+func timingReport(units []unit, opt timing.Options) (*timing.Report, error) {
+	rep := &timing.Report{}
+	for _, u := range units {
+		res, err := timing.Analyze(u.design, opt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+		}
+		kind, variant := describe(u.spec)
+		rep.Units = append(rep.Units, timing.UnitReport{Name: u.design.Name, Kind: kind, Variant: variant, Result: res})
+	}
+	return rep, nil
+}

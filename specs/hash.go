@@ -1,0 +1,763 @@
+package specs
+
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// hashBlockSchema lists every argument of a hash block; which of them a
+// function accepts is checked by hashArgs.
+var hashBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "function", Required: true},
+		{Name: "addr_bits"},
+		{Name: "bank_bits"},
+		{Name: "configurable"},
+		{Name: "k"},
+		{Name: "k1"},
+		{Name: "k2"},
+		{Name: "mask"},
+		{Name: "bits"},
+		{Name: "adder"},
+		{Name: "w"},
+		{Name: "permutation"},
+		{Name: "seed"},
+	},
+}
+
+// hashArgs lists the arguments each function accepts besides function,
+// addr_bits and configurable.
+var hashArgs = map[HashFunction][]string{
+	BitvectorPerm: {"bank_bits", "k"},
+	BitvectorXor:  {"bank_bits", "k1", "k2", "mask"},
+	BitwisePerm:   {"bank_bits", "bits"},
+	BitwiseXor:    {"bank_bits", "bits"},
+	XorMatrix:     {"bank_bits", "bits"},
+	FixedXor:      {"bank_bits"},
+	Add:           {"bank_bits", "adder"},
+	RAP:           {"w", "adder", "permutation", "seed"},
+}
+
+// constArgs are the constant configuration arguments, which a configurable
+// unit receives on ports instead.
+var constArgs = map[string]bool{"k": true, "k1": true, "k2": true, "mask": true, "bits": true, "permutation": true, "seed": true}
+
+// configurableFuncs are the functions that have a run-time configuration.
+var configurableFuncs = map[HashFunction]bool{BitvectorPerm: true, BitvectorXor: true, BitwisePerm: true, BitwiseXor: true, RAP: true}
+
+// rapSeedStream is the PCG stream used to draw a rap permutation from its
+// seed ("lsugen" in ASCII), fixed so that a seed always means the same
+// permutation.
+const rapSeedStream = 0x6c737567656e
+
+// decodeHashBlock decodes and validates a `hash "NAME" { ... }` block. It
+// returns nil when the block has errors; warnings come with a valid Hash.
+func (d *decoder) decodeHashBlock(block *hcl.Block) (*Hash, hcl.Diagnostics) {
+	content, diags := block.Body.Content(hashBlockSchema)
+	hd := &hashDecoder{
+		block: block,
+		attrs: content.Attributes,
+		vals:  map[string]cty.Value{},
+		diags: diags,
+	}
+	if diags.HasErrors() {
+		hd.failed = true
+	}
+	h := &Hash{Name: block.Labels[0], Range: block.DefRange, AttrRanges: map[string]hcl.Range{}}
+	if problem := checkUnitName(h.Name); problem != "" {
+		hd.errorf(block.LabelRanges[0], "Invalid unit name", "%s. Unit names become Verilog module and file names.", problem)
+	}
+	// Evaluate every argument first, in schema order for stable diagnostics.
+	for _, s := range hashBlockSchema.Attributes {
+		attr := content.Attributes[s.Name]
+		if attr == nil {
+			continue
+		}
+		h.AttrRanges[s.Name] = attr.Expr.Range()
+		val, ok, moreDiags := d.eval(attr.Expr)
+		hd.diags = append(hd.diags, moreDiags...)
+		if ok {
+			hd.vals[s.Name] = val
+		} else {
+			hd.failed = true
+		}
+	}
+
+	fn, fnOK := hd.function()
+	configurable, _ := hd.bool("configurable")
+	if !fnOK {
+		// Still type-check the sizes so that their errors show up now too.
+		hd.int("addr_bits")
+		hd.int("bank_bits")
+		return nil, hd.diags
+	}
+	h.Function = fn
+	if configurable && !configurableFuncs[fn] {
+		hd.errorf(hd.rng("configurable"), "Function not configurable",
+			"Hash function %q has no configuration, so it cannot be configurable.", fn)
+		configurable = false
+	}
+	h.Configurable = configurable
+	hd.rejectArgs(fn, configurable)
+
+	if fn == RAP {
+		hd.decodeRAP(h)
+	} else {
+		sizesOK := hd.decodeSizes(h)
+		switch fn {
+		case BitvectorPerm:
+			hd.decodeBitvectorPerm(h, sizesOK)
+		case BitvectorXor:
+			hd.decodeBitvectorXor(h, sizesOK)
+		case BitwisePerm, BitwiseXor, XorMatrix:
+			hd.decodeBits(h, sizesOK)
+		case FixedXor, Add:
+			if sizesOK && 2*h.BankBits > h.AddrBits {
+				hd.errorf(hd.rng("bank_bits"), "Invalid bank_bits",
+					"%s needs 2*bank_bits <= addr_bits, since it combines two bank_bits-wide fields of the address; bank_bits is %d and addr_bits is %d.",
+					fn, h.BankBits, h.AddrBits)
+			}
+			if fn == Add {
+				h.Adder = hd.adder()
+			}
+		}
+	}
+	if hd.failed {
+		return nil, hd.diags
+	}
+	return h, hd.diags
+}
+
+// hashDecoder accumulates the diagnostics of one hash block.
+type hashDecoder struct {
+	block  *hcl.Block
+	attrs  hcl.Attributes       // written arguments still in play
+	vals   map[string]cty.Value // arguments that evaluated cleanly
+	diags  hcl.Diagnostics
+	nerr   int  // errors reported by this decoder
+	failed bool // the unit is invalid
+}
+
+func (hd *hashDecoder) errorf(rng hcl.Range, summary, format string, args ...any) {
+	hd.diags = append(hd.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	})
+	hd.nerr++
+	hd.failed = true
+}
+
+func (hd *hashDecoder) warnf(rng hcl.Range, summary, format string, args ...any) {
+	hd.diags = append(hd.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+// has reports whether the argument was written (and not rejected).
+func (hd *hashDecoder) has(name string) bool { return hd.attrs[name] != nil }
+
+// rng is the range of a written argument's expression.
+func (hd *hashDecoder) rng(name string) hcl.Range { return hd.attrs[name].Expr.Range() }
+
+// value returns a written argument's value; ok is false when it is not
+// written or failed to evaluate (reported already).
+func (hd *hashDecoder) value(name string) (cty.Value, bool) {
+	if !hd.has(name) {
+		return cty.NilVal, false
+	}
+	v, ok := hd.vals[name]
+	return v, ok
+}
+
+// missing reports a required argument that was not written.
+func (hd *hashDecoder) missing(name, why string) {
+	hd.errorf(hd.block.Body.MissingItemRange(), "Missing required argument",
+		"The argument %q is required%s, but no definition was found.", name, why)
+}
+
+// rejectArgs reports written arguments that the function does not take, and
+// constant configuration given to a configurable unit.
+func (hd *hashDecoder) rejectArgs(fn HashFunction, configurable bool) {
+	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true}
+	for _, name := range hashArgs[fn] {
+		accepted[name] = true
+	}
+	for _, s := range hashBlockSchema.Attributes {
+		name := s.Name
+		if !hd.has(name) {
+			continue
+		}
+		switch {
+		case fn == RAP && name == "bank_bits":
+			hd.errorf(hd.rng(name), "Argument not allowed",
+				"rap does not take bank_bits: its bank index is log2(w) bits wide.")
+		case !accepted[name]:
+			hd.errorf(hd.rng(name), "Argument not allowed",
+				"Hash function %q does not take the argument %q.", fn, name)
+		case configurable && constArgs[name]:
+			hd.errorf(hd.rng(name), "Argument not allowed",
+				"%q is constant configuration, but this unit is configurable and takes its configuration on input ports at run time. Remove %s or set configurable = false.",
+				name, name)
+		default:
+			continue
+		}
+		delete(hd.attrs, name)
+	}
+}
+
+// function decodes the function argument.
+func (hd *hashDecoder) function() (HashFunction, bool) {
+	s, ok := hd.str("function")
+	if !ok {
+		return "", false
+	}
+	for _, fn := range HashFunctions {
+		if string(fn) == s {
+			return fn, true
+		}
+	}
+	names := make([]string, len(HashFunctions))
+	for i, fn := range HashFunctions {
+		names[i] = string(fn)
+	}
+	hint := ""
+	if best := closest(s, names); best != "" {
+		hint = fmt.Sprintf(" Did you mean %q?", best)
+	}
+	hd.errorf(hd.rng("function"), "Unsupported hash function",
+		"%q is not a hash function.%s The hash functions are %s.", s, hint, strings.Join(names, ", "))
+	return "", false
+}
+
+// decodeSizes decodes addr_bits and bank_bits for every function but rap.
+// It reports whether both are valid.
+func (hd *hashDecoder) decodeSizes(h *Hash) bool {
+	addr, addrOK := hd.requiredInt("addr_bits", "")
+	if addrOK && (addr < 1 || addr > MaxAddrBits) {
+		hd.errorf(hd.rng("addr_bits"), "Invalid addr_bits", "addr_bits must be between 1 and %d; got %d.", MaxAddrBits, addr)
+		addrOK = false
+	}
+	bank, bankOK := hd.requiredInt("bank_bits", "")
+	if bankOK && (bank < 1 || bank > MaxBankBits) {
+		hd.errorf(hd.rng("bank_bits"), "Invalid bank_bits", "bank_bits must be between 1 and %d; got %d.", MaxBankBits, bank)
+		bankOK = false
+	}
+	if addrOK && bankOK && bank > addr {
+		hd.errorf(hd.rng("bank_bits"), "Invalid bank_bits", "bank_bits (%d) must not exceed addr_bits (%d).", bank, addr)
+		bankOK = false
+	}
+	if !addrOK || !bankOK {
+		return false
+	}
+	h.AddrBits, h.BankBits = int(addr), int(bank)
+	return true
+}
+
+func (hd *hashDecoder) decodeBitvectorPerm(h *Hash, sizesOK bool) {
+	if h.Configurable {
+		return
+	}
+	k, ok := hd.requiredInt("k", " unless the unit is configurable")
+	switch {
+	case !ok:
+	case k < 0:
+		hd.errorf(hd.rng("k"), "Invalid k", "k must not be negative; got %d.", k)
+	case sizesOK && k > int64(h.AddrBits-h.BankBits):
+		hd.errorf(hd.rng("k"), "Invalid k",
+			"The bank index is address bits k to k+bank_bits-1, so k + bank_bits must not exceed addr_bits (%d); k is %d and bank_bits is %d.",
+			h.AddrBits, k, h.BankBits)
+	default:
+		h.K = int(k)
+	}
+}
+
+func (hd *hashDecoder) decodeBitvectorXor(h *Hash, sizesOK bool) {
+	if h.Configurable {
+		return
+	}
+	start := hd.nerr
+	k1, ok1 := hd.requiredInt("k1", " unless the unit is configurable")
+	switch {
+	case !ok1:
+	case k1 < 0:
+		hd.errorf(hd.rng("k1"), "Invalid k1", "k1 must not be negative; got %d.", k1)
+	case sizesOK && k1 > int64(h.AddrBits-h.BankBits):
+		hd.errorf(hd.rng("k1"), "Invalid k1",
+			"k1 + bank_bits must not exceed addr_bits (%d); k1 is %d and bank_bits is %d.", h.AddrBits, k1, h.BankBits)
+	}
+	k2, ok2 := hd.requiredInt("k2", " unless the unit is configurable")
+	switch {
+	case !ok2:
+	case k2 < 0:
+		hd.errorf(hd.rng("k2"), "Invalid k2", "k2 must not be negative; got %d.", k2)
+	case sizesOK && k2 >= int64(h.AddrBits):
+		hd.errorf(hd.rng("k2"), "Invalid k2", "k2 must be below addr_bits (%d); got %d.", h.AddrBits, k2)
+	}
+	mask, ok3 := hd.requiredInt("mask", " unless the unit is configurable")
+	switch {
+	case !ok3:
+	case mask < 0:
+		hd.errorf(hd.rng("mask"), "Invalid mask", "mask must not be negative; got %d.", mask)
+	case sizesOK && mask >= int64(1)<<h.BankBits:
+		hd.errorf(hd.rng("mask"), "Invalid mask",
+			"mask selects bank bits, so it must be below 2^bank_bits = %d; got %d.", int64(1)<<h.BankBits, mask)
+	}
+	if !sizesOK || !ok1 || !ok2 || !ok3 || hd.nerr != start {
+		return
+	}
+	h.K1, h.K2, h.Mask = int(k1), int(k2), uint64(mask)
+	if k1 == k2 && mask != 0 {
+		hd.warnf(hd.rng("k2"), "Bits cancel out",
+			"k1 and k2 are both %d, so each bank bit selected by mask (%#x) is an address bit XORed with itself: it is always 0 and some banks are never used.",
+			k1, mask)
+	}
+	// Mask bits whose source bit k2+b lies above the address select zeros.
+	if over := int(k2) + h.BankBits - h.AddrBits; over > 0 {
+		dead := h.Mask &^ (uint64(1)<<(h.BankBits-over) - 1)
+		if dead != 0 {
+			hd.warnf(hd.rng("mask"), "Mask selects missing address bits",
+				"mask bits %#x select address bits k2+b >= addr_bits (%d), which do not exist and read as 0.", dead, h.AddrBits)
+		}
+	}
+}
+
+// decodeBits decodes the bits argument of bitwise_perm, bitwise_xor and
+// xor_matrix, and warns when the bank bits are linearly dependent.
+func (hd *hashDecoder) decodeBits(h *Hash, sizesOK bool) {
+	if h.Configurable {
+		return
+	}
+	v, ok := hd.requiredValue("bits", " unless the unit is configurable")
+	if !ok {
+		return
+	}
+	rng := hd.rng("bits")
+	rowVals, ok := hd.list(v, rng, "bits", MaxBankBits)
+	if !ok {
+		return
+	}
+	start := hd.nerr
+	if sizesOK && len(rowVals) != h.BankBits {
+		hd.errorf(rng, "Wrong number of bank bits",
+			"bits needs one entry per bank bit: bank_bits is %d, but bits has %d entries.", h.BankBits, len(rowVals))
+	}
+	addrLimit := MaxAddrBits
+	if sizesOK {
+		addrLimit = h.AddrBits
+	}
+	rowExprs := elemExprs(hd.attrs["bits"].Expr, len(rowVals))
+	rows := make([][]int, len(rowVals))
+	for b, rv := range rowVals {
+		what := fmt.Sprintf("bits[%d]", b)
+		rowRng := rowExprs[b].Range()
+		switch h.Function {
+		case BitwisePerm:
+			if i, ok := hd.bitIndex(rv, rowRng, what, addrLimit); ok {
+				rows[b] = []int{i}
+			}
+		case BitwiseXor:
+			pair, ok := hd.list(rv, rowRng, what, 2)
+			if !ok {
+				continue
+			}
+			if len(pair) != 2 {
+				hd.errorf(rowRng, "Invalid bit pair", "%s must be a pair [i, j] of address bits; write [i, i] for the single bit i.", what)
+				continue
+			}
+			exprs := elemExprs(rowExprs[b], 2)
+			i, ok1 := hd.bitIndex(pair[0], exprs[0].Range(), what+"[0]", addrLimit)
+			j, ok2 := hd.bitIndex(pair[1], exprs[1].Range(), what+"[1]", addrLimit)
+			switch {
+			case !ok1 || !ok2:
+			case i == j:
+				rows[b] = []int{i}
+			default:
+				rows[b] = []int{i, j}
+			}
+		case XorMatrix:
+			terms, ok := hd.list(rv, rowRng, what, MaxXorTerms)
+			if !ok {
+				continue
+			}
+			exprs := elemExprs(rowExprs[b], len(terms))
+			row := make([]int, 0, len(terms))
+			var seen uint64
+			for t, tv := range terms {
+				i, ok := hd.bitIndex(tv, exprs[t].Range(), fmt.Sprintf("%s[%d]", what, t), addrLimit)
+				if !ok {
+					continue
+				}
+				if seen&(1<<i) != 0 {
+					hd.errorf(exprs[t].Range(), "Repeated address bit",
+						"Address bit %d appears twice in %s; XORing a bit with itself cancels it, so list each bit at most once.", i, what)
+					continue
+				}
+				seen |= 1 << i
+				row = append(row, i)
+			}
+			rows[b] = row
+		}
+	}
+	if !sizesOK || hd.nerr != start {
+		return
+	}
+	h.Bits = rows
+	masks := make([]uint64, len(rows))
+	for b, row := range rows {
+		for _, i := range row {
+			masks[b] ^= 1 << i
+		}
+	}
+	if dep, earlier, rank := dependentRow(masks); dep >= 0 {
+		var why string
+		switch len(earlier) {
+		case 0:
+			why = fmt.Sprintf("bank bit %d is always 0", dep)
+		case 1:
+			why = fmt.Sprintf("bank bit %d always equals bank bit %d", dep, earlier[0])
+		default:
+			why = fmt.Sprintf("bank bit %d is always the XOR of bank bits %s", dep, joinInts(earlier))
+		}
+		hd.warnf(rowExprs[dep].Range(), "Hash is not surjective",
+			"The bank bits are linearly dependent: %s, so only %d of the %d banks are ever used.",
+			why, 1<<rank, 1<<len(rows))
+	}
+}
+
+// dependentRow does Gaussian elimination over GF(2) on the rows (address
+// bit masks, one per bank bit). It returns the first row that is the XOR of
+// earlier rows (-1 if none), those earlier rows, and the rank.
+func dependentRow(rows []uint64) (dep int, earlier []int, rank int) {
+	dep = -1
+	var pivots [64]struct{ bits, combo uint64 } // by highest set bit; combo: rows XORed in
+	for r, row := range rows {
+		v, combo := row, uint64(1)<<r
+		for v != 0 {
+			p := 63 - bits.LeadingZeros64(v)
+			if pivots[p].bits == 0 {
+				pivots[p].bits, pivots[p].combo = v, combo
+				rank++
+				break
+			}
+			v ^= pivots[p].bits
+			combo ^= pivots[p].combo
+		}
+		if v == 0 && dep < 0 {
+			dep = r
+			for e := 0; e < r; e++ {
+				if combo&(1<<e) != 0 {
+					earlier = append(earlier, e)
+				}
+			}
+		}
+	}
+	return dep, earlier, rank
+}
+
+// decodeRAP decodes a rap unit: w, addr_bits (default 2*log2(w)), adder and
+// the row permutation.
+func (hd *hashDecoder) decodeRAP(h *Hash) {
+	w, wOK := hd.requiredInt("w", " for rap")
+	if wOK && (w < 2 || w > MaxRAPWidth || w&(w-1) != 0) {
+		hd.errorf(hd.rng("w"), "Invalid w", "w must be a power of two between 2 and %d; got %d.", MaxRAPWidth, w)
+		wOK = false
+	}
+	if wOK {
+		h.W = int(w)
+		h.BankBits = bits.TrailingZeros64(uint64(w))
+		h.AddrBits = 2 * h.BankBits
+	}
+	if addr, ok := hd.int("addr_bits"); ok {
+		switch {
+		case addr < 1 || addr > MaxAddrBits:
+			hd.errorf(hd.rng("addr_bits"), "Invalid addr_bits", "addr_bits must be between 1 and %d; got %d.", MaxAddrBits, addr)
+		case wOK && addr < int64(2*h.BankBits):
+			hd.errorf(hd.rng("addr_bits"), "Invalid addr_bits",
+				"rap with w = %d uses the low 2*log2(w) = %d address bits, so addr_bits must be at least %d; got %d.",
+				w, 2*h.BankBits, 2*h.BankBits, addr)
+		default:
+			h.AddrBits = int(addr)
+		}
+	}
+	h.Adder = hd.adder()
+	if h.Configurable {
+		return
+	}
+	switch {
+	case hd.has("permutation") && hd.has("seed"):
+		hd.errorf(hd.rng("seed"), "Conflicting arguments",
+			"permutation and seed both define the row permutation of rap; give only one of them.")
+	case hd.has("seed"):
+		seed, ok := hd.int("seed")
+		if ok && wOK {
+			r := rand.New(rand.NewPCG(uint64(seed), rapSeedStream))
+			h.Seed, h.HasSeed, h.Permutation = seed, true, r.Perm(h.W)
+		}
+	case hd.has("permutation"):
+		hd.decodePermutation(h, wOK)
+	default:
+		hd.missing("permutation", " (or seed) for rap unless the unit is configurable")
+	}
+}
+
+// decodePermutation checks that permutation lists every value in [0, w)
+// exactly once.
+func (hd *hashDecoder) decodePermutation(h *Hash, wOK bool) {
+	v, ok := hd.value("permutation")
+	if !ok {
+		return
+	}
+	rng := hd.rng("permutation")
+	elems, ok := hd.list(v, rng, "permutation", MaxRAPWidth)
+	if !ok {
+		return
+	}
+	start := hd.nerr
+	if wOK && len(elems) != h.W {
+		hd.errorf(rng, "Invalid permutation", "permutation must have w = %d entries; got %d.", h.W, len(elems))
+	}
+	limit := int64(MaxRAPWidth)
+	if wOK {
+		limit = int64(h.W)
+	}
+	exprs := elemExprs(hd.attrs["permutation"].Expr, len(elems))
+	perm := make([]int, len(elems))
+	for i, ev := range elems {
+		what := fmt.Sprintf("permutation[%d]", i)
+		x, ok := hd.toInt(ev, exprs[i].Range(), what)
+		if !ok {
+			continue
+		}
+		if x < 0 || x >= limit {
+			hd.errorf(exprs[i].Range(), "Invalid permutation", "%s is %d, but rows are numbered 0 to %d.", what, x, limit-1)
+			continue
+		}
+		perm[i] = int(x)
+	}
+	if !wOK || hd.nerr != start {
+		return
+	}
+	// All entries are in range and there are w of them: a repeated value
+	// means another one is missing.
+	first := make([]int, h.W)
+	for i := range first {
+		first[i] = -1
+	}
+	for i, x := range perm {
+		if first[x] >= 0 {
+			hd.errorf(exprs[i].Range(), "Invalid permutation",
+				"Value %d appears twice (permutation[%d] and permutation[%d]), so value %d never appears; permutation must list every value in [0, %d) exactly once.",
+				x, first[x], i, firstMissing(perm, h.W), h.W)
+			return
+		}
+		first[x] = i
+	}
+	h.Permutation = perm
+}
+
+// firstMissing returns the smallest value in [0, w) not in perm.
+func firstMissing(perm []int, w int) int {
+	present := make([]bool, w)
+	for _, x := range perm {
+		present[x] = true
+	}
+	for x, ok := range present {
+		if !ok {
+			return x
+		}
+	}
+	return w
+}
+
+// adder decodes the optional adder argument (default ripple).
+func (hd *hashDecoder) adder() string {
+	if !hd.has("adder") {
+		return AdderRipple
+	}
+	s, ok := hd.str("adder")
+	if !ok {
+		return ""
+	}
+	if s != AdderRipple && s != AdderCLA {
+		hd.errorf(hd.rng("adder"), "Unsupported adder", "adder must be %q or %q; got %q.", AdderRipple, AdderCLA, s)
+		return ""
+	}
+	return s
+}
+
+// requiredValue returns a required argument's value, reporting it missing.
+func (hd *hashDecoder) requiredValue(name, why string) (cty.Value, bool) {
+	if !hd.has(name) {
+		hd.missing(name, why)
+		return cty.NilVal, false
+	}
+	return hd.value(name)
+}
+
+// requiredInt decodes a required whole-number argument.
+func (hd *hashDecoder) requiredInt(name, why string) (int64, bool) {
+	if !hd.has(name) {
+		hd.missing(name, why)
+		return 0, false
+	}
+	return hd.int(name)
+}
+
+// int decodes an optional whole-number argument.
+func (hd *hashDecoder) int(name string) (int64, bool) {
+	v, ok := hd.value(name)
+	if !ok {
+		return 0, false
+	}
+	return hd.toInt(v, hd.rng(name), name)
+}
+
+// toInt checks that v is a whole number that fits in int64; what names it
+// in messages.
+func (hd *hashDecoder) toInt(v cty.Value, rng hcl.Range, what string) (int64, bool) {
+	if v.IsNull() || v.Type() != cty.Number {
+		hd.errorf(rng, "Incorrect attribute value type", "%s must be a number; got %s.", what, typeName(v))
+		return 0, false
+	}
+	f := v.AsBigFloat()
+	if !f.IsInt() {
+		hd.errorf(rng, "Not a whole number", "%s must be a whole number; got %s.", what, formatNumber(v))
+		return 0, false
+	}
+	i, acc := f.Int64()
+	if acc != big.Exact {
+		hd.errorf(rng, "Number out of range", "%s must fit in a 64-bit signed integer; got %s.", what, formatNumber(v))
+		return 0, false
+	}
+	return i, true
+}
+
+// bitIndex decodes an address bit index, which must be below limit.
+func (hd *hashDecoder) bitIndex(v cty.Value, rng hcl.Range, what string, limit int) (int, bool) {
+	i, ok := hd.toInt(v, rng, what)
+	if !ok {
+		return 0, false
+	}
+	if i < 0 || i >= int64(limit) {
+		hd.errorf(rng, "Invalid bit index", "%s is %d, but address bits are numbered 0 to %d.", what, i, limit-1)
+		return 0, false
+	}
+	return int(i), true
+}
+
+// bool decodes an optional bool argument (default false).
+func (hd *hashDecoder) bool(name string) (bool, bool) {
+	v, ok := hd.value(name)
+	if !ok {
+		return false, false
+	}
+	if v.IsNull() || v.Type() != cty.Bool {
+		hd.errorf(hd.rng(name), "Incorrect attribute value type", "%s must be true or false; got %s.", name, typeName(v))
+		return false, false
+	}
+	return v.True(), true
+}
+
+// str decodes a string argument.
+func (hd *hashDecoder) str(name string) (string, bool) {
+	v, ok := hd.value(name)
+	if !ok {
+		return "", false
+	}
+	if v.IsNull() || v.Type() != cty.String {
+		hd.errorf(hd.rng(name), "Incorrect attribute value type", "%s must be a string; got %s.", name, typeName(v))
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// list checks that v is a list or tuple of at most maxLen elements and
+// returns them. The length is checked before touching the elements.
+func (hd *hashDecoder) list(v cty.Value, rng hcl.Range, what string, maxLen int) ([]cty.Value, bool) {
+	ty := v.Type()
+	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType()) {
+		hd.errorf(rng, "Incorrect attribute value type", "%s must be a list; got %s.", what, typeName(v))
+		return nil, false
+	}
+	if n := v.LengthInt(); n > maxLen {
+		hd.errorf(rng, "List too long", "%s has %d elements; at most %d are allowed.", what, n, maxLen)
+		return nil, false
+	}
+	return v.AsValueSlice(), true
+}
+
+// elemExprs returns the expressions of the n elements of a list literal,
+// so that diagnostics can point at one element. When expr is not such a
+// literal (a for expression, a local, a function call) every element gets
+// expr itself.
+func elemExprs(expr hcl.Expression, n int) []hcl.Expression {
+	if exprs, diags := hcl.ExprList(expr); !diags.HasErrors() && len(exprs) == n {
+		return exprs
+	}
+	exprs := make([]hcl.Expression, n)
+	for i := range exprs {
+		exprs[i] = expr
+	}
+	return exprs
+}
+
+func typeName(v cty.Value) string {
+	if v.IsNull() {
+		return "null"
+	}
+	return v.Type().FriendlyName()
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// closest returns the candidate nearest to s by edit distance, if it is
+// close enough to be a likely typo.
+func closest(s string, candidates []string) string {
+	if len(s) > 64 {
+		return "" // no hash function name is that long; skip the quadratic work
+	}
+	best, bestDist := "", 4
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,260 @@
+// Package specs decodes and validates lsugen's HCL spec files into typed
+// unit specs. Every decoded spec keeps the source range of its block and of
+// each attribute, so later stages can point a diagnostic at the attribute
+// that caused it.
+//
+// # Spec language
+//
+// A spec file is written in HCL native syntax. It holds any number of
+// `hash "NAME" { ... }` blocks, each describing one bank-index hash unit,
+// and any number of `locals { ... }` blocks:
+//
+//	locals {
+//	  ways = 16
+//	  m    = log2(local.ways)
+//	}
+//
+//	hash "smem_xor" {
+//	  function  = "xor_matrix"
+//	  addr_bits = 12
+//	  bank_bits = local.m
+//	  bits      = [for b in range(local.m) : [b, b + 4, b + 8]]
+//	}
+//
+// NAME becomes the Verilog module and file name, so it must be a Verilog
+// identifier that is not a keyword. Names are unique across all files loaded
+// together.
+//
+// The arguments of a hash block are function (bitvector_perm, bitvector_xor,
+// bitwise_perm, bitwise_xor, xor_matrix, fixed_xor, add or rap), addr_bits,
+// bank_bits, configurable, and the function's own configuration: k;
+// k1, k2 and mask; bits; adder; w with permutation or seed. A configurable
+// unit takes its configuration on input ports at run time, so it must not
+// give the constant configuration arguments. See [Hash] for their meaning.
+//
+// Expressions may use arithmetic, conditionals, for expressions, local.NAME
+// references and the functions log2, clog2, pow2, range, min, max, abs,
+// floor, ceil, length, concat, reverse and flatten. Locals may refer to each
+// other in any order (but not in a cycle); all files loaded together share
+// one set of locals, like the files of a Terraform module. No other
+// variables exist.
+//
+// Sizes are bounded (see [MaxAddrBits] and friends, and [MaxSpecBytes]);
+// oversized inputs are refused with a diagnostic before any work
+// proportional to their size is done.
+package specs
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// MaxSpecBytes is the size limit of one spec file. Real specs are a few
+// kilobytes; the limit keeps the recursive HCL parser and evaluator within
+// sane stack and time bounds on hostile input.
+const MaxSpecBytes = 256 << 10
+
+// Loader reads spec files. It keeps every file it parsed so that a caller
+// can print diagnostics with source snippets (see Files).
+type Loader struct {
+	parser *hclparse.Parser
+}
+
+// NewLoader returns a Loader with no files loaded.
+func NewLoader() *Loader {
+	return &Loader{parser: hclparse.NewParser()}
+}
+
+// Files returns the parsed files by name, for hcl.NewDiagnosticTextWriter.
+func (l *Loader) Files() map[string]*hcl.File {
+	return l.parser.Files()
+}
+
+// Load reads, parses and decodes the named files as one spec: they share
+// their locals and unit names must be unique across all of them. Decoding
+// starts only when every file was read and parsed without error, since a
+// broken file may hold locals the others use.
+//
+// The returned File is never nil; when diags has errors it holds the units
+// that were fully valid, if any.
+func (l *Loader) Load(paths ...string) (file *File, diags hcl.Diagnostics) {
+	defer recoverInternal(&file, &diags)
+	var files []*hcl.File
+	for _, path := range paths {
+		src, d := readSpec(path)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		f, d := l.parse(src, path)
+		diags = append(diags, d...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	if diags.HasErrors() {
+		return &File{}, diags
+	}
+	file, d := decode(files)
+	return file, append(diags, d...)
+}
+
+// Parse decodes one in-memory spec file. Like Load, it never returns a nil
+// File.
+func (l *Loader) Parse(src []byte, filename string) (file *File, diags hcl.Diagnostics) {
+	defer recoverInternal(&file, &diags)
+	f, diags := l.parse(src, filename)
+	if f == nil || diags.HasErrors() {
+		return &File{}, diags
+	}
+	file, d := decode([]*hcl.File{f})
+	return file, append(diags, d...)
+}
+
+// internalErrorSummary marks a panic turned into a diagnostic. It is a bug
+// in this package; the fuzz test fails on it.
+const internalErrorSummary = "Internal error in spec loader"
+
+// recoverInternal turns a panic into an error diagnostic, so that a bug in
+// the loader costs the user a bug report rather than the whole tool.
+func recoverInternal(file **File, diags *hcl.Diagnostics) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	*file = &File{}
+	*diags = append(*diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  internalErrorSummary,
+		Detail:   fmt.Sprintf("The spec loader failed unexpectedly; please report this bug: %v\n%s", r, debug.Stack()),
+		Subject:  &hcl.Range{Filename: "<internal>", Start: hcl.InitialPos, End: hcl.InitialPos},
+	})
+}
+
+// fileStart is the range used for diagnostics about a file as a whole.
+func fileStart(filename string) *hcl.Range {
+	return &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos}
+}
+
+// readSpec reads a spec file, refusing one larger than MaxSpecBytes without
+// reading it all.
+func readSpec(path string) ([]byte, hcl.Diagnostics) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read spec file",
+			Detail:   fmt.Sprintf("Cannot read %s: %s.", path, err),
+			Subject:  fileStart(path),
+		}}
+	}
+	defer f.Close()
+	// Read one byte past the limit so a too-large file (or endless pipe) is
+	// detected without reading it all.
+	src, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read spec file",
+			Detail:   fmt.Sprintf("Cannot read %s: %s.", path, err),
+			Subject:  fileStart(path),
+		}}
+	}
+	return src, nil
+}
+
+// parse parses one file and prepares its syntax tree for evaluation. It
+// returns a nil file when the source has errors.
+func (l *Loader) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+	if len(src) > MaxSpecBytes {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Spec file too large",
+			Detail:   fmt.Sprintf("%s is larger than %d bytes, the limit for one spec file.", filename, MaxSpecBytes),
+			Subject:  fileStart(filename),
+		}}
+	}
+	// The HCL parser is recursive: refuse deep nesting before parsing.
+	if diags := checkNesting(src, filename); diags.HasErrors() {
+		l.parser.AddFile(filename, &hcl.File{Body: hcl.EmptyBody(), Bytes: src})
+		return nil, diags
+	}
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	l.parser.AddFile(filename, f)
+	if diags.HasErrors() {
+		// A partial body gives confusing follow-up errors: fix syntax first.
+		return nil, diags
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported spec syntax",
+			Detail:   "Spec files must use HCL native syntax.",
+			Subject:  fileStart(filename),
+		})
+	}
+	diags = append(diags, prepareBody(body)...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return f, diags
+}
+
+// rootSchema is the top level of a spec file.
+var rootSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "hash", LabelNames: []string{"name"}},
+		{Type: "locals"},
+	},
+}
+
+// decode decodes parsed files as one spec: locals first (from all files),
+// then the units in source order, then duplicate names.
+func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
+	d := newDecoder()
+	var diags hcl.Diagnostics
+	var hashBlocks []*hcl.Block
+	for _, f := range files {
+		content, moreDiags := f.Body.Content(rootSchema)
+		diags = append(diags, moreDiags...)
+		for _, block := range content.Blocks {
+			switch block.Type {
+			case "locals":
+				diags = append(diags, d.decodeLocalsBlock(block)...)
+			case "hash":
+				hashBlocks = append(hashBlocks, block)
+			}
+		}
+	}
+	diags = append(diags, d.evalLocals()...)
+
+	out := &File{}
+	declared := map[string]hcl.Range{}
+	for _, block := range hashBlocks {
+		h, moreDiags := d.decodeHashBlock(block)
+		diags = append(diags, moreDiags...)
+		name := block.Labels[0]
+		if first, dup := declared[name]; dup {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate unit name",
+				Detail: fmt.Sprintf("A unit named %q was already declared at %s. Unit names must be unique across all spec files loaded together, because they become Verilog module names.",
+					name, first.String()),
+				Subject: block.DefRange.Ptr(),
+			})
+			continue
+		}
+		declared[name] = block.DefRange
+		if h != nil {
+			out.Units = append(out.Units, h)
+		}
+	}
+	return out, diags
+}

@@ -1,0 +1,6 @@
+hash "h" {
+  function  = "bitvector_perm"
+  addr_bits = 100000
+  bank_bits = 4
+  k         = 0
+}

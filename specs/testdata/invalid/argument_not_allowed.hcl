@@ -1,0 +1,6 @@
+hash "h" {
+  function  = "fixed_xor"
+  addr_bits = 8
+  bank_bits = 4
+  k         = 2
+}

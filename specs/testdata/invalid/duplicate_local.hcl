@@ -1,0 +1,7 @@
+locals {
+  m = 4
+}
+
+locals {
+  m = 5
+}

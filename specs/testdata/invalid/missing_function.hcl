@@ -1,0 +1,4 @@
+hash "h" {
+  addr_bits = 32
+  bank_bits = 4
+}

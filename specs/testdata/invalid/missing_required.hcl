@@ -1,0 +1,5 @@
+hash "h" {
+  function  = "bitvector_perm"
+  addr_bits = 32
+  k         = 0
+}

@@ -1,0 +1,6 @@
+hash "h" {
+  function  = "rap"
+  w         = 16
+  addr_bits = 6
+  seed      = 7
+}

@@ -1,0 +1,5 @@
+hash "h" {
+  function = "rap"
+  w        = 12
+  seed     = 1
+}

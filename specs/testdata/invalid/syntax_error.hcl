@@ -1,0 +1,5 @@
+hash "h" {
+  function  = "fixed_xor"
+  addr_bits = = 8
+  bank_bits = 4
+}

@@ -1,0 +1,1 @@
+addr_bits = 16

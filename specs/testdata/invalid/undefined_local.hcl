@@ -1,0 +1,9 @@
+locals {
+  banks = 16
+}
+
+hash "h" {
+  function  = "fixed_xor"
+  addr_bits = 16
+  bank_bits = log2(local.bankz)
+}

@@ -1,0 +1,343 @@
+package hdl
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// Engine is an external simulator.
+type Engine string
+
+const (
+	Icarus    Engine = "icarus"    // Icarus Verilog: iverilog, then vvp
+	Verilator Engine = "verilator" // Verilator, compiled to a binary
+)
+
+// Engines lists the supported engines.
+var Engines = []Engine{Icarus, Verilator}
+
+func (e Engine) valid() bool { return e == Icarus || e == Verilator }
+
+// Bench describes a combinational cross-check run: one testbench that
+// instantiates every module in Modules (all have the same ports) and applies
+// each vector to all of them.
+//
+// Files in Dir, all kept for inspection:
+//
+//	lsugen_tb.v                      the testbench
+//	vectors_<engine>.hex             Run's vectors
+//	outputs_<engine>.hex             Run's outputs
+//	<name>_{vectors,outputs}_<engine>.hex, <name>_<engine>.vcd   DumpVCD's
+//	iverilog.cmd, sim_icarus.vvp     Icarus build
+//	obj_verilator/sim                Verilator build (obj_verilator_vcd/ with tracing, for DumpVCD)
+//	*.stamp                          build fingerprints: unchanged inputs are not rebuilt
+//
+// The vector and output file formats are described in the testbench's
+// header comment. Run and DumpVCD may be called concurrently, also with
+// different engines; calls for the same Dir and engine take turns.
+type Bench struct {
+	Dir     string         // work directory; created if missing
+	Sources []string       // Verilog files defining the modules
+	Modules []string       // module names, e.g. {"h", "h_gates"}
+	Ports   []netlist.Port // the shared interface (only Name, Dir and width are used)
+}
+
+// Run compiles and runs the bench under engine e and returns
+// outs[m][v][o]: module m, vector v, output port o (outputs in Ports order),
+// each a little-endian slice of (width+63)/64 words with the bits above the
+// width 0.
+//
+// vectors[v][i] is input port i's value (inputs in Ports order, outputs
+// skipped) as little-endian 64-bit words, at least (width+63)/64 of them;
+// bits at or above the width are ignored.
+//
+// Errors are *StepError values naming the engine and the step (build,
+// verilate, compile, run, parse) with the tail of the tool's output.
+// Warnings from the compilers are errors; so is an output with x or z bits.
+func (b *Bench) Run(ctx context.Context, e Engine, vectors [][][]uint64) ([][][][]uint64, error) {
+	outs, _, err := b.run(ctx, e, vectors, "")
+	return outs, err
+}
+
+// DumpVCD runs vectors (typically the one failing vector) with a VCD dump of
+// all signals of the testbench, modules under test included, and returns
+// the VCD's path: <Dir>/<name>_<engine>.vcd. Name may use letters, digits,
+// '_', '-' and '.'. Under Verilator this is a separate build with tracing.
+func (b *Bench) DumpVCD(ctx context.Context, e Engine, vectors [][][]uint64, name string) (string, error) {
+	if !validName(name) {
+		return "", &StepError{Engine: e, Step: "dump", Err: fmt.Errorf("bad VCD name %q: use letters, digits, '_', '-', '.'", name)}
+	}
+	_, vcd, err := b.run(ctx, e, vectors, name)
+	return vcd, err
+}
+
+func validName(s string) bool {
+	if s == "" || s == "." || s == ".." {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// prepared is a bench made ready for a run: paths resolved, sources
+// read, testbench written.
+type prepared struct {
+	dir       string   // absolute
+	sources   []string // absolute
+	srcData   [][]byte
+	tbPath    string
+	tbText    string
+	timescale bool // the testbench has a `timescale
+	l         *layout
+	modules   []string
+}
+
+var (
+	dirLocksMu sync.Mutex
+	dirLocks   = map[string]*sync.Mutex{}
+)
+
+// lockDir serialises the calls for one directory and engine.
+func lockDir(dir string, e Engine) func() {
+	key := dir + "\x00" + string(e)
+	dirLocksMu.Lock()
+	mu := dirLocks[key]
+	if mu == nil {
+		mu = new(sync.Mutex)
+		dirLocks[key] = mu
+	}
+	dirLocksMu.Unlock()
+	mu.Lock()
+	return mu.Unlock
+}
+
+func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName string) ([][][][]uint64, string, error) {
+	fail := func(step string, err error) ([][][][]uint64, string, error) {
+		var se *StepError
+		if errors.As(err, &se) {
+			return nil, "", err
+		}
+		return nil, "", &StepError{Engine: e, Step: step, Err: err}
+	}
+	if !e.valid() {
+		return fail("setup", fmt.Errorf("unknown engine %q (want %q or %q)", e, Icarus, Verilator))
+	}
+	if err := ctx.Err(); err != nil {
+		return fail("setup", err)
+	}
+	p, err := b.prepare()
+	if err != nil {
+		return fail("setup", err)
+	}
+	unlock := lockDir(p.dir, e)
+	defer unlock()
+	if err := writeFileAtomic(p.tbPath, []byte(p.tbText)); err != nil {
+		return fail("setup", err)
+	}
+
+	prefix := ""
+	if vcdName != "" {
+		prefix = vcdName + "_"
+	}
+	vecFile := prefix + "vectors_" + string(e) + ".hex"
+	outFile := prefix + "outputs_" + string(e) + ".hex"
+	vcdFile := ""
+	if vcdName != "" {
+		vcdFile = vcdName + "_" + string(e) + ".vcd"
+		os.Remove(filepath.Join(p.dir, vcdFile))
+	}
+	if err := writeVectors(filepath.Join(p.dir, vecFile), p.l, vectors); err != nil {
+		return fail("write vectors", err)
+	}
+	os.Remove(filepath.Join(p.dir, outFile))
+
+	var sim *command
+	switch e {
+	case Icarus:
+		sim, err = p.buildIcarus(ctx)
+	case Verilator:
+		sim, err = p.buildVerilator(ctx, vcdName != "")
+	}
+	if err != nil {
+		return fail("build", err)
+	}
+	sim.args = append(sim.args, "+in="+vecFile, "+out="+outFile, "+n="+strconv.Itoa(len(vectors)))
+	if vcdFile != "" {
+		sim.args = append(sim.args, "+vcd="+vcdFile)
+	}
+	for _, f := range []string{vecFile, outFile, vcdFile} {
+		if len(f) >= maxPathChars {
+			return fail("run", fmt.Errorf("file name %q longer than the testbench's %d characters", f, maxPathChars-1))
+		}
+	}
+	out, err := sim.run(ctx)
+	if err != nil {
+		return fail("run", err)
+	}
+	if i := bytes.Index(out, []byte("LSUGEN_TB_ERROR")); i >= 0 {
+		return fail("run", sim.fail(errors.New("testbench error: "+firstLine(string(out[i:]))), out))
+	}
+	if !bytes.Contains(out, []byte("LSUGEN_TB_DONE "+strconv.Itoa(len(vectors)))) {
+		return fail("run", sim.fail(errors.New("the testbench did not finish"), out))
+	}
+	if w := simWarnings(e, out); len(w) > 0 {
+		return fail("run", sim.fail(fmt.Errorf("simulator warnings: %s", w[0]), out))
+	}
+	outs, err := readOutputs(filepath.Join(p.dir, outFile), p.l, len(p.modules), len(vectors))
+	if err != nil {
+		var le *lineError
+		if errors.As(err, &le) {
+			err = fmt.Errorf("module %s, vector %d: %v (%s line %d: %.80s)",
+				p.modules[le.module], le.vector, le.err, outFile, le.line, le.text)
+		}
+		return fail("parse", err)
+	}
+	if vcdFile == "" {
+		return outs, "", nil
+	}
+	vcd := filepath.Join(p.dir, vcdFile)
+	if st, err := os.Stat(vcd); err != nil || st.Size() == 0 {
+		return fail("dump", sim.fail(fmt.Errorf("no VCD written to %s", vcd), out))
+	}
+	return outs, vcd, nil
+}
+
+// simWarnings are the warning lines of a simulation run.
+func simWarnings(e Engine, out []byte) []string {
+	if e == Verilator {
+		var w []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(l, "%Warning") || strings.HasPrefix(l, "%Error") {
+				w = append(w, l)
+			}
+		}
+		return w
+	}
+	return warningLines(out)
+}
+
+func (b *Bench) prepare() (*prepared, error) {
+	if b.Dir == "" {
+		return nil, errors.New("Bench.Dir is empty")
+	}
+	if len(b.Sources) == 0 {
+		return nil, errors.New("Bench.Sources is empty")
+	}
+	if len(b.Modules) == 0 {
+		return nil, errors.New("Bench.Modules is empty")
+	}
+	for _, m := range b.Modules {
+		if !isIdent(m) {
+			return nil, fmt.Errorf("module name %q is not a Verilog identifier", m)
+		}
+		if m == TopModule {
+			return nil, fmt.Errorf("module name %q is the testbench's", m)
+		}
+	}
+	l, err := newLayout(b.Ports)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := filepath.Abs(b.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	p := &prepared{dir: dir, l: l, modules: b.Modules, tbPath: filepath.Join(dir, TopModule+".v")}
+	for _, s := range b.Sources {
+		abs, err := filepath.Abs(s)
+		if err != nil {
+			return nil, err
+		}
+		if abs == p.tbPath {
+			return nil, fmt.Errorf("source %s is the testbench's file", s)
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, err
+		}
+		p.sources = append(p.sources, abs)
+		p.srcData = append(p.srcData, data)
+		p.timescale = p.timescale || hasTimescale(data)
+	}
+	p.tbText = testbench(l, b.Modules, p.timescale)
+	return p, nil
+}
+
+// writeFileAtomic replaces path with data unless it holds data already;
+// readers see the old or the new file, never a part.
+func writeFileAtomic(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// fingerprint hashes everything a build depends on: the parts given, the
+// testbench and the sources' paths and contents.
+func (p *prepared) fingerprint(parts ...string) string {
+	h := sha256.New()
+	w := func(s string) {
+		fmt.Fprintf(h, "%d:%s", len(s), s)
+	}
+	for _, s := range parts {
+		w(s)
+	}
+	w(p.tbText)
+	for i, s := range p.sources {
+		w(s)
+		w(string(p.srcData[i]))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// upToDate reports whether stamp holds fp and product exists.
+func upToDate(stamp, fp, product string) bool {
+	old, err := os.ReadFile(stamp)
+	if err != nil || strings.TrimSpace(string(old)) != fp {
+		return false
+	}
+	_, err = os.Stat(product)
+	return err == nil
+}
+
+// findFor is Find with the error wrapped as a step of engine e.
+func findFor(e Engine, name string) (*Tool, error) {
+	t, err := Find(name)
+	if err != nil {
+		return nil, &StepError{Engine: e, Step: "find " + name, Err: err}
+	}
+	return t, nil
+}

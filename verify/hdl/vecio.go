@@ -1,0 +1,278 @@
+package hdl
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// field is one port's place in a concatenated vector.
+type field struct {
+	name   string
+	width  int
+	offset int // bit offset of the port's bit 0 in the concatenation
+}
+
+// layout is the packing of a Bench's ports into the testbench's vector and
+// output lines: the input (or output) ports in Ports order concatenated, the
+// first port in the least significant bits. A side with no ports is one
+// zero bit wide, so that the testbench never declares a zero-width reg.
+type layout struct {
+	ins, outs  []field
+	iw, ow     int // total widths, at least 1
+	outWords   int // sum over outputs of (width+63)/64: one vector's share of Run's result
+	iDig, oDig int // hex digits of an input / output line
+}
+
+func words(w int) int { return (w + 63) / 64 }
+
+func newLayout(ports []netlist.Port) (*layout, error) {
+	l := &layout{}
+	seen := map[string]bool{}
+	for i := range ports {
+		p := &ports[i]
+		if !isIdent(p.Name) {
+			return nil, fmt.Errorf("port %d: %q is not a Verilog identifier", i, p.Name)
+		}
+		if seen[p.Name] {
+			return nil, fmt.Errorf("port %s listed twice", p.Name)
+		}
+		seen[p.Name] = true
+		w := len(p.Bits)
+		if w == 0 {
+			return nil, fmt.Errorf("port %s has width 0", p.Name)
+		}
+		switch p.Dir {
+		case netlist.In:
+			l.ins = append(l.ins, field{p.Name, w, l.iw})
+			l.iw += w
+		case netlist.Out:
+			l.outs = append(l.outs, field{p.Name, w, l.ow})
+			l.ow += w
+			l.outWords += words(w)
+		default:
+			return nil, fmt.Errorf("port %s: unknown direction %d", p.Name, p.Dir)
+		}
+	}
+	if len(l.outs) == 0 {
+		return nil, errors.New("no output ports: nothing to compare")
+	}
+	l.iw = max(l.iw, 1)
+	l.iDig, l.oDig = (l.iw+3)/4, (l.ow+3)/4
+	return l, nil
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case (c >= '0' && c <= '9' || c == '$') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// orBits ORs the low w bits of src into dst at bit offset off.
+func orBits(dst []uint64, off int, src []uint64, w int) {
+	n := words(w)
+	for j := 0; j < n; j++ {
+		x := src[j]
+		if j == n-1 && w%64 != 0 {
+			x &= 1<<uint(w%64) - 1
+		}
+		bit := off + 64*j
+		wi, s := bit>>6, uint(bit&63)
+		dst[wi] |= x << s
+		if s != 0 && wi+1 < len(dst) {
+			dst[wi+1] |= x >> (64 - s)
+		}
+	}
+}
+
+// extractBits sets dst, words(w) words, to bits off..off+w-1 of src.
+func extractBits(dst, src []uint64, off, w int) {
+	n := words(w)
+	for j := 0; j < n; j++ {
+		bit := off + 64*j
+		wi, s := bit>>6, uint(bit&63)
+		x := src[wi] >> s
+		if s != 0 && wi+1 < len(src) {
+			x |= src[wi+1] << (64 - s)
+		}
+		if j == n-1 && w%64 != 0 {
+			x &= 1<<uint(w%64) - 1
+		}
+		dst[j] = x
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendHex appends the nd low hex digits of the little-endian words v, most
+// significant first.
+func appendHex(b []byte, v []uint64, nd int) []byte {
+	for k := nd - 1; k >= 0; k-- {
+		bit := 4 * k
+		b = append(b, hexDigits[v[bit>>6]>>uint(bit&63)&15])
+	}
+	return b
+}
+
+// Hex digit values; xzDigit marks the four-state digits x and z.
+const (
+	badDigit = 0xff
+	xzDigit  = 0xfe
+)
+
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = badDigit
+	}
+	for i := 0; i < 16; i++ {
+		t[hexDigits[i]] = byte(i)
+	}
+	for c := 'A'; c <= 'F'; c++ {
+		t[c] = byte(c - 'A' + 10)
+	}
+	for _, c := range "xXzZ" {
+		t[c] = xzDigit
+	}
+	return
+}()
+
+// parseHex sets v to the hex number s, which has len(s) <= 16*len(v) digits.
+// It fails on any character that is not a hex digit; x and z (four-state
+// values from Icarus) get errXZ.
+func parseHex(v []uint64, s []byte) error {
+	clear(v)
+	nd := len(s)
+	for i, c := range s {
+		d := hexValue[c]
+		if d > 15 {
+			if d == xzDigit {
+				return errXZ
+			}
+			return fmt.Errorf("bad hex digit %q", c)
+		}
+		bit := 4 * (nd - 1 - i)
+		v[bit>>6] |= uint64(d) << uint(bit&63)
+	}
+	return nil
+}
+
+var errXZ = errors.New("output has x or z bits")
+
+// writeVectors writes the vector file: one line per vector, the inputs
+// packed by l, as l.iDig hex digits.
+func writeVectors(path string, l *layout, vectors [][][]uint64) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	packed := make([]uint64, words(l.iw))
+	line := make([]byte, 0, l.iDig+1)
+	for v, vec := range vectors {
+		if len(vec) != len(l.ins) {
+			return fmt.Errorf("vector %d has %d input values, want %d (one per input port)", v, len(vec), len(l.ins))
+		}
+		clear(packed)
+		for i, fd := range l.ins {
+			if len(vec[i]) < words(fd.width) {
+				return fmt.Errorf("vector %d, input %s: %d words for %d bits, want %d",
+					v, fd.name, len(vec[i]), fd.width, words(fd.width))
+			}
+			orBits(packed, fd.offset, vec[i], fd.width)
+		}
+		line = appendHex(line[:0], packed, l.iDig)
+		line = append(line, '\n')
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// readOutputs parses the output file of nv vectors through nm modules: for
+// each vector, one line per module, the outputs packed by l. It returns
+// outs[m][v][o]; all the words live in one allocation.
+func readOutputs(path string, l *layout, nm, nv int) ([][][][]uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, max(1<<16, 2*l.oDig+16))
+
+	no := len(l.outs)
+	flat := make([]uint64, nm*nv*l.outWords)
+	slices := make([][]uint64, nm*nv*no)
+	outs := make([][][][]uint64, nm)
+	for m := range outs {
+		outs[m] = make([][][]uint64, nv)
+	}
+	packed := make([]uint64, words(l.ow))
+	fw, fs := 0, 0 // next free word of flat, next free slice of slices
+	for v := 0; v < nv; v++ {
+		for m := 0; m < nm; m++ {
+			line, err := r.ReadSlice('\n')
+			if err != nil {
+				if err == io.EOF {
+					return nil, fmt.Errorf("%s: %d lines, want %d (%d vectors x %d modules)",
+						path, v*nm+m, nv*nm, nv, nm)
+				}
+				return nil, fmt.Errorf("%s: line %d: %v", path, v*nm+m+1, err)
+			}
+			line = bytes.TrimRight(line, "\r\n")
+			if len(line) != l.oDig {
+				return nil, fmt.Errorf("%s: line %d (vector %d, module %d): %d hex digits, want %d: %.80q",
+					path, v*nm+m+1, v, m, len(line), l.oDig, line)
+			}
+			if err := parseHex(packed, line); err != nil {
+				return nil, &lineError{line: v*nm + m + 1, vector: v, module: m, text: string(line), err: err}
+			}
+			ps := slices[fs : fs+no : fs+no]
+			fs += no
+			for o, fd := range l.outs {
+				n := words(fd.width)
+				ps[o] = flat[fw : fw+n : fw+n]
+				fw += n
+				extractBits(ps[o], packed, fd.offset, fd.width)
+			}
+			outs[m][v] = ps
+		}
+	}
+	if extra, err := r.ReadSlice('\n'); len(bytes.TrimSpace(extra)) > 0 || err != io.EOF {
+		return nil, fmt.Errorf("%s: more than %d lines", path, nv*nm)
+	}
+	return outs, nil
+}
+
+// lineError is a bad line in the output file; the caller names the module.
+type lineError struct {
+	line, vector, module int
+	text                 string
+	err                  error
+}
+
+func (e *lineError) Error() string {
+	return fmt.Sprintf("line %d (vector %d, module %d): %v: %.80s", e.line, e.vector, e.module, e.err, e.text)
+}
+
+func (e *lineError) Unwrap() error { return e.err }
