@@ -13,6 +13,10 @@ import (
 	"github.com/lsugen/lsugen/specs"
 )
 
+// Version is the generator version written into every generated file;
+// bump it when generated output changes.
+const Version = "0.1.0"
+
 // Generate builds the design of any unit.
 func Generate(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
 	switch u := u.(type) {

@@ -11,23 +11,24 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
-// functions returns the functions available in spec expressions. Those that
-// build collections are charged to b and bounded by maxListLen.
+// functions returns the functions available in spec expressions. Every
+// call is charged to b with the size of its arguments (cty walks them all
+// on each call) and of its result.
 func (b *budget) functions() map[string]function.Function {
 	fns := map[string]function.Function{
-		"log2":    log2Func,
-		"clog2":   clog2Func,
-		"pow2":    pow2Func,
-		"range":   b.rangeFunc(),
-		"min":     stdlib.MinFunc,
-		"max":     stdlib.MaxFunc,
-		"abs":     stdlib.AbsoluteFunc,
-		"floor":   stdlib.FloorFunc,
-		"ceil":    stdlib.CeilFunc,
-		"length":  stdlib.LengthFunc,
-		"concat":  b.bounded(stdlib.ConcatFunc, concatLen),
-		"reverse": b.bounded(stdlib.ReverseListFunc, reverseLen),
-		"flatten": b.bounded(stdlib.FlattenFunc, flattenLen),
+		"log2":    b.metered(log2Func, nil),
+		"clog2":   b.metered(clog2Func, nil),
+		"pow2":    b.metered(pow2Func, nil),
+		"range":   b.metered(b.rangeFunc(), nil),
+		"min":     b.metered(stdlib.MinFunc, nil),
+		"max":     b.metered(stdlib.MaxFunc, nil),
+		"abs":     b.metered(stdlib.AbsoluteFunc, nil),
+		"floor":   b.metered(stdlib.FloorFunc, nil),
+		"ceil":    b.metered(stdlib.CeilFunc, nil),
+		"length":  b.metered(stdlib.LengthFunc, nil),
+		"concat":  b.metered(stdlib.ConcatFunc, concatLen),
+		"reverse": b.metered(stdlib.ReverseListFunc, reverseLen),
+		"flatten": b.metered(stdlib.FlattenFunc, flattenLen),
 	}
 	for name, f := range b.guardFunctions() {
 		fns[name] = f
@@ -179,25 +180,33 @@ func (b *budget) rangeFunc() function.Function {
 	})
 }
 
-// bounded wraps a stdlib collection function: size computes the length of
-// its result from the arguments, which must not exceed maxListLen and is
-// charged to the budget. The check runs in the type function because the
+// metered wraps f so that each call charges the size of its arguments
+// and, when resultLen is given, the length of its result, which must not
+// exceed maxListLen. The check runs in the type function because the
 // stdlib type functions of concat and flatten already build their result.
-func (b *budget) bounded(f function.Function, size func(args []cty.Value) (int, error)) function.Function {
+func (b *budget) metered(f function.Function, resultLen func(args []cty.Value) (int, error)) function.Function {
 	return function.New(&function.Spec{
 		Description: f.Description(),
 		Params:      f.Params(),
 		VarParam:    f.VarParam(),
 		Type: func(args []cty.Value) (cty.Type, error) {
-			n, err := size(args)
-			if err == nil && n > maxListLen {
-				err = fmt.Errorf("the result would have more than %d elements", maxListLen)
+			for _, a := range args {
+				n, _ := valueSize(a, int(min(b.work, maxEvalWork))+1)
+				if err := b.charge(int64(n)); err != nil {
+					return cty.NilType, err
+				}
 			}
-			if err == nil {
-				err = b.charge(int64(n))
-			}
-			if err != nil {
-				return cty.NilType, err
+			if resultLen != nil {
+				n, err := resultLen(args)
+				if err == nil && n > maxListLen {
+					err = fmt.Errorf("the result would have more than %d elements", maxListLen)
+				}
+				if err == nil {
+					err = b.charge(int64(n))
+				}
+				if err != nil {
+					return cty.NilType, err
+				}
 			}
 			return f.ReturnTypeForValues(args)
 		},

@@ -367,7 +367,7 @@ func (hd *hashDecoder) decodeBits(h *Hash, sizesOK bool) {
 				rows[b] = []int{i}
 			}
 		case BitwiseXor:
-			pair, ok := hd.list(rv, rowRng, what, 2)
+			pair, ok := hd.list(rv, rowRng, what, MaxXorTerms)
 			if !ok {
 				continue
 			}
@@ -430,7 +430,7 @@ func (hd *hashDecoder) decodeBits(h *Hash, sizesOK bool) {
 			why = fmt.Sprintf("bank bit %d is always the XOR of bank bits %s", dep, joinInts(earlier))
 		}
 		hd.warnf(rowExprs[dep].Range(), "Hash is not surjective",
-			"The bank bits are linearly dependent: %s, so only %d of the %d banks are ever used.",
+			"The bank bits are not independent: %s, so only %d of the %d banks are ever used.",
 			why, 1<<rank, 1<<len(rows))
 	}
 }
@@ -719,12 +719,16 @@ func typeName(v cty.Value) string {
 	return v.Type().FriendlyName()
 }
 
+// joinInts lists numbers as "1, 2 and 3".
 func joinInts(xs []int) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
 		s[i] = fmt.Sprint(x)
 	}
-	return strings.Join(s, ", ")
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // closest returns the candidate nearest to s by edit distance, if it is

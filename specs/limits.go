@@ -17,7 +17,7 @@ const (
 	maxNesting       = 256     // open brackets, quotes and unary operators, checked before parsing
 	maxExprDepth     = 1000    // depth of the syntax tree, checked before evaluating
 	maxListLen       = 4096    // elements made by one call of range, concat or flatten
-	maxEvalWork      = 1 << 20 // elements made by functions plus for-expression steps, per load
+	maxEvalWork      = 1 << 20 // for-expression steps, function arguments and results, per load
 	maxTemplateBytes = 1 << 20 // bytes produced by string templates, per load
 	maxLocalNodes    = 1 << 14 // values nested inside one local value
 	maxNumberExp     = 64      // numbers are 0 or between 2^-64 and 2^64 in magnitude
@@ -58,18 +58,19 @@ func checkNesting(src []byte, filename string) hcl.Diagnostics {
 	return nil
 }
 
-// Names of the guard functions that prepareBody wraps around for-expression
-// collections and template parts. They contain a space so that no spec can
-// call them.
+// Names of the guard functions that prepareBody inserts into for
+// expressions and string templates. They contain a space so that no spec
+// can call them.
 const (
 	forGuardName      = "for expression"
 	templateGuardName = "string template"
 )
 
 // prepareBody checks a parsed file before evaluation (tree depth, number
-// literal sizes) and wraps guards around for-expression collections and
-// template parts, so that their cost is charged to the evaluation budget
-// before HCL does the work.
+// literal sizes) and inserts guards that charge the evaluation budget: one
+// in the condition of every for expression, which HCL evaluates before
+// each step (and once before the first), and one around every template
+// part.
 func prepareBody(body *hclsyntax.Body) hcl.Diagnostics {
 	w := &prepareWalker{}
 	hclsyntax.Walk(body, w)
@@ -104,11 +105,18 @@ func (w *prepareWalker) Enter(node hclsyntax.Node) hcl.Diagnostics {
 			})
 		}
 	case *hclsyntax.ForExpr:
-		// Charge each step with the size of the body it evaluates.
+		// Each step costs about the size of the body it evaluates.
 		cost := 1 + nodeCount(e.KeyExpr) + nodeCount(e.ValExpr) + nodeCount(e.CondExpr)
-		e.CollExpr = guardCall(forGuardName, e.CollExpr, &hclsyntax.LiteralValueExpr{
-			Val: cty.NumberIntVal(int64(cost)), SrcRange: e.CollExpr.Range(),
+		cond := e.CondExpr
+		if cond == nil {
+			cond = &hclsyntax.LiteralValueExpr{Val: cty.True, SrcRange: e.SrcRange}
+		}
+		guard := guardCall(forGuardName, cond, &hclsyntax.LiteralValueExpr{
+			Val: cty.NumberIntVal(int64(cost)), SrcRange: e.SrcRange,
 		})
+		// Budget errors point at the whole for expression.
+		guard.NameRange, guard.OpenParenRange = e.SrcRange, e.SrcRange
+		e.CondExpr = guard
 	case *hclsyntax.TemplateExpr:
 		for i, part := range e.Parts {
 			e.Parts[i] = guardCall(templateGuardName, part)
@@ -197,7 +205,8 @@ func (b *budget) chargeText(n int64) error {
 	return nil
 }
 
-// guardFunctions returns the for-expression and template guards.
+// guardFunctions returns the for-expression and template guards. Both
+// pass their first argument through.
 func (b *budget) guardFunctions() map[string]function.Function {
 	passThrough := function.Parameter{
 		Name: "value", Type: cty.DynamicPseudoType,
@@ -209,15 +218,9 @@ func (b *budget) guardFunctions() map[string]function.Function {
 			Params: []function.Parameter{passThrough, {Name: "cost", Type: cty.Number}},
 			Type:   sameType,
 			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-				n, ok := seqLen(args[0])
-				if !ok && args[0].IsWhollyKnown() && !args[0].IsNull() && args[0].CanIterateElements() {
-					n, ok = args[0].LengthInt(), true // maps and objects
-				}
-				if ok {
-					cost, _ := args[1].AsBigFloat().Int64()
-					if err := b.charge(int64(n) * cost); err != nil {
-						return cty.NilVal, err
-					}
+				cost, _ := args[1].AsBigFloat().Int64()
+				if err := b.charge(cost); err != nil {
+					return cty.NilVal, err
 				}
 				return args[0], nil
 			},

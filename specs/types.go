@@ -10,6 +10,9 @@ type Unit interface {
 	UnitName() string
 	// UnitKind is the block type, e.g. "hash".
 	UnitKind() string
+	// Variant says which member of the family the unit is, e.g.
+	// "bitvector_xor, configurable".
+	Variant() string
 	// DeclRange is the range of the block header, for diagnostics.
 	DeclRange() hcl.Range
 }
@@ -80,6 +83,13 @@ type Hash struct {
 func (h *Hash) UnitName() string     { return h.Name }
 func (h *Hash) UnitKind() string     { return "hash" }
 func (h *Hash) DeclRange() hcl.Range { return h.Range }
+
+func (h *Hash) Variant() string {
+	if h.Configurable {
+		return string(h.Function) + ", configurable"
+	}
+	return string(h.Function)
+}
 
 // AttrRange returns the range of the named attribute, or the block header
 // when the attribute was not written.

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
 
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 )
 
@@ -39,16 +39,13 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 func verilogFiles(units []unit) (map[string][]byte, error) {
 	set := map[string][]byte{}
 	for _, u := range units {
-		info := rtl.Info{Version: "lsugen " + Version, Source: source(u.spec)}
-		var r, g bytes.Buffer
-		if err := rtl.WriteRTL(&r, u.design, info); err != nil {
-			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+		files, err := rtl.Files(u.design, rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)})
+		if err != nil {
+			return nil, err
 		}
-		if err := rtl.WriteGates(&g, u.design, info); err != nil {
-			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+		for name, b := range files {
+			set[name] = b
 		}
-		set[rtl.RTLFileName(u.design)] = r.Bytes()
-		set[rtl.GatesFileName(u.design)] = g.Bytes()
 	}
 	return set, nil
 }

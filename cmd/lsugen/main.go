@@ -22,9 +22,6 @@ import (
 	"github.com/lsugen/lsugen/specs"
 )
 
-// Version is the generator version written into every generated file.
-const Version = "0.1.0"
-
 const usage = `lsugen generates, times and verifies load/store-unit hardware blocks.
 
 Usage:
@@ -57,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "verify":
 		err = cmdVerify(args[1:], stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintf(stdout, "lsugen %s\n", Version)
+		fmt.Fprintf(stdout, "lsugen %s\n", gen.Version)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
@@ -156,19 +153,6 @@ func printDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) 
 	}
 	dw := hcl.NewDiagnosticTextWriter(w, loader.Files(), 100, color)
 	_ = dw.WriteDiagnostics(diags)
-}
-
-// describe is a unit's kind and variant in words, e.g. "hash bitvector_xor, configurable".
-func describe(u specs.Unit) (kind, variant string) {
-	switch u := u.(type) {
-	case *specs.Hash:
-		v := string(u.Function)
-		if u.Configurable {
-			v += ", configurable"
-		}
-		return "hash", v
-	}
-	return u.UnitKind(), ""
 }
 
 func joinNames(us []unit) string {

@@ -61,8 +61,7 @@ func timingReport(units []unit, opt timing.Options) (*timing.Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
 		}
-		kind, variant := describe(u.spec)
-		rep.Units = append(rep.Units, timing.UnitReport{Name: u.design.Name, Kind: kind, Variant: variant, Result: res})
+		rep.Units = append(rep.Units, timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res})
 	}
 	return rep, nil
 }

@@ -1,0 +1,144 @@
+// Package golden holds the golden files of every example spec: the RTL and
+// gate-level Verilog (golden/rtl) and the timing report (golden/timing).
+// `make golden` refreshes them; review their diffs as code.
+package golden
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
+)
+
+type unit struct {
+	spec   specs.Unit
+	design *netlist.Design
+}
+
+// generate loads one spec file and generates its units, as `lsugen gen`
+// does when run from the repository root.
+func generate(t testing.TB, path string) []unit {
+	t.Helper()
+	file, diags := specs.NewLoader().Load(path)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", path, diags.Error())
+	}
+	var us []unit
+	for _, su := range file.Units {
+		d, gd := gen.Generate(su)
+		if gd.HasErrors() {
+			t.Fatalf("%s: %s", su.UnitName(), gd.Error())
+		}
+		us = append(us, unit{su, d})
+	}
+	return us
+}
+
+func specFiles(t testing.TB) []string {
+	files, err := filepath.Glob("specs/*.hcl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example specs found (%v)", err)
+	}
+	return files
+}
+
+func info(u specs.Unit) rtl.Info {
+	r := u.DeclRange()
+	return rtl.Info{Version: "lsugen " + gen.Version, Source: filepath.ToSlash(r.Filename) + ":" + strconv.Itoa(r.Start.Line)}
+}
+
+func report(t testing.TB, us []unit) []byte {
+	t.Helper()
+	rep := &timing.Report{}
+	for _, u := range us {
+		res, err := timing.Analyze(u.design, timing.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.Units = append(rep.Units, timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res})
+	}
+	b, err := rep.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestGolden_Specs compares the Verilog and timing of every example spec
+// with the golden files.
+func TestGolden_Specs(t *testing.T) {
+	t.Chdir("..") // headers name specs/FILE.hcl, as `make run` writes them
+	gv := goldie.New(t, goldie.WithFixtureDir("golden/rtl"), goldie.WithNameSuffix(".golden"))
+	gt := goldie.New(t, goldie.WithFixtureDir("golden/timing"), goldie.WithNameSuffix(".json.golden"))
+	for _, path := range specFiles(t) {
+		us := generate(t, path)
+		for _, u := range us {
+			files, err := rtl.Files(u.design, info(u.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range files {
+				gv.Assert(t, name, b)
+			}
+		}
+		gt.Assert(t, strings.TrimSuffix(filepath.Base(path), ".hcl"), report(t, us))
+	}
+}
+
+// TestGolden_Deterministic generates everything twice, from fresh loads,
+// and requires identical bytes.
+func TestGolden_Deterministic(t *testing.T) {
+	t.Chdir("..")
+	for _, path := range specFiles(t) {
+		a, b := generate(t, path), generate(t, path)
+		for i := range a {
+			fa, err := rtl.Files(a[i].design, info(a[i].spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fb, _ := rtl.Files(b[i].design, info(b[i].spec))
+			for name := range fa {
+				if string(fa[name]) != string(fb[name]) {
+					t.Errorf("%s differs between two runs", name)
+				}
+			}
+		}
+		if string(report(t, a)) != string(report(t, b)) {
+			t.Errorf("%s: timing report differs between two runs", path)
+		}
+	}
+}
+
+// BenchmarkGenTiming_LargestSpec measures gen + timing of the largest
+// example unit (by gate count), as `lsugen timing` runs them.
+func BenchmarkGenTiming_LargestSpec(b *testing.B) {
+	b.Chdir("..")
+	var largest specs.Unit
+	most := -1
+	for _, path := range specFiles(b) {
+		for _, u := range generate(b, path) {
+			if len(u.design.Gates) > most {
+				largest, most = u.spec, len(u.design.Gates)
+			}
+		}
+	}
+	b.ReportMetric(float64(most), "gates")
+	b.ResetTimer()
+	for b.Loop() {
+		d, diags := gen.Generate(largest)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		if _, err := timing.Analyze(d, timing.DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

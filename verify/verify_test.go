@@ -1,0 +1,202 @@
+package verify_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/verify"
+	"github.com/lsugen/lsugen/verify/model"
+)
+
+// job writes the design's Verilog into a fresh directory and pairs it
+// with the unit's model.
+func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
+	t.Helper()
+	m, err := model.ForUnit(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := u.DeclRange()
+	files, err := rtl.Files(d, rtl.Info{Version: "lsugen test", Source: r.Filename + ":" + strconv.Itoa(r.Start.Line)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return verify.Job{
+		Design:  d,
+		Model:   m,
+		Sources: []string{filepath.Join(dir, rtl.RTLFileName(d)), filepath.Join(dir, rtl.GatesFileName(d))},
+		Modules: []string{d.Name, rtl.GatesModuleName(d)},
+		Dir:     dir,
+	}
+}
+
+func load(t *testing.T, paths ...string) []specs.Unit {
+	t.Helper()
+	f, diags := specs.NewLoader().Load(paths...)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return f.Units
+}
+
+// TestSpecs_ModelNetlistIcarusVerilator checks every example unit, constant
+// and configurable, on all three engines with the same vectors.
+func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
+	paths, _ := filepath.Glob("../specs/*.hcl")
+	if len(paths) == 0 {
+		t.Fatal("no example specs")
+	}
+	plan := verify.DefaultPlan()
+	plan.Configs = 8 // keeps the suite short; `lsugen verify` runs 16
+	seen := map[string]bool{}
+	for _, path := range paths {
+		for _, u := range load(t, path) {
+			t.Run(u.UnitName(), func(t *testing.T) {
+				d, diags := gen.Generate(u)
+				if diags.HasErrors() {
+					t.Fatal(diags.Error())
+				}
+				res, err := verify.Run(context.Background(), job(t, u, d), plan, verify.AllEngines)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Checks) != 3 {
+					t.Fatalf("%d checks, want 3", len(res.Checks))
+				}
+				for _, c := range res.Checks {
+					if c.Mismatch != nil {
+						t.Errorf("%s: %s", c.Engine, c.Mismatch)
+					}
+					if c.Vectors == 0 {
+						t.Errorf("%s ran no vectors", c.Engine)
+					}
+				}
+			})
+			seen[u.Variant()] = true
+		}
+	}
+	// Every hash kind and flavour must be among the examples.
+	for _, f := range specs.HashFunctions {
+		if !seen[string(f)] {
+			t.Errorf("no constant %s example in specs/", f)
+		}
+	}
+	for _, f := range []specs.HashFunction{specs.BitvectorPerm, specs.BitvectorXor, specs.BitwisePerm, specs.BitwiseXor, specs.RAP} {
+		if !seen[string(f)+", configurable"] {
+			t.Errorf("no configurable %s example in specs/", f)
+		}
+	}
+}
+
+// TestVerify_BrokenGateIsCaught flips one gate of a generated netlist: the
+// netlist simulator and both HDL simulators (on the gate-level module) must
+// report the mismatch with the failing vector and leave a VCD.
+func TestVerify_BrokenGateIsCaught(t *testing.T) {
+	h := &specs.Hash{Name: "broken_xor", Function: specs.FixedXor, AddrBits: 10, BankBits: 5}
+	d, diags := gen.Generate(h)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	flipped := false
+	for i := range d.Gates {
+		if d.Gates[i].Kind == netlist.XOR2 {
+			d.Gates[i].Kind = netlist.XNOR2
+			flipped = true
+			break
+		}
+	}
+	if !flipped {
+		t.Fatal("no XOR2 to break")
+	}
+	j := job(t, h, d)
+	res, err := verify.Run(context.Background(), j, verify.DefaultPlan(), verify.AllEngines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Failed() {
+		t.Fatal("a broken gate went unnoticed")
+	}
+	for _, c := range res.Checks {
+		if c.Mismatch == nil {
+			t.Errorf("%s did not report the broken gate", c.Engine)
+			continue
+		}
+		m := c.Mismatch
+		if m.Vector != 0 || m.Port != "bank_o" || m.Expected != "5'h0" || m.Actual != "5'h1" {
+			t.Errorf("%s: mismatch %s, want vector 0 bank_o expected 5'h0 got 5'h1", c.Engine, m)
+		}
+		if c.Engine != verify.Netlist && !strings.Contains(m.Module, "broken_xor_gates") {
+			t.Errorf("%s: mismatch blamed on %s, want the gate-level module", c.Engine, m.Module)
+		}
+		st, err := os.Stat(m.VCD)
+		if err != nil || st.Size() == 0 {
+			t.Errorf("%s: no VCD of the failing vector (%v)", c.Engine, err)
+		}
+	}
+}
+
+// TestVerify_InterfaceMismatch: a design whose ports differ from the
+// model's interface is refused before any simulation.
+func TestVerify_InterfaceMismatch(t *testing.T) {
+	h := &specs.Hash{Name: "x", Function: specs.FixedXor, AddrBits: 10, BankBits: 5}
+	d, _ := gen.Generate(h)
+	d.Ports[0].Name = "address_i"
+	_, err := verify.Run(context.Background(), verify.Job{Design: d, Model: mustModel(t, h)}, verify.DefaultPlan(), []verify.Engine{verify.Netlist})
+	if err == nil || !strings.Contains(err.Error(), "interface mismatch") {
+		t.Fatalf("err = %v, want an interface mismatch", err)
+	}
+}
+
+func mustModel(t *testing.T, u specs.Unit) model.Model {
+	m, err := model.ForUnit(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestPlan_Coverage checks how vectors are drawn.
+func TestPlan_Coverage(t *testing.T) {
+	port := func(name string, w int) *netlist.Port {
+		return &netlist.Port{Name: name, Bits: make(netlist.Bus, w)}
+	}
+	p := verify.Plan{MaxVectors: 1 << 10, Configs: 4, Random: 100, Seed: 1}
+	vs, cov := p.Vectors([]*netlist.Port{port("addr_i", 10)})
+	if len(vs) != 1024 || cov != "exhaustive" {
+		t.Errorf("10 bits: %d vectors, %q", len(vs), cov)
+	}
+	seen := map[uint64]bool{}
+	for _, v := range vs {
+		seen[v[0][0]] = true
+	}
+	if len(seen) != 1024 {
+		t.Errorf("exhaustive enumeration repeats values: %d distinct", len(seen))
+	}
+	vs, cov = p.Vectors([]*netlist.Port{port("addr_i", 8), port("cfg_k_i", 4)})
+	if len(vs) != 4*256 || cov != "4 configs x all 256 data values" {
+		t.Errorf("configurable: %d vectors, %q", len(vs), cov)
+	}
+	for _, v := range vs[:256] {
+		if v[1][0] != 0 {
+			t.Fatal("first configuration is not all zeros")
+		}
+	}
+	vs, cov = p.Vectors([]*netlist.Port{port("addr_i", 40)})
+	if len(vs) != 100 || cov != "random" {
+		t.Errorf("40 bits: %d vectors, %q", len(vs), cov)
+	}
+}
