@@ -377,7 +377,8 @@ func (g *hashGen) header() []string {
 			if h.HasSeed {
 				src = fmt.Sprintf("drawn from seed %d", h.Seed)
 			}
-			lines = append(lines, fmt.Sprintf("r (%s) = %s", src, intList(h.Permutation)))
+			lines = append(lines, fmt.Sprintf("r (%s), row 0 first:", src))
+			lines = append(lines, intRows(h.Permutation, 16)...)
 		} else {
 			lines = append(lines, fmt.Sprintf("r_i is field i of cfg_perm_i (%d bits each, field 0 lowest), used as given.", l))
 		}
@@ -386,10 +387,15 @@ func (g *hashGen) header() []string {
 	return lines
 }
 
-func intList(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
+// intRows prints v as indented comma-separated rows of perRow values.
+func intRows(v []int, perRow int) []string {
+	var rows []string
+	for lo := 0; lo < len(v); lo += perRow {
+		s := make([]string, 0, perRow)
+		for _, x := range v[lo:min(lo+perRow, len(v))] {
+			s = append(s, fmt.Sprint(x))
+		}
+		rows = append(rows, "  "+strings.Join(s, ", "))
 	}
-	return "(" + strings.Join(s, ", ") + ")"
+	return rows
 }

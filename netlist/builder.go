@@ -141,22 +141,26 @@ func (b *Builder) Buf(a Net) Net {
 // literals drops identity constants and duplicates. It reports whether the
 // absorbing constant occurs, or whether a and !a both occur.
 func (b *Builder) literals(in []Net, identity, absorbing Net) (Bus, bool) {
-	var out Bus
-	seen := map[Net]bool{}
+	// Sort and compact instead of a set: this runs for every gate built.
+	out := make(Bus, 0, len(in))
 	for _, n := range in {
-		switch {
-		case n == absorbing:
+		switch n {
+		case absorbing:
 			return nil, true
-		case n == identity || seen[n]:
+		case identity:
 			continue
 		}
-		if inv, ok := b.inverse[n]; ok && seen[inv] {
-			return nil, true
-		}
-		seen[n] = true
 		out = append(out, n)
 	}
 	slices.Sort(out)
+	out = slices.Compact(out)
+	for _, n := range out {
+		if inv, ok := b.inverse[n]; ok {
+			if _, found := slices.BinarySearch(out, inv); found {
+				return nil, true
+			}
+		}
+	}
 	return out, false
 }
 

@@ -17,7 +17,7 @@ const (
 	maxNesting       = 256     // open brackets, quotes and unary operators, checked before parsing
 	maxExprDepth     = 1000    // depth of the syntax tree, checked before evaluating
 	maxListLen       = 4096    // elements made by one call of range, concat or flatten
-	maxEvalWork      = 1 << 20 // for-expression steps, function arguments and results, per load
+	maxEvalWork      = 1 << 18 // for-expression steps, function arguments and results, per load
 	maxTemplateBytes = 1 << 20 // bytes produced by string templates, per load
 	maxLocalNodes    = 1 << 14 // values nested inside one local value
 	maxNumberExp     = 64      // numbers are 0 or between 2^-64 and 2^64 in magnitude

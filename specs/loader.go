@@ -49,6 +49,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -99,10 +100,10 @@ func (l *Loader) Load(paths ...string) (file *File, diags hcl.Diagnostics) {
 		}
 	}
 	if diags.HasErrors() {
-		return &File{}, diags
+		return &File{}, sortDiags(diags, paths)
 	}
 	file, d := decode(files)
-	return file, append(diags, d...)
+	return file, sortDiags(append(diags, d...), paths)
 }
 
 // Parse decodes one in-memory spec file. Like Load, it never returns a nil
@@ -111,10 +112,32 @@ func (l *Loader) Parse(src []byte, filename string) (file *File, diags hcl.Diagn
 	defer recoverInternal(&file, &diags)
 	f, diags := l.parse(src, filename)
 	if f == nil || diags.HasErrors() {
-		return &File{}, diags
+		return &File{}, sortDiags(diags, nil)
 	}
 	file, d := decode([]*hcl.File{f})
-	return file, append(diags, d...)
+	return file, sortDiags(append(diags, d...), nil)
+}
+
+// sortDiags orders diagnostics by file (in the order given) and position,
+// so that output does not depend on map order inside HCL.
+func sortDiags(diags hcl.Diagnostics, files []string) hcl.Diagnostics {
+	rank := map[string]int{}
+	for i, f := range files {
+		if _, ok := rank[f]; !ok {
+			rank[f] = i
+		}
+	}
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		if a == nil || b == nil {
+			return a != nil // diagnostics without a position go last
+		}
+		if a.Filename != b.Filename {
+			return rank[a.Filename] < rank[b.Filename]
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+	return diags
 }
 
 // internalErrorSummary marks a panic turned into a diagnostic. It is a bug

@@ -31,10 +31,11 @@ func (r *Report) JSON() ([]byte, error) {
 
 // WriteTable prints one line per unit.
 func (r *Report) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "unit\tkind\tvariant\tFO4\tlevels\tarea GE\ttransistors\tgates\t")
+	// Text columns left, numbers right.
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "unit\tkind\tvariant\t    FO4\tlevels\t  area GE\ttransistors\t  gates")
 	for _, u := range r.Units {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%d\t%.1f\t%d\t%d\t\n", u.Name, u.Kind, u.Variant, u.FO4, u.Depth, u.AreaGE, u.Transistors, u.Gates)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%7.2f\t%6d\t%9.1f\t%11d\t%7d\n", u.Name, u.Kind, u.Variant, u.FO4, u.Depth, u.AreaGE, u.Transistors, u.Gates)
 	}
 	return tw.Flush()
 }

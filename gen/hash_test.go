@@ -1,0 +1,92 @@
+package gen
+
+import (
+	"testing"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
+)
+
+func analyze(t *testing.T, h *specs.Hash) *timing.Result {
+	t.Helper()
+	d, diags := Hash(h)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	r, err := timing.Analyze(d, timing.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestAtomicHashes_GateDepth follows 002_*: the fixed XOR hash is one XOR
+// level; the 5-bit ripple ADD hash costs 1 + 4×2 = 9 gate delays.
+func TestAtomicHashes_GateDepth(t *testing.T) {
+	xor := analyze(t, &specs.Hash{Name: "x", Function: specs.FixedXor, AddrBits: 14, BankBits: 5})
+	add := analyze(t, &specs.Hash{Name: "a", Function: specs.Add, AddrBits: 14, BankBits: 5, Adder: specs.AdderRipple})
+	cla := analyze(t, &specs.Hash{Name: "c", Function: specs.Add, AddrBits: 14, BankBits: 5, Adder: specs.AdderCLA})
+	if xor.Depth != 1 || xor.GatesByKind["XOR2"] != 5 || xor.Gates != 5 {
+		t.Errorf("fixed_xor: depth %d, gates %v; want one level of 5 XOR2", xor.Depth, xor.GatesByKind)
+	}
+	if add.Depth != 9 {
+		t.Errorf("5-bit ripple add: depth %d, want 9", add.Depth)
+	}
+	if add.FO4 < 3*xor.FO4 {
+		t.Errorf("ripple add %.2f FO4 is not several times fixed_xor's %.2f", add.FO4, xor.FO4)
+	}
+	if cla.Depth >= add.Depth {
+		t.Errorf("cla depth %d not below ripple's %d", cla.Depth, add.Depth)
+	}
+}
+
+// TestConfigurableHashes_AreaOrder: configurable hardware costs more than a
+// constant configuration, in the order of 000_* Table 4.
+func TestConfigurableHashes_AreaOrder(t *testing.T) {
+	order := []specs.HashFunction{specs.BitvectorPerm, specs.BitvectorXor, specs.BitwisePerm, specs.BitwiseXor}
+	constant := map[specs.HashFunction]*specs.Hash{
+		specs.BitvectorPerm: {K: 3},
+		specs.BitvectorXor:  {K1: 2, K2: 8, Mask: 7},
+		specs.BitwisePerm:   {Bits: [][]int{{0}, {4}, {1}, {2}, {3}}},
+		specs.BitwiseXor:    {Bits: [][]int{{0}, {4}, {1, 5}, {2, 6}, {3, 7}}},
+	}
+	prev := 0.0
+	for _, f := range order {
+		cfg := analyze(t, &specs.Hash{Name: "c", Function: f, AddrBits: 14, BankBits: 5, Configurable: true})
+		c := constant[f]
+		c.Name, c.Function, c.AddrBits, c.BankBits = "k", f, 14, 5
+		fixed := analyze(t, c)
+		if cfg.AreaGE <= fixed.AreaGE || cfg.FO4 <= fixed.FO4 {
+			t.Errorf("%s: configurable %.1f GE %.2f FO4 not above constant %.1f GE %.2f FO4", f, cfg.AreaGE, cfg.FO4, fixed.AreaGE, fixed.FO4)
+		}
+		if cfg.AreaGE <= prev {
+			t.Errorf("%s: %.1f GE not above the previous class's %.1f GE", f, cfg.AreaGE, prev)
+		}
+		prev = cfg.AreaGE
+	}
+}
+
+// TestShiftRight_PrunesLowOutputs: reading only the low m bits of a 14-bit
+// shifter keeps far fewer than the 4×14 muxes of the full shifter.
+func TestShiftRight_PrunesLowOutputs(t *testing.T) {
+	b := netlist.NewBuilder("s")
+	in := b.Input("a_i", 14, "")
+	amt := b.Input("k_i", 4, "")
+	b.Output("y_o", shiftRight(b, in, amt)[:5], "")
+	d, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(d.Gates); n > 40 {
+		t.Errorf("%d gates for a 14-to-5 shifter, want at most 40", n)
+	}
+}
+
+func TestSelWidth(t *testing.T) {
+	for n, want := range map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 14: 4, 16: 4, 17: 5, 64: 6} {
+		if got := SelWidth(n); got != want {
+			t.Errorf("SelWidth(%d) = %d, want %d", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package specs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// FuzzLoader feeds arbitrary sources to Parse. Parse must not panic (a
+// panic it recovered from shows up as an internal error) and what it
+// returns must be consistent.
+func FuzzLoader(f *testing.F) {
+	for _, dir := range []string{"valid", "invalid", "warning", "multi"} {
+		paths, err := filepath.Glob(filepath.Join("testdata", dir, "*.hcl"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, p := range paths {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		start := time.Now()
+		file, diags := NewLoader().Parse(src, "fuzz.hcl")
+		if el := time.Since(start); el > 2*time.Second {
+			t.Fatalf("SLOW %v", el)
+		}
+		checkInvariants(t, file, diags)
+
+		// Decoding is deterministic: no map order leaks into the result.
+		file2, diags2 := NewLoader().Parse(src, "fuzz.hcl")
+		if len(file2.Units) != len(file.Units) || len(diags2) != len(diags) {
+			t.Fatalf("second Parse differs: %d units %d diags, then %d units %d diags",
+				len(file.Units), len(diags), len(file2.Units), len(diags2))
+		}
+		for i := range diags {
+			if diags[i].Summary != diags2[i].Summary || *diags[i].Subject != *diags2[i].Subject {
+				t.Fatalf("second Parse differs at diagnostic %d: %v vs %v", i, diags[i], diags2[i])
+			}
+		}
+	})
+}
+
+// checkInvariants checks what Parse returns for any input.
+func checkInvariants(t *testing.T, file *File, diags hcl.Diagnostics) {
+	t.Helper()
+	if file == nil {
+		t.Fatal("nil File")
+	}
+	for _, d := range diags {
+		if d.Summary == internalErrorSummary {
+			t.Fatalf("internal error: %s", d.Detail)
+		}
+		if d.Severity != hcl.DiagError && d.Severity != hcl.DiagWarning {
+			t.Fatalf("bad severity in %v", d)
+		}
+		if d.Summary == "" || d.Detail == "" || d.Subject == nil {
+			t.Fatalf("incomplete diagnostic %+v", d)
+		}
+	}
+	names := map[string]bool{}
+	for _, u := range file.Units {
+		h, ok := u.(*Hash)
+		if !ok || h == nil {
+			t.Fatalf("unit %T", u)
+		}
+		if h.Name == "" || checkUnitName(h.Name) != "" {
+			t.Fatalf("invalid unit name %q", h.Name)
+		}
+		if names[h.Name] {
+			t.Fatalf("duplicate unit %q", h.Name)
+		}
+		names[h.Name] = true
+		if problem := hashInvariant(h); problem != "" {
+			t.Fatalf("unit %q is not valid: %s: %+v", h.Name, problem, h)
+		}
+	}
+}
+
+// hashInvariant re-checks a decoded unit independently of the decoder.
+func hashInvariant(h *Hash) string {
+	if h.Range.Filename == "" || h.AttrRanges == nil {
+		return "missing ranges"
+	}
+	if h.AddrBits < 1 || h.AddrBits > MaxAddrBits || h.BankBits < 1 || h.BankBits > MaxBankBits || h.BankBits > h.AddrBits {
+		return "sizes out of range"
+	}
+	constant := !h.Configurable
+	switch h.Function {
+	case BitvectorPerm:
+		if h.K < 0 || h.K+h.BankBits > h.AddrBits {
+			return "bad k"
+		}
+	case BitvectorXor:
+		if h.K1 < 0 || h.K1+h.BankBits > h.AddrBits || h.K2 < 0 || h.K2 >= h.AddrBits || h.Mask >= 1<<h.BankBits {
+			return "bad k1/k2/mask"
+		}
+	case BitwisePerm, BitwiseXor, XorMatrix:
+		if constant != (len(h.Bits) == h.BankBits) || !constant && h.Bits != nil {
+			return "bad bits length"
+		}
+		for _, row := range h.Bits {
+			switch {
+			case h.Function == BitwisePerm && len(row) != 1,
+				h.Function == BitwiseXor && (len(row) < 1 || len(row) > 2 || len(row) == 2 && row[0] == row[1]),
+				len(row) > MaxXorTerms:
+				return "bad row shape"
+			}
+			for _, i := range row {
+				if i < 0 || i >= h.AddrBits {
+					return "bit index out of range"
+				}
+			}
+		}
+		if h.Function == XorMatrix && h.Configurable {
+			return "configurable xor_matrix"
+		}
+	case FixedXor, Add:
+		if 2*h.BankBits > h.AddrBits || h.Configurable {
+			return "bad fixed_xor/add"
+		}
+		if h.Function == Add && h.Adder != AdderRipple && h.Adder != AdderCLA {
+			return "bad adder"
+		}
+	case RAP:
+		if h.W < 2 || h.W > MaxRAPWidth || h.W&(h.W-1) != 0 || 1<<h.BankBits != h.W || h.AddrBits < 2*h.BankBits {
+			return "bad rap sizes"
+		}
+		if h.Adder != AdderRipple && h.Adder != AdderCLA {
+			return "bad adder"
+		}
+		if constant != (len(h.Permutation) == h.W) {
+			return "bad permutation length"
+		}
+		seen := make([]bool, h.W)
+		for _, r := range h.Permutation {
+			if r < 0 || r >= h.W || seen[r] {
+				return "not a permutation"
+			}
+			seen[r] = true
+		}
+	default:
+		return "unknown function " + strings.TrimSpace(string(h.Function))
+	}
+	return ""
+}
