@@ -4,6 +4,8 @@
 package golden
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 type unit struct {
@@ -139,6 +142,45 @@ func BenchmarkGenTiming_LargestSpec(b *testing.B) {
 		}
 		if _, err := timing.Analyze(d, timing.DefaultOptions()); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestGolden_LintClean runs every example's Verilog through
+// `verilator --lint-only -Wall` and `iverilog -g2005 -Wall`; any output is
+// a failure.
+func TestGolden_LintClean(t *testing.T) {
+	verilator, err := hdl.Find("verilator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	iverilog, err := hdl.Find("iverilog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("..")
+	dir := t.TempDir()
+	for _, path := range specFiles(t) {
+		for _, u := range generate(t, path) {
+			files, err := rtl.Files(u.design, info(u.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range files {
+				p := filepath.Join(dir, name)
+				if err := os.WriteFile(p, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, cmd := range [][]string{
+					{verilator.Path, "--lint-only", "-Wall", p},
+					{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull, p},
+				} {
+					out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput()
+					if err != nil || len(out) > 0 {
+						t.Errorf("%s: %s: %v\n%s", name, filepath.Base(cmd[0]), err, out)
+					}
+				}
+			}
 		}
 	}
 }
