@@ -1,6 +1,9 @@
 package gen
 
-import "github.com/lsugen/lsugen/netlist"
+import (
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+)
 
 // Adder architectures shared by every generator that adds.
 
@@ -133,4 +136,58 @@ func shiftRight(b *netlist.Builder, in, amt netlist.Bus) netlist.Bus {
 		cur = next
 	}
 	return cur
+}
+
+// prefixAdd returns (a + c + cin) truncated to len(a) bits, with carries
+// from a Sklansky parallel-prefix tree: log2(n) levels of (G, P) combines.
+func prefixAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
+	n := len(a)
+	// Position 0 carries cin in as a generate; position i+1 is bit i.
+	g := append(netlist.Bus{cin}, make(netlist.Bus, n)...)
+	p := append(netlist.Bus{netlist.Const0}, make(netlist.Bus, n)...)
+	prop := make(netlist.Bus, n)
+	for i := range a {
+		g[i+1] = b.And(a[i], c[i])
+		prop[i] = b.Xor(a[i], c[i])
+		p[i+1] = prop[i]
+	}
+	for span := 1; span < n+1; span *= 2 {
+		for i := range g {
+			if i/span%2 == 1 {
+				j := i/span*span - 1 // top of the block below
+				g[i] = b.Or(g[i], b.And(p[i], g[j]))
+				p[i] = b.And(p[i], p[j])
+			}
+		}
+	}
+	sum := make(netlist.Bus, n)
+	for i := range sum {
+		sum[i] = b.Xor(prop[i], g[i]) // g[i] is now the carry into bit i
+	}
+	return sum
+}
+
+// addWith adds with the named architecture: ripple, cla/cla4 or prefix.
+func addWith(b *netlist.Builder, arch string, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
+	switch arch {
+	case specs.AdderCLA, specs.AdderCLA4:
+		return claAdd(b, a, c, cin)
+	case specs.AdderPrefix:
+		return prefixAdd(b, a, c, cin)
+	}
+	return rippleAdd(b, a, c, cin)
+}
+
+// lessThan returns x < y, unsigned: the sign of the (n+1)-bit difference
+// {0,x} - {0,y} = {0,x} + {1,~y} + 1, from a full subtractor of the given
+// adder architecture (unused sum bits are removed at Build).
+func lessThan(b *netlist.Builder, arch string, x, y netlist.Bus) netlist.Net {
+	xe := append(append(netlist.Bus(nil), x...), netlist.Const0)
+	ye := make(netlist.Bus, len(y)+1)
+	for i := range y {
+		ye[i] = b.Not(y[i])
+	}
+	ye[len(y)] = netlist.Const1
+	diff := addWith(b, arch, xe, ye, netlist.Const1)
+	return diff[len(x)]
 }

@@ -263,12 +263,7 @@ func (g *hashGen) add() (nl.Bus, *nl.Expr) {
 	return bank, nl.AddE(nl.Slice(g.addE, m-1, 0), nl.Slice(g.addE, 2*m-1, m))
 }
 
-func (g *hashGen) adder(a, c nl.Bus) nl.Bus {
-	if g.h.Adder == specs.AdderCLA {
-		return claAdd(g.b, a, c, nl.Const0)
-	}
-	return rippleAdd(g.b, a, c, nl.Const0)
-}
+func (g *hashGen) adder(a, c nl.Bus) nl.Bus { return addWith(g.b, g.h.Adder, a, c, nl.Const0) }
 
 // rap is 004's permute-shift: bank = (column + r[row]) mod w.
 func (g *hashGen) rap() (nl.Bus, *nl.Expr) {

@@ -45,6 +45,7 @@ const (
 	OpShr              // Args[0] >> Args[1], logical
 	OpEq               // Args[0] == Args[1], one bit
 	OpMux              // Args[0] ? Args[1] : Args[2]
+	OpLt               // Args[0] < Args[1], unsigned, one bit
 )
 
 // Expr is a word-level expression of width W.
@@ -93,6 +94,7 @@ func XorE(e ...*Expr) *Expr   { return &Expr{Op: OpXor, W: e[0].W, Args: e} }
 func AddE(a, c *Expr) *Expr   { return &Expr{Op: OpAdd, W: a.W, Args: []*Expr{a, c}} }
 func ShrE(a, amt *Expr) *Expr { return &Expr{Op: OpShr, W: a.W, Args: []*Expr{a, amt}} }
 func EqE(a, c *Expr) *Expr    { return &Expr{Op: OpEq, W: 1, Args: []*Expr{a, c}} }
+func LtE(a, c *Expr) *Expr    { return &Expr{Op: OpLt, W: 1, Args: []*Expr{a, c}} }
 
 // MuxE is sel ? a1 : a0.
 func MuxE(sel, a1, a0 *Expr) *Expr { return &Expr{Op: OpMux, W: a1.W, Args: []*Expr{sel, a1, a0}} }

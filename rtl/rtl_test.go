@@ -296,7 +296,7 @@ func bitSel(t *testing.T) testDesign {
 	return testDesign{build(t, b), model, vecs}
 }
 
-// alu covers Add, Eq, Mux, Not, Or, Concat (with a constant), a low slice
+// alu covers Add, Eq, Lt, Mux, Not, Or, Concat (with a constant), a low slice
 // of a sum, and output bits driven by inputs and constants.
 func alu(t *testing.T) testDesign {
 	b := netlist.NewBuilder("alu4")
@@ -308,6 +308,12 @@ func alu(t *testing.T) testDesign {
 	b.Output("sum_o", sum, "a_i + b_i mod 16")
 	b.Output("lo_o", sum[:3], "(a_i + b_i) mod 8")
 	b.Output("eq_o", netlist.Bus{b.Equal(a, c)}, "a_i == b_i")
+	carry := netlist.Const1 // a + ~b + 1 carries out unless a < b
+	for i := range a {
+		nc := b.Not(c[i])
+		carry = b.Or(b.And(a[i], nc), b.And(b.Xor(a[i], nc), carry))
+	}
+	b.Output("lt_o", netlist.Bus{b.Not(carry)}, "a_i < b_i")
 	b.Output("mux_o", b.MuxBus(s[0], c, a), "s_i ? a_i : b_i")
 	nota := make(netlist.Bus, 4)
 	ora := make(netlist.Bus, 4)
@@ -325,6 +331,7 @@ func alu(t *testing.T) testDesign {
 		{Name: "sum_o", Expr: netlist.Ref("sum", 4)},
 		{Name: "lo_o", Expr: netlist.Slice(netlist.AddE(ae, be), 2, 0), Doc: "a low slice of a sum distributes"},
 		{Name: "eq_o", Expr: netlist.EqE(ae, be)},
+		{Name: "lt_o", Expr: netlist.LtE(ae, be)},
 		{Name: "mux_o", Expr: netlist.MuxE(netlist.Ref("s_i", 1), ae, be)},
 		{Name: "not_o", Expr: netlist.NotE(ae)},
 		{Name: "or_o", Expr: netlist.OrE(ae, be)},
@@ -336,6 +343,10 @@ func alu(t *testing.T) testDesign {
 			"not_o": ^a & 15, "or_o": a | c, "cat_o": (a&3)<<4 | 1<<2 | c>>2}
 		if a == c {
 			out["eq_o"] = 1
+		}
+		out["lt_o"] = 0
+		if a < c {
+			out["lt_o"] = 1
 		}
 		if s == 1 {
 			out["mux_o"] = a

@@ -231,6 +231,7 @@ var opNames = map[netlist.Op]string{
 	netlist.OpBit: "bit select", netlist.OpPart: "part select", netlist.OpConcat: "concatenation",
 	netlist.OpNot: "~", netlist.OpAnd: "&", netlist.OpOr: "|", netlist.OpXor: "^",
 	netlist.OpAdd: "+", netlist.OpShr: ">>", netlist.OpEq: "==", netlist.OpMux: "?:",
+	netlist.OpLt: "<",
 }
 
 // check validates e's structure and widths against the declared names.
@@ -248,7 +249,7 @@ func (rw *rtlWriter) check(e *netlist.Expr) error {
 	nargs := map[netlist.Op]int{
 		netlist.OpRef: 0, netlist.OpConst: 0, netlist.OpSlice: 1, netlist.OpBit: 2,
 		netlist.OpPart: 2, netlist.OpNot: 1, netlist.OpAdd: 2, netlist.OpShr: 2,
-		netlist.OpEq: 2, netlist.OpMux: 3,
+		netlist.OpEq: 2, netlist.OpMux: 3, netlist.OpLt: 2,
 	}
 	if n, fixed := nargs[e.Op]; fixed && len(e.Args) != n {
 		return fmt.Errorf("%s has %d operands, want %d", name, len(e.Args), n)
@@ -314,12 +315,12 @@ func (rw *rtlWriter) check(e *netlist.Expr) error {
 		if a[0].W != e.W {
 			return fmt.Errorf("shifted operand is %d bits, want %d", a[0].W, e.W)
 		}
-	case netlist.OpEq:
+	case netlist.OpEq, netlist.OpLt:
 		if e.W != 1 {
-			return fmt.Errorf("== has width %d", e.W)
+			return fmt.Errorf("%s has width %d", name, e.W)
 		}
 		if a[0].W != a[1].W {
-			return fmt.Errorf("== compares %d bits with %d bits", a[0].W, a[1].W)
+			return fmt.Errorf("%s compares %d bits with %d bits", name, a[0].W, a[1].W)
 		}
 	case netlist.OpMux:
 		if a[0].W != 1 {
@@ -393,6 +394,8 @@ func (rw *rtlWriter) expr(e *netlist.Expr) (text string, bin bool) {
 		return rw.operand(a[0]) + " >> " + rw.operand(a[1]), true
 	case netlist.OpEq:
 		return rw.operand(a[0]) + " == " + rw.operand(a[1]), true
+	case netlist.OpLt:
+		return rw.operand(a[0]) + " < " + rw.operand(a[1]), true
 	case netlist.OpMux:
 		return rw.operand(a[0]) + " ? " + rw.operand(a[1]) + " : " + rw.operand(a[2]), true
 	}
