@@ -22,6 +22,10 @@ func Generate(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
 	switch u := u.(type) {
 	case *specs.Hash:
 		return Hash(u)
+	case *specs.Coalescer:
+		return Coalescer(u)
+	case *specs.MonotonicityDetector:
+		return MonotonicityDetector(u)
 	}
 	return nil, hcl.Diagnostics{{
 		Severity: hcl.DiagError,

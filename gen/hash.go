@@ -73,12 +73,7 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 	g.b.SetRTL(g.rtl)
 	d, err := g.b.Build()
 	if err != nil {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Internal generator error",
-			Detail:   fmt.Sprintf("Building hash %q failed: %v. This is a bug in lsugen.", h.Name, err),
-			Subject:  h.Range.Ptr(),
-		}}
+		return nil, internalError(h, err)
 	}
 	return d, nil
 }
