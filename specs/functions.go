@@ -211,7 +211,15 @@ func (b *budget) metered(f function.Function, resultLen func(args []cty.Value) (
 			return f.ReturnTypeForValues(args)
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return f.Call(args)
+			v, err := f.Call(args)
+			if err != nil {
+				return v, err
+			}
+			// Arguments converted from strings may be huge numbers.
+			if _, badNumber := valueSize(v, maxListLen+1); badNumber {
+				return cty.NilVal, fmt.Errorf("the result is out of range: numbers must be 0 or between 2^-%d and 2^%d in magnitude", maxNumberExp, maxNumberExp)
+			}
+			return v, nil
 		},
 	})
 }

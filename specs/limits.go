@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
@@ -17,8 +18,8 @@ const (
 	maxNesting       = 256     // open brackets, quotes and unary operators, checked before parsing
 	maxExprDepth     = 1000    // depth of the syntax tree, checked before evaluating
 	maxListLen       = 4096    // elements made by one call of range, concat or flatten
-	maxEvalWork      = 1 << 18 // for-expression steps, function arguments and results, per load
-	maxTemplateBytes = 1 << 20 // bytes produced by string templates, per load
+	maxEvalWork      = 1 << 18 // for-expression steps, function arguments and results, per file
+	maxTemplateBytes = 1 << 20 // bytes produced by string templates, per file
 	maxLocalNodes    = 1 << 14 // values nested inside one local value
 	maxNumberExp     = 64      // numbers are 0 or between 2^-64 and 2^64 in magnitude
 )
@@ -58,19 +59,23 @@ func checkNesting(src []byte, filename string) hcl.Diagnostics {
 	return nil
 }
 
-// Names of the guard functions that prepareBody inserts into for
-// expressions and string templates. They contain a space so that no spec
-// can call them.
+// Names of the guard functions that prepareBody inserts into expressions.
+// They contain a space so that no spec can call them.
 const (
 	forGuardName      = "for expression"
 	templateGuardName = "string template"
+	operandGuardName  = "operand size"
+	resultGuardName   = "conditional result"
+	numberGuardName   = "arithmetic operand"
 )
 
 // prepareBody checks a parsed file before evaluation (tree depth, number
 // literal sizes) and inserts guards that charge the evaluation budget: one
 // in the condition of every for expression, which HCL evaluates before
-// each step (and once before the first), and one around every template
-// part.
+// each step (and once before the first); one around every template part;
+// one around each operand of the operations whose cost grows with the
+// size of their operands (==, !=, conditionals, splats); and one around
+// each arithmetic operand, keeping numbers in range.
 func prepareBody(body *hclsyntax.Body) hcl.Diagnostics {
 	w := &prepareWalker{}
 	hclsyntax.Walk(body, w)
@@ -117,6 +122,24 @@ func (w *prepareWalker) Enter(node hclsyntax.Node) hcl.Diagnostics {
 		// Budget errors point at the whole for expression.
 		guard.NameRange, guard.OpenParenRange = e.SrcRange, e.SrcRange
 		e.CondExpr = guard
+	case *hclsyntax.BinaryOpExpr:
+		switch e.Op {
+		case hclsyntax.OpEqual, hclsyntax.OpNotEqual:
+			e.LHS = guardCall(operandGuardName, e.LHS)
+			e.RHS = guardCall(operandGuardName, e.RHS)
+		case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo:
+			e.LHS = guardCall(numberGuardName, e.LHS)
+			e.RHS = guardCall(numberGuardName, e.RHS)
+		}
+	case *hclsyntax.UnaryOpExpr:
+		if e.Op == hclsyntax.OpNegate {
+			e.Val = guardCall(numberGuardName, e.Val)
+		}
+	case *hclsyntax.ConditionalExpr:
+		e.TrueResult = guardCall(resultGuardName, e.TrueResult)
+		e.FalseResult = guardCall(resultGuardName, e.FalseResult)
+	case *hclsyntax.SplatExpr:
+		e.Source = guardCall(operandGuardName, e.Source)
 	case *hclsyntax.TemplateExpr:
 		for i, part := range e.Parts {
 			e.Parts[i] = guardCall(templateGuardName, part)
@@ -169,7 +192,7 @@ func numberInRange(f *big.Float) bool {
 	return exp >= -maxNumberExp+1 && exp <= maxNumberExp
 }
 
-// budget is the evaluation allowance of one Load or Parse call.
+// budget is the evaluation allowance of one file.
 type budget struct {
 	work, text int64
 }
@@ -181,8 +204,8 @@ func newBudget() *budget {
 // Errors of a spent budget. Once spent, every later charge fails too, so
 // the decoder reports only the first of them.
 var (
-	errWorkBudget = fmt.Errorf("the expressions of this spec compute more than %d values; use smaller collections", maxEvalWork)
-	errTextBudget = fmt.Errorf("the string templates of this spec produce more than %d bytes", maxTemplateBytes)
+	errWorkBudget = fmt.Errorf("the expressions of this file compute more than %d values; use smaller collections", maxEvalWork)
+	errTextBudget = fmt.Errorf("the string templates of this file produce more than %d bytes", maxTemplateBytes)
 )
 
 // charge takes n units of work, failing once the budget is spent.
@@ -205,8 +228,8 @@ func (b *budget) chargeText(n int64) error {
 	return nil
 }
 
-// guardFunctions returns the for-expression and template guards. Both
-// pass their first argument through.
+// guardFunctions returns the guards that prepareBody inserts. Each passes
+// its first argument through.
 func (b *budget) guardFunctions() map[string]function.Function {
 	passThrough := function.Parameter{
 		Name: "value", Type: cty.DynamicPseudoType,
@@ -225,6 +248,50 @@ func (b *budget) guardFunctions() map[string]function.Function {
 				return args[0], nil
 			},
 		}),
+		operandGuardName: function.New(&function.Spec{
+			Params: []function.Parameter{passThrough},
+			Type:   sameType,
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				n, _ := valueSize(args[0], int(min(b.work, maxEvalWork))+1)
+				if err := b.charge(int64(n)); err != nil {
+					return cty.NilVal, err
+				}
+				return args[0], nil
+			},
+		}),
+		// HCL unifies the types of both results, and cty sorts the element
+		// types of a tuple to do so: quadratic in its length.
+		resultGuardName: function.New(&function.Spec{
+			Params: []function.Parameter{passThrough},
+			Type:   sameType,
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				if err := b.charge(unifyCost(args[0], min(b.work, maxEvalWork)+1)); err != nil {
+					return cty.NilVal, err
+				}
+				return args[0], nil
+			},
+		}),
+		// Arithmetic on in-range numbers gives numbers whose decimal form is
+		// short; strings are checked as the number HCL will convert them to.
+		numberGuardName: function.New(&function.Spec{
+			Params: []function.Parameter{passThrough},
+			Type:   sameType,
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				v := args[0]
+				if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+					if n, err := convert.Convert(v, cty.Number); err == nil {
+						v = n // non-numeric strings are reported by HCL
+					}
+				}
+				if v.IsKnown() && !v.IsNull() && v.Type() == cty.Number && !numberInRange(v.AsBigFloat()) {
+					return cty.NilVal, &guardError{
+						summary: "Number out of range",
+						detail:  fmt.Sprintf("Numbers in arithmetic must be 0 or between 2^-%d and 2^%d in magnitude; this operand is %s", maxNumberExp, maxNumberExp, formatNumber(v)),
+					}
+				}
+				return args[0], nil
+			},
+		}),
 		templateGuardName: function.New(&function.Spec{
 			Params: []function.Parameter{passThrough},
 			Type:   sameType,
@@ -237,6 +304,14 @@ func (b *budget) guardFunctions() map[string]function.Function {
 		}),
 	}
 }
+
+// guardError is an error of a guard function, with the summary its
+// diagnostic gets (the user never wrote a call to the guard).
+type guardError struct {
+	summary, detail string
+}
+
+func (e *guardError) Error() string { return e.detail }
 
 // textSize estimates the bytes a template part adds to its string, before
 // HCL converts it.
@@ -289,8 +364,12 @@ func valueSize(v cty.Value, limit int) (n int, badNumber bool) {
 		if !v.IsKnown() || v.IsNull() || v.IsMarked() {
 			return
 		}
-		if v.Type() == cty.Number {
+		switch v.Type() {
+		case cty.Number:
 			badNumber = !numberInRange(v.AsBigFloat())
+			return
+		case cty.String:
+			n += len(v.AsString()) / 64 // comparing strings costs their length
 			return
 		}
 		if v.CanIterateElements() {
@@ -302,4 +381,31 @@ func valueSize(v cty.Value, limit int) (n int, badNumber bool) {
 	}
 	walk(v)
 	return n, badNumber
+}
+
+// unifyCost estimates the work of unifying v's type with another: one unit
+// per nested value plus the square of the length of every tuple and object
+// in it. It stops counting once past limit.
+func unifyCost(v cty.Value, limit int64) int64 {
+	var cost int64
+	var walk func(v cty.Value)
+	walk = func(v cty.Value) {
+		if cost > limit {
+			return
+		}
+		cost++
+		if !v.IsKnown() || v.IsNull() || v.IsMarked() || !v.CanIterateElements() {
+			return
+		}
+		if ty := v.Type(); ty.IsTupleType() || ty.IsObjectType() {
+			n := int64(v.LengthInt())
+			cost += n * n
+		}
+		for it := v.ElementIterator(); it.Next() && cost <= limit; {
+			_, e := it.Element()
+			walk(e)
+		}
+	}
+	walk(v)
+	return cost
 }

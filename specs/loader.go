@@ -34,10 +34,9 @@
 //
 // Expressions may use arithmetic, conditionals, for expressions, local.NAME
 // references and the functions log2, clog2, pow2, range, min, max, abs,
-// floor, ceil, length, concat, reverse and flatten. Locals may refer to each
-// other in any order (but not in a cycle); all files loaded together share
-// one set of locals, like the files of a Terraform module. No other
-// variables exist.
+// floor, ceil, length, concat, reverse and flatten. Locals belong to the
+// file that declares them and may refer to each other in any order (but
+// not in a cycle). No other variables exist.
 //
 // Sizes are bounded (see [MaxAddrBits] and friends, and [MaxSpecBytes]);
 // oversized inputs are refused with a diagnostic before any work
@@ -62,7 +61,8 @@ import (
 const MaxSpecBytes = 256 << 10
 
 // Loader reads spec files. It keeps every file it parsed so that a caller
-// can print diagnostics with source snippets (see Files).
+// can print diagnostics with source snippets (see Files). A Loader is not
+// safe for concurrent use.
 type Loader struct {
 	parser *hclparse.Parser
 }
@@ -77,13 +77,13 @@ func (l *Loader) Files() map[string]*hcl.File {
 	return l.parser.Files()
 }
 
-// Load reads, parses and decodes the named files as one spec: they share
-// their locals and unit names must be unique across all of them. Decoding
-// starts only when every file was read and parsed without error, since a
-// broken file may hold locals the others use.
+// Load reads, parses and decodes the named files. Each file has its own
+// locals; unit names must be unique across all of them. A file that cannot
+// be read or parsed is reported and skipped; the others are still decoded.
 //
 // The returned File is never nil; when diags has errors it holds the units
-// that were fully valid, if any.
+// that were fully valid, if any. Units are in source order, files in the
+// order given.
 func (l *Loader) Load(paths ...string) (file *File, diags hcl.Diagnostics) {
 	defer recoverInternal(&file, &diags)
 	var files []*hcl.File
@@ -98,9 +98,6 @@ func (l *Loader) Load(paths ...string) (file *File, diags hcl.Diagnostics) {
 		if f != nil {
 			files = append(files, f)
 		}
-	}
-	if diags.HasErrors() {
-		return &File{}, sortDiags(diags, paths)
 	}
 	file, d := decode(files)
 	return file, sortDiags(append(diags, d...), paths)
@@ -238,46 +235,54 @@ var rootSchema = &hcl.BodySchema{
 	},
 }
 
-// decode decodes parsed files as one spec: locals first (from all files),
-// then the units in source order, then duplicate names.
+// decode decodes parsed files, each with its own locals, and checks that
+// unit names are unique across all of them.
 func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
-	d := newDecoder()
+	out := &File{}
 	var diags hcl.Diagnostics
-	var hashBlocks []*hcl.Block
+	declared := map[string]hcl.Range{}
 	for _, f := range files {
-		content, moreDiags := f.Body.Content(rootSchema)
+		blocks, hashes, moreDiags := newDecoder().decodeFile(f)
 		diags = append(diags, moreDiags...)
-		for _, block := range content.Blocks {
-			switch block.Type {
-			case "locals":
-				diags = append(diags, d.decodeLocalsBlock(block)...)
-			case "hash":
-				hashBlocks = append(hashBlocks, block)
+		for i, block := range blocks {
+			name := block.Labels[0]
+			if first, dup := declared[name]; dup {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate unit name",
+					Detail: fmt.Sprintf("A unit named %q was already declared at %s. Unit names must be unique across all spec files loaded together, because they become Verilog module names.",
+						name, first.String()),
+					Subject: block.DefRange.Ptr(),
+				})
+				continue
+			}
+			declared[name] = block.DefRange
+			if hashes[i] != nil {
+				out.Units = append(out.Units, hashes[i])
 			}
 		}
 	}
-	diags = append(diags, d.evalLocals()...)
+	return out, diags
+}
 
-	out := &File{}
-	declared := map[string]hcl.Range{}
-	for _, block := range hashBlocks {
-		h, moreDiags := d.decodeHashBlock(block)
-		diags = append(diags, moreDiags...)
-		name := block.Labels[0]
-		if first, dup := declared[name]; dup {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate unit name",
-				Detail: fmt.Sprintf("A unit named %q was already declared at %s. Unit names must be unique across all spec files loaded together, because they become Verilog module names.",
-					name, first.String()),
-				Subject: block.DefRange.Ptr(),
-			})
-			continue
-		}
-		declared[name] = block.DefRange
-		if h != nil {
-			out.Units = append(out.Units, h)
+// decodeFile decodes one file: its locals first, then its hash blocks in
+// source order. hashes[i] is the unit of blocks[i], or nil when the block
+// has errors.
+func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, hashes []*Hash, diags hcl.Diagnostics) {
+	content, diags := f.Body.Content(rootSchema)
+	for _, block := range content.Blocks {
+		switch block.Type {
+		case "locals":
+			diags = append(diags, d.decodeLocalsBlock(block)...)
+		case "hash":
+			blocks = append(blocks, block)
 		}
 	}
-	return out, diags
+	diags = append(diags, d.evalLocals()...)
+	for _, block := range blocks {
+		h, moreDiags := d.decodeHashBlock(block)
+		diags = append(diags, moreDiags...)
+		hashes = append(hashes, h)
+	}
+	return blocks, hashes, diags
 }

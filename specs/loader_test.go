@@ -245,7 +245,7 @@ func TestSpecs_LoadMultipleFiles(t *testing.T) {
 	if ha.Name != "multi_a" || ha.BankBits != 3 || ha.Range.Filename != a {
 		t.Errorf("first unit: %+v", ha)
 	}
-	if hb.Name != "multi_b" || hb.AddrBits != 6 || hb.BankBits != 3 || hb.Range.Filename != b {
+	if hb.Name != "multi_b" || hb.AddrBits != 6 || hb.BankBits != 2 || hb.Range.Filename != b {
 		t.Errorf("second unit: %+v", hb)
 	}
 	if files := l.Files(); files[a] == nil || files[b] == nil {
@@ -271,6 +271,35 @@ func TestSpecs_DuplicateAcrossFiles(t *testing.T) {
 	}
 	if len(file.Units) != 1 || file.Units[0].DeclRange().Filename != first {
 		t.Errorf("want the first unit kept, got %d units", len(file.Units))
+	}
+}
+
+// TestSpecs_LocalsPerFile checks that a file cannot see the locals of
+// another, and that a broken file does not stop the others.
+func TestSpecs_LocalsPerFile(t *testing.T) {
+	dir := t.TempDir()
+	first, second, broken := filepath.Join(dir, "first.hcl"), filepath.Join(dir, "second.hcl"), filepath.Join(dir, "broken.hcl")
+	files := map[string]string{
+		first:  "locals {\n  m = 4\n}\n\nhash \"one\" {\n  function  = \"fixed_xor\"\n  addr_bits = 8\n  bank_bits = local.m\n}\n",
+		second: "hash \"two\" {\n  function  = \"fixed_xor\"\n  addr_bits = 8\n  bank_bits = local.m\n}\n",
+		broken: "hash \"three\" {\n",
+	}
+	for p, src := range files {
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, diags := NewLoader().Load(first, second, broken)
+	var summaries []string
+	for _, d := range diags {
+		summaries = append(summaries, d.Subject.Filename+": "+d.Summary)
+	}
+	want := []string{second + ": Reference to undeclared local value", broken + ": Unclosed configuration block"}
+	if !reflect.DeepEqual(summaries, want) {
+		t.Errorf("got diagnostics %q, want %q", summaries, want)
+	}
+	if len(file.Units) != 1 || file.Units[0].UnitName() != "one" {
+		t.Errorf("want unit one only, got %d units", len(file.Units))
 	}
 }
 
@@ -330,6 +359,14 @@ func TestSpecs_Limits(t *testing.T) {
 		{"big local", "locals {\n  a = [for i in range(4096) : [i, i, i, i, i]]\n}\n", "Local value too large"},
 		{"big concat", "locals {\n  a = concat(range(4096), range(4096))\n}\n", "Error in function call"},
 		{"big flatten", "locals {\n  a = flatten([range(4096), range(4096)])\n}\n", "Error in function call"},
+		{"equality in loop", "locals {\n  r = range(4096)\n  x = [for i in local.r : [for j in local.r : local.r == local.r]]\n}\n", "Evaluation limit exceeded"},
+		{"splat in loop", "locals {\n  r = range(4096)\n  x = [for i in local.r : [for j in local.r : local.r[*]]]\n}\n", "Evaluation limit exceeded"},
+		{"conditional in loop", "locals {\n  r = [for i in range(4096) : i]\n  x = [for i in local.r : true ? local.r : [1]]\n}\n", "Evaluation limit exceeded"},
+		{"string to huge number", "locals {\n  a = true ? \"1e99999999\" + 0 : \"x\"\n}\n", "Number out of range"},
+		{"negated huge string", "locals {\n  a = true ? -\"1e99999999\" : \"x\"\n}\n", "Number out of range"},
+		{"huge object key", "locals {\n  a = {for x in [\"1e99999999\"] : x * 1 => 1}\n}\n", "Number out of range"},
+		{"huge function result", "locals {\n  a = true ? abs(\"1e99999999\") : \"x\"\n}\n", "Error in function call"},
+		{"infinity", "locals {\n  a = (1 / 0) * 2\n}\n", "Number out of range"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -390,6 +427,7 @@ func TestSpecs_Functions(t *testing.T) {
 		{"[for i in range(3) : i * 2 if i != 1]", cty.TupleVal([]cty.Value{cty.NumberIntVal(0), cty.NumberIntVal(4)})},
 		{"\"${pow2(4)}-${true}\"", cty.StringVal("16-true")},
 		{"unknown_function(1)", cty.NilVal},
+		{"operand(1)", cty.NilVal}, // guards cannot be called
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// decoder holds the state of decoding one spec: its locals and its
+// decoder holds the state of decoding one file: its locals and its
 // evaluation budget.
 type decoder struct {
 	funcs  map[string]function.Function
@@ -224,27 +224,31 @@ func (d *decoder) eval(expr hcl.Expression) (val cty.Value, ok bool, diags hcl.D
 		Functions: d.funcs,
 	}
 	val, moreDiags := expr.Value(ctx)
-	diags = append(diags, d.budgetDiags(dedupe(moreDiags))...)
+	diags = append(diags, d.guardDiags(dedupe(moreDiags))...)
 	// Unknown values only come from errors, which are in diags already.
 	return val, !diags.HasErrors() && val.IsWhollyKnown(), diags
 }
 
-// budgetDiags relabels errors of a spent evaluation budget, which come
-// from functions the user may not have written (the for-expression and
-// template guards), and drops all but the first: once spent, every later
-// charge fails too.
-func (d *decoder) budgetDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+// guardDiags relabels the errors of the guard functions that prepareBody
+// inserted, since the user never wrote a call to them. Errors of a spent
+// budget are reported once: once spent, every later charge fails too.
+func (d *decoder) guardDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, diag := range diags {
 		extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](diag)
 		if ok {
-			if err := extra.FunctionCallError(); errors.Is(err, errWorkBudget) || errors.Is(err, errTextBudget) {
+			var gerr *guardError
+			switch err := extra.FunctionCallError(); {
+			case errors.Is(err, errWorkBudget) || errors.Is(err, errTextBudget):
 				if d.budgetReported {
 					continue
 				}
 				d.budgetReported = true
 				diag.Summary = "Evaluation limit exceeded"
 				diag.Detail = "While evaluating this expression, " + err.Error() + "."
+			case errors.As(err, &gerr):
+				diag.Summary = gerr.summary
+				diag.Detail = gerr.detail + "."
 			}
 		}
 		out = append(out, diag)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/verify/hdl"
 	"github.com/lsugen/lsugen/verify/model"
 )
@@ -46,6 +47,8 @@ func ParseEngines(s string) ([]Engine, error) {
 
 // Job is one unit to check.
 type Job struct {
+	// Spec is the unit's spec; it picks the directed vectors, if any.
+	Spec   specs.Unit
 	Design *netlist.Design
 	Model  model.Model
 	// Sources are the Verilog files of the RTL and gate-level modules,
@@ -112,6 +115,12 @@ func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, er
 		return nil, err
 	}
 	vs, coverage := plan.Vectors(ins)
+	if job.Spec != nil {
+		if dv := Directed(job.Spec, ins, plan.Seed); len(dv) > 0 {
+			vs = append(dv, vs...)
+			coverage = fmt.Sprintf("%d directed + %s", len(dv), coverage)
+		}
+	}
 	want := expected(job.Model, outs, vs)
 	res := &Result{Unit: d.Name, Vectors: len(vs), Coverage: coverage}
 	for _, e := range engines {

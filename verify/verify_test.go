@@ -36,6 +36,7 @@ func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
 		}
 	}
 	return verify.Job{
+		Spec:    u,
 		Design:  d,
 		Model:   m,
 		Sources: []string{filepath.Join(dir, rtl.RTLFileName(d)), filepath.Join(dir, rtl.GatesFileName(d))},

@@ -70,6 +70,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		job := verify.Job{
+			Spec:    u.spec,
 			Design:  u.design,
 			Model:   m,
 			Sources: []string{filepath.Join(udir, rtl.RTLFileName(u.design)), filepath.Join(udir, rtl.GatesFileName(u.design))},

@@ -112,6 +112,10 @@ func ForUnit(u specs.Unit) (Model, error) {
 			return nil, fmt.Errorf("model: hash %q (%s): %w", u.Name, u.Function, err)
 		}
 		return m, nil
+	case *specs.Coalescer:
+		return forCoalescer(u)
+	case *specs.MonotonicityDetector:
+		return forMonotonicityDetector(u)
 	case nil:
 		return nil, errors.New("model: nil unit")
 	default:

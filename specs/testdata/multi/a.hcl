@@ -1,5 +1,7 @@
+# Locals belong to their file: b.hcl declares its own m.
 locals {
-  m = log2(local.banks) # banks is in b.hcl
+  m = log2(local.banks)
+  banks = 8
 }
 
 hash "multi_a" {

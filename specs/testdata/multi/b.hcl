@@ -1,9 +1,9 @@
 locals {
-  banks = 8
+  m = 2
 }
 
 hash "multi_b" {
   function  = "fixed_xor"
-  addr_bits = 2 * local.m
+  addr_bits = 3 * local.m
   bank_bits = local.m
 }
