@@ -91,8 +91,8 @@ type Model interface {
 	Eval(in, out [][]uint64)
 }
 
-// ForUnit returns the model of u. It refuses, with an error: units other
-// than hashes; configurable xor_matrix, fixed_xor and add; unknown hash
+// ForUnit returns the model of u. It refuses, with an error: unit kinds
+// without a model; configurable xor_matrix, fixed_xor and add; unknown hash
 // functions; addr_bits < 1; bank_bits outside 1..64 (rap: w not a power of
 // two >= 2, or bank_bits set and not log2(w)); negative k, k1, k2 or Bits
 // elements; a Bits list without one entry per bank bit, or with entries of
