@@ -153,6 +153,18 @@ func printDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) 
 	}
 	dw := hcl.NewDiagnosticTextWriter(w, loader.Files(), 100, color)
 	_ = dw.WriteDiagnostics(diags)
+	// Then one file:line:column line per diagnostic, for editors and grep.
+	for _, d := range diags {
+		sev := "error"
+		if d.Severity == hcl.DiagWarning {
+			sev = "warning"
+		}
+		pos := "lsugen"
+		if d.Subject != nil {
+			pos = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+		}
+		fmt.Fprintf(w, "%s: %s: %s\n", pos, sev, d.Summary)
+	}
 }
 
 func joinNames(us []unit) string {

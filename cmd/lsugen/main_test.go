@@ -80,7 +80,8 @@ func TestGen_FailedRunKeepsEarlierOutputs(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	if !strings.Contains(stderr, "b.hcl line 10") || !strings.Contains(stderr, "k         = 7") {
+	if !strings.Contains(stderr, "b.hcl line 10") || !strings.Contains(stderr, "k         = 7") ||
+		!strings.Contains(stderr, "b.hcl:10:15: error: Invalid k") {
 		t.Errorf("diagnostic lacks position or snippet:\n%s", stderr)
 	}
 	after, _ := os.ReadFile(filepath.Join(out, "h.v"))
