@@ -7,7 +7,7 @@ OUT     ?= out
 TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test golden bench fuzz clean
+.PHONY: all deps build run test verify-all golden bench fuzz clean
 
 all: build
 
@@ -34,6 +34,11 @@ run: build
 test: deps
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# Every example unit through model = netlist = Icarus = Verilator, the
+# large coalescers included (`make test` runs those on the netlist only).
+verify-all: deps build
+	$(BIN) verify $(SPECS)
 
 # Refresh the golden files after a reviewed change of the generators.
 golden:

@@ -59,36 +59,8 @@ const rapSeedStream = 0x6c737567656e
 // decodeHashBlock decodes and validates a `hash "NAME" { ... }` block. It
 // returns nil when the block has errors; warnings come with a valid Hash.
 func (d *decoder) decodeHashBlock(block *hcl.Block) (*Hash, hcl.Diagnostics) {
-	content, diags := block.Body.Content(hashBlockSchema)
-	hd := &hashDecoder{
-		block: block,
-		attrs: content.Attributes,
-		vals:  map[string]cty.Value{},
-		diags: diags,
-	}
-	if diags.HasErrors() {
-		hd.failed = true
-	}
-	h := &Hash{Name: block.Labels[0], Range: block.DefRange, AttrRanges: map[string]hcl.Range{}}
-	if problem := checkUnitName(h.Name); problem != "" {
-		hd.errorf(block.LabelRanges[0], "Invalid unit name", "%s. Unit names become Verilog module and file names.", problem)
-	}
-	// Evaluate every argument first, in schema order for stable diagnostics.
-	for _, s := range hashBlockSchema.Attributes {
-		attr := content.Attributes[s.Name]
-		if attr == nil {
-			continue
-		}
-		h.AttrRanges[s.Name] = attr.Expr.Range()
-		val, ok, moreDiags := d.eval(attr.Expr)
-		hd.diags = append(hd.diags, moreDiags...)
-		if ok {
-			hd.vals[s.Name] = val
-		} else {
-			hd.failed = true
-		}
-	}
-
+	hd, ranges := d.newBlockDecoder(block, hashBlockSchema)
+	h := &Hash{Name: block.Labels[0], Range: block.DefRange, AttrRanges: ranges}
 	fn, fnOK := hd.function()
 	configurable, _ := hd.bool("configurable")
 	if !fnOK {
@@ -134,8 +106,43 @@ func (d *decoder) decodeHashBlock(block *hcl.Block) (*Hash, hcl.Diagnostics) {
 	return h, hd.diags
 }
 
-// hashDecoder accumulates the diagnostics of one hash block.
-type hashDecoder struct {
+// newBlockDecoder evaluates every argument of block under schema, in
+// schema order for stable diagnostics, and checks the unit name. It
+// returns the decoder and the range of each written argument.
+func (d *decoder) newBlockDecoder(block *hcl.Block, schema *hcl.BodySchema) (*blockDecoder, map[string]hcl.Range) {
+	content, diags := block.Body.Content(schema)
+	hd := &blockDecoder{
+		block: block,
+		attrs: content.Attributes,
+		vals:  map[string]cty.Value{},
+		diags: diags,
+	}
+	if diags.HasErrors() {
+		hd.failed = true
+	}
+	if problem := checkUnitName(block.Labels[0]); problem != "" {
+		hd.errorf(block.LabelRanges[0], "Invalid unit name", "%s. Unit names become Verilog module and file names.", problem)
+	}
+	ranges := map[string]hcl.Range{}
+	for _, s := range schema.Attributes {
+		attr := content.Attributes[s.Name]
+		if attr == nil {
+			continue
+		}
+		ranges[s.Name] = attr.Expr.Range()
+		val, ok, moreDiags := d.eval(attr.Expr)
+		hd.diags = append(hd.diags, moreDiags...)
+		if ok {
+			hd.vals[s.Name] = val
+		} else {
+			hd.failed = true
+		}
+	}
+	return hd, ranges
+}
+
+// blockDecoder accumulates the diagnostics of one unit block.
+type blockDecoder struct {
 	block  *hcl.Block
 	attrs  hcl.Attributes       // written arguments still in play
 	vals   map[string]cty.Value // arguments that evaluated cleanly
@@ -144,7 +151,7 @@ type hashDecoder struct {
 	failed bool // the unit is invalid
 }
 
-func (hd *hashDecoder) errorf(rng hcl.Range, summary, format string, args ...any) {
+func (hd *blockDecoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 	hd.diags = append(hd.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
@@ -155,7 +162,7 @@ func (hd *hashDecoder) errorf(rng hcl.Range, summary, format string, args ...any
 	hd.failed = true
 }
 
-func (hd *hashDecoder) warnf(rng hcl.Range, summary, format string, args ...any) {
+func (hd *blockDecoder) warnf(rng hcl.Range, summary, format string, args ...any) {
 	hd.diags = append(hd.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
 		Summary:  summary,
@@ -165,14 +172,14 @@ func (hd *hashDecoder) warnf(rng hcl.Range, summary, format string, args ...any)
 }
 
 // has reports whether the argument was written (and not rejected).
-func (hd *hashDecoder) has(name string) bool { return hd.attrs[name] != nil }
+func (hd *blockDecoder) has(name string) bool { return hd.attrs[name] != nil }
 
 // rng is the range of a written argument's expression.
-func (hd *hashDecoder) rng(name string) hcl.Range { return hd.attrs[name].Expr.Range() }
+func (hd *blockDecoder) rng(name string) hcl.Range { return hd.attrs[name].Expr.Range() }
 
 // value returns a written argument's value; ok is false when it is not
 // written or failed to evaluate (reported already).
-func (hd *hashDecoder) value(name string) (cty.Value, bool) {
+func (hd *blockDecoder) value(name string) (cty.Value, bool) {
 	if !hd.has(name) {
 		return cty.NilVal, false
 	}
@@ -181,14 +188,14 @@ func (hd *hashDecoder) value(name string) (cty.Value, bool) {
 }
 
 // missing reports a required argument that was not written.
-func (hd *hashDecoder) missing(name, why string) {
+func (hd *blockDecoder) missing(name, why string) {
 	hd.errorf(hd.block.Body.MissingItemRange(), "Missing required argument",
 		"The argument %q is required%s, but no definition was found.", name, why)
 }
 
 // rejectArgs reports written arguments that the function does not take, and
 // constant configuration given to a configurable unit.
-func (hd *hashDecoder) rejectArgs(fn HashFunction, configurable bool) {
+func (hd *blockDecoder) rejectArgs(fn HashFunction, configurable bool) {
 	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true}
 	for _, name := range hashArgs[fn] {
 		accepted[name] = true
@@ -217,7 +224,7 @@ func (hd *hashDecoder) rejectArgs(fn HashFunction, configurable bool) {
 }
 
 // function decodes the function argument.
-func (hd *hashDecoder) function() (HashFunction, bool) {
+func (hd *blockDecoder) function() (HashFunction, bool) {
 	s, ok := hd.str("function")
 	if !ok {
 		return "", false
@@ -242,7 +249,7 @@ func (hd *hashDecoder) function() (HashFunction, bool) {
 
 // decodeSizes decodes addr_bits and bank_bits for every function but rap.
 // It reports whether both are valid.
-func (hd *hashDecoder) decodeSizes(h *Hash) bool {
+func (hd *blockDecoder) decodeSizes(h *Hash) bool {
 	addr, addrOK := hd.requiredInt("addr_bits", "")
 	if addrOK && (addr < 1 || addr > MaxAddrBits) {
 		hd.errorf(hd.rng("addr_bits"), "Invalid addr_bits", "addr_bits must be between 1 and %d; got %d.", MaxAddrBits, addr)
@@ -264,7 +271,7 @@ func (hd *hashDecoder) decodeSizes(h *Hash) bool {
 	return true
 }
 
-func (hd *hashDecoder) decodeBitvectorPerm(h *Hash, sizesOK bool) {
+func (hd *blockDecoder) decodeBitvectorPerm(h *Hash, sizesOK bool) {
 	if h.Configurable {
 		return
 	}
@@ -282,7 +289,7 @@ func (hd *hashDecoder) decodeBitvectorPerm(h *Hash, sizesOK bool) {
 	}
 }
 
-func (hd *hashDecoder) decodeBitvectorXor(h *Hash, sizesOK bool) {
+func (hd *blockDecoder) decodeBitvectorXor(h *Hash, sizesOK bool) {
 	if h.Configurable {
 		return
 	}
@@ -334,7 +341,7 @@ func (hd *hashDecoder) decodeBitvectorXor(h *Hash, sizesOK bool) {
 
 // decodeBits decodes the bits argument of bitwise_perm, bitwise_xor and
 // xor_matrix, and warns when the bank bits are linearly dependent.
-func (hd *hashDecoder) decodeBits(h *Hash, sizesOK bool) {
+func (hd *blockDecoder) decodeBits(h *Hash, sizesOK bool) {
 	if h.Configurable {
 		return
 	}
@@ -467,7 +474,7 @@ func dependentRow(rows []uint64) (dep int, earlier []int, rank int) {
 
 // decodeRAP decodes a rap unit: w, addr_bits (default 2*log2(w)), adder and
 // the row permutation.
-func (hd *hashDecoder) decodeRAP(h *Hash) {
+func (hd *blockDecoder) decodeRAP(h *Hash) {
 	w, wOK := hd.requiredInt("w", " for rap")
 	if wOK && (w < 2 || w > MaxRAPWidth || w&(w-1) != 0) {
 		hd.errorf(hd.rng("w"), "Invalid w", "w must be a power of two between 2 and %d; got %d.", MaxRAPWidth, w)
@@ -513,7 +520,7 @@ func (hd *hashDecoder) decodeRAP(h *Hash) {
 
 // decodePermutation checks that permutation lists every value in [0, w)
 // exactly once.
-func (hd *hashDecoder) decodePermutation(h *Hash, wOK bool) {
+func (hd *blockDecoder) decodePermutation(h *Hash, wOK bool) {
 	v, ok := hd.value("permutation")
 	if !ok {
 		return
@@ -581,7 +588,7 @@ func firstMissing(perm []int, w int) int {
 }
 
 // adder decodes the optional adder argument (default ripple).
-func (hd *hashDecoder) adder() string {
+func (hd *blockDecoder) adder() string {
 	if !hd.has("adder") {
 		return AdderRipple
 	}
@@ -597,7 +604,7 @@ func (hd *hashDecoder) adder() string {
 }
 
 // requiredValue returns a required argument's value, reporting it missing.
-func (hd *hashDecoder) requiredValue(name, why string) (cty.Value, bool) {
+func (hd *blockDecoder) requiredValue(name, why string) (cty.Value, bool) {
 	if !hd.has(name) {
 		hd.missing(name, why)
 		return cty.NilVal, false
@@ -606,7 +613,7 @@ func (hd *hashDecoder) requiredValue(name, why string) (cty.Value, bool) {
 }
 
 // requiredInt decodes a required whole-number argument.
-func (hd *hashDecoder) requiredInt(name, why string) (int64, bool) {
+func (hd *blockDecoder) requiredInt(name, why string) (int64, bool) {
 	if !hd.has(name) {
 		hd.missing(name, why)
 		return 0, false
@@ -615,7 +622,7 @@ func (hd *hashDecoder) requiredInt(name, why string) (int64, bool) {
 }
 
 // int decodes an optional whole-number argument.
-func (hd *hashDecoder) int(name string) (int64, bool) {
+func (hd *blockDecoder) int(name string) (int64, bool) {
 	v, ok := hd.value(name)
 	if !ok {
 		return 0, false
@@ -625,7 +632,7 @@ func (hd *hashDecoder) int(name string) (int64, bool) {
 
 // toInt checks that v is a whole number that fits in int64; what names it
 // in messages.
-func (hd *hashDecoder) toInt(v cty.Value, rng hcl.Range, what string) (int64, bool) {
+func (hd *blockDecoder) toInt(v cty.Value, rng hcl.Range, what string) (int64, bool) {
 	if v.IsNull() || v.Type() != cty.Number {
 		hd.errorf(rng, "Incorrect attribute value type", "%s must be a number; got %s.", what, typeName(v))
 		return 0, false
@@ -644,7 +651,7 @@ func (hd *hashDecoder) toInt(v cty.Value, rng hcl.Range, what string) (int64, bo
 }
 
 // bitIndex decodes an address bit index, which must be below limit.
-func (hd *hashDecoder) bitIndex(v cty.Value, rng hcl.Range, what string, limit int) (int, bool) {
+func (hd *blockDecoder) bitIndex(v cty.Value, rng hcl.Range, what string, limit int) (int, bool) {
 	i, ok := hd.toInt(v, rng, what)
 	if !ok {
 		return 0, false
@@ -657,7 +664,7 @@ func (hd *hashDecoder) bitIndex(v cty.Value, rng hcl.Range, what string, limit i
 }
 
 // bool decodes an optional bool argument (default false).
-func (hd *hashDecoder) bool(name string) (bool, bool) {
+func (hd *blockDecoder) bool(name string) (bool, bool) {
 	v, ok := hd.value(name)
 	if !ok {
 		return false, false
@@ -670,7 +677,7 @@ func (hd *hashDecoder) bool(name string) (bool, bool) {
 }
 
 // str decodes a string argument.
-func (hd *hashDecoder) str(name string) (string, bool) {
+func (hd *blockDecoder) str(name string) (string, bool) {
 	v, ok := hd.value(name)
 	if !ok {
 		return "", false
@@ -684,7 +691,7 @@ func (hd *hashDecoder) str(name string) (string, bool) {
 
 // list checks that v is a list or tuple of at most maxLen elements and
 // returns them. The length is checked before touching the elements.
-func (hd *hashDecoder) list(v cty.Value, rng hcl.Range, what string, maxLen int) ([]cty.Value, bool) {
+func (hd *blockDecoder) list(v cty.Value, rng hcl.Range, what string, maxLen int) ([]cty.Value, bool) {
 	ty := v.Type()
 	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType()) {
 		hd.errorf(rng, "Incorrect attribute value type", "%s must be a list; got %s.", what, typeName(v))

@@ -231,6 +231,8 @@ func (l *Loader) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 var rootSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "hash", LabelNames: []string{"name"}},
+		{Type: "coalescer", LabelNames: []string{"name"}},
+		{Type: "monotonicity_detector", LabelNames: []string{"name"}},
 		{Type: "locals"},
 	},
 }
@@ -242,7 +244,7 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	declared := map[string]hcl.Range{}
 	for _, f := range files {
-		blocks, hashes, moreDiags := newDecoder().decodeFile(f)
+		blocks, units, moreDiags := newDecoder().decodeFile(f)
 		diags = append(diags, moreDiags...)
 		for i, block := range blocks {
 			name := block.Labels[0]
@@ -257,32 +259,49 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 				continue
 			}
 			declared[name] = block.DefRange
-			if hashes[i] != nil {
-				out.Units = append(out.Units, hashes[i])
+			if units[i] != nil {
+				out.Units = append(out.Units, units[i])
 			}
 		}
 	}
 	return out, diags
 }
 
-// decodeFile decodes one file: its locals first, then its hash blocks in
-// source order. hashes[i] is the unit of blocks[i], or nil when the block
+// decodeFile decodes one file: its locals first, then its unit blocks in
+// source order. units[i] is the unit of blocks[i], or nil when the block
 // has errors.
-func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, hashes []*Hash, diags hcl.Diagnostics) {
+func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []Unit, diags hcl.Diagnostics) {
 	content, diags := f.Body.Content(rootSchema)
 	for _, block := range content.Blocks {
-		switch block.Type {
-		case "locals":
+		if block.Type == "locals" {
 			diags = append(diags, d.decodeLocalsBlock(block)...)
-		case "hash":
+		} else {
 			blocks = append(blocks, block)
 		}
 	}
 	diags = append(diags, d.evalLocals()...)
 	for _, block := range blocks {
-		h, moreDiags := d.decodeHashBlock(block)
+		var u Unit
+		var moreDiags hcl.Diagnostics
+		switch block.Type {
+		case "hash":
+			var h *Hash
+			if h, moreDiags = d.decodeHashBlock(block); h != nil {
+				u = h
+			}
+		case "coalescer":
+			var c *Coalescer
+			if c, moreDiags = d.decodeCoalescerBlock(block); c != nil {
+				u = c
+			}
+		case "monotonicity_detector":
+			var m *MonotonicityDetector
+			if m, moreDiags = d.decodeMonotonicityDetectorBlock(block); m != nil {
+				u = m
+			}
+		}
 		diags = append(diags, moreDiags...)
-		hashes = append(hashes, h)
+		units = append(units, u)
 	}
-	return blocks, hashes, diags
+	return blocks, units, diags
 }

@@ -22,12 +22,16 @@ type Plan struct {
 	Configs int
 	// Random is the number of random vectors when exhaustive does not fit.
 	Random int
-	Seed   uint64
+	// GateVectors caps random vectors times gates, so that the HDL
+	// simulators spend about the same time on a large unit as on a small
+	// one (at least 256 random vectors remain); 0 means no cap.
+	GateVectors int
+	Seed        uint64
 }
 
 // DefaultPlan is what `lsugen verify` uses without flags.
 func DefaultPlan() Plan {
-	return Plan{MaxVectors: 1 << 20, Configs: 16, Random: 1 << 16, Seed: 1}
+	return Plan{MaxVectors: 1 << 20, Configs: 16, Random: 1 << 16, GateVectors: 1 << 27, Seed: 1}
 }
 
 func words(width int) int { return (width + 63) / 64 }
@@ -59,7 +63,10 @@ func isConfig(p *netlist.Port) bool { return len(p.Name) > 4 && p.Name[:4] == "c
 // Vectors draws the vectors for a design's inputs by the plan and
 // describes their coverage, e.g. "exhaustive" or "16 configs x all 16384
 // data values".
-func (p Plan) Vectors(ins []*netlist.Port) (vs []Vector, coverage string) {
+func (p Plan) Vectors(ins []*netlist.Port, gates int) (vs []Vector, coverage string) {
+	if p.GateVectors > 0 && gates > 0 {
+		p.Random = max(min(p.Random, 256), min(p.Random, p.GateVectors/gates))
+	}
 	r := rand.New(rand.NewPCG(p.Seed, 0x766563746f7273))
 	total, dataBits := 0, 0
 	var data, cfg []int

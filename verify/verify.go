@@ -114,7 +114,7 @@ func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	vs, coverage := plan.Vectors(ins)
+	vs, coverage := plan.Vectors(ins, len(d.Gates))
 	if job.Spec != nil {
 		if dv := Directed(job.Spec, ins, plan.Seed); len(dv) > 0 {
 			vs = append(dv, vs...)

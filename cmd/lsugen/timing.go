@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/lsugen/lsugen/timing"
 )
@@ -15,13 +18,19 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 	opt := timing.DefaultOptions()
 	fs.Float64Var(&opt.DriverSize, "driver", opt.DriverSize, "size of the inverter driving each primary input, in unit inverters")
 	fs.Float64Var(&opt.OutputLoad, "load", opt.OutputLoad, "load on each output bit, in unit-inverter input capacitances")
+	clocks := fs.String("clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] SPEC...\n\nStatic timing by logical effort: critical path in FO4 (5 tau), area in\nNAND2 equivalents and transistor count of every unit.")
+		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] [--clock FO4,...] SPEC...\n\nStatic timing by logical effort: critical path in FO4 (5 tau), area in\nNAND2 equivalents and transistor count of every unit.")
 		fs.PrintDefaults()
 	}
 	specPaths, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
+	}
+	periods, err := parseClocks(*clocks)
+	if err != nil {
+		fmt.Fprintf(stderr, "lsugen timing: %v\n", err)
+		return errUsage
 	}
 	if opt.DriverSize <= 0 || opt.OutputLoad < 0 {
 		fmt.Fprintln(stderr, "lsugen timing: --driver must be positive and --load not negative")
@@ -34,6 +43,11 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 	rep, err := timingReport(units, opt)
 	if err != nil {
 		return err
+	}
+	for i := range rep.Units {
+		for _, p := range periods {
+			rep.Units[i].Cycles = append(rep.Units[i].Cycles, timing.ClockCycles{ClockFO4: p, Cycles: timing.CyclesAt(rep.Units[i].FO4, p)})
+		}
 	}
 	if *asJSON {
 		b, err := rep.JSON()
@@ -52,6 +66,22 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// parseClocks reads "40,48,56" into clock periods in FO4.
+func parseClocks(s string) ([]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || p <= 0 || math.IsInf(p, 0) {
+			return nil, fmt.Errorf("--clock: %q is not a positive number of FO4", f)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func timingReport(units []unit, opt timing.Options) (*timing.Report, error) {

@@ -19,7 +19,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	plan := verify.DefaultPlan()
 	sims := fs.String("sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator")
-	fs.IntVar(&plan.Random, "vectors", plan.Random, "random vectors per unit when exhaustive enumeration does not fit")
+	fs.IntVar(&plan.Random, "vectors", plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
 	fs.Uint64Var(&plan.Seed, "seed", plan.Seed, "seed of the random vectors and configurations")
 	fs.IntVar(&plan.Configs, "configs", plan.Configs, "random configurations of a configurable unit")
 	fs.IntVar(&plan.MaxVectors, "max-vectors", plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
@@ -32,6 +32,11 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "vectors" {
+			plan.GateVectors = 0 // an explicit count is taken as given
+		}
+	})
 	engines, err := verify.ParseEngines(*sims)
 	if err != nil {
 		fmt.Fprintf(stderr, "lsugen verify: %v\n", err)

@@ -1,0 +1,17 @@
+coalescer "too_many_lanes" {
+  structure = "all_to_all"
+  lanes     = 256
+  addr_bits = 32
+}
+
+coalescer "one_lane" {
+  structure  = "neighbor"
+  lanes      = 1
+  addr_bits  = 65
+  block_bits = 0
+}
+
+monotonicity_detector "huge" {
+  lanes     = 100000
+  addr_bits = 32
+}
