@@ -86,6 +86,8 @@ func TestGolden_Specs(t *testing.T) {
 	t.Chdir("..") // headers name specs/FILE.hcl, as `make run` writes them
 	gv := goldie.New(t, goldie.WithFixtureDir("golden/rtl"), goldie.WithNameSuffix(".golden"))
 	gt := goldie.New(t, goldie.WithFixtureDir("golden/timing"), goldie.WithNameSuffix(".json.golden"))
+	want := map[string]bool{} // every golden file this test asserts
+	defer func() { checkNoStale(t, want) }()
 	for _, path := range specFiles(t) {
 		us := generate(t, path)
 		for _, u := range us {
@@ -99,12 +101,29 @@ func TestGolden_Specs(t *testing.T) {
 					// cell counts are in the timing golden.
 					sum := sha256.Sum256(b)
 					gv.Assert(t, name+".sha256", []byte(fmt.Sprintf("%x  %s (%d bytes)\n", sum, name, len(b))))
+					want["golden/rtl/"+name+".sha256.golden"] = true
 					continue
 				}
 				gv.Assert(t, name, b)
+				want["golden/rtl/"+name+".golden"] = true
 			}
 		}
-		gt.Assert(t, strings.TrimSuffix(filepath.Base(path), ".hcl"), report(t, us))
+		base := strings.TrimSuffix(filepath.Base(path), ".hcl")
+		gt.Assert(t, base, report(t, us))
+		want["golden/timing/"+base+".json.golden"] = true
+	}
+}
+
+// checkNoStale fails on golden files that no spec produces any more
+// (goldie's -update writes files but never removes them).
+func checkNoStale(t *testing.T, want map[string]bool) {
+	for _, dir := range []string{"golden/rtl", "golden/timing"} {
+		files, _ := filepath.Glob(dir + "/*.golden")
+		for _, f := range files {
+			if !want[filepath.ToSlash(f)] {
+				t.Errorf("stale golden file %s: no spec produces it; delete it", f)
+			}
+		}
 	}
 }
 
