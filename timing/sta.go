@@ -20,11 +20,60 @@ type Options struct {
 	// OutputLoad is the load on each output port bit, in unit-inverter
 	// input caps; 0 leaves outputs unloaded. Default 1.
 	OutputLoad float64
+	// Mode is Unsized (gates as built; also the zero value) or Sized
+	// (buffered fanout).
+	Mode Mode
 }
 
+// Mode selects the sizing regime the delays are computed in.
+type Mode string
+
+const (
+	// Unsized leaves every gate at unit size with unbuffered fanout, as
+	// built: a stage's delay grows linearly with its load.
+	Unsized Mode = "unsized"
+	// Sized drives each stage's load through the optimally tapered chain
+	// of inverters that Logical Effort prescribes: for electrical effort F
+	// the stage takes min over N of N·F^(1/N) + p + (N-1)·p_inv, so delay
+	// grows with the logarithm of fanout, the regime of a timing-driven
+	// flow that sizes gates and builds buffer trees. The inserted
+	// inverters count in area and transistors.
+	Sized Mode = "sized"
+)
+
 // DefaultOptions is a unit inverter driving every input bit and one unit
-// inverter load on every output bit.
-func DefaultOptions() Options { return Options{DriverSize: 1, OutputLoad: 1} }
+// inverter load on every output bit, unsized.
+func DefaultOptions() Options { return Options{DriverSize: 1, OutputLoad: 1, Mode: Unsized} }
+
+// stage is the delay in τ of a cell pin driving load, and the number of
+// buffer inverters and their total size (in unit inverters) that Sized
+// mode inserts.
+func (o Options) stage(c *Cell, pin int, load float64) (delay float64, bufs int, bufSize float64) {
+	f := c.G[pin] * load / c.Cin[pin]
+	if o.Mode != Sized {
+		return f + c.P, 0, 0
+	}
+	return buffered(f, c.P)
+}
+
+// buffered returns the least delay of a stage of effort f and parasitic p
+// followed by n ≥ 0 inverters, each stage bearing effort f^(1/(n+1)).
+func buffered(f, p float64) (delay float64, bufs int, bufSize float64) {
+	pinv := Cells[netlist.INV].P
+	delay = f + p
+	for n := 1; n < 64; n++ {
+		rho := math.Pow(f, 1/float64(n+1))
+		d := float64(n+1)*rho + p + float64(n)*pinv
+		if d >= delay {
+			break
+		}
+		delay, bufs, bufSize = d, n, 0
+		for k := 1; k <= n; k++ {
+			bufSize += math.Pow(rho, float64(k))
+		}
+	}
+	return delay, bufs, bufSize
+}
 
 func (o Options) check() error {
 	if !(o.DriverSize > 0) || math.IsInf(o.DriverSize, 0) {
@@ -32,6 +81,9 @@ func (o Options) check() error {
 	}
 	if !(o.OutputLoad >= 0) || math.IsInf(o.OutputLoad, 0) {
 		return fmt.Errorf("timing: output load %v must be finite and not negative", o.OutputLoad)
+	}
+	if o.Mode != "" && o.Mode != Unsized && o.Mode != Sized {
+		return fmt.Errorf("timing: mode %q is not %q or %q", o.Mode, Unsized, Sized)
 	}
 	return nil
 }
@@ -57,12 +109,16 @@ type Step struct {
 	// in FO4.
 	Delay   float64 `json:"delay"`
 	Arrival float64 `json:"arrival"`
+	// Buffers is the number of inverters Sized mode puts after the stage.
+	Buffers int `json:"buffers,omitempty"`
 }
 
 // Result is the timing and area report of one design. All real numbers are
 // rounded to 4 decimals.
 type Result struct {
 	Design string `json:"design"`
+	// Mode is the sizing regime of the figures: "unsized" or "sized".
+	Mode string `json:"mode"`
 	// Tau is the critical path delay in τ and FO4 the same in FO4 (= Tau/5).
 	Tau float64 `json:"tau"`
 	FO4 float64 `json:"fo4"`
@@ -70,6 +126,9 @@ type Result struct {
 	// transistor count, summed over the gates (not the input drivers).
 	AreaGE      float64 `json:"area_ge"`
 	Transistors int     `json:"transistors"`
+	// Buffers counts the inverters Sized mode inserts (in area and
+	// transistors); 0 when unsized.
+	Buffers int `json:"buffers,omitempty"`
 	// Gates counts all gates, GatesByKind by cell name (kinds present only).
 	Gates       int            `json:"gates"`
 	GatesByKind map[string]int `json:"gates_by_kind"`
@@ -142,17 +201,25 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	}
 	src[netlist.Const0], src[netlist.Const1] = srcConst, srcConst
 	inv := &Cells[netlist.INV]
+	driver := Cell{G: []float64{1}, P: inv.P, Cin: []float64{opt.DriverSize}}
+	bufCount, bufSize := 0, 0.0 // inverters Sized mode inserts
 	for _, p := range d.Inputs() {
 		for _, b := range p.Bits {
 			src[b] = srcInput
-			arr[b] = load[b]/opt.DriverSize + inv.P
+			var nb int
+			var sz float64
+			arr[b], nb, sz = opt.stage(&driver, 0, load[b])
+			bufCount, bufSize = bufCount+nb, bufSize+sz
 		}
 	}
 	dff := &Cells[netlist.DFF]
 	for gi, g := range d.Gates {
 		if g.Kind == netlist.DFF {
 			src[g.Out] = int32(gi)
-			arr[g.Out] = dff.Delay(0, load[g.Out])
+			var nb int
+			var sz float64
+			arr[g.Out], nb, sz = opt.stage(dff, 0, load[g.Out])
+			bufCount, bufSize = bufCount+nb, bufSize+sz
 		}
 	}
 	for gi, g := range d.Gates {
@@ -166,12 +233,18 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 				return nil, fmt.Errorf("timing: design %s: gate g%d (%s) reads %s before its driver: gates are not in topological order",
 					d.Name, gi, g.Kind, d.NetName(in))
 			}
-			t := arr[in] + c.Delay(p, load[g.Out])
+			dl, _, _ := opt.stage(c, p, load[g.Out])
+			t := arr[in] + dl
 			if t > best || (t == best && in < g.In[bestPin]) {
 				best, bestPin = t, p
 			}
 		}
 		arr[g.Out], src[g.Out], pin[g.Out] = best, int32(gi), int8(bestPin)
+		if opt.Mode == Sized {
+			// The buffer tree depends on the load only, not the pin.
+			_, nb, sz := opt.stage(c, bestPin, load[g.Out])
+			bufCount, bufSize = bufCount+nb, bufSize+sz
+		}
 	}
 
 	// The worst endpoint; ties go to the lowest net number.
@@ -206,7 +279,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		switch gi := src[net]; {
 		case gi == srcInput:
 			st.Gate, st.Cell = "input", netlist.INV.String()
-			st.Delay = arr[net]
+			st.Delay, st.Buffers, _ = opt.stage(&driver, 0, load[net])
 		default:
 			g := d.Gates[gi]
 			c := &Cells[g.Kind]
@@ -216,12 +289,12 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 				if st.From == "" {
 					st.From = "clk"
 				}
-				st.Delay = c.Delay(0, load[net])
+				st.Delay, st.Buffers, _ = opt.stage(c, 0, load[net])
 			} else {
 				p := int(pin[net])
 				prev = g.In[p]
 				st.From = d.NetName(prev)
-				st.Delay = c.Delay(p, load[net])
+				st.Delay, st.Buffers, _ = opt.stage(c, p, load[net])
 				depth++
 			}
 		}
@@ -261,6 +334,13 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		area += float64(cnt) * c.Area
 		r.Transistors += cnt * c.Transistors
 		r.GatesByKind[netlist.Kind(k).String()] = cnt
+	}
+	area += bufSize * inv.Area
+	r.Transistors += bufCount * inv.Transistors
+	r.Buffers = bufCount
+	r.Mode = string(Unsized)
+	if opt.Mode == Sized {
+		r.Mode = string(Sized)
 	}
 	r.AreaGE = round4(area)
 	return r, nil
