@@ -218,3 +218,27 @@ func TestGolden_LintClean(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGenTiming_AllToAll64 measures gen + timing of the 64-lane
+// all-to-all coalescer of 003_* (about 2,000 32-bit comparators).
+func BenchmarkGenTiming_AllToAll64(b *testing.B) {
+	b.Chdir("..")
+	var unit specs.Unit
+	for _, u := range generate(b, "specs/coalescer_thesis.hcl") {
+		if u.spec.UnitName() == "coalesce_a2a_64" {
+			unit = u.spec
+		}
+	}
+	if unit == nil {
+		b.Fatal("coalesce_a2a_64 not in specs/coalescer_thesis.hcl")
+	}
+	for b.Loop() {
+		d, diags := gen.Generate(unit)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		if _, err := timing.Analyze(d, timing.DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
