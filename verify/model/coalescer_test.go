@@ -15,29 +15,6 @@ import (
 // The helpers below are deliberately independent of the model's own lane
 // extraction: they build and read port values one bit at a time.
 
-// coMust builds the model of u or fails the test.
-func coMust(t testing.TB, u specs.Unit) Model {
-	t.Helper()
-	m, err := ForUnit(u)
-	if err != nil {
-		t.Fatalf("ForUnit(%s): %v", u.UnitName(), err)
-	}
-	return m
-}
-
-// coPorts allocates input and output port values for m.
-func coPorts(m Model) (in, out [][]uint64) {
-	for _, p := range m.Ports() {
-		v := make([]uint64, (p.Width+63)/64)
-		if p.Output {
-			out = append(out, v)
-		} else {
-			in = append(in, v)
-		}
-	}
-	return in, out
-}
-
 // coPack writes the lane addresses (addrBits each, lane 0 lowest) into v
 // bit by bit and sets every bit of v above the last lane, which the model
 // must ignore.
@@ -61,7 +38,7 @@ func coPack(v []uint64, addrBits int, addrs []uint64) {
 // pre-filled with ones (so a model that does not overwrite them fails) and
 // returns the output port values.
 func coRun(m Model, addrBits int, addrs []uint64) [][]uint64 {
-	in, out := coPorts(m)
+	in, out := newPorts(m)
 	coPack(in[0], addrBits, addrs)
 	for _, v := range out {
 		for w := range v {
@@ -133,7 +110,7 @@ func checkWarp(t *testing.T, w warp) {
 	}
 
 	for _, st := range []string{specs.AllToAll, specs.Neighbor, specs.Speculative} {
-		m := coMust(t, &specs.Coalescer{Name: "c", Structure: st, Lanes: L, AddrBits: w.addrBits,
+		m := mustModel(t, &specs.Coalescer{Name: "c", Structure: st, Lanes: L, AddrBits: w.addrBits,
 			BlockBits: w.blockBits, Adder: specs.AdderCLA4})
 		out := coRun(m, w.addrBits, w.addrs)
 		want := wantAll
@@ -150,7 +127,7 @@ func checkWarp(t *testing.T, w warp) {
 		}
 	}
 	for _, adder := range []string{specs.AdderCLA4, specs.AdderRipple, specs.AdderPrefix} {
-		m := coMust(t, &specs.MonotonicityDetector{Name: "d", Lanes: L, AddrBits: w.addrBits, Adder: adder})
+		m := mustModel(t, &specs.MonotonicityDetector{Name: "d", Lanes: L, AddrBits: w.addrBits, Adder: adder})
 		out := coRun(m, w.addrBits, w.addrs)
 		got := [3]uint64{out[0][0], out[1][0], out[2][0]}
 		want := [3]uint64{b2u(w.up), b2u(w.down), b2u(mono)}
@@ -395,7 +372,7 @@ func TestCoalescer_Ports(t *testing.T) {
 			[]Port{in("addr_i", 1280), outp("nondecreasing_o", 1), outp("nonincreasing_o", 1), outp("monotonic_o", 1)}},
 	}
 	for _, c := range cases {
-		m := coMust(t, c.u)
+		m := mustModel(t, c.u)
 		if got := m.Ports(); !slices.Equal(got, c.want) {
 			t.Errorf("%s %s: ports %v, want %v", c.u.UnitKind(), c.u.Variant(), got, c.want)
 		}
@@ -493,10 +470,10 @@ func TestCoalescer_RandomProperties(t *testing.T) {
 	for _, sh := range randShapes {
 		for _, bb := range []int{0, sh.A / 2, sh.A - 1} {
 			mk := func(st string) Model {
-				return coMust(t, &specs.Coalescer{Structure: st, Lanes: sh.L, AddrBits: sh.A, BlockBits: bb})
+				return mustModel(t, &specs.Coalescer{Structure: st, Lanes: sh.L, AddrBits: sh.A, BlockBits: bb})
 			}
 			all, nb, spec := mk(specs.AllToAll), mk(specs.Neighbor), mk(specs.Speculative)
-			det := coMust(t, &specs.MonotonicityDetector{Lanes: sh.L, AddrBits: sh.A})
+			det := mustModel(t, &specs.MonotonicityDetector{Lanes: sh.L, AddrBits: sh.A})
 			for iter := range 300 {
 				order := iter%3 - 1
 				a := randWarp(r, sh.L, sh.A, order)
@@ -553,12 +530,12 @@ func TestCoalescer_RandomProperties(t *testing.T) {
 func coAllModels(t testing.TB) map[string]Model {
 	ms := map[string]Model{}
 	for _, st := range []string{specs.AllToAll, specs.Neighbor, specs.Speculative} {
-		ms[st] = coMust(t, &specs.Coalescer{Name: st, Structure: st, Lanes: 64, AddrBits: 32, BlockBits: 5})
+		ms[st] = mustModel(t, &specs.Coalescer{Name: st, Structure: st, Lanes: 64, AddrBits: 32, BlockBits: 5})
 	}
-	ms["detector"] = coMust(t, &specs.MonotonicityDetector{Name: "d", Lanes: 64, AddrBits: 32})
-	ms["speculative_128x64"] = coMust(t, &specs.Coalescer{Name: "s", Structure: specs.Speculative,
+	ms["detector"] = mustModel(t, &specs.MonotonicityDetector{Name: "d", Lanes: 64, AddrBits: 32})
+	ms["speculative_128x64"] = mustModel(t, &specs.Coalescer{Name: "s", Structure: specs.Speculative,
 		Lanes: 128, AddrBits: 64, BlockBits: 7})
-	ms["all_to_all_33"] = coMust(t, &specs.Coalescer{Name: "a", Structure: specs.AllToAll,
+	ms["all_to_all_33"] = mustModel(t, &specs.Coalescer{Name: "a", Structure: specs.AllToAll,
 		Lanes: 7, AddrBits: 33, BlockBits: 1})
 	return ms
 }
@@ -566,7 +543,7 @@ func coAllModels(t testing.TB) map[string]Model {
 // TestCoalescer_NoAllocs checks that Eval does not allocate.
 func TestCoalescer_NoAllocs(t *testing.T) {
 	for name, m := range coAllModels(t) {
-		in, out := coPorts(m)
+		in, out := newPorts(m)
 		x := uint64(0)
 		if n := testing.AllocsPerRun(100, func() {
 			for w := range in[0] {
@@ -583,7 +560,7 @@ func TestCoalescer_NoAllocs(t *testing.T) {
 // TestCoalescer_Concurrent runs one model from several goroutines (run with
 // -race): Eval keeps no shared scratch.
 func TestCoalescer_Concurrent(t *testing.T) {
-	m := coMust(t, &specs.Coalescer{Structure: specs.Speculative, Lanes: 16, AddrBits: 20, BlockBits: 8})
+	m := mustModel(t, &specs.Coalescer{Structure: specs.Speculative, Lanes: 16, AddrBits: 20, BlockBits: 8})
 	warps := [][]uint64{
 		{0x00010, 0x12345, 0x00020, 0xABCDE, 0x54321, 0x00030, 0xFFFFF, 0x00040,
 			0x0000F, 0x80000, 0x00050, 0x7FFFF, 0xABC00, 0x00060, 0xFFF00, 0x00070},
@@ -609,7 +586,7 @@ func TestCoalescer_Concurrent(t *testing.T) {
 func BenchmarkCoalescerEval(b *testing.B) {
 	for name, m := range coAllModels(b) {
 		b.Run(name, func(b *testing.B) {
-			in, out := coPorts(m)
+			in, out := newPorts(m)
 			x := uint64(1)
 			for b.Loop() {
 				for w := range in[0] {

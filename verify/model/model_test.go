@@ -11,11 +11,11 @@ import (
 )
 
 // mustModel builds the model of h or fails the test.
-func mustModel(t testing.TB, h *specs.Hash) Model {
+func mustModel(t testing.TB, h specs.Unit) Model {
 	t.Helper()
 	m, err := ForUnit(h)
 	if err != nil {
-		t.Fatalf("ForUnit(%s): %v", h.Name, err)
+		t.Fatalf("ForUnit(%s): %v", h.UnitName(), err)
 	}
 	return m
 }
