@@ -872,8 +872,8 @@ func TestWriteGates_DFF(t *testing.T) {
 	}
 	dir := outDir(t)
 	text := writeFile(t, dir, GatesFileName(d), func(b *bytes.Buffer) error { return WriteGates(b, d, testInfo) })
-	for _, want := range []string{"    reg q;\n", "    reg q_1;\n", "always @(posedge clk) q <= d_i[0];  // DFF g1\n",
-		"assign q_o[0] = q;\n", "assign c_o = d_i[0] ^ d_i[1];  // XOR2 g3\n", "spare_i"} {
+	for _, want := range []string{"    reg q;\n", "    reg q_1;\n", "wire d_i_0 = d_i[0];\n", "always @(posedge clk) q <= d_i_0;  // DFF g1\n",
+		"assign q_o[0] = q;\n", "assign c_o = d_i_0 ^ d_i_1;  // XOR2 g3\n", "spare_i"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("gate file lacks %q", want)
 		}
@@ -954,7 +954,12 @@ func TestWriteGates_Names(t *testing.T) {
 		}
 		seen[name] = true
 	}
-	for _, want := range []string{"wire addr_i_1;", "wire wire_1;", "wire delete_1;", "wire same;", "wire same_1;",
+	// The net named like the port takes a free addr_i_<k> (the port's bits
+	// themselves are the scalars addr_i_<bit> = addr_i[<bit>]).
+	if !regexp.MustCompile(`(?m)^    wire addr_i_\d+;`).MatchString(text) {
+		t.Error("the gate net named addr_i was not renamed")
+	}
+	for _, want := range []string{"wire wire_1;", "wire delete_1;", "wire same;", "wire same_1;",
 		"wire " + clash + ";", "wire " + clash + "_1;", "wire n_9_lives_3;", "wire shift_xor_gates_1;"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("gate file lacks %q", want)
