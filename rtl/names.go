@@ -65,7 +65,9 @@ uint32_t uint64_t uint8_t union unsigned using vector virtual void volatile
 wchar_t while xor xor_eq sc_clock sc_in sc_inout sc_out sc_signal sensitive
 sensitive_neg sensitive_pos`
 
-func isReserved(s string) bool { return reserved[s] }
+// IsReserved reports whether s is a word no generated identifier may be;
+// the spec loader refuses such unit names with it.
+func IsReserved(s string) bool { return reserved[s] }
 
 // validIdent reports whether s is a plain Verilog identifier that needs no
 // escaping: [A-Za-z_][A-Za-z0-9_]*. ($ is legal but avoided.)
@@ -132,13 +134,13 @@ func (n *namer) reserve(s string) bool {
 // take returns a fresh identifier based on base and marks it taken.
 func (n *namer) take(base string) string {
 	base = sanitize(base)
-	if !n.taken[base] && !isReserved(base) {
+	if !n.taken[base] && !IsReserved(base) {
 		n.taken[base] = true
 		return base
 	}
 	for k := 1; ; k++ {
 		s := fmt.Sprintf("%s_%d", base, k)
-		if !n.taken[s] && !isReserved(s) {
+		if !n.taken[s] && !IsReserved(s) {
 			n.taken[s] = true
 			return s
 		}

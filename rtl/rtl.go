@@ -290,12 +290,12 @@ func clog2(n int) int {
 
 // checkPorts validates the port names and widths of d.
 func checkPorts(d *netlist.Design) error {
-	if !validIdent(d.Name) || isReserved(d.Name) {
+	if !validIdent(d.Name) || IsReserved(d.Name) {
 		return fmt.Errorf("rtl: module name %q is not a usable Verilog identifier", d.Name)
 	}
 	seen := map[string]bool{}
 	for _, p := range d.Ports {
-		if !validIdent(p.Name) || isReserved(p.Name) {
+		if !validIdent(p.Name) || IsReserved(p.Name) {
 			return fmt.Errorf("rtl: %s: port name %q is not a usable Verilog identifier", d.Name, p.Name)
 		}
 		if seen[p.Name] {

@@ -949,7 +949,7 @@ func TestWriteGates_Names(t *testing.T) {
 	decl := regexp.MustCompile(`(?m)^    (?:wire|reg) (\w+)( =|;)`)
 	for _, m := range decl.FindAllStringSubmatch(text, -1) {
 		name := m[1]
-		if seen[name] || isReserved(name) {
+		if seen[name] || IsReserved(name) {
 			t.Errorf("declared name %s collides", name)
 		}
 		seen[name] = true

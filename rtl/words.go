@@ -154,7 +154,7 @@ func allTrue(bs []bool) bool {
 func rangeOf0(w int) string { return fmt.Sprintf("[%d:0]", w-1) }
 
 func (rw *rtlWriter) newName(name, what string) error {
-	if !validIdent(name) || isReserved(name) {
+	if !validIdent(name) || IsReserved(name) {
 		return fmt.Errorf("rtl: %s: %s name %q is not a usable Verilog identifier", rw.d.Name, what, name)
 	}
 	if !rw.names.reserve(name) {

@@ -165,26 +165,24 @@ func fileStart(filename string) *hcl.Range {
 // readSpec reads a spec file, refusing one larger than MaxSpecBytes without
 // reading it all.
 func readSpec(path string) ([]byte, hcl.Diagnostics) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, hcl.Diagnostics{{
+	failed := func(err error) hcl.Diagnostics {
+		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read spec file",
 			Detail:   fmt.Sprintf("Cannot read %s: %s.", path, err),
 			Subject:  fileStart(path),
 		}}
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, failed(err)
+	}
 	defer f.Close()
 	// Read one byte past the limit so a too-large file (or endless pipe) is
 	// detected without reading it all.
 	src, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
 	if err != nil {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Failed to read spec file",
-			Detail:   fmt.Sprintf("Cannot read %s: %s.", path, err),
-			Subject:  fileStart(path),
-		}}
+		return nil, failed(err)
 	}
 	return src, nil
 }

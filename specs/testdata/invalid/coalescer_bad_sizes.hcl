@@ -11,7 +11,7 @@ coalescer "one_lane" {
   block_bits = 0
 }
 
-monotonicity_detector "huge" {
+monotonicity_detector "huge_warp" {
   lanes     = 100000
   addr_bits = 32
 }
