@@ -30,9 +30,7 @@ func newWarp(name string, lanes, addrBits int) *warp {
 	for k := 0; k < lanes; k++ {
 		w.lanes = append(w.lanes, addr[k*addrBits:(k+1)*addrBits])
 		name := fmt.Sprintf("lane_%d", k)
-		w.rtl.Assigns = append(w.rtl.Assigns, nl.Assign{Name: name, Wire: true,
-			Expr: nl.Slice(addrE, (k+1)*addrBits-1, k*addrBits), Doc: laneDoc(k)})
-		w.laneE = append(w.laneE, nl.Ref(name, addrBits))
+		w.laneE = append(w.laneE, addWire(w.rtl, name, nl.Slice(addrE, (k+1)*addrBits-1, k*addrBits), laneDoc(k)))
 	}
 	return w
 }
@@ -119,10 +117,7 @@ func (w *warp) monotonic(adder string) (nondec, noninc nl.Net, nondecE, nonincE 
 	return w.b.And(le...), w.b.And(ge...), allOnes(leW), allOnes(geW)
 }
 
-func (w *warp) wire(name string, e *nl.Expr, doc string) *nl.Expr {
-	w.rtl.Assigns = append(w.rtl.Assigns, nl.Assign{Name: name, Wire: true, Expr: e, Doc: doc})
-	return nl.Ref(name, e.W)
-}
+func (w *warp) wire(name string, e *nl.Expr, doc string) *nl.Expr { return addWire(w.rtl, name, e, doc) }
 
 func (w *warp) output(name string, bits nl.Bus, e *nl.Expr, doc string) {
 	w.b.Output(name, bits, doc)

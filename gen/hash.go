@@ -89,9 +89,11 @@ func (g *hashGen) param(name string, width int, v uint64, doc string) *nl.Expr {
 	return nl.Ref(name, width)
 }
 
-// wire declares a local wire of the word-level view.
-func (g *hashGen) wire(name string, e *nl.Expr, doc string) *nl.Expr {
-	g.rtl.Assigns = append(g.rtl.Assigns, nl.Assign{Name: name, Wire: true, Expr: e, Doc: doc})
+func (g *hashGen) wire(name string, e *nl.Expr, doc string) *nl.Expr { return addWire(g.rtl, name, e, doc) }
+
+// addWire declares a local wire of a word-level view and returns it.
+func addWire(r *nl.RTL, name string, e *nl.Expr, doc string) *nl.Expr {
+	r.Assigns = append(r.Assigns, nl.Assign{Name: name, Wire: true, Expr: e, Doc: doc})
 	return nl.Ref(name, e.W)
 }
 
