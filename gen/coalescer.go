@@ -117,7 +117,9 @@ func (w *warp) monotonic(adder string) (nondec, noninc nl.Net, nondecE, nonincE 
 	return w.b.And(le...), w.b.And(ge...), allOnes(leW), allOnes(geW)
 }
 
-func (w *warp) wire(name string, e *nl.Expr, doc string) *nl.Expr { return addWire(w.rtl, name, e, doc) }
+func (w *warp) wire(name string, e *nl.Expr, doc string) *nl.Expr {
+	return addWire(w.rtl, name, e, doc)
+}
 
 func (w *warp) output(name string, bits nl.Bus, e *nl.Expr, doc string) {
 	w.b.Output(name, bits, doc)

@@ -89,7 +89,9 @@ func (g *hashGen) param(name string, width int, v uint64, doc string) *nl.Expr {
 	return nl.Ref(name, width)
 }
 
-func (g *hashGen) wire(name string, e *nl.Expr, doc string) *nl.Expr { return addWire(g.rtl, name, e, doc) }
+func (g *hashGen) wire(name string, e *nl.Expr, doc string) *nl.Expr {
+	return addWire(g.rtl, name, e, doc)
+}
 
 // addWire declares a local wire of a word-level view and returns it.
 func addWire(r *nl.RTL, name string, e *nl.Expr, doc string) *nl.Expr {
