@@ -41,6 +41,32 @@ func claAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
 	return sum
 }
 
+// cascadeAdd returns (a + c + cin) truncated to len(a) bits, the way 003_*
+// builds its subtractor: a 4-bit carry-lookahead adder "expanded to compute
+// 8-bits, then to do 16, then to compute all 33 bits", each wider adder
+// made of two narrower ones with the carry passed from one to the next.
+// Carries are looked ahead inside each 4-bit block and ripple from block
+// to block, two gate levels (AND-OR) per block.
+func cascadeAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
+	sum := make(netlist.Bus, len(a))
+	carry := cin
+	for lo := 0; lo < len(a); lo += 4 {
+		hi := min(lo+4, len(a))
+		g := make(netlist.Bus, hi-lo)
+		p := make(netlist.Bus, hi-lo)
+		for i := lo; i < hi; i++ {
+			g[i-lo] = b.And(a[i], c[i])
+			p[i-lo] = b.Xor(a[i], c[i])
+		}
+		carries := append(netlist.Bus{carry}, lookaheadBlock(b, g, p, carry)...)
+		for i := lo; i < hi; i++ {
+			sum[i] = b.Xor(p[i-lo], carries[i-lo])
+		}
+		carry = carries[hi-lo]
+	}
+	return sum
+}
+
 // lookaheadBlock is the 4-bit (or narrower) lookahead unit: from bit
 // generates g and propagates p it gives the carry into bit i+1 from cin,
 // two gate levels (AND-OR) each.
@@ -167,11 +193,14 @@ func prefixAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bu
 	return sum
 }
 
-// addWith adds with the named architecture: ripple, cla/cla4 or prefix.
+// addWith adds with the named architecture: ripple, cla (lookahead tree),
+// cla4 (003_*'s cascaded 4-bit lookahead blocks) or prefix.
 func addWith(b *netlist.Builder, arch string, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
 	switch arch {
-	case specs.AdderCLA, specs.AdderCLA4:
+	case specs.AdderCLA:
 		return claAdd(b, a, c, cin)
+	case specs.AdderCLA4:
+		return cascadeAdd(b, a, c, cin)
 	case specs.AdderPrefix:
 		return prefixAdd(b, a, c, cin)
 	}

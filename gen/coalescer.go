@@ -47,13 +47,16 @@ func (w *warp) block(k, blockBits int) (nl.Bus, *nl.Expr) {
 	return w.lanes[k][blockBits:], nl.Slice(w.laneE[k], w.a-1, blockBits)
 }
 
-// differ is the thesis's comparator module: OR over the XOR of each bit.
+// differ is the thesis's comparator module: XOR per bit, ORed. It is
+// built as the NAND of per-bit XNORs (the same function by De Morgan), so
+// the reduction tree is all inverting gates: for 32 bits XNOR, NAND4,
+// NOR4, NAND2, the "4 elements deep" path of the thesis.
 func (w *warp) differ(x, y nl.Bus) nl.Net {
-	xs := make(nl.Bus, len(x))
+	eq := make(nl.Bus, len(x))
 	for i := range x {
-		xs[i] = w.b.Xor(x[i], y[i])
+		eq[i] = w.b.Xnor(x[i], y[i])
 	}
-	return w.b.Or(xs...)
+	return w.b.Nand(eq...)
 }
 
 // allToAll: lane i is unique when its block differs from every later

@@ -201,8 +201,13 @@ func (b *Builder) Nor(in ...Net) Net {
 }
 
 // tree reduces lits with gates of up to four inputs; pos[i]/neg[i] are the
-// non-inverting and inverting kinds of arity i+2. The last level uses the
-// inverting kind when invert is set.
+// non-inverting and inverting kinds of arity i+2 (AND/NAND or OR/NOR). The
+// inner levels alternate inverting gates the way a technology mapper does
+// by De Morgan: NAND4 of true inputs gives complements, NOR4 of those the
+// true AND of sixteen (and dually for OR), so no level pays for an output
+// inverter. The last level is inverting when that gives the polarity asked
+// for (!invert: the AND/OR itself; invert: its complement), otherwise the
+// non-inverting kind.
 func (b *Builder) tree(lits Bus, empty Net, pos, neg []Kind, invert bool) Net {
 	switch len(lits) {
 	case 0:
@@ -216,23 +221,65 @@ func (b *Builder) tree(lits Bus, empty Net, pos, neg []Kind, invert bool) Net {
 		}
 		return lits[0]
 	}
+	// inverted: lits hold complements of partial results. The dual kinds
+	// reduce complements: NOR of !x is AND of x, OR of !x is !AND of x.
+	dualPos, dualNeg := dual(pos), dual(neg)
+	inverted := false
 	for len(lits) > 4 {
-		var next Bus
-		for i := 0; i < len(lits); i += 4 {
-			group := lits[i:min(i+4, len(lits))]
-			if len(group) == 1 {
-				next = append(next, group[0])
-				continue
-			}
-			next = append(next, b.gate(pos[len(group)-2], group...))
+		kinds := neg
+		if inverted {
+			kinds = dualNeg
 		}
-		lits = next
+		var next Bus
+		for _, group := range groups(lits) {
+			next = append(next, b.gate(kinds[len(group)-2], group...))
+		}
+		lits, inverted = next, !inverted
 	}
+	// The last gate: inverting kinds flip polarity, non-inverting keep it.
+	wantInverted := invert
 	kinds := pos
-	if invert {
+	if inverted {
+		kinds = dualNeg // inverting on complements: the true result
+		if wantInverted {
+			kinds = dualPos
+		}
+	} else if wantInverted {
 		kinds = neg
 	}
 	return b.gate(kinds[len(lits)-2], lits...)
+}
+
+// groups splits more than four nets into groups of two to four, in order:
+// runs of four, the last two groups evened out so none is a single net
+// (a single net would need an inverter to keep its level's polarity).
+func groups(lits Bus) []Bus {
+	var gs []Bus
+	i := 0
+	for len(lits)-i > 4 {
+		n := 4
+		if len(lits)-i == 5 {
+			n = 3
+		}
+		gs = append(gs, lits[i:i+n])
+		i += n
+	}
+	return append(gs, lits[i:])
+}
+
+// dual maps AND-family kinds to the OR family of the same arities and
+// back: the gates that reduce complemented inputs.
+func dual(kinds []Kind) []Kind {
+	out := make([]Kind, len(kinds))
+	for i, k := range kinds {
+		out[i] = dualKind[k]
+	}
+	return out
+}
+
+var dualKind = map[Kind]Kind{
+	AND2: OR2, AND3: OR3, AND4: OR4, OR2: AND2, OR3: AND3, OR4: AND4,
+	NAND2: NOR2, NAND3: NOR3, NAND4: NOR4, NOR2: NAND2, NOR3: NAND3, NOR4: NAND4,
 }
 
 // Xor returns a ^ c.

@@ -96,10 +96,10 @@ func (bd *blockDecoder) warpSizes() (lanes, addrBits int) {
 	return lanes, addrBits
 }
 
-var subtractorAdders = []string{AdderCLA4, AdderRipple, AdderPrefix}
+var subtractorAdders = []string{AdderCLA4, AdderCLA, AdderRipple, AdderPrefix}
 
 // subtractorAdder decodes the optional adder of a monotonicity detector
-// (default cla4, the thesis's hierarchical carry lookahead).
+// (default cla4, the thesis's 4-bit carry-lookahead blocks).
 func (bd *blockDecoder) subtractorAdder() string {
 	if !bd.has("adder") {
 		return AdderCLA4

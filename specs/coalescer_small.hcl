@@ -41,3 +41,9 @@ monotonicity_detector "monotonic_8_prefix" {
   addr_bits = 16
   adder     = "prefix"
 }
+
+monotonicity_detector "monotonic_8_cla" {
+  lanes     = 8
+  addr_bits = 16
+  adder     = "cla"
+}

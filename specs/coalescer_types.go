@@ -11,9 +11,13 @@ const (
 
 // Subtractor adders of the monotonicity detector.
 const (
-	AdderCLA4   = "cla4"   // hierarchical 4-bit carry lookahead, as in 003_*
-	AdderPrefix = "prefix" // parallel prefix
-	// AdderRipple is shared with the hash adders.
+	// AdderCLA4 is 003_*'s subtractor: 4-bit carry-lookahead blocks
+	// composed into 8, 16 and 32 bits and a 33rd, the carry passed from
+	// block to block.
+	AdderCLA4   = "cla4"
+	AdderPrefix = "prefix" // parallel prefix (Sklansky)
+	// AdderRipple and AdderCLA (a tree of 4-bit lookahead units) are
+	// shared with the hash adders.
 )
 
 // Coalescer is a decoded `coalescer "NAME" { ... }` block: it finds the
@@ -44,7 +48,7 @@ type MonotonicityDetector struct {
 	Name     string
 	Lanes    int
 	AddrBits int
-	Adder    string // AdderCLA4, AdderRipple or AdderPrefix
+	Adder    string // AdderCLA4, AdderCLA, AdderRipple or AdderPrefix
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range

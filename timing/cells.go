@@ -14,7 +14,9 @@
 // where g is the logical effort of the input pin, p the parasitic delay of
 // the cell, Cin the pin's input capacitance and Cload the capacitance on the
 // cell's output net, both in units of a unit inverter's input capacitance.
-// A fanout-of-4 inverter takes 1·4 + 1 = 5τ, so FO4 = 5τ.
+// A fanout-of-4 inverter takes 1·4 + 1 = 5τ, so FO4 = 5τ when wires are
+// free; with wire capacitance the FO4 inverter is measured under the same
+// model (Wire.TauPerFO4) and delays are reported in that unit.
 //
 // Every library cell is unit-drive: its output stage drives like a unit
 // inverter, so a pin of logical effort g presents Cin = g and its effort
@@ -22,13 +24,14 @@
 // non-inverting MUX2, DFF clock-to-Q) are described by effective
 // single-stage figures whose derivation is given next to each row of Cells.
 //
-// Wires are free, transitions are not distinguished (rise = fall) and the
-// clock is ideal. No setup time is added at DFF D inputs.
+// Wires add capacitance by the wire-load model of Wire; transitions are
+// not distinguished (rise = fall) and the clock is ideal. No setup time is added at DFF D inputs.
 package timing
 
 import "github.com/lsugen/lsugen/netlist"
 
-// TauPerFO4 is the delay of a fanout-of-4 inverter in τ: g·h + p = 1·4 + 1.
+// TauPerFO4 is the delay of a fanout-of-4 inverter in τ with free wires:
+// g·h + p = 1·4 + 1. With a wire model see Wire.TauPerFO4.
 const TauPerFO4 = 5.0
 
 // Cell is the electrical and physical model of one library gate kind.

@@ -84,7 +84,7 @@ func TestSTA_InverterFO4(t *testing.T) {
 			gate(netlist.INV, 4, 3), gate(netlist.INV, 5, 3), gate(netlist.INV, 6, 3), gate(netlist.INV, 7, 3),
 		},
 	}
-	r := analyze(t, d, DefaultOptions())
+	r := analyze(t, d, leOptions())
 	checkPath(t, r, "input", "g0", "g1")
 	s := r.CriticalPath[1]
 	if s.Delay != 1.0 || s.Load != 4 || s.Fanout != 4 || s.From != "a" || s.Net != "n3" || s.Cell != "INV" {
@@ -112,7 +112,7 @@ func chain(n int) *netlist.Design {
 func TestSTA_InverterChain(t *testing.T) {
 	// Driver 2τ, then 2τ per inverter (each drives one unit inverter or
 	// the unit output load).
-	r := analyze(t, chain(5), DefaultOptions())
+	r := analyze(t, chain(5), leOptions())
 	if r.Tau != 12 || r.FO4 != 2.4 || r.Depth != 5 || len(r.CriticalPath) != 6 {
 		t.Errorf("5 inverters: tau %v fo4 %v depth %d, want 12, 2.4, 5\n%s", r.Tau, r.FO4, r.Depth, r)
 	}
@@ -122,7 +122,7 @@ func TestSTA_InverterChain(t *testing.T) {
 		}
 	}
 	// A double-size driver (1/2 + 1) and an output load of 4 (4 + 1).
-	r = analyze(t, chain(5), Options{DriverSize: 2, OutputLoad: 4})
+	r = analyze(t, chain(5), Options{DriverSize: 2, OutputLoad: 4, Mode: Unsized})
 	if want := 1.5 + 4*2 + 5; r.Tau != want || r.FO4 != 2.9 {
 		t.Errorf("sized chain: tau %v fo4 %v, want %v, 2.9", r.Tau, r.FO4, want)
 	}
@@ -138,7 +138,7 @@ func TestSTA_NAND2KnownLoad(t *testing.T) {
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("b", netlist.In, 3), port("y", netlist.Out, 4)},
 		Gates:   []netlist.Gate{gate(netlist.NAND2, 4, 2, 3)},
 	}
-	r := analyze(t, d, Options{DriverSize: 1, OutputLoad: 3})
+	r := analyze(t, d, Options{DriverSize: 1, OutputLoad: 3, Mode: Unsized})
 	// Inputs: load 4/3, driver 4/3 + 1 = 7/3τ, a and b tie: a (lower net).
 	// NAND2: g·h + p = 4/3 · 3/(4/3) + 2 = 5τ = 1 FO4.
 	checkPath(t, r, "input", "g0")
@@ -175,7 +175,7 @@ func TestSTA_SecondLongestInputLoses(t *testing.T) {
 				nand,
 			},
 		}
-		r := analyze(t, d, DefaultOptions())
+		r := analyze(t, d, leOptions())
 		checkPath(t, r, "input", "g1", "g2", "g3", "g4")
 		// a: 2; two inverters 2 + 2; the third drives 4/3: 7/3; NAND2
 		// into 1: 1 + 2. Total 34/3τ. (Via b: 2 + (4/3 + 1 + 1) + 3.)
@@ -198,7 +198,7 @@ func TestSTA_TiesGoToLowestNet(t *testing.T) {
 			Ports:   []netlist.Port{port("a", netlist.In, 2, 3), port("y", netlist.Out, 6)},
 			Gates:   []netlist.Gate{gate(netlist.INV, 5, 3), gate(netlist.INV, 4, 2), gate(netlist.XOR2, 6, in[0], in[1])},
 		}
-		r := analyze(t, d, DefaultOptions())
+		r := analyze(t, d, leOptions())
 		checkPath(t, r, "input", "g1", "g2")
 		if r.CriticalPath[0].Net != "a[0]" {
 			t.Errorf("pins %v: path starts at %s, want a[0]", in, r.CriticalPath[0].Net)
@@ -229,7 +229,7 @@ func areaDesign() *netlist.Design {
 }
 
 func TestSTA_AreaAndTransistors(t *testing.T) {
-	r := analyze(t, areaDesign(), DefaultOptions())
+	r := analyze(t, areaDesign(), leOptions())
 	// GE: NAND2 1 + INV 4/6 + XOR2 14/6 + MUX2 14/6 + DFF 17/3 = 12.
 	if r.AreaGE != 12 || r.Transistors != 4+2+12+12+24 || r.Gates != 5 {
 		t.Errorf("area %v GE, %d transistors, %d gates; want 12, 54, 5", r.AreaGE, r.Transistors, r.Gates)
@@ -259,7 +259,7 @@ func TestSTA_DFFStartAndEnd(t *testing.T) {
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 4)},
 		Gates:   []netlist.Gate{gate(netlist.INV, 4, 3), gate(netlist.DFF, 3, 4)},
 	}
-	r := analyze(t, d, DefaultOptions())
+	r := analyze(t, d, leOptions())
 	// q: load 1, 1 + 7 = 8τ; INV into DFF D + output: 2 + 1.
 	checkPath(t, r, "g1", "g0")
 	if s := r.CriticalPath[0]; s.Cell != "DFF" || s.From != "clk_i" || s.Delay != 1.6 {
@@ -274,7 +274,7 @@ func TestSTA_DFFStartAndEnd(t *testing.T) {
 	d.NumNets++
 	d.Gates = append(d.Gates, gate(netlist.DFF, 7, 6))
 	d.Ports[1].Bits = netlist.Bus{7}
-	r = analyze(t, d, DefaultOptions())
+	r = analyze(t, d, leOptions())
 	// D: 2 + 4·2 = 10τ; Q: 1 + 7 = 8τ.
 	checkPath(t, r, "input", "g0", "g1", "g2", "g3")
 	if r.Tau != 10 || r.Endpoint != "g4.D" {
@@ -288,7 +288,7 @@ func TestSTA_InputStraightToOutput(t *testing.T) {
 		NumNets: 3,
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 2, netlist.Const1)},
 	}
-	r := analyze(t, d, Options{DriverSize: 4, OutputLoad: 2})
+	r := analyze(t, d, Options{DriverSize: 4, OutputLoad: 2, Mode: Unsized})
 	// Driver of size 4 into 2: 2/4 + 1 = 1.5τ.
 	checkPath(t, r, "input")
 	if r.Tau != 1.5 || r.FO4 != 0.3 || r.Depth != 0 || r.Endpoint != "y[0]" || r.AreaGE != 0 || r.Gates != 0 {
@@ -302,7 +302,7 @@ func TestSTA_ConstantOutputsOnly(t *testing.T) {
 		NumNets: 3,
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, netlist.Const0, netlist.Const1)},
 	}
-	r := analyze(t, d, DefaultOptions())
+	r := analyze(t, d, leOptions())
 	if r.Tau != 0 || len(r.CriticalPath) != 0 || r.CriticalPath == nil || r.Endpoint != "y[0]" {
 		t.Errorf("%+v", r)
 	}
@@ -310,7 +310,7 @@ func TestSTA_ConstantOutputsOnly(t *testing.T) {
 
 func TestSTA_Errors(t *testing.T) {
 	noOut := &netlist.Design{Name: "sink", NumNets: 3, Ports: []netlist.Port{port("a", netlist.In, 2)}}
-	if _, err := Analyze(noOut, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "no outputs") {
+	if _, err := Analyze(noOut, leOptions()); err == nil || !strings.Contains(err.Error(), "no outputs") {
 		t.Errorf("no outputs: err %v", err)
 	}
 	// g0 reads the output of g1: acyclic, but not in topological order.
@@ -320,7 +320,7 @@ func TestSTA_Errors(t *testing.T) {
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 4)},
 		Gates:   []netlist.Gate{gate(netlist.INV, 4, 3), gate(netlist.INV, 3, 2)},
 	}
-	if _, err := Analyze(unordered, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "topological") {
+	if _, err := Analyze(unordered, leOptions()); err == nil || !strings.Contains(err.Error(), "topological") {
 		t.Errorf("unordered gates: err %v", err)
 	}
 	cyclic := &netlist.Design{
@@ -329,7 +329,7 @@ func TestSTA_Errors(t *testing.T) {
 		Ports:   []netlist.Port{port("y", netlist.Out, 4)},
 		Gates:   []netlist.Gate{gate(netlist.INV, 4, 3), gate(netlist.INV, 3, 4)},
 	}
-	if _, err := Analyze(cyclic, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "cycle") {
+	if _, err := Analyze(cyclic, leOptions()); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("cycle: err %v", err)
 	}
 	for _, o := range []Options{{}, {DriverSize: -1, OutputLoad: 1}, {DriverSize: 1, OutputLoad: math.NaN()},
@@ -338,14 +338,14 @@ func TestSTA_Errors(t *testing.T) {
 			t.Errorf("options %+v accepted", o)
 		}
 	}
-	if _, err := Analyze(nil, DefaultOptions()); err == nil {
+	if _, err := Analyze(nil, leOptions()); err == nil {
 		t.Error("nil design accepted")
 	}
 }
 
 func TestSTA_UnloadedOutputs(t *testing.T) {
 	// OutputLoad 0: the last inverter has only its parasitic delay.
-	r := analyze(t, chain(3), Options{DriverSize: 1, OutputLoad: 0})
+	r := analyze(t, chain(3), Options{DriverSize: 1, OutputLoad: 0, Mode: Unsized})
 	if r.Tau != 2+2+2+1 {
 		t.Errorf("tau %v, want 7\n%s", r.Tau, r)
 	}
@@ -355,7 +355,7 @@ func TestSTA_UnloadedOutputs(t *testing.T) {
 		NumNets: 3,
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 2)},
 	}
-	if r := analyze(t, d, Options{DriverSize: 1}); r.Tau != 1 || r.CriticalPath[0].Load != 0 || r.CriticalPath[0].Fanout != 1 {
+	if r := analyze(t, d, Options{DriverSize: 1, Mode: Unsized}); r.Tau != 1 || r.CriticalPath[0].Load != 0 || r.CriticalPath[0].Fanout != 1 {
 		t.Errorf("unloaded wire: %+v", r)
 	}
 }
@@ -390,8 +390,8 @@ func build(tb testing.TB, b *netlist.Builder) *netlist.Design {
 func TestSTA_Deterministic(t *testing.T) {
 	// Many equal paths: the ties must resolve the same way every time,
 	// and for an identically rebuilt design.
-	r1 := analyze(t, build(t, allToAll(8, 8)), DefaultOptions())
-	r2 := analyze(t, build(t, allToAll(8, 8)), DefaultOptions())
+	r1 := analyze(t, build(t, allToAll(8, 8)), leOptions())
+	r2 := analyze(t, build(t, allToAll(8, 8)), leOptions())
 	j1, _ := json.Marshal(r1)
 	j2, _ := json.Marshal(r2)
 	if !reflect.DeepEqual(r1, r2) || string(j1) != string(j2) || r1.String() != r2.String() {
@@ -405,7 +405,7 @@ func TestSTA_Deterministic(t *testing.T) {
 }
 
 func TestSTA_JSON(t *testing.T) {
-	r := analyze(t, areaDesign(), DefaultOptions())
+	r := analyze(t, areaDesign(), leOptions())
 	j, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
@@ -437,10 +437,64 @@ func BenchmarkAnalyze_AllToAllComparator(b *testing.B) {
 	var r *Result
 	for b.Loop() {
 		var err error
-		if r, err = Analyze(d, DefaultOptions()); err != nil {
+		if r, err = Analyze(d, leOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(len(d.Gates)), "gates")
 	b.ReportMetric(r.FO4, "FO4")
+}
+
+// leOptions is DefaultOptions with free wires: the textbook logical-effort
+// model the hand-derived figures of these tests follow.
+func leOptions() Options {
+	o := DefaultOptions()
+	o.Wire = Wire{}
+	return o
+}
+
+// TestWire_LoadAndFO4Unit derives a wire-loaded stage by hand: an inverter
+// chain of two, CapPerFanout 2 and no area term. The FO4 unit becomes
+// 4·(1+2)+1 = 13τ, and an inverter driving four inverters is exactly 1 FO4.
+func TestWire_LoadAndFO4Unit(t *testing.T) {
+	o := leOptions()
+	o.Wire = Wire{CapPerFanout: 2}
+	r := analyze(t, chain(2), o)
+	// input: load 1 + 2 = 3, 3 + 1 = 4τ; g0: 4τ; g1 drives the output
+	// (1 + 2 wire): 4τ. 12τ / 13.
+	if r.TauPerFO4 != 13 || r.Tau != 12 || r.FO4 != round4(12.0/13) {
+		t.Errorf("tau %v, fo4 %v, tau/FO4 %v; want 12, %v, 13", r.Tau, r.FO4, r.TauPerFO4, round4(12.0/13))
+	}
+	// The design of TestSTA_InverterFO4: g0 drives four inverters, its
+	// load 4 + 4·2 = 12 and delay 13τ: one FO4.
+	d := &netlist.Design{
+		Name:    "fo4",
+		NumNets: 8,
+		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 4, 5, 6, 7)},
+		Gates: []netlist.Gate{
+			gate(netlist.INV, 3, 2),
+			gate(netlist.INV, 4, 3), gate(netlist.INV, 5, 3), gate(netlist.INV, 6, 3), gate(netlist.INV, 7, 3),
+		},
+	}
+	if s := analyze(t, d, o).CriticalPath[1]; s.Delay != 1 || s.Load != 12 {
+		t.Errorf("FO4 stage %+v: want delay 1 FO4, load 12", s)
+	}
+}
+
+// TestWire_AreaTerm: the area term scales with (A/RefAreaGE)^AreaExponent.
+func TestWire_AreaTerm(t *testing.T) {
+	w := Wire{CapPerFanout: 1, AreaCapPerFanout: 3, RefAreaGE: 100, AreaExponent: 0.5}
+	if got := w.perFanout(400); got != 1+3*2 {
+		t.Errorf("perFanout(400) = %v, want 7", got)
+	}
+	if got := (Wire{CapPerFanout: 1}).perFanout(1e9); got != 1 {
+		t.Errorf("no area term: %v, want 1", got)
+	}
+	for _, bad := range []Wire{{CapPerFanout: -1}, {AreaCapPerFanout: 1}, {AreaExponent: math.Inf(1)}} {
+		o := DefaultOptions()
+		o.Wire = bad
+		if _, err := Analyze(chain(2), o); err == nil {
+			t.Errorf("wire %+v accepted", bad)
+		}
+	}
 }

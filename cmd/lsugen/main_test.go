@@ -123,6 +123,20 @@ func TestTiming_JSON(t *testing.T) {
 	}
 }
 
+// TestTiming_NoWire: with free wires the fixed XOR hash is the textbook
+// figure, a unit inverter driving one XOR2 pin (4 + 1 τ) then the XOR2
+// into the unit output load (1 + 4 τ): 10τ = 2 FO4.
+func TestTiming_NoWire(t *testing.T) {
+	spec := writeSpec(t, t.TempDir(), "a.hcl", goodSpec)
+	code, stdout, stderr := lsugen(t, "timing", "--json", "--no-wire", spec)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if !strings.Contains(stdout, `"fo4": 2,`) || !strings.Contains(stdout, `"tau_per_fo4": 5,`) {
+		t.Errorf("--no-wire: want 2 FO4 at 5 tau per FO4:\n%s", stdout)
+	}
+}
+
 // TestVerify_MissingSimulator names the install command and fails.
 func TestVerify_MissingSimulator(t *testing.T) {
 	t.Setenv("LSUGEN_VERILATOR", "/nonexistent/verilator")

@@ -19,9 +19,10 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&opt.DriverSize, "driver", opt.DriverSize, "size of the inverter driving each primary input, in unit inverters")
 	fs.Float64Var(&opt.OutputLoad, "load", opt.OutputLoad, "load on each output bit, in unit-inverter input capacitances")
 	mode := fs.String("mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
+	noWire := fs.Bool("no-wire", false, "free wires: the textbook logical-effort model (FO4 = 5 tau) instead of the wire-load model")
 	clocks := fs.String("clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] [--mode unsized|sized] [--clock FO4,...] SPEC...\n\nStatic timing by logical effort: critical path in FO4 (5 tau), area in\nNAND2 equivalents and transistor count of every unit.")
+		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] [--mode unsized|sized] [--no-wire] [--clock FO4,...] SPEC...\n\nStatic timing by logical effort with a wire-load model: critical path in\nFO4, area in NAND2 equivalents and transistor count of every unit.")
 		fs.PrintDefaults()
 	}
 	specPaths, err := parseFlags(fs, args, stderr)
@@ -29,6 +30,9 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opt.Mode = timing.Mode(*mode)
+	if *noWire {
+		opt.Wire = timing.Wire{}
+	}
 	if opt.Mode != timing.Unsized && opt.Mode != timing.Sized {
 		fmt.Fprintf(stderr, "lsugen timing: --mode %q: want unsized or sized\n", *mode)
 		return errUsage
