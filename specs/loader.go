@@ -231,6 +231,7 @@ var rootSchema = &hcl.BodySchema{
 		{Type: "hash", LabelNames: []string{"name"}},
 		{Type: "coalescer", LabelNames: []string{"name"}},
 		{Type: "monotonicity_detector", LabelNames: []string{"name"}},
+		{Type: "pattern", LabelNames: []string{"name"}},
 		{Type: "locals"},
 	},
 }
@@ -257,8 +258,11 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 				continue
 			}
 			declared[name] = block.DefRange
-			if units[i] != nil {
-				out.Units = append(out.Units, units[i])
+			switch u := units[i].(type) {
+			case *Pattern:
+				out.Patterns = append(out.Patterns, u)
+			case Unit:
+				out.Units = append(out.Units, u)
 			}
 		}
 	}
@@ -266,9 +270,9 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 }
 
 // decodeFile decodes one file: its locals first, then its unit blocks in
-// source order. units[i] is the unit of blocks[i], or nil when the block
-// has errors.
-func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []Unit, diags hcl.Diagnostics) {
+// source order. units[i] is the Unit or *Pattern of blocks[i], or nil when
+// the block has errors.
+func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []any, diags hcl.Diagnostics) {
 	content, diags := f.Body.Content(rootSchema)
 	for _, block := range content.Blocks {
 		if block.Type == "locals" {
@@ -279,9 +283,14 @@ func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []Unit, di
 	}
 	diags = append(diags, d.evalLocals()...)
 	for _, block := range blocks {
-		var u Unit
+		var u any
 		var moreDiags hcl.Diagnostics
 		switch block.Type {
+		case "pattern":
+			var p *Pattern
+			if p, moreDiags = d.decodePatternBlock(block); p != nil {
+				u = p
+			}
 		case "hash":
 			var h *Hash
 			if h, moreDiags = d.decodeHashBlock(block); h != nil {

@@ -20,6 +20,9 @@ type Unit interface {
 // File is the result of loading one or more spec files.
 type File struct {
 	Units []Unit // in source order, files in the order given
+	// Patterns are the `pattern` blocks: access patterns for analysis,
+	// not hardware, so gen, timing and verify never see them.
+	Patterns []*Pattern
 }
 
 // HashFunction names a bank-index hash family.

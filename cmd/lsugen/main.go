@@ -28,6 +28,11 @@ Usage:
   lsugen gen     [-o DIR] SPEC...              write DIR/NAME.v (RTL) and DIR/NAME_gates.v (gates) per unit
   lsugen timing  [--json] [--paths] SPEC...    critical path in FO4, area in NAND2 equivalents, transistors
   lsugen verify  [flags] SPEC...               check model = netlist = Icarus = Verilator
+  lsugen conflicts [--json] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...
+                                               bank, lock and position conflicts of access traces
+  lsugen search  [flags] INPUTS...             choose a hash configuration for access traces
+  lsugen rapsim  [--json] [--w LIST] [--trials N] [--seed S] [--table II|IV|both]
+                                               Monte Carlo congestion of RAW, RAS, RAP and the w^4 variants
   lsugen version
 
 Run 'lsugen COMMAND -h' for the flags of a command.
@@ -53,6 +58,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdTiming(args[1:], stdout, stderr)
 	case "verify":
 		err = cmdVerify(args[1:], stdout, stderr)
+	case "conflicts":
+		err = cmdConflicts(args[1:], stdout, stderr)
+	case "search":
+		err = cmdSearch(args[1:], stdout, stderr)
+	case "rapsim":
+		err = cmdRapsim(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lsugen %s\n", gen.Version)
 	case "help", "-h", "--help":

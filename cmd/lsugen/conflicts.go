@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/tools/conflicts"
+	"github.com/lsugen/lsugen/tools/trace"
+)
+
+func cmdConflicts(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("conflicts", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the report as JSON (see tools/conflicts.Report)")
+	hash := fs.String("hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
+	banks := fs.Int("banks", 32, "without --hash: bank = address mod N (a power of two)")
+	lockBits := fs.Int("lock-bits", -1, "count lock and position conflicts of atomics, lock = address bits N-1:0 (Fermi: 10)")
+	perAccess := fs.Bool("accesses", false, "list every access, not only the totals per instruction")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: lsugen conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...\n\nBank conflicts of warp accesses: per access the largest number of distinct\naddresses in one bank (its degree); conflicts = sum of (degree - 1). Inputs\nare trace files, or spec files (.hcl) whose pattern blocks are expanded.")
+		fs.PrintDefaults()
+	}
+	inputs, err := parseFlags(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(inputs) == 0 {
+		fmt.Fprintln(stderr, "lsugen conflicts: no trace or spec files given")
+		return errUsage
+	}
+	var opt conflicts.Options
+	if *hash != "" {
+		if opt.Banks, err = hashMapping(*hash, stderr); err != nil {
+			return err
+		}
+	} else if opt.Banks, err = conflicts.Modulo(*banks); err != nil {
+		fmt.Fprintf(stderr, "lsugen conflicts: --banks: %v\n", err)
+		return errUsage
+	}
+	if *lockBits >= 0 {
+		m, err := conflicts.LowBits(*lockBits)
+		if err != nil {
+			fmt.Fprintf(stderr, "lsugen conflicts: --lock-bits: %v\n", err)
+			return errUsage
+		}
+		opt.Locks = &m
+	}
+	traces, err := loadTraces(inputs, stderr)
+	if err != nil {
+		return err
+	}
+	rep := conflicts.Analyze(traces, opt)
+	if *asJSON {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(append(b, '\n'))
+		return err
+	}
+	return writeConflicts(stdout, rep, *perAccess)
+}
+
+// hashMapping loads SPEC:UNIT and returns its bank mapping.
+func hashMapping(ref string, stderr io.Writer) (conflicts.Mapping, error) {
+	i := strings.LastIndexByte(ref, ':')
+	if i <= 0 || i == len(ref)-1 {
+		fmt.Fprintf(stderr, "lsugen conflicts: --hash %q: want SPEC:UNIT\n", ref)
+		return conflicts.Mapping{}, errUsage
+	}
+	path, name := ref[:i], ref[i+1:]
+	loader := specs.NewLoader()
+	file, diags := loader.Load(path)
+	if len(diags) > 0 {
+		printDiagnostics(stderr, loader, diags)
+	}
+	if diags.HasErrors() {
+		return conflicts.Mapping{}, errReported
+	}
+	for _, u := range file.Units {
+		if u.UnitName() != name {
+			continue
+		}
+		h, ok := u.(*specs.Hash)
+		if !ok {
+			return conflicts.Mapping{}, fmt.Errorf("--hash %s: %s is a %s unit, not a hash", ref, name, u.UnitKind())
+		}
+		m, err := conflicts.HashUnit(h)
+		if err != nil {
+			return conflicts.Mapping{}, fmt.Errorf("--hash %s: %w", ref, err)
+		}
+		return m, nil
+	}
+	return conflicts.Mapping{}, fmt.Errorf("--hash %s: %s declares no unit %q", ref, path, name)
+}
+
+// loadTraces reads trace files and expands the pattern blocks of spec
+// files (named *.hcl), one trace per input in the order given.
+func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
+	var out []*trace.Trace
+	for _, in := range inputs {
+		if !strings.HasSuffix(in, ".hcl") {
+			t, err := trace.ParseFile(in)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+			continue
+		}
+		loader := specs.NewLoader()
+		file, diags := loader.Load(in)
+		if len(diags) > 0 {
+			printDiagnostics(stderr, loader, diags)
+		}
+		if diags.HasErrors() {
+			return nil, errReported
+		}
+		if len(file.Patterns) == 0 {
+			return nil, fmt.Errorf("%s declares no pattern blocks", in)
+		}
+		t := &trace.Trace{File: in}
+		for _, p := range file.Patterns {
+			t.Accesses = append(t.Accesses, p.Accesses()...)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// writeConflicts prints per input one row per instruction (and per access
+// with --accesses), then the grand total.
+func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
+	locks := rep.Locks != ""
+	fmt.Fprintf(w, "banks: %s (%d banks)", rep.Banks, rep.NumBanks)
+	if locks {
+		fmt.Fprintf(w, "; locks: %s (%d locks)", rep.Locks, rep.NumLocks)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := "instruction\taccesses\tbank conflicts\tmax way\t"
+	if locks {
+		header += "lock conflicts\tmax lock way\tposition conflicts\t"
+	}
+	row := func(name string, t conflicts.Totals) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t", name, t.Accesses, t.BankConflicts, t.MaxBankDegree)
+		if locks {
+			fmt.Fprintf(tw, "%d\t%d\t%d\t", t.LockConflicts, t.MaxLockDegree, t.PositionConflicts)
+		}
+		fmt.Fprintln(tw)
+	}
+	for _, in := range rep.Inputs {
+		fmt.Fprintf(tw, "\n%s\n", in.File)
+		fmt.Fprintln(tw, header)
+		for _, it := range in.Instrs {
+			name := it.Instr
+			if name == "" {
+				name = "(unnamed)"
+			}
+			row(name, it.Totals)
+		}
+		row("total", in.Total)
+		if perAccess {
+			fmt.Fprintln(tw, "\nline\tinstruction\tlanes\tbank way\t"+map[bool]string{true: "lock way\tposition way\t"}[locks])
+			for _, a := range in.Accesses {
+				fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t", a.Line, a.Instr, a.Lanes, a.BankDegree)
+				if locks {
+					fmt.Fprintf(tw, "%d\t%d\t", a.LockDegree, a.PositionDegree)
+				}
+				fmt.Fprintln(tw)
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	t := rep.Total
+	fmt.Fprintf(w, "\ntotal: %d accesses, %d bank conflicts (max %d-way)", t.Accesses, t.BankConflicts, t.MaxBankDegree)
+	if locks {
+		fmt.Fprintf(w, ", %d lock conflicts (max %d-way), %d position conflicts", t.LockConflicts, t.MaxLockDegree, t.PositionConflicts)
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lsugen/lsugen/tools/conflicts"
+)
+
+const conflictTrace = `@st
+0 256 512 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+`
+
+const xorSpec = `hash "x" {
+  function  = "fixed_xor"
+  addr_bits = 14
+  bank_bits = 5
+}
+hash "cfg" {
+  function     = "bitvector_xor"
+  addr_bits    = 14
+  bank_bits    = 5
+  configurable = true
+}
+`
+
+// TestConflicts_TextModuloAndHash checks the text table under mod 32 (3-way)
+// and under the fixed XOR hash named by --hash (2-way).
+func TestConflicts_TextModuloAndHash(t *testing.T) {
+	dir := t.TempDir()
+	tr := writeSpec(t, dir, "a.trace", conflictTrace)
+	spec := writeSpec(t, dir, "h.hcl", xorSpec)
+	code, out, errOut := lsugen(t, "conflicts", tr)
+	if code != 0 || !strings.Contains(out, "total: 1 accesses, 2 bank conflicts (max 3-way)") {
+		t.Fatalf("code %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = lsugen(t, "conflicts", "--hash", spec+":x", "--lock-bits", "10", "--accesses", tr)
+	if code != 0 || !strings.Contains(out, "banks: hash x (32 banks); locks: bits 9:0 (1024 locks)") ||
+		!strings.Contains(out, "total: 1 accesses, 1 bank conflicts (max 2-way), 0 lock conflicts (max 1-way), 0 position conflicts") {
+		t.Fatalf("code %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestConflicts_JSONFromPatterns expands the example spec's pattern blocks
+// and checks the JSON schema and the transpose store's 8-way conflicts.
+func TestConflicts_JSONFromPatterns(t *testing.T) {
+	code, out, errOut := lsugen(t, "conflicts", "--json", "../../specs/patterns_000.hcl")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	var rep conflicts.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.NumBanks != 32 || len(rep.Inputs) != 1 {
+		t.Fatalf("%+v", rep)
+	}
+	for _, it := range rep.Inputs[0].Instrs {
+		if it.Instr == "transpose_store" && (it.MaxBankDegree != 8 || it.BankConflicts != 8*7) {
+			t.Errorf("transpose_store %+v, want 8 warps of 8-way", it)
+		}
+	}
+}
+
+func TestConflicts_Errors(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "h.hcl", xorSpec)
+	bad := writeSpec(t, dir, "bad.trace", "1 2\n0xzz\n")
+	units := writeSpec(t, dir, "u.hcl", xorSpec)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"conflicts"}, 2, "no trace or spec files"},
+		{[]string{"conflicts", "--banks", "12", bad}, 2, "power of two"},
+		{[]string{"conflicts", "--lock-bits", "40", bad}, 2, "--lock-bits"},
+		{[]string{"conflicts", bad}, 1, "bad.trace:2: address 1"},
+		{[]string{"conflicts", "--hash", spec, bad}, 2, "want SPEC:UNIT"},
+		{[]string{"conflicts", "--hash", spec + ":nope", bad}, 1, `declares no unit "nope"`},
+		{[]string{"conflicts", "--hash", spec + ":cfg", bad}, 1, "configurable"},
+		{[]string{"conflicts", units}, 1, "declares no pattern blocks"},
+		{[]string{"conflicts", dir + "/missing.trace"}, 1, "missing.trace"},
+	} {
+		code, _, errOut := lsugen(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: code %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+}

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/tools/trace"
+	"github.com/lsugen/lsugen/verify"
+	"github.com/lsugen/lsugen/verify/model"
+)
+
+// transposeTrace is a 32×32 tile of a 2^10-word scratchpad read by rows
+// (conflict-free under mod 32) and written by columns (stride 32: every
+// lane in bank 0), plus a stride-2 access.
+func transposeTrace() string {
+	var b strings.Builder
+	b.WriteString("# 32x32 tile transpose\n@load\n")
+	for ty := 0; ty < 8; ty++ {
+		for tx := 0; tx < 32; tx++ {
+			fmt.Fprintf(&b, "%d ", ty*32+tx)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("@store\n")
+	for ty := 0; ty < 8; ty++ {
+		for tx := 0; tx < 32; tx++ {
+			fmt.Fprintf(&b, "0x%x ", tx*32+ty)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("@pairs\n")
+	for tx := 0; tx < 32; tx++ {
+		fmt.Fprintf(&b, "%d ", 2*tx)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+type searchDoc struct {
+	Function            string         `json:"function"`
+	Method              string         `json:"method"`
+	Config              map[string]any `json:"config"`
+	CandidatesEvaluated int64          `json:"candidates_evaluated"`
+	ConflictsBefore     int64          `json:"conflicts_before"`
+	ConflictsAfter      int64          `json:"conflicts_after"`
+}
+
+func runSearch(t *testing.T, args ...string) searchDoc {
+	t.Helper()
+	code, stdout, stderr := lsugen(t, append([]string{"search", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc searchDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	return doc
+}
+
+// netlistBanks maps every address through the generated design on the
+// netlist simulator, 64 addresses per pass.
+func netlistBanks(t *testing.T, d *netlist.Design, addrs []uint64, n, m int) []uint64 {
+	t.Helper()
+	in, out := -1, -1
+	for i, p := range d.Ports {
+		switch p.Name {
+		case "addr_i":
+			in = i
+		case "bank_o":
+			out = i
+		}
+	}
+	if in < 0 || out < 0 {
+		t.Fatal("design lacks addr_i or bank_o")
+	}
+	sim := netlist.NewSim(d)
+	banks := make([]uint64, len(addrs))
+	words := make([]uint64, n)
+	res := make([]uint64, m)
+	for lo := 0; lo < len(addrs); lo += 64 {
+		hi := min(lo+64, len(addrs))
+		clear(words)
+		for l, a := range addrs[lo:hi] {
+			for i := 0; i < n; i++ {
+				words[i] |= (a >> uint(i) & 1) << uint(l)
+			}
+		}
+		sim.SetInput(in, words)
+		sim.Eval()
+		sim.Output(out, res)
+		for l := range addrs[lo:hi] {
+			for b := 0; b < m; b++ {
+				banks[lo+l] |= (res[b] >> uint(l) & 1) << uint(b)
+			}
+		}
+	}
+	return banks
+}
+
+// conflictsOf is Σ (degree − 1) with the banks from bankOf, straight from
+// the definition.
+func conflictsOf(tr *trace.Trace, bankOf func([]uint64) []uint64) int64 {
+	var total int64
+	for _, a := range tr.Accesses {
+		d := slices.Clone(a.Addrs)
+		slices.Sort(d)
+		d = slices.Compact(d)
+		count := map[uint64]int64{}
+		var deg int64
+		for _, b := range bankOf(d) {
+			count[b]++
+			deg = max(deg, count[b])
+		}
+		total += deg - 1
+	}
+	return total
+}
+
+// TestSearch_TraceToVerifiedHash: trace → search -o → load → generate →
+// netlist verification, for every function; the generated hardware's bank
+// mapping of the trace gives the conflicts the search reported.
+func TestSearch_TraceToVerifiedHash(t *testing.T) {
+	const n, m = 10, 5
+	dir := t.TempDir()
+	tracePath := writeSpec(t, dir, "transpose.trace", transposeTrace())
+	tr, err := trace.ParseFile(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ function, method string }{
+		{"bitvector_perm", "exhaustive"},
+		{"bitvector_xor", "exhaustive"},
+		{"bitwise_perm", "givargis"},
+		{"bitwise_perm", "mih"},
+		{"bitwise_xor", "givargis"},
+		{"bitwise_xor", "mih"},
+	} {
+		t.Run(tc.function+"_"+tc.method, func(t *testing.T) {
+			out := filepath.Join(dir, tc.function+"_"+tc.method+".hcl")
+			doc := runSearch(t, "--function", tc.function, "--method", tc.method,
+				"--addr-bits", "10", "--bank-bits", "5", "-o", out, "--name", "h_"+tc.function, tracePath)
+			if doc.ConflictsBefore != 8*31+1 {
+				t.Errorf("conflicts before %d, want %d (8 column writes of 32 words in one bank, stride 2 two-way)", doc.ConflictsBefore, 8*31+1)
+			}
+			if tc.function == "bitvector_xor" && doc.ConflictsAfter != 0 {
+				t.Errorf("bitvector_xor leaves %d conflicts, want 0 (k1 = 0, k2 = 5 removes them)", doc.ConflictsAfter)
+			}
+			f, diags := specs.NewLoader().Load(out)
+			if diags.HasErrors() || len(f.Units) != 1 {
+				t.Fatalf("the written spec does not load: %v", diags)
+			}
+			u := f.Units[0]
+			d, gd := gen.Generate(u)
+			if gd.HasErrors() {
+				t.Fatal(gd.Error())
+			}
+			mdl, err := model.ForUnit(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := verify.Run(context.Background(), verify.Job{Spec: u, Design: d, Model: mdl, Dir: t.TempDir()},
+				verify.DefaultPlan(), []verify.Engine{verify.Netlist})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Failed() {
+				t.Fatalf("netlist does not match the model: %+v", r.Checks)
+			}
+			got := conflictsOf(tr, func(a []uint64) []uint64 { return netlistBanks(t, d, a, n, m) })
+			if got != doc.ConflictsAfter {
+				t.Errorf("generated hash gives %d conflicts on the trace, search reported %d", got, doc.ConflictsAfter)
+			}
+		})
+	}
+}
+
+// TestSearch_JSONShape: the documented keys, configs under the hash
+// block's attribute names, and 188 candidates for strides 4 and 6.
+func TestSearch_JSONShape(t *testing.T) {
+	doc := runSearch(t, "--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4,6")
+	if doc.Function != "bitvector_xor" || doc.Method != "exhaustive" || doc.CandidatesEvaluated != 188 {
+		t.Errorf("unexpected %+v", doc)
+	}
+	for _, k := range []string{"k1", "k2", "mask"} {
+		if _, ok := doc.Config[k]; !ok {
+			t.Errorf("config lacks %q: %v", k, doc.Config)
+		}
+	}
+	full := runSearch(t, "--function", "bitvector_xor", "--full", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4", "--stride", "6")
+	if full.CandidatesEvaluated != 4480 {
+		t.Errorf("--full evaluated %d, want 4480", full.CandidatesEvaluated)
+	}
+	g := runSearch(t, "--function", "bitwise_perm", "--method", "givargis", "--addr-bits", "14", "--bank-bits", "5", "--stride", "8,45")
+	if fmt.Sprint(g.Config["bits"]) != "[3 4 5 6 7]" {
+		t.Errorf("Givargis on strides 8, 45: bits %v, want [3 4 5 6 7]", g.Config["bits"])
+	}
+	x := runSearch(t, "--function", "bitwise_xor", "--method", "mih", "--addr-bits", "14", "--bank-bits", "5", "--stride", "8,13")
+	if bits, ok := x.Config["bits"].([]any); !ok || len(bits) != 5 {
+		t.Errorf("bitwise_xor config %v, want 5 pairs", x.Config)
+	}
+}
+
+// TestSearch_CountTable1: --count prints the Table 1 classes for n = 14,
+// m = 5, computed from the formulas.
+func TestSearch_CountTable1(t *testing.T) {
+	code, stdout, stderr := lsugen(t, "search", "--count", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4,6")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{"XOR-based functions", "1.2e21", "1.2e14", "Bit-vector functions           n - m + 1                10",
+		"4480", "2002", "9.7e7 (96560646)", "Bit-vector XOR, pruned", "188"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--count output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestSearch_SVG: the histogram is written atomically, names the
+// instructions and is the same bytes on every run.
+func TestSearch_SVG(t *testing.T) {
+	dir := t.TempDir()
+	tracePath := writeSpec(t, dir, "t.trace", transposeTrace())
+	svg := filepath.Join(dir, "out", "h.svg")
+	args := []string{"search", "--function", "bitvector_xor", "--addr-bits", "10", "--bank-bits", "5", "--svg", svg, tracePath}
+	if code, _, stderr := lsugen(t, args...); code != 0 {
+		t.Fatal(stderr)
+	}
+	a, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg", "before: bank = addr mod 32: 249 conflicts", "after: bitvector_xor", "store", "</svg>"} {
+		if !strings.Contains(string(a), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if code, _, stderr := lsugen(t, args...); code != 0 {
+		t.Fatal(stderr)
+	}
+	b, _ := os.ReadFile(svg)
+	if string(a) != string(b) {
+		t.Error("two runs wrote different SVGs")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(svg))
+	if len(entries) != 1 {
+		t.Errorf("%d entries beside the SVG, want none (no temporaries)", len(entries)-1)
+	}
+}
+
+// TestSearch_Refusals: bad sizes and combinations fail with a message and
+// exit 2 before any work; a bad trace names its line.
+func TestSearch_Refusals(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeSpec(t, dir, "bad.trace", "1 2 3\n4 zz\n")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--function", "bitvector_xor", "--addr-bits", "65", "--bank-bits", "5", "--stride", "4"}, 2, "--addr-bits 65"},
+		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "14", "--stride", "4"}, 2, "must be below"},
+		{[]string{"--function", "bitvector_xor", "--addr-bits", "40", "--bank-bits", "17", "--stride", "4"}, 2, "--bank-bits 17"},
+		{[]string{"--function", "bitvector_xor", "--method", "mih", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4"}, 2, "bitwise_perm or bitwise_xor"},
+		{[]string{"--function", "bitwise_xor", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4"}, 2, "use --method givargis or mih"},
+		{[]string{"--function", "crc", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4"}, 2, `--function "crc"`},
+		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5"}, 2, "no accesses"},
+		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5", "--stride", "0"}, 2, "positive stride"},
+		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5", bad}, 1, "bad.trace:2"},
+	} {
+		code, _, stderr := lsugen(t, append([]string{"search"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}

@@ -1,0 +1,273 @@
+// Package conflicts counts bank, lock and position conflicts of warp
+// memory accesses under a bank (or lock) mapping.
+//
+// The conflict degree of one access under a mapping is the largest number
+// of distinct addresses that map to one bank: lanes on the same address
+// are served by one broadcast, so they merge. The access takes degree
+// cycles, so it costs degree - 1 conflicts.
+//
+// Lock conflicts ("Simulation and Architecture Improvements of Atomic
+// Operations on GPU Scratchpad Memory", §II) are the same count with the
+// lock address as the mapping: distinct addresses sharing one lock bit
+// serialise. Position conflicts are lanes updating the same address
+// atomically: the degree is the largest number of lanes on one address
+// (lanes, not distinct addresses, because atomics to one address cannot
+// merge); no hash removes them.
+package conflicts
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/tools/trace"
+	"github.com/lsugen/lsugen/verify/model"
+)
+
+// MaxMapSize bounds the number of banks or locks, so the count array of a
+// Counter stays small.
+const MaxMapSize = 1 << 24
+
+// Mapping maps a word address to a bank or lock index below Size.
+type Mapping struct {
+	Name string // e.g. "mod 32", "hash atomic_xor", "bits 9:0"
+	Size int
+	Map  func(addr uint64) uint32
+}
+
+// Modulo is the conventional mapping bank = addr mod n; n must be a power
+// of two (hardware takes the low bits).
+func Modulo(n int) (Mapping, error) {
+	if n < 1 || n > MaxMapSize || n&(n-1) != 0 {
+		return Mapping{}, fmt.Errorf("%d banks: want a power of two from 1 to %d", n, MaxMapSize)
+	}
+	mask := uint64(n - 1)
+	return Mapping{Name: fmt.Sprintf("mod %d", n), Size: n, Map: func(a uint64) uint32 { return uint32(a & mask) }}, nil
+}
+
+// LowBits is the lock mapping of Fermi-like GPUs: lock = address bits
+// n-1:0 (1024 locks from word-address bits 9:0 for n = 10).
+func LowBits(n int) (Mapping, error) {
+	if n < 0 || 1<<n > MaxMapSize {
+		return Mapping{}, fmt.Errorf("%d lock bits: want 0 to %d", n, bits.Len(MaxMapSize)-1)
+	}
+	m, _ := Modulo(1 << n)
+	m.Name = fmt.Sprintf("bits %d:0", n-1)
+	if n == 0 {
+		m.Name = "one lock"
+	}
+	return m, nil
+}
+
+// HashUnit maps addresses through the behavioural model of a constant
+// hash unit (verify/model), so conflicts are counted on exactly the
+// function the generated hardware computes. Configurable units need
+// configuration inputs and are refused.
+func HashUnit(h *specs.Hash) (Mapping, error) {
+	if h == nil {
+		return Mapping{}, fmt.Errorf("no hash unit")
+	}
+	if h.Configurable {
+		return Mapping{}, fmt.Errorf("hash %q is configurable: its bank depends on configuration inputs; give a constant hash unit", h.Name)
+	}
+	if h.BankBits < 1 || 1<<h.BankBits > MaxMapSize {
+		return Mapping{}, fmt.Errorf("hash %q: %d bank bits: want 1 to %d", h.Name, h.BankBits, bits.Len(MaxMapSize)-1)
+	}
+	m, err := model.ForUnit(h)
+	if err != nil {
+		return Mapping{}, err
+	}
+	ports := m.Ports()
+	in, out := [][]uint64{}, [][]uint64{}
+	addrIn, bankOut := -1, -1
+	for _, p := range ports {
+		words := make([]uint64, (p.Width+63)/64)
+		if p.Output {
+			if p.Name == "bank_o" {
+				bankOut = len(out)
+			}
+			out = append(out, words)
+		} else {
+			if p.Name == "addr_i" {
+				addrIn = len(in)
+			}
+			in = append(in, words)
+		}
+	}
+	if addrIn < 0 || bankOut < 0 || len(in) != 1 {
+		return Mapping{}, fmt.Errorf("hash %q: model has no addr_i -> bank_o interface", h.Name)
+	}
+	// Address bits at or above addr_bits do not reach the unit.
+	amask := ^uint64(0)
+	if h.AddrBits < 64 {
+		amask = 1<<h.AddrBits - 1
+	}
+	bmask := uint64(1)<<h.BankBits - 1
+	return Mapping{Name: "hash " + h.Name, Size: 1 << h.BankBits, Map: func(a uint64) uint32 {
+		in[addrIn][0] = a & amask
+		m.Eval(in, out)
+		return uint32(out[bankOut][0] & bmask)
+	}}, nil
+}
+
+// Counter measures conflict degrees under one mapping. It keeps scratch
+// space between calls, so it allocates only when an access is wider than
+// any before; it is not safe for concurrent use.
+type Counter struct {
+	m      Mapping
+	counts []uint32 // per bank, zero between calls
+	sorted []uint64
+}
+
+// NewCounter returns a Counter for m.
+func NewCounter(m Mapping) *Counter {
+	return &Counter{m: m, counts: make([]uint32, m.Size)}
+}
+
+// Degree returns the conflict degree of one access: the largest number of
+// distinct addresses in one bank (0 for an empty access).
+func (c *Counter) Degree(addrs []uint64) int {
+	s := c.distinct(addrs)
+	most := uint32(0)
+	for _, a := range s {
+		b := c.m.Map(a)
+		c.counts[b]++
+		most = max(most, c.counts[b])
+	}
+	for _, a := range s { // reset only what was touched
+		c.counts[c.m.Map(a)] = 0
+	}
+	return int(most)
+}
+
+// distinct returns the access's addresses sorted without repeats, in
+// scratch space: sorting merges equal addresses without a map.
+func (c *Counter) distinct(addrs []uint64) []uint64 {
+	c.sorted = append(c.sorted[:0], addrs...)
+	slices.Sort(c.sorted)
+	return slices.Compact(c.sorted)
+}
+
+// PositionDegree is the largest number of lanes on one address.
+func (c *Counter) PositionDegree(addrs []uint64) int {
+	c.sorted = append(c.sorted[:0], addrs...)
+	slices.Sort(c.sorted)
+	most, run := 0, 0
+	for i, a := range c.sorted {
+		if i > 0 && a == c.sorted[i-1] {
+			run++
+		} else {
+			run = 1
+		}
+		most = max(most, run)
+	}
+	return most
+}
+
+// Options choose what Analyze counts.
+type Options struct {
+	Banks Mapping
+	Locks *Mapping // nil: no lock or position conflicts (not atomics)
+}
+
+// AccessResult is the conflicts of one access.
+type AccessResult struct {
+	Instr          string `json:"instr"`
+	Line           int    `json:"line"`
+	Lanes          int    `json:"lanes"`
+	BankDegree     int    `json:"bank_degree"`
+	LockDegree     int    `json:"lock_degree,omitempty"`
+	PositionDegree int    `json:"position_degree,omitempty"`
+}
+
+// Totals sum the conflicts (degree - 1) of a set of accesses.
+type Totals struct {
+	Accesses          int `json:"accesses"`
+	BankConflicts     int `json:"bank_conflicts"`
+	MaxBankDegree     int `json:"max_bank_degree"`
+	LockConflicts     int `json:"lock_conflicts,omitempty"`
+	MaxLockDegree     int `json:"max_lock_degree,omitempty"`
+	PositionConflicts int `json:"position_conflicts,omitempty"`
+}
+
+func (t *Totals) add(r AccessResult) {
+	t.Accesses++
+	t.BankConflicts += max(r.BankDegree-1, 0)
+	t.MaxBankDegree = max(t.MaxBankDegree, r.BankDegree)
+	t.LockConflicts += max(r.LockDegree-1, 0)
+	t.MaxLockDegree = max(t.MaxLockDegree, r.LockDegree)
+	t.PositionConflicts += max(r.PositionDegree-1, 0)
+}
+
+func (t *Totals) merge(u Totals) {
+	t.Accesses += u.Accesses
+	t.BankConflicts += u.BankConflicts
+	t.MaxBankDegree = max(t.MaxBankDegree, u.MaxBankDegree)
+	t.LockConflicts += u.LockConflicts
+	t.MaxLockDegree = max(t.MaxLockDegree, u.MaxLockDegree)
+	t.PositionConflicts += u.PositionConflicts
+}
+
+// InstrTotals are the totals of one memory instruction ("" for accesses
+// before any @name line).
+type InstrTotals struct {
+	Instr string `json:"instr"`
+	Totals
+}
+
+// InputReport is the analysis of one trace.
+type InputReport struct {
+	File     string         `json:"file"`
+	Instrs   []InstrTotals  `json:"instrs"`
+	Accesses []AccessResult `json:"accesses"`
+	Total    Totals         `json:"total"`
+}
+
+// Report is the analysis of several traces.
+type Report struct {
+	Banks    string        `json:"banks"`           // mapping name
+	NumBanks int           `json:"num_banks"`       // banks
+	Locks    string        `json:"locks,omitempty"` // lock mapping name, if counted
+	NumLocks int           `json:"num_locks,omitempty"`
+	Inputs   []InputReport `json:"inputs"`
+	Total    Totals        `json:"total"`
+}
+
+// Analyze counts the conflicts of every access of every trace.
+// Instructions are listed in order of first appearance.
+func Analyze(traces []*trace.Trace, opt Options) *Report {
+	rep := &Report{Banks: opt.Banks.Name, NumBanks: opt.Banks.Size}
+	banks := NewCounter(opt.Banks)
+	var locks *Counter
+	if opt.Locks != nil {
+		rep.Locks, rep.NumLocks = opt.Locks.Name, opt.Locks.Size
+		locks = NewCounter(*opt.Locks)
+	}
+	for _, t := range traces {
+		in := InputReport{File: t.File, Instrs: []InstrTotals{}, Accesses: make([]AccessResult, 0, len(t.Accesses))}
+		index := map[string]int{} // per instruction, not per address
+		for _, a := range t.Accesses {
+			r := AccessResult{Instr: a.Instr, Line: a.Line, Lanes: len(a.Addrs), BankDegree: banks.Degree(a.Addrs)}
+			if locks != nil {
+				r.LockDegree = locks.Degree(a.Addrs)
+				r.PositionDegree = locks.PositionDegree(a.Addrs)
+			}
+			i, ok := index[a.Instr]
+			if !ok {
+				i = len(in.Instrs)
+				index[a.Instr] = i
+				in.Instrs = append(in.Instrs, InstrTotals{Instr: a.Instr})
+			}
+			in.Instrs[i].add(r)
+			in.Total.add(r)
+			in.Accesses = append(in.Accesses, r)
+		}
+		rep.Total.merge(in.Total)
+		rep.Inputs = append(rep.Inputs, in)
+	}
+	if rep.Inputs == nil {
+		rep.Inputs = []InputReport{}
+	}
+	return rep
+}

@@ -1,0 +1,151 @@
+// Package trace reads warp memory-access traces: one warp access per line,
+// the word addresses of its active lanes in lane order.
+//
+// Format:
+//
+//	# comment (also after addresses on a line)
+//	@transpose_store        # following accesses belong to this instruction
+//	0 16 32 0x30            # one access: decimal or 0x-hex word addresses
+//
+// Blank lines are ignored. A line holds at most MaxLanes addresses and at
+// most MaxLineBytes bytes; a trace at most MaxAccesses accesses and
+// MaxFileBytes bytes, so that a hostile file cannot exhaust memory. The
+// reader streams line by line.
+package trace
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Limits on one trace. They bound memory, not what a real GPU trace needs:
+// a warp has at most 64 lanes on any current GPU.
+const (
+	MaxLanes     = 1024    // addresses on one line
+	MaxLineBytes = 1 << 20 // bytes on one line
+	MaxAccesses  = 1 << 22 // accesses in one trace
+	MaxFileBytes = 1 << 30 // bytes in one trace
+)
+
+// countingReader stops a trace at MaxFileBytes.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+var errTooBig = fmt.Errorf("trace longer than %d bytes", MaxFileBytes)
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.n >= MaxFileBytes {
+		return 0, errTooBig
+	}
+	if rest := MaxFileBytes - c.n; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Access is one warp memory access: the word addresses of its active lanes,
+// in lane order.
+type Access struct {
+	Instr string // name of the memory instruction from the last "@name" line, "" if none
+	Line  int    // 1-based source line
+	Addrs []uint64
+}
+
+// Trace is the accesses of one file, in file order.
+type Trace struct {
+	File     string
+	Accesses []Access
+}
+
+// Parse reads a trace from r; file names it in errors, which read
+// "FILE:LINE: message".
+func Parse(r io.Reader, file string) (*Trace, error) {
+	t := &Trace{File: file}
+	sc := bufio.NewScanner(&countingReader{r: r})
+	sc.Buffer(make([]byte, 0, 64*1024), MaxLineBytes)
+	instr := ""
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		text = strings.TrimSpace(text)
+		if text == "" {
+			continue
+		}
+		if text[0] == '@' {
+			name := strings.TrimSpace(text[1:])
+			if name == "" {
+				return nil, fmt.Errorf("%s:%d: \"@\" without an instruction name", file, line)
+			}
+			if strings.ContainsAny(name, " \t\v\f\r") {
+				return nil, fmt.Errorf("%s:%d: instruction name %q contains white space", file, line, name)
+			}
+			instr = name
+			continue
+		}
+		if len(t.Accesses) >= MaxAccesses {
+			return nil, fmt.Errorf("%s:%d: more than %d accesses in one trace", file, line, MaxAccesses)
+		}
+		fields := strings.Fields(text)
+		if len(fields) > MaxLanes {
+			return nil, fmt.Errorf("%s:%d: %d addresses in one access, at most %d lanes allowed", file, line, len(fields), MaxLanes)
+		}
+		addrs := make([]uint64, len(fields))
+		for i, f := range fields {
+			a, err := parseAddr(f)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: address %d: %v", file, line, i+1, err)
+			}
+			addrs[i] = a
+		}
+		t.Accesses = append(t.Accesses, Access{Instr: instr, Line: line, Addrs: addrs})
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: line longer than %d bytes", file, line+1, MaxLineBytes)
+		}
+		return nil, fmt.Errorf("%s:%d: %v", file, line+1, err)
+	}
+	return t, nil
+}
+
+// parseAddr reads one decimal or 0x-hex word address.
+func parseAddr(s string) (uint64, error) {
+	base, digits := 10, s
+	if len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		base, digits = 16, s[2:]
+	}
+	if digits == "" || digits[0] == '+' || digits[0] == '-' || strings.IndexByte(digits, '_') >= 0 {
+		return 0, fmt.Errorf("%q is not a decimal or 0x-hex word address", s)
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%q does not fit in 64 bits", s)
+		}
+		return 0, fmt.Errorf("%q is not a decimal or 0x-hex word address", s)
+	}
+	return v, nil
+}
+
+// ParseFile reads the trace in the named file.
+func ParseFile(path string) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Parse(f, path)
+}
