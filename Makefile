@@ -30,6 +30,12 @@ build:
 run: build
 	$(BIN) gen -o $(OUT) $(SPECS)
 	$(BIN) timing $(SPECS)
+	$(BIN) conflicts specs/patterns_000.hcl
+	$(BIN) search --function bitvector_xor --addr-bits 10 --bank-bits 5 --name transpose_bvxor \
+		-o $(OUT)/transpose_hash.hcl --svg $(OUT)/transpose.svg specs/traces/transpose.trace
+	$(BIN) gen -o $(OUT) $(OUT)/transpose_hash.hcl
+	$(BIN) verify --sim netlist $(OUT)/transpose_hash.hcl
+	$(BIN) conflicts --hash $(OUT)/transpose_hash.hcl:transpose_bvxor specs/traces/transpose.trace
 
 test: deps
 	$(GO) vet ./...

@@ -5,9 +5,10 @@
 //
 // # Spec language
 //
-// A spec file is written in HCL native syntax. It holds any number of
-// `hash "NAME" { ... }` blocks, each describing one bank-index hash unit,
-// and any number of `locals { ... }` blocks:
+// A spec file is written in HCL native syntax. It holds any number of unit
+// blocks (`hash`, `coalescer`, `monotonicity_detector`, each describing
+// one hardware unit), `pattern "NAME" { ... }` blocks (access patterns for
+// the analysis tools; see [Pattern]) and `locals { ... }` blocks:
 //
 //	locals {
 //	  ways = 16
