@@ -51,7 +51,7 @@ golden:
 	$(GO) test ./golden -update
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./netlist ./timing ./golden
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./netlist ./timing ./golden ./tools/...
 
 fuzz:
 	$(GO) test ./specs -run '^$$' -fuzz FuzzLoader -fuzztime 3m
