@@ -73,9 +73,9 @@ func TestCells_Table(t *testing.T) {
 	}
 }
 
-// One inverter driving four unit inverters is exactly one FO4.
-func TestSTA_InverterFO4(t *testing.T) {
-	d := &netlist.Design{
+// fo4Design is a -> INV g0 -> four INVs -> y[3:0]: g0 is the FO4 stage.
+func fo4Design() *netlist.Design {
+	return &netlist.Design{
 		Name:    "fo4",
 		NumNets: 8,
 		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 4, 5, 6, 7)},
@@ -84,6 +84,11 @@ func TestSTA_InverterFO4(t *testing.T) {
 			gate(netlist.INV, 4, 3), gate(netlist.INV, 5, 3), gate(netlist.INV, 6, 3), gate(netlist.INV, 7, 3),
 		},
 	}
+}
+
+// One inverter driving four unit inverters is exactly one FO4.
+func TestSTA_InverterFO4(t *testing.T) {
+	d := fo4Design()
 	r := analyze(t, d, leOptions())
 	checkPath(t, r, "input", "g0", "g1")
 	s := r.CriticalPath[1]
@@ -465,17 +470,8 @@ func TestWire_LoadAndFO4Unit(t *testing.T) {
 	if r.TauPerFO4 != 13 || r.Tau != 12 || r.FO4 != round4(12.0/13) {
 		t.Errorf("tau %v, fo4 %v, tau/FO4 %v; want 12, %v, 13", r.Tau, r.FO4, r.TauPerFO4, round4(12.0/13))
 	}
-	// The design of TestSTA_InverterFO4: g0 drives four inverters, its
-	// load 4 + 4·2 = 12 and delay 13τ: one FO4.
-	d := &netlist.Design{
-		Name:    "fo4",
-		NumNets: 8,
-		Ports:   []netlist.Port{port("a", netlist.In, 2), port("y", netlist.Out, 4, 5, 6, 7)},
-		Gates: []netlist.Gate{
-			gate(netlist.INV, 3, 2),
-			gate(netlist.INV, 4, 3), gate(netlist.INV, 5, 3), gate(netlist.INV, 6, 3), gate(netlist.INV, 7, 3),
-		},
-	}
+	// g0 drives four inverters: load 4 + 4·2 = 12, delay 13τ: one FO4.
+	d := fo4Design()
 	if s := analyze(t, d, o).CriticalPath[1]; s.Delay != 1 || s.Load != 12 {
 		t.Errorf("FO4 stage %+v: want delay 1 FO4, load 12", s)
 	}
