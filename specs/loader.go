@@ -270,6 +270,15 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 	return out, diags
 }
 
+// decoded passes a block decoder's result on as an untyped value: nil (not
+// a typed nil pointer) when the block had errors.
+func decoded[T any](v *T, diags hcl.Diagnostics) (any, hcl.Diagnostics) {
+	if v == nil {
+		return nil, diags
+	}
+	return v, diags
+}
+
 // decodeFile decodes one file: its locals first, then its unit blocks in
 // source order. units[i] is the Unit or *Pattern of blocks[i], or nil when
 // the block has errors.
@@ -288,25 +297,13 @@ func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []any, dia
 		var moreDiags hcl.Diagnostics
 		switch block.Type {
 		case "pattern":
-			var p *Pattern
-			if p, moreDiags = d.decodePatternBlock(block); p != nil {
-				u = p
-			}
+			u, moreDiags = decoded(d.decodePatternBlock(block))
 		case "hash":
-			var h *Hash
-			if h, moreDiags = d.decodeHashBlock(block); h != nil {
-				u = h
-			}
+			u, moreDiags = decoded(d.decodeHashBlock(block))
 		case "coalescer":
-			var c *Coalescer
-			if c, moreDiags = d.decodeCoalescerBlock(block); c != nil {
-				u = c
-			}
+			u, moreDiags = decoded(d.decodeCoalescerBlock(block))
 		case "monotonicity_detector":
-			var m *MonotonicityDetector
-			if m, moreDiags = d.decodeMonotonicityDetectorBlock(block); m != nil {
-				u = m
-			}
+			u, moreDiags = decoded(d.decodeMonotonicityDetectorBlock(block))
 		}
 		diags = append(diags, moreDiags...)
 		units = append(units, u)
