@@ -26,15 +26,9 @@ func rippleAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bu
 // claAdd returns (a + c + cin) truncated to len(a) bits, with carries from
 // a hierarchical carry-lookahead tree of 4-bit lookahead blocks.
 func claAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
-	n := len(a)
-	g := make(netlist.Bus, n)
-	p := make(netlist.Bus, n)
-	for i := range a {
-		g[i] = b.And(a[i], c[i])
-		p[i] = b.Xor(a[i], c[i])
-	}
+	g, p := genProp(b, a, c)
 	carries := lookaheadCarries(b, g, p, cin)
-	sum := make(netlist.Bus, n)
+	sum := make(netlist.Bus, len(a))
 	for i := range sum {
 		sum[i] = b.Xor(p[i], carries[i])
 	}
@@ -52,12 +46,7 @@ func cascadeAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.B
 	carry := cin
 	for lo := 0; lo < len(a); lo += 4 {
 		hi := min(lo+4, len(a))
-		g := make(netlist.Bus, hi-lo)
-		p := make(netlist.Bus, hi-lo)
-		for i := lo; i < hi; i++ {
-			g[i-lo] = b.And(a[i], c[i])
-			p[i-lo] = b.Xor(a[i], c[i])
-		}
+		g, p := genProp(b, a[lo:hi], c[lo:hi])
 		carries := append(netlist.Bus{carry}, lookaheadBlock(b, g, p, carry)...)
 		for i := lo; i < hi; i++ {
 			sum[i] = b.Xor(p[i-lo], carries[i-lo])
@@ -65,6 +54,16 @@ func cascadeAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.B
 		carry = carries[hi-lo]
 	}
 	return sum
+}
+
+// genProp returns each bit's carry generate a&c and propagate a^c.
+func genProp(b *netlist.Builder, a, c netlist.Bus) (g, p netlist.Bus) {
+	g, p = make(netlist.Bus, len(a)), make(netlist.Bus, len(a))
+	for i := range a {
+		g[i] = b.And(a[i], c[i])
+		p[i] = b.Xor(a[i], c[i])
+	}
+	return g, p
 }
 
 // lookaheadBlock is the 4-bit (or narrower) lookahead unit: from bit
