@@ -232,6 +232,8 @@ var rootSchema = &hcl.BodySchema{
 		{Type: "hash", LabelNames: []string{"name"}},
 		{Type: "coalescer", LabelNames: []string{"name"}},
 		{Type: "monotonicity_detector", LabelNames: []string{"name"}},
+		{Type: "elastic_pipeline", LabelNames: []string{"name"}},
+		{Type: "warp_ready_mask", LabelNames: []string{"name"}},
 		{Type: "pattern", LabelNames: []string{"name"}},
 		{Type: "locals"},
 	},
@@ -304,6 +306,10 @@ func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []any, dia
 			u, moreDiags = decoded(d.decodeCoalescerBlock(block))
 		case "monotonicity_detector":
 			u, moreDiags = decoded(d.decodeMonotonicityDetectorBlock(block))
+		case "elastic_pipeline":
+			u, moreDiags = decoded(d.decodeElasticPipelineBlock(block))
+		case "warp_ready_mask":
+			u, moreDiags = decoded(d.decodeWarpReadyMaskBlock(block))
 		}
 		diags = append(diags, moreDiags...)
 		units = append(units, u)

@@ -1,0 +1,116 @@
+package specs
+
+import "github.com/hashicorp/hcl/v2"
+
+// Elastic pipeline variants (001_*, Figures 4 and 6).
+const (
+	// PipeElastic is Figure 6: a PREMEM queue of depth N before MEM0, the
+	// NONMEM path as a queue of depth M whose entries, and EXE's output,
+	// are forwarded to writeback by a priority multiplexer.
+	PipeElastic = "elastic"
+	// PipeUnified is Figure 4(a): every instruction goes through the M
+	// memory stages; a bank conflict holds MEM0 and stalls EXE.
+	PipeUnified = "baseline_unified"
+	// PipeSplit is Figure 4(b): non-memory instructions take an M-stage
+	// NONMEM pipeline beside the memory stages; the two meet at writeback.
+	PipeSplit = "baseline_split"
+)
+
+// ElasticPipeline is a decoded `elastic_pipeline "NAME" { ... }` block: the
+// back end of an in-order SIMD pipeline from EXE to writeback.
+type ElasticPipeline struct {
+	Name        string
+	MemStages   int // M, the number of memory stages, 1..MaxMemStages
+	WarpSize    int // threads per warp, a power of two
+	SIMDWidth   int // lanes, a power of two <= WarpSize
+	ShmemPorts  int // shared-memory ports, a power of two <= SIMDWidth
+	TagBits     int // width of the instruction tag carried to writeback
+	PipeVariant string
+
+	Range      hcl.Range
+	AttrRanges map[string]hcl.Range
+}
+
+func (p *ElasticPipeline) UnitName() string     { return p.Name }
+func (p *ElasticPipeline) UnitKind() string     { return "elastic_pipeline" }
+func (p *ElasticPipeline) DeclRange() hcl.Range { return p.Range }
+func (p *ElasticPipeline) Variant() string      { return p.PipeVariant }
+
+// PremDepth is N = ceil(warp_size / simd_width) - 1, the PREMEM queue depth
+// of the elastic variant (eq. 3); the baselines have no PREMEM queue.
+func (p *ElasticPipeline) PremDepth() int {
+	if p.PipeVariant != PipeElastic {
+		return 0
+	}
+	return p.WarpSize/p.SIMDWidth - 1
+}
+
+// DegreeBits is the width of a conflict degree input: enough for 0..simd_width.
+func (p *ElasticPipeline) DegreeBits() int { return bitsFor(p.SIMDWidth) }
+
+// WarpReadyMask is a decoded `warp_ready_mask "NAME" { ... }` block: the
+// bank-conflict-aware warp ready signal generation of 001_* Figure 7.
+type WarpReadyMask struct {
+	Name         string
+	WarpContexts int // hardware warp contexts, one ready bit each
+	HistorySets  int // sets of the bank conflict history cache, a power of two
+	HistoryWays  int // ways per set
+	PCBits       int // instruction PC width; the low log2(sets) bits index the cache
+	WarpSize     int
+	SIMDWidth    int
+	ShmemPorts   int
+
+	Range      hcl.Range
+	AttrRanges map[string]hcl.Range
+}
+
+func (w *WarpReadyMask) UnitName() string     { return w.Name }
+func (w *WarpReadyMask) UnitKind() string     { return "warp_ready_mask" }
+func (w *WarpReadyMask) DeclRange() hcl.Range { return w.Range }
+func (w *WarpReadyMask) Variant() string      { return "history cache" }
+
+// Subwarps is ceil(warp_size / simd_width), the SIMD accesses per warp.
+func (w *WarpReadyMask) Subwarps() int { return w.WarpSize / w.SIMDWidth }
+
+// IndexBits is log2(history_sets).
+func (w *WarpReadyMask) IndexBits() int { return log2(w.HistorySets) }
+
+// TagBits is pc_bits - log2(history_sets), the tag stored per entry.
+func (w *WarpReadyMask) TagBits() int { return w.PCBits - w.IndexBits() }
+
+// HistoryBits is log2(warp_size), the width of a stored warp conflict
+// degree (001_* §4.4) and of the accumulator and counter.
+func (w *WarpReadyMask) HistoryBits() int { return log2(w.WarpSize) }
+
+// DegreeBits is the width of a subwarp conflict degree input: 0..simd_width.
+func (w *WarpReadyMask) DegreeBits() int { return bitsFor(w.SIMDWidth) }
+
+// Limits of the pipeline family.
+const (
+	MaxMemStages    = 16
+	MaxPipeWarpSize = 1024
+	MaxQueueDepth   = 16 // PREMEM depth N = warp_size/simd_width - 1
+	MaxTagBits      = 64
+	MaxWarpContexts = 64
+	MaxHistorySets  = 4096
+	MaxHistoryWays  = 8
+	MaxPCBits       = 32
+)
+
+// bitsFor is the number of bits that hold 0..n.
+func bitsFor(n int) int {
+	b := 1
+	for (1 << b) <= n {
+		b++
+	}
+	return b
+}
+
+// log2 of a power of two.
+func log2(n int) int {
+	b := 0
+	for (1 << b) < n {
+		b++
+	}
+	return b
+}
