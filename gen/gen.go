@@ -26,6 +26,10 @@ func Generate(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
 		return Coalescer(u)
 	case *specs.MonotonicityDetector:
 		return MonotonicityDetector(u)
+	case *specs.ElasticPipeline:
+		return ElasticPipeline(u)
+	case *specs.WarpReadyMask:
+		return WarpReadyMask(u)
 	}
 	return nil, hcl.Diagnostics{{
 		Severity: hcl.DiagError,

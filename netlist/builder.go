@@ -17,6 +17,9 @@ type Builder struct {
 	shared  map[gateKey]Net
 	inverse map[Net]Net // n -> !n where an INV (or folded pair) relates them
 	errs    []error
+	// regs maps a register bit's Q net to its DFF's index in d.Gates, until
+	// Next gives the D input.
+	regs map[Net]int
 }
 
 type gateKey struct {
@@ -31,7 +34,57 @@ func NewBuilder(name string) *Builder {
 		next:    firstFree,
 		shared:  map[gateKey]Net{},
 		inverse: map[Net]Net{Const0: Const1, Const1: Const0},
+		regs:    map[Net]int{},
 	}
+}
+
+// Clock declares the one-bit clock input of a design with registers.
+func (b *Builder) Clock(name, doc string) {
+	b.Input(name, 1, doc)
+	b.d.Clock = name
+}
+
+// Reg declares a register of width DFFs named name and returns its Q nets,
+// which may be read at once; Next gives its D inputs later, so registers
+// can feed the logic that computes their own next state.
+func (b *Builder) Reg(name string, width int) Bus {
+	q := make(Bus, width)
+	for i := range q {
+		q[i] = b.newNet()
+		b.regs[q[i]] = len(b.d.Gates)
+		b.d.Gates = append(b.d.Gates, Gate{Kind: DFF, In: []Net{Const0}, Out: q[i]})
+	}
+	b.Name(name, q)
+	return q
+}
+
+// Next sets the D inputs of register q (from Reg) to d: q takes d at the
+// next rising clock edge.
+func (b *Builder) Next(q, d Bus) {
+	if len(q) != len(d) {
+		b.errs = append(b.errs, fmt.Errorf("netlist: Next: %d-bit register, %d-bit value", len(q), len(d)))
+		return
+	}
+	for i, n := range q {
+		gi, ok := b.regs[n]
+		if !ok {
+			b.errs = append(b.errs, fmt.Errorf("netlist: Next: net %d is not a register bit without a next value", n))
+			return
+		}
+		b.d.Gates[gi].In[0] = d[i]
+		delete(b.regs, n)
+	}
+}
+
+// NextClear is Next with a synchronous clear: q takes 0 when clear is 1,
+// else d.
+func (b *Builder) NextClear(q, d Bus, clear Net) {
+	keep := b.Not(clear)
+	nd := make(Bus, len(d))
+	for i, n := range d {
+		nd[i] = b.And(n, keep)
+	}
+	b.Next(q, nd)
 }
 
 func (b *Builder) newNet() Net {
@@ -57,6 +110,14 @@ func (b *Builder) Output(name string, bits Bus, doc string) {
 
 // Header appends lines to the module header documentation.
 func (b *Builder) Header(lines ...string) { b.d.Header = append(b.d.Header, lines...) }
+
+// SetStorage records the design's groups of state bits for area reports.
+func (b *Builder) SetStorage(s ...Storage) { b.d.Storage = s }
+
+// Path records a named timing path from any net of from to any net of to.
+func (b *Builder) Path(name, doc string, from, to Bus) {
+	b.d.Paths = append(b.d.Paths, Path{Name: name, Doc: doc, From: slices.Clone(from), To: slices.Clone(to)})
+}
 
 // SetRTL attaches the word-level view.
 func (b *Builder) SetRTL(r *RTL) { b.d.RTL = r }
@@ -422,6 +483,21 @@ func (b *Builder) Build() (*Design, error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs[0]
 	}
+	if len(b.regs) > 0 {
+		var names []string
+		for n := range b.regs {
+			names = append(names, b.d.NetName(n))
+		}
+		slices.Sort(names)
+		return nil, fmt.Errorf("netlist: %s: registers without a next value: %v", b.d.Name, names)
+	}
+	if len(b.d.Gates) > 0 && b.d.Clock == "" {
+		for _, g := range b.d.Gates {
+			if g.Kind == DFF {
+				return nil, fmt.Errorf("netlist: %s: registers but no clock (call Clock)", b.d.Name)
+			}
+		}
+	}
 	d := b.d
 	d.NumNets = int(b.next)
 
@@ -491,6 +567,22 @@ func (b *Builder) Build() (*Design, error) {
 		}
 		ports[i] = p
 	}
+	var paths []Path
+	for _, p := range d.Paths {
+		np := Path{Name: p.Name, Doc: p.Doc}
+		for _, n := range p.From {
+			if renum[n] >= firstFree {
+				np.From = append(np.From, renum[n])
+			}
+		}
+		for _, n := range p.To {
+			if renum[n] >= firstFree {
+				np.To = append(np.To, renum[n])
+			}
+		}
+		paths = append(paths, np)
+	}
+	d.Paths = paths
 	names := map[Net]string{}
 	for n, s := range d.NetNames {
 		if renum[n] >= firstFree {

@@ -143,6 +143,29 @@ type Design struct {
 
 	// RTL is the readable word-level description of the same function.
 	RTL *RTL
+
+	// Storage groups the design's DFFs for area reports, as the generator
+	// sees them (e.g. a cache's tag bits); empty for combinational units.
+	Storage []Storage
+	// Paths are named timing paths of interest (e.g. one multiplexer's
+	// added delay), reported beside the critical path.
+	Paths []Path
+}
+
+// Path names a timing path the generator wants reported on its own: the
+// worst delay from any net of From to any net of To (To may be DFF D
+// inputs or output port bits).
+type Path struct {
+	Name     string
+	Doc      string
+	From, To Bus
+}
+
+// Storage is a named group of state bits.
+type Storage struct {
+	Name string `json:"name"`
+	Bits int    `json:"bits"`
+	Doc  string `json:"doc,omitempty"`
 }
 
 // Port returns the named port, or nil.

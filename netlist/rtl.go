@@ -8,6 +8,32 @@ import "math/big"
 type RTL struct {
 	Params  []Param
 	Assigns []Assign
+	// Regs and Mems are the state of a sequential design, clocked by the
+	// design's Clock port. Expressions may reference them anywhere.
+	Regs []Reg
+	Mems []Mem
+}
+
+// Reg is a register, `reg [Width-1:0] Name;`, loaded with Next at every
+// rising clock edge, or with 0 when Clear (a one-bit expression; nil for
+// none) is 1.
+type Reg struct {
+	Name  string
+	Width int
+	Clear *Expr
+	Next  *Expr
+	Doc   string
+}
+
+// Mem is a memory, `reg [Width-1:0] Name [0:Depth-1];`, with one write
+// port: at a rising clock edge where When is 1, word Addr gets Data. It is
+// never cleared (its words start unknown), so readers must qualify what
+// they read, e.g. with valid bits held in a Reg. Depth is 2^(Addr width).
+type Mem struct {
+	Name             string
+	Width, Depth     int
+	When, Addr, Data *Expr
+	Doc              string
 }
 
 // Param is a localparam: a named constant of a given width.
@@ -46,6 +72,8 @@ const (
 	OpEq               // Args[0] == Args[1], one bit
 	OpMux              // Args[0] ? Args[1] : Args[2]
 	OpLt               // Args[0] < Args[1], unsigned, one bit
+	OpShl              // Args[0] << Args[1], logical, truncated to W
+	OpMem              // Name[Args[0]]: a read of memory Name, W = its width
 )
 
 // Expr is a word-level expression of width W.
@@ -93,8 +121,14 @@ func OrE(e ...*Expr) *Expr    { return &Expr{Op: OpOr, W: e[0].W, Args: e} }
 func XorE(e ...*Expr) *Expr   { return &Expr{Op: OpXor, W: e[0].W, Args: e} }
 func AddE(a, c *Expr) *Expr   { return &Expr{Op: OpAdd, W: a.W, Args: []*Expr{a, c}} }
 func ShrE(a, amt *Expr) *Expr { return &Expr{Op: OpShr, W: a.W, Args: []*Expr{a, amt}} }
-func EqE(a, c *Expr) *Expr    { return &Expr{Op: OpEq, W: 1, Args: []*Expr{a, c}} }
-func LtE(a, c *Expr) *Expr    { return &Expr{Op: OpLt, W: 1, Args: []*Expr{a, c}} }
+func ShlE(a, amt *Expr) *Expr { return &Expr{Op: OpShl, W: a.W, Args: []*Expr{a, amt}} }
+
+// MemE reads word addr of memory name, which is w bits wide.
+func MemE(name string, w int, addr *Expr) *Expr {
+	return &Expr{Op: OpMem, Name: name, W: w, Args: []*Expr{addr}}
+}
+func EqE(a, c *Expr) *Expr { return &Expr{Op: OpEq, W: 1, Args: []*Expr{a, c}} }
+func LtE(a, c *Expr) *Expr { return &Expr{Op: OpLt, W: 1, Args: []*Expr{a, c}} }
 
 // MuxE is sel ? a1 : a0.
 func MuxE(sel, a1, a0 *Expr) *Expr { return &Expr{Op: OpMux, W: a1.W, Args: []*Expr{sel, a1, a0}} }

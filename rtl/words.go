@@ -24,7 +24,7 @@ func WriteRTL(w io.Writer, d *netlist.Design, info Info) error {
 	if err := checkPorts(d); err != nil {
 		return err
 	}
-	rw := &rtlWriter{d: d, sigs: map[string]*sig{}, names: newNamer()}
+	rw := &rtlWriter{d: d, sigs: map[string]*sig{}, mems: map[string]*netlist.Mem{}, names: newNamer()}
 	f, err := rw.write(info)
 	if err != nil {
 		return err
@@ -39,6 +39,7 @@ const (
 	sigOut
 	sigParam
 	sigWire
+	sigReg
 )
 
 // sig is a name the word-level expressions can refer to.
@@ -53,6 +54,7 @@ type sig struct {
 type rtlWriter struct {
 	d     *netlist.Design
 	sigs  map[string]*sig
+	mems  map[string]*netlist.Mem
 	order []*sig // inputs, params, wires (and temporaries) in declaration order
 	names *namer
 
@@ -90,6 +92,9 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 		}
 		rw.add(&sig{name: p.Name, kind: sigParam, w: p.Width, used: make([]bool, 1)})
 	}
+	if err := rw.declareState(); err != nil {
+		return nil, err
+	}
 	// Reserve every local wire name first, so that no temporary takes one.
 	for _, a := range d.RTL.Assigns {
 		if !a.Wire {
@@ -109,10 +114,14 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 		f.doc("    ", p.Doc)
 		f.line("    localparam %s %s = %s;", rangeOf0(p.Width), p.Name, literal(p.Value, p.Width))
 	}
+	rw.stateDecls(f)
 	for _, a := range d.RTL.Assigns {
 		if err := rw.assign(f, a); err != nil {
 			return nil, fmt.Errorf("rtl: %s: assign %s: %w", d.Name, a.Name, err)
 		}
+	}
+	if err := rw.stateUpdates(f); err != nil {
+		return nil, err
 	}
 	for _, p := range d.Ports {
 		if p.Dir == netlist.Out && !rw.sigs[p.Name].assigned {
@@ -123,7 +132,7 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 	var items []string
 	for _, s := range rw.order {
 		switch s.kind {
-		case sigIn, sigWire:
+		case sigIn, sigWire, sigReg:
 			if !allTrue(s.used) {
 				items = append(items, bitRanges(s.name, s.used)...)
 			}
@@ -231,7 +240,7 @@ var opNames = map[netlist.Op]string{
 	netlist.OpBit: "bit select", netlist.OpPart: "part select", netlist.OpConcat: "concatenation",
 	netlist.OpNot: "~", netlist.OpAnd: "&", netlist.OpOr: "|", netlist.OpXor: "^",
 	netlist.OpAdd: "+", netlist.OpShr: ">>", netlist.OpEq: "==", netlist.OpMux: "?:",
-	netlist.OpLt: "<",
+	netlist.OpLt: "<", netlist.OpShl: "<<", netlist.OpMem: "memory read",
 }
 
 // check validates e's structure and widths against the declared names.
@@ -249,7 +258,7 @@ func (rw *rtlWriter) check(e *netlist.Expr) error {
 	nargs := map[netlist.Op]int{
 		netlist.OpRef: 0, netlist.OpConst: 0, netlist.OpSlice: 1, netlist.OpBit: 2,
 		netlist.OpPart: 2, netlist.OpNot: 1, netlist.OpAdd: 2, netlist.OpShr: 2,
-		netlist.OpEq: 2, netlist.OpMux: 3, netlist.OpLt: 2,
+		netlist.OpEq: 2, netlist.OpMux: 3, netlist.OpLt: 2, netlist.OpShl: 2, netlist.OpMem: 1,
 	}
 	if n, fixed := nargs[e.Op]; fixed && len(e.Args) != n {
 		return fmt.Errorf("%s has %d operands, want %d", name, len(e.Args), n)
@@ -311,9 +320,19 @@ func (rw *rtlWriter) check(e *netlist.Expr) error {
 				return fmt.Errorf("operand %d of %s is %d bits, want %d", i, name, x.W, e.W)
 			}
 		}
-	case netlist.OpShr:
+	case netlist.OpShr, netlist.OpShl:
 		if a[0].W != e.W {
 			return fmt.Errorf("shifted operand is %d bits, want %d", a[0].W, e.W)
+		}
+	case netlist.OpMem:
+		m := rw.mems[e.Name]
+		switch {
+		case m == nil:
+			return fmt.Errorf("read of unknown memory %q", e.Name)
+		case m.Width != e.W:
+			return fmt.Errorf("memory %s is %d bits wide but read as %d bits", e.Name, m.Width, e.W)
+		case 1<<a[0].W != m.Depth:
+			return fmt.Errorf("memory %s of %d words read with a %d-bit address", e.Name, m.Depth, a[0].W)
 		}
 	case netlist.OpEq, netlist.OpLt:
 		if e.W != 1 {
@@ -375,7 +394,11 @@ func (rw *rtlWriter) expr(e *netlist.Expr) (text string, bin bool) {
 		}
 		return "{" + strings.Join(parts, ", ") + "}", false
 	case netlist.OpNot:
-		return "~" + rw.operand(a[0]), false
+		s := rw.operand(a[0])
+		if strings.HasPrefix(s, "~") {
+			s = "(" + s + ")" // "~~" would read as reduction XNOR
+		}
+		return "~" + s, false
 	case netlist.OpAnd, netlist.OpOr, netlist.OpXor, netlist.OpAdd:
 		sep := map[netlist.Op]string{netlist.OpAnd: " & ", netlist.OpOr: " | ", netlist.OpXor: " ^ ", netlist.OpAdd: " + "}[e.Op]
 		parts := make([]string, len(a))
@@ -392,6 +415,10 @@ func (rw *rtlWriter) expr(e *netlist.Expr) (text string, bin bool) {
 			return a[0].Name + " >> " + literal(a[1].Val, a[1].W), true
 		}
 		return rw.operand(a[0]) + " >> " + rw.operand(a[1]), true
+	case netlist.OpShl:
+		return rw.operand(a[0]) + " << " + rw.operand(a[1]), true
+	case netlist.OpMem:
+		return e.Name + "[" + rw.plain(a[0]) + "]", false
 	case netlist.OpEq:
 		return rw.operand(a[0]) + " == " + rw.operand(a[1]), true
 	case netlist.OpLt:
@@ -485,7 +512,7 @@ func (rw *rtlWriter) slice(e *netlist.Expr, hi, lo int) (string, bool) {
 		}
 	case netlist.OpNot:
 		s, bin := rw.slice(a[0], hi, lo)
-		if bin {
+		if bin || strings.HasPrefix(s, "~") {
 			s = "(" + s + ")"
 		}
 		return "~" + s, false

@@ -61,7 +61,7 @@ func (d *decoder) decodeWarpReadyMaskBlock(block *hcl.Block) (*WarpReadyMask, hc
 	bd, ranges := d.newBlockDecoder(block, warpReadyMaskSchema)
 	w := &WarpReadyMask{Name: block.Labels[0], Range: block.DefRange, AttrRanges: ranges}
 	w.WarpContexts = bd.intIn("warp_contexts", 1, MaxWarpContexts)
-	w.HistorySets = bd.intIn("history_sets", 1, MaxHistorySets)
+	w.HistorySets = bd.intIn("history_sets", 2, MaxHistorySets)
 	if w.HistorySets > 0 && !isPow2(w.HistorySets) {
 		bd.errorf(bd.rng("history_sets"), "Invalid history_sets", "history_sets must be a power of two (the low PC bits index the cache); got %d.", w.HistorySets)
 		w.HistorySets = 0

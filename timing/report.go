@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -63,5 +64,43 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return r.writeDetails(w)
+}
+
+// writeDetails prints, under the table, the named paths and the storage
+// of the units that have them.
+func (r *Report) writeDetails(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, u := range r.Units {
+		if len(u.Paths) == 0 && len(u.Storage) == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "\n%s:\n", u.Name)
+		for _, p := range u.Paths {
+			cells := strings.Join(p.Cells, " ")
+			if len(p.Cells) > 6 {
+				cells = fmt.Sprintf("%s ... %s (%d stages)", strings.Join(p.Cells[:2], " "), strings.Join(p.Cells[len(p.Cells)-2:], " "), len(p.Cells))
+			}
+			fmt.Fprintf(tw, "  path %s\t%7.2f FO4\t%s\t%s\n", p.Name, p.FO4, cells, p.Doc)
+		}
+		for _, s := range u.Storage {
+			fmt.Fprintf(tw, "  storage %s\t%7d bits\t(%s bytes)\t%s\n", s.Name, s.Bits, bytesOf(s.Bits), s.Doc)
+		}
+		if len(u.Storage) > 0 {
+			fmt.Fprintf(tw, "  storage total\t%7d bits\t(%s bytes)\tall flip-flops\n", u.StorageBits, bytesOf(u.StorageBits))
+		}
+	}
 	return tw.Flush()
+}
+
+// bytesOf prints bits/8, with a fraction when bits is not a whole number
+// of bytes.
+func bytesOf(bits int) string {
+	if bits%8 == 0 {
+		return fmt.Sprint(bits / 8)
+	}
+	return fmt.Sprintf("%.3f", float64(bits)/8)
 }

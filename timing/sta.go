@@ -199,6 +199,13 @@ type Result struct {
 	// input's driver or a DFF) to the endpoint. It is empty when the worst
 	// endpoint is a constant.
 	CriticalPath []Step `json:"critical_path"`
+	// Paths are the design's named paths (e.g. a multiplexer's added
+	// delay), each timed on its own.
+	Paths []PathResult `json:"paths,omitempty"`
+	// Storage groups the design's state bits (DFFs), as the generator
+	// names them; StorageBits is the total DFF count.
+	Storage     []netlist.Storage `json:"storage,omitempty"`
+	StorageBits int               `json:"storage_bits,omitempty"`
 }
 
 // Net sources that are not gates.
@@ -408,6 +415,9 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		r.Mode = string(Sized)
 	}
 	r.AreaGE = round4(area)
+	r.Paths = namedPaths(d, opt, load, &driver, tauPerFO4)
+	r.Storage = d.Storage
+	r.StorageBits = r.GatesByKind[netlist.DFF.String()]
 	return r, nil
 }
 

@@ -29,9 +29,13 @@ var Engines = []Engine{Icarus, Verilator}
 
 func (e Engine) valid() bool { return e == Icarus || e == Verilator }
 
-// Bench describes a combinational cross-check run: one testbench that
-// instantiates every module in Modules (all have the same ports) and applies
-// each vector to all of them.
+// Bench describes a cross-check run: one testbench that instantiates every
+// module in Modules (all have the same ports) and applies each vector to all
+// of them. A combinational bench (Clock "") applies the vectors one after
+// another; a clocked bench drives the Clock input itself, applies one reset
+// cycle (Reset = 1, every other input 0, outputs not written) and then one
+// vector per clock cycle, writing every module's outputs just before each
+// rising edge (see the testbench's header comment for the exact times).
 //
 // Files in Dir, all kept for inspection:
 //
@@ -51,7 +55,24 @@ type Bench struct {
 	Sources []string       // Verilog files defining the modules
 	Modules []string       // module names, e.g. {"h", "h_gates"}
 	Ports   []netlist.Port // the shared interface (only Name, Dir and width are used)
+
+	// Clock names the one-bit input the testbench drives as the clock of
+	// a clocked bench; it is no part of the vectors. "" for a
+	// combinational bench.
+	Clock string
+	// Reset names the one-bit synchronous active-high reset input of a
+	// clocked bench: 1 in the reset cycle before the first vector, and an
+	// ordinary input of the vectors after it. "" for no reset cycle.
+	Reset string
+	// VCDCycles is how many cycles DumpVCD of a clocked bench dumps: the
+	// last ones of the vectors given (all of them are simulated, so the
+	// state is right). 0 means DefaultVCDCycles; negative, every cycle.
+	VCDCycles int
 }
+
+// DefaultVCDCycles is the window DumpVCD dumps of a clocked bench by
+// default: the last 1000 cycles.
+const DefaultVCDCycles = 1000
 
 // Run compiles and runs the bench under engine e and returns
 // outs[m][v][o]: module m, vector v, output port o (outputs in Ports order),
@@ -74,12 +95,30 @@ func (b *Bench) Run(ctx context.Context, e Engine, vectors [][][]uint64) ([][][]
 // all signals of the testbench, modules under test included, and returns
 // the VCD's path: <Dir>/<name>_<engine>.vcd. Name may use letters, digits,
 // '_', '-' and '.'. Under Verilator this is a separate build with tracing.
+//
+// A clocked bench replays every vector given (typically the prefix up to
+// a failing cycle), since the state depends on all of them, but dumps only
+// the last VCDCycles cycles, so that a failure after a million cycles
+// leaves a small VCD; the dump includes the reset cycle when the window
+// reaches back to cycle 0.
 func (b *Bench) DumpVCD(ctx context.Context, e Engine, vectors [][][]uint64, name string) (string, error) {
 	if !validName(name) {
 		return "", &StepError{Engine: e, Step: "dump", Err: fmt.Errorf("bad VCD name %q: use letters, digits, '_', '-', '.'", name)}
 	}
 	_, vcd, err := b.run(ctx, e, vectors, name)
 	return vcd, err
+}
+
+// vcdFrom is the first cycle DumpVCD of n vectors dumps.
+func (b *Bench) vcdFrom(n int) int {
+	w := b.VCDCycles
+	switch {
+	case w == 0:
+		w = DefaultVCDCycles
+	case w < 0:
+		return 0
+	}
+	return max(0, n-w)
 }
 
 func validName(s string) bool {
@@ -180,6 +219,9 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	sim.args = append(sim.args, "+in="+vecFile, "+out="+outFile, "+n="+strconv.Itoa(len(vectors)))
 	if vcdFile != "" {
 		sim.args = append(sim.args, "+vcd="+vcdFile)
+		if p.l.clock != "" {
+			sim.args = append(sim.args, "+vcdfrom="+strconv.Itoa(b.vcdFrom(len(vectors))))
+		}
 	}
 	for _, f := range []string{vecFile, outFile, vcdFile} {
 		if len(f) >= maxPathChars {
@@ -250,7 +292,7 @@ func (b *Bench) prepare() (*prepared, error) {
 			return nil, fmt.Errorf("module name %q is the testbench's", m)
 		}
 	}
-	l, err := newLayout(b.Ports)
+	l, err := newClockedLayout(b.Ports, b.Clock, b.Reset)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,12 @@
 // Find is the one place where external programs are located: every package
 // that needs iverilog, vvp, verilator, yosys, make or g++ asks Find.
 //
-// A Bench is a combinational cross-check: one generated testbench
-// instantiates several modules with the same ports (say the readable RTL and
-// the gate-level netlist of one unit), applies each input vector to all of
-// them and writes every module's outputs, which Run parses and returns for
-// comparison with the behavioural model.
+// A Bench is a cross-check: one generated testbench instantiates several
+// modules with the same ports (say the readable RTL and the gate-level
+// netlist of one unit), applies each input vector to all of them and writes
+// every module's outputs, which Run parses and returns for comparison with
+// the behavioural model. A clocked Bench drives the modules' clock, applies
+// a reset cycle and then one vector per clock cycle.
 package hdl
 
 import (

@@ -22,17 +22,33 @@ type field struct {
 // output lines: the input (or output) ports in Ports order concatenated, the
 // first port in the least significant bits. A side with no ports is one
 // zero bit wide, so that the testbench never declares a zero-width reg.
+// The clock of a clocked bench is driven by the testbench and is no part of
+// the vectors.
 type layout struct {
 	ins, outs  []field
 	iw, ow     int // total widths, at least 1
 	outWords   int // sum over outputs of (width+63)/64: one vector's share of Run's result
 	iDig, oDig int // hex digits of an input / output line
+	clock      string
+	reset      int // index into ins of the reset input, -1 for none
 }
 
 func words(w int) int { return (w + 63) / 64 }
 
-func newLayout(ports []netlist.Port) (*layout, error) {
-	l := &layout{}
+// newLayout is the layout of a combinational bench.
+func newLayout(ports []netlist.Port) (*layout, error) { return newClockedLayout(ports, "", "") }
+
+// newClockedLayout is the layout of a bench with the given clock and reset
+// inputs; both "" for a combinational bench, reset "" for a clocked bench
+// without a reset cycle.
+func newClockedLayout(ports []netlist.Port, clock, reset string) (*layout, error) {
+	l := &layout{clock: clock, reset: -1}
+	if clock == "" && reset != "" {
+		return nil, fmt.Errorf("reset %s without a clock", reset)
+	}
+	if clock != "" && clock == reset {
+		return nil, fmt.Errorf("%s is both the clock and the reset", clock)
+	}
 	seen := map[string]bool{}
 	for i := range ports {
 		p := &ports[i]
@@ -47,11 +63,23 @@ func newLayout(ports []netlist.Port) (*layout, error) {
 		if w == 0 {
 			return nil, fmt.Errorf("port %s has width 0", p.Name)
 		}
-		switch p.Dir {
-		case netlist.In:
+		if (p.Name == clock || p.Name == reset) && (p.Dir != netlist.In || w != 1) {
+			what := "clock"
+			if p.Name == reset {
+				what = "reset"
+			}
+			return nil, fmt.Errorf("the %s %s is not a one-bit input", what, p.Name)
+		}
+		switch {
+		case p.Name == clock:
+			// Driven by the testbench.
+		case p.Dir == netlist.In:
+			if p.Name == reset {
+				l.reset = len(l.ins)
+			}
 			l.ins = append(l.ins, field{p.Name, w, l.iw})
 			l.iw += w
-		case netlist.Out:
+		case p.Dir == netlist.Out:
 			l.outs = append(l.outs, field{p.Name, w, l.ow})
 			l.ow += w
 			l.outWords += words(w)
@@ -61,6 +89,12 @@ func newLayout(ports []netlist.Port) (*layout, error) {
 	}
 	if len(l.outs) == 0 {
 		return nil, errors.New("no output ports: nothing to compare")
+	}
+	if clock != "" && !seen[clock] {
+		return nil, fmt.Errorf("no clock input %s", clock)
+	}
+	if reset != "" && l.reset < 0 {
+		return nil, fmt.Errorf("no reset input %s", reset)
 	}
 	l.iw = max(l.iw, 1)
 	l.iDig, l.oDig = (l.iw+3)/4, (l.ow+3)/4
