@@ -3,6 +3,7 @@ package netlist
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -200,5 +201,69 @@ func TestBuilder_DeadLogicRemoved(t *testing.T) {
 	d = mustBuild(t, b)
 	if len(d.Gates) != 0 || d.NumNets != 4 {
 		t.Errorf("gates %v NumNets %d, want none and 4", d.Gates, d.NumNets)
+	}
+}
+
+func TestBuilder_Registers(t *testing.T) {
+	// A 2-bit counter with enable and synchronous clear.
+	b := NewBuilder("counter")
+	b.Clock("clk", "clock")
+	clr := b.Input("clr", 1, "clear")
+	en := b.Input("en", 1, "count enable")
+	q := b.Reg("count", 2)
+	inc := Bus{b.Xor(q[0], en[0]), b.Xor(q[1], b.And(q[0], en[0]))}
+	b.NextClear(q, inc, clr[0])
+	b.Output("q_o", q, "the count")
+	d, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Clock != "clk" || d.Stats()[DFF] != 2 {
+		t.Fatalf("clock %q, %d DFFs", d.Clock, d.Stats()[DFF])
+	}
+	s := NewSim(d)
+	seq := []struct{ clr, en, want uint64 }{{0, 1, 0}, {0, 1, 1}, {0, 0, 2}, {0, 1, 2}, {0, 1, 3}, {0, 1, 0}, {1, 1, 1}, {0, 0, 0}}
+	out := make([]uint64, 2)
+	for i, c := range seq {
+		s.SetInput(1, []uint64{c.clr})
+		s.SetInput(2, []uint64{c.en})
+		s.Eval()
+		s.Output(3, out)
+		if got := out[0]&1 | (out[1]&1)<<1; got != c.want {
+			t.Errorf("cycle %d: count %d, want %d", i, got, c.want)
+		}
+		s.Step()
+	}
+}
+
+func TestBuilder_RegisterErrors(t *testing.T) {
+	b := NewBuilder("noclock")
+	q := b.Reg("r", 1)
+	b.Next(q, q)
+	b.Output("o", q, "")
+	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "no clock") {
+		t.Errorf("registers without a clock: %v", err)
+	}
+	b = NewBuilder("nonext")
+	b.Clock("clk", "")
+	q = b.Reg("r", 2)
+	b.Output("o", q, "")
+	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "registers without a next value") {
+		t.Errorf("register without next: %v", err)
+	}
+	b = NewBuilder("width")
+	b.Clock("clk", "")
+	q = b.Reg("r", 2)
+	b.Next(q, Bus{Const1})
+	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "2-bit register, 1-bit value") {
+		t.Errorf("width mismatch: %v", err)
+	}
+	b = NewBuilder("twice")
+	b.Clock("clk", "")
+	q = b.Reg("r", 1)
+	b.Next(q, Bus{Const1})
+	b.Next(q, Bus{Const0})
+	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "not a register bit without a next value") {
+		t.Errorf("second Next: %v", err)
 	}
 }

@@ -653,6 +653,13 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	kinds[netlist.DFF] += dffDesign().Stats()[netlist.DFF]
+	sd := stateDesign(t)
+	for _, a := range sd.RTL.Assigns {
+		walk(a.Expr)
+	}
+	for _, r := range sd.RTL.Regs {
+		walk(r.Next)
+	}
 	for op := range opNames {
 		if !ops[op] {
 			t.Errorf("no test design uses %s", opNames[op])

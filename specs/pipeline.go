@@ -81,10 +81,11 @@ func (d *decoder) decodeWarpReadyMaskBlock(block *hcl.Block) (*WarpReadyMask, hc
 	return w, bd.diags
 }
 
-// intIn decodes a required whole number in [lo, hi]; it reports a value
-// out of range and returns 0 for it.
+// intIn decodes a whole number in [lo, hi] (a missing required one is
+// reported by the schema); it reports a value out of range and returns 0
+// for it.
 func (bd *blockDecoder) intIn(name string, lo, hi int) int {
-	v, ok := bd.requiredInt(name, "")
+	v, ok := bd.int(name)
 	if !ok {
 		return 0
 	}
