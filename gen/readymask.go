@@ -103,9 +103,11 @@ func WarpReadyMask(w *specs.WarpReadyMask) (*nl.Design, hcl.Diagnostics) {
 	dm1 := g.and(g.dec(resDeg), rep(g, g.nonzero(resDeg), resDeg.w()))
 	d := g.wire("res_excess", fitWidth(g, dm1, hb), "this subwarp's degree - 1 (0 for degree 0), mod 2^"+fmt.Sprint(hb))
 	v, write := d, resV
+	accBits := 0
 	if s > 1 {
 		acc := g.reg("acc", hb, "accumulator of the warp's subwarp excess degrees")
 		sub := g.reg("sub", log2(s), "subwarps of the current warp resolved so far")
+		accBits = acc.w() + sub.w()
 		last := g.wire("last_sub", g.eq(sub, g.konst(uint64(s-1), sub.w())), "this is the warp's last subwarp")
 		v = g.wire("acc_sum", g.add(acc, d), "accumulator plus this subwarp")
 		write = g.and(resV, last)
@@ -175,7 +177,24 @@ func WarpReadyMask(w *specs.WarpReadyMask) (*nl.Design, hcl.Diagnostics) {
 		"warp_ready_i with memory warps masked while the safe distance is not met")
 	g.output("mask_o", mask, "memory warps are masked this cycle")
 	g.b.Header(readyMaskHeader(w, cw)...)
-	g.b.SetStorage(readyMaskStorage(w, cw)...)
+	// Storage, counted from the registers built above.
+	bits := func(m *mem) int { return len(m.words) * m.w }
+	st := nl.Storage{Name: "history tags and degrees",
+		Doc: fmt.Sprintf("%d sets x %d ways x (%d tag + %d degree bits): the paper's count", w.HistorySets, ways, tb, hb)}
+	valid := nl.Storage{Name: "history valid bits", Doc: "one per entry"}
+	for _, c := range cache {
+		st.Bits += bits(c.entry)
+		valid.Bits += c.valid.w()
+	}
+	storage := []nl.Storage{st, valid}
+	if ptrMem != nil {
+		storage = append(storage, nl.Storage{Name: "replacement pointers", Bits: bits(ptrMem), Doc: "one per set"})
+	}
+	storage = append(storage, nl.Storage{Name: "counter", Bits: cnt.w(), Doc: "last_warp_bkconf_degree"})
+	if accBits > 0 {
+		storage = append(storage, nl.Storage{Name: "accumulator", Bits: accBits, Doc: "warp_bkconf_degree and the subwarp count"})
+	}
+	g.b.SetStorage(storage...)
 	des, err := g.build()
 	if err != nil {
 		return nil, internalError(w, err)
@@ -209,23 +228,6 @@ func bitsFor(n int) int {
 		b++
 	}
 	return b
-}
-
-func readyMaskStorage(w *specs.WarpReadyMask, cw int) []nl.Storage {
-	entries := w.HistorySets * w.HistoryWays
-	st := []nl.Storage{
-		{Name: "history tags and degrees", Bits: entries * (w.TagBits() + w.HistoryBits()),
-			Doc: fmt.Sprintf("%d sets x %d ways x (%d tag + %d degree bits): the paper's count", w.HistorySets, w.HistoryWays, w.TagBits(), w.HistoryBits())},
-		{Name: "history valid bits", Bits: entries, Doc: "one per entry"},
-	}
-	if w.HistoryWays > 1 {
-		st = append(st, nl.Storage{Name: "replacement pointers", Bits: w.HistorySets * log2(w.HistoryWays), Doc: "one per set"})
-	}
-	st = append(st, nl.Storage{Name: "counter", Bits: cw, Doc: "last_warp_bkconf_degree"})
-	if s := w.Subwarps(); s > 1 {
-		st = append(st, nl.Storage{Name: "accumulator", Bits: w.HistoryBits() + log2(s), Doc: "warp_bkconf_degree and the subwarp count"})
-	}
-	return st
 }
 
 func readyMaskHeader(w *specs.WarpReadyMask, cw int) []string {
