@@ -57,6 +57,48 @@
 //
 // A configuration field f of width n in a port occupies bits f*n .. f*n+n-1,
 // field 0 in the least significant bits.
+//
+// # Sequential units (001_*)
+//
+// elastic_pipeline and warp_ready_mask are clocked; ForSequential returns
+// their Sequential models (the struct APIs are Pipeline and ReadyMask).
+// The ports are listed without clk; rst is a synchronous, active-high
+// input. Let T = tag_bits, DB = bits for 0..simd_width, W = warp_contexts,
+// PC = pc_bits.
+//
+//	unit              inputs (in order)                           outputs (in order)
+//	elastic_pipeline  rst[1] in_valid_i[1] in_kind_i[2]           stall_o[1] wb_valid_o[1] wb_tag_o[T]
+//	                  in_degree_i[DB] in_tag_i[T]
+//	warp_ready_mask   rst[1] launch_i[1] warp_ready_i[W]          warp_ready_o[W] mask_o[1]
+//	                  warp_is_mem_i[W] sched_valid_i[1]
+//	                  sched_shmem_i[1] sched_pc_i[PC] res_valid_i[1]
+//	                  res_pc_i[PC] res_degree_i[DB]
+//
+// A Cycle computes the cycle's outputs from the state and the inputs, then
+// the rising edge; with rst = 1 the next state is the reset state.
+//
+//   - elastic_pipeline (sections 3.1, 3.2): EXE offers one instruction a
+//     cycle (in_kind_i 0 = alu, 1 = shmem, 2 and 3 = other memory); it is
+//     accepted unless stall_o. A shmem instruction occupies MEM0 for
+//     max(1, ceil(degree / shmem_ports)) cycles, any other one cycle; MEM1
+//     .. MEM(M-1) take one cycle each and the memory path always wins
+//     writeback. baseline_unified sends every instruction down the memory
+//     path; baseline_split sends alu instructions down an M-stage NONMEM
+//     pipeline that holds as a whole when it loses writeback;
+//     elastic adds a PREMEM FIFO of warp_size/simd_width - 1 entries before
+//     MEM0 and turns NONMEM into an M-entry FIFO whose head, or else EXE's
+//     alu instruction, is forwarded to writeback. wb_valid_o/wb_tag_o is
+//     the instruction selected for writeback in the cycle (tag 0 when none).
+//   - warp_ready_mask (section 4, Figure 7): mask_o = (C != 0) and
+//     warp_ready_o = warp_ready_i & ~(warp_is_mem_i & mask_o). Scheduling a
+//     shmem warp loads C with (pred + S - 1) >> log2(shmem_ports), pred the
+//     degree the history cache holds for sched_pc_i (0 on a miss, looked up
+//     before this cycle's update), S = warp_size/simd_width; otherwise C
+//     counts down to 0. C is not wrapped (34 for pred 31 with S = 4, P = 1). Each res_valid_i adds max(res_degree_i - 1, 0) to an
+//     accumulator mod warp_size; the S-th writes the sum for res_pc_i into
+//     the cache (hit: update; miss: lowest invalid way, else the set's
+//     round-robin pointer, which then advances). launch_i clears
+//     everything, like rst.
 package model
 
 import (
