@@ -33,6 +33,8 @@ Usage:
   lsugen search  [flags] INPUTS...             choose a hash configuration for access traces
   lsugen rapsim  [--json] [--w LIST] [--trials N] [--seed S] [--table II|IV|both]
                                                Monte Carlo congestion of RAW, RAS, RAP and the w^4 variants
+  lsugen pipesim [--json] [-o FILE] SPEC --trace FILE | --synthetic|--preset NAME [flags]
+                                               cycles, stalls and IPC of the elastic pipeline and its baselines
   lsugen version
 
 Run 'lsugen COMMAND -h' for the flags of a command.
@@ -64,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSearch(args[1:], stdout, stderr)
 	case "rapsim":
 		err = cmdRapsim(args[1:], stdout, stderr)
+	case "pipesim":
+		err = cmdPipesim(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lsugen %s\n", gen.Version)
 	case "help", "-h", "--help":

@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/tools/pipesim"
+)
+
+const pipesimUsage = `Usage: lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --trace FILE
+       lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --synthetic|--preset NAME
+                      [--warps N] [--instructions N] [--shmem F] [--mem F] [--degrees D:P,...]
+                      [--static K] [--irregular] [--seed S] [--write-trace FILE]
+
+Runs the cycle-accurate model of the spec's elastic_pipeline unit (the first,
+or --unit) as baseline_unified, baseline_split and elastic (its variant
+attribute is ignored), each without and with the bank-conflict aware warp
+ready mask (the spec's warp_ready_mask, or --mask; without one the paper's:
+256 sets x 2 ways, 14-bit PCs), and reports cycles, IPC, stalls by cause,
+scheduling fails and writeback bubbles per run.
+
+System model: strict barrel processing (one instruction in flight per warp;
+a warp is ready again the cycle after its last subwarp is written back);
+each warp instruction is warp_size/simd_width subwarps offered in
+consecutive cycles, a stalled subwarp is offered again; round robin among
+the ready warps (after the mask).
+
+Trace format (--trace), one warp instruction per line, '#' comments:
+  WARP KIND PC [DEGREE...]
+  0 alu 0x10
+  0 shmem 0x11 2          # every subwarp 2-way conflicting
+  1 shmem 0x11 1 2 4 1    # one degree per subwarp
+  1 mem 0x12
+WARP 0..63 (below warp_contexts), KIND alu|shmem|mem, PC decimal or 0x-hex
+below 2^pc_bits; shmem lines carry 1 or warp_size/simd_width conflict
+degrees, each 1..simd_width. A warp's lines are its program in order.
+
+Synthetic workloads (--synthetic): all warps run one kernel of --static K
+instructions (PCs 0..K-1) in a loop. --preset NAME takes warps, K, the
+shared-memory intensity, the mean conflict degree and irregularity from a
+row of the paper's Table 4 (` + "aes_encrypt, aes_decrypt, reduction, transpose,\ndct, idct, dct_short, idct_short" + `) and runs K x ceil(1000/K) instructions
+per warp; flags given explicitly override the preset. The global-memory
+intensity of the presets (--mem 0.05) is an assumption, not from the paper.
+
+Flags:`
+
+// cmdPipesim runs the pipeline study.
+func cmdPipesim(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("pipesim", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, `print {"spec","pipeline","ready_mask","workload","runs":[{"variant","mask","cycles","ipc","stalls",...}]} as JSON`)
+	out := fs.String("o", "", "write the report to FILE (atomically) instead of standard output")
+	unitName := fs.String("unit", "", "the elastic_pipeline unit to study (default: the spec's first)")
+	maskName := fs.String("mask", "", "the warp_ready_mask unit (default: the spec's first, else the paper's)")
+	tracePath := fs.String("trace", "", "read the workload from this trace file")
+	synthetic := fs.Bool("synthetic", false, "generate the workload (flags marked synthetic)")
+	preset := fs.String("preset", "", "synthetic workload from a row of Table 4: "+strings.Join(pipesim.PresetNames(), ", "))
+	d := pipesim.DefaultSynthetic
+	warps := fs.Int("warps", d.Warps, "synthetic: warps (at most the mask's warp contexts)")
+	instrs := fs.Int("instructions", d.Instructions, "synthetic: warp instructions per warp")
+	shmem := fs.Float64("shmem", d.Shmem, "synthetic: shared-memory intensity, the fraction of shmem instructions")
+	mem := fs.Float64("mem", d.Mem, "synthetic: global-memory intensity, the fraction of mem instructions")
+	degrees := fs.String("degrees", d.Degrees.String(), "synthetic: conflict-degree distribution DEGREE:WEIGHT,...")
+	static := fs.Int("static", d.Static, "synthetic: static instructions K of the kernel")
+	irregular := fs.Bool("irregular", d.Irregular, "synthetic: draw each subwarp's degree at every execution, not once per static instruction")
+	seed := fs.Uint64("seed", d.Seed, "synthetic: random seed; the same seed gives the same workload")
+	writeTrace := fs.String("write-trace", "", "synthetic: also write the generated workload as a trace file")
+	maxCycles := fs.Int64("max-cycles", 0, "stop a run that has not finished after N cycles with an error (0: a bound no terminating run reaches)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, pipesimUsage)
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	usageErr := func(format string, a ...any) error {
+		fmt.Fprintf(stderr, "lsugen pipesim: "+format+"\n", a...)
+		return errUsage
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if len(pos) != 1 {
+		return usageErr("want exactly one SPEC file, got %d", len(pos))
+	}
+	isSynth := *synthetic || *preset != ""
+	switch {
+	case *tracePath != "" && isSynth:
+		return usageErr("--trace and --synthetic/--preset exclude each other")
+	case *tracePath == "" && !isSynth:
+		return usageErr("no workload: give --trace FILE or --synthetic/--preset NAME")
+	}
+	if !isSynth {
+		for _, n := range []string{"warps", "instructions", "shmem", "mem", "degrees", "static", "irregular", "seed", "write-trace"} {
+			if set[n] {
+				return usageErr("--%s applies to synthetic workloads only", n)
+			}
+		}
+	}
+	var pre pipesim.Preset
+	if *preset != "" {
+		var ok bool
+		if pre, ok = pipesim.LookupPreset(*preset); !ok {
+			return usageErr("--preset %q: want one of %s", *preset, strings.Join(pipesim.PresetNames(), ", "))
+		}
+	}
+	dist, err := pipesim.ParseDist(*degrees)
+	if err != nil {
+		return usageErr("--degrees: %v", err)
+	}
+	if *maxCycles < 0 {
+		return usageErr("--max-cycles %d: want 0 or more", *maxCycles)
+	}
+
+	spec := pos[0]
+	pipe, mask, err := loadPipeline(spec, *unitName, *maskName, stderr)
+	if err != nil {
+		return err
+	}
+	shape := pipesim.Shape{Subwarps: pipe.WarpSize / pipe.SIMDWidth, SIMDWidth: pipe.SIMDWidth}
+	if mask != nil {
+		shape.PCBits, shape.Warps = mask.PCBits, mask.WarpContexts
+	} else {
+		shape.PCBits = pipesim.DefaultMask(pipe, pipesim.MaxWarps).PCBits
+	}
+	if mask == nil && pipe.WarpSize < 2 {
+		return fmt.Errorf("elastic_pipeline %s: the warp ready mask needs warp_size >= 2", pipe.Name)
+	}
+
+	var wl *pipesim.Workload
+	info := pipesim.WorkloadInfo{}
+	if isSynth {
+		maxWarps := pipesim.MaxWarps
+		if shape.Warps > 0 {
+			maxWarps = shape.Warps
+		}
+		g := pipesim.DefaultSynthetic
+		if *preset != "" {
+			g = pre.Synthetic(pipe.WarpSize, maxWarps, *seed)
+		}
+		override := func(name string, apply func()) {
+			if set[name] || *preset == "" {
+				apply()
+			}
+		}
+		override("warps", func() { g.Warps = *warps })
+		override("instructions", func() { g.Instructions = *instrs })
+		override("shmem", func() { g.Shmem = *shmem })
+		override("mem", func() { g.Mem = *mem })
+		override("degrees", func() { g.Degrees = dist })
+		override("static", func() { g.Static = *static })
+		override("irregular", func() { g.Irregular = *irregular })
+		g.Seed = *seed
+		if err := g.Check(shape); err != nil {
+			return usageErr("%v", err)
+		}
+		if wl, err = g.Generate(shape); err != nil {
+			return err
+		}
+		info.Source, info.Synthetic = "synthetic", &g
+		if *writeTrace != "" {
+			var b bytes.Buffer
+			hdr := []string{fmt.Sprintf("lsugen pipesim synthetic workload for %s (warp_size %d, simd_width %d)", pipe.Name, pipe.WarpSize, pipe.SIMDWidth)}
+			if g.Preset != "" {
+				hdr = append(hdr, "preset "+g.Preset)
+			}
+			hdr = append(hdr, fmt.Sprintf("--warps %d --instructions %d --shmem %v --mem %v --degrees %s --static %d --irregular=%v --seed %d",
+				g.Warps, g.Instructions, g.Shmem, g.Mem, g.Degrees, g.Static, g.Irregular, g.Seed))
+			if err := wl.WriteTrace(&b, hdr); err != nil {
+				return err
+			}
+			if err := writeFileAtomic(*writeTrace, b.Bytes()); err != nil {
+				return err
+			}
+		}
+	} else {
+		if wl, err = pipesim.ParseFile(*tracePath, shape); err != nil {
+			return err
+		}
+		info.Source, info.Trace = "trace", *tracePath
+	}
+
+	rep, err := pipesim.Study(wl, pipe, mask, pipesim.Options{MaxCycles: *maxCycles})
+	if err != nil {
+		return err
+	}
+	rep.Spec = spec
+	rep.Workload.Source, rep.Workload.Trace, rep.Workload.Synthetic = info.Source, info.Trace, info.Synthetic
+
+	var b bytes.Buffer
+	if *asJSON {
+		j, err := rep.JSON()
+		if err != nil {
+			return err
+		}
+		b.Write(j)
+	} else if err := rep.WriteTable(&b); err != nil {
+		return err
+	}
+	if *out != "" {
+		return writeFileAtomic(*out, b.Bytes())
+	}
+	_, err = stdout.Write(b.Bytes())
+	return err
+}
+
+// loadPipeline loads one spec file and returns its elastic_pipeline unit
+// (named, or the first) and its warp_ready_mask (named, or the first, or
+// nil when it has none).
+func loadPipeline(path, unitName, maskName string, stderr io.Writer) (*specs.ElasticPipeline, *specs.WarpReadyMask, error) {
+	loader := specs.NewLoader()
+	file, diags := loader.Load(path)
+	if len(diags) > 0 {
+		printDiagnostics(stderr, loader, diags)
+	}
+	if diags.HasErrors() {
+		return nil, nil, errReported
+	}
+	var pipe *specs.ElasticPipeline
+	var mask *specs.WarpReadyMask
+	for _, u := range file.Units {
+		switch u := u.(type) {
+		case *specs.ElasticPipeline:
+			if pipe == nil && (unitName == "" || u.Name == unitName) {
+				pipe = u
+			}
+		case *specs.WarpReadyMask:
+			if mask == nil && (maskName == "" || u.Name == maskName) {
+				mask = u
+			}
+		}
+	}
+	kindOf := func(name string) string {
+		for _, u := range file.Units {
+			if u.UnitName() == name {
+				return u.UnitKind()
+			}
+		}
+		return ""
+	}
+	switch {
+	case pipe == nil && unitName == "":
+		return nil, nil, fmt.Errorf("%s declares no elastic_pipeline unit", path)
+	case pipe == nil && kindOf(unitName) != "":
+		return nil, nil, fmt.Errorf("--unit %s: %s is a %s unit, not an elastic_pipeline", unitName, unitName, kindOf(unitName))
+	case pipe == nil:
+		return nil, nil, fmt.Errorf("--unit %s: %s declares no unit %q", unitName, path, unitName)
+	case mask == nil && maskName != "" && kindOf(maskName) != "":
+		return nil, nil, fmt.Errorf("--mask %s: %s is a %s unit, not a warp_ready_mask", maskName, maskName, kindOf(maskName))
+	case mask == nil && maskName != "":
+		return nil, nil, fmt.Errorf("--mask %s: %s declares no unit %q", maskName, path, maskName)
+	}
+	if mask != nil && (mask.WarpSize != pipe.WarpSize || mask.SIMDWidth != pipe.SIMDWidth || mask.ShmemPorts != pipe.ShmemPorts) {
+		return nil, nil, fmt.Errorf("warp_ready_mask %s (warp_size %d, simd_width %d, shmem_ports %d) does not match elastic_pipeline %s (%d, %d, %d)",
+			mask.Name, mask.WarpSize, mask.SIMDWidth, mask.ShmemPorts, pipe.Name, pipe.WarpSize, pipe.SIMDWidth, pipe.ShmemPorts)
+	}
+	return pipe, mask, nil
+}
+
+// writeFileAtomic writes data to path through a temporary file and a
+// rename, so that path is either untouched or complete.
+func writeFileAtomic(path string, data []byte) error {
+	return writeAll(filepath.Dir(path), map[string][]byte{filepath.Base(path): data})
+}
