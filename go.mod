@@ -6,6 +6,7 @@ require (
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/sebdah/goldie/v2 v2.8.0
 	github.com/zclconf/go-cty v1.19.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

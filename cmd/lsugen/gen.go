@@ -6,14 +6,17 @@ import (
 	"io"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/packaging"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/timing"
 )
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	out := fs.String("o", "out", "output directory")
+	fusesoc := fs.Bool("fusesoc", false, "also write per unit a FuseSoC core NAME.core, a Yosys script NAME.ys and SDC constraints NAME.sdc")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen gen [-o DIR] SPEC...\n\nWrites DIR/NAME.v (readable RTL, module NAME) and DIR/NAME_gates.v\n(structural gate netlist, module NAME_gates) for every unit in the specs.\nNothing is written unless every unit generates.")
+		fmt.Fprintln(stderr, "Usage: lsugen gen [-o DIR] [--fusesoc] SPEC...\n\nWrites DIR/NAME.v (readable RTL, module NAME) and DIR/NAME_gates.v\n(structural gate netlist, module NAME_gates) for every unit in the specs;\nwith --fusesoc also DIR/NAME.core (FuseSoC CAPI2 core, name\nlsugen:units:NAME:VERSION), DIR/NAME.ys (run `yosys NAME.ys` in DIR) and\nDIR/NAME.sdc. Nothing is written unless every unit generates.")
 		fs.PrintDefaults()
 	}
 	paths, err := parseFlags(fs, args, stderr)
@@ -27,6 +30,15 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	set, err := verilogFiles(units)
 	if err != nil {
 		return err
+	}
+	if *fusesoc {
+		pkg, err := packagingFiles(units, func(u unit) string { return "" })
+		if err != nil {
+			return err
+		}
+		for name, b := range pkg {
+			set[name] = b
+		}
 	}
 	if err := writeAll(*out, set); err != nil {
 		return err
@@ -44,6 +56,29 @@ func verilogFiles(units []unit) (map[string][]byte, error) {
 			return nil, err
 		}
 		for name, b := range files {
+			set[name] = b
+		}
+	}
+	return set, nil
+}
+
+// packagingFiles renders every unit's FuseSoC core, Yosys script and SDC
+// file; vlnv names a unit's core ("" for the default name). The SDC
+// documents the sized critical-path estimate with the default driver and
+// load, as `lsugen timing --mode sized` reports it.
+func packagingFiles(units []unit, vlnv func(unit) string) (map[string][]byte, error) {
+	opt := timing.DefaultOptions()
+	opt.Mode = timing.Sized
+	set := map[string][]byte{}
+	for _, u := range units {
+		res, err := timing.Analyze(u.design, opt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+		}
+		pu := packaging.NewUnit(u.design, u.spec.UnitKind(), u.spec.Variant(), source(u.spec), gen.Version,
+			packaging.Estimate{FO4: res.FO4, Depth: res.Depth, Endpoint: res.Endpoint})
+		pu.VLNV = vlnv(u)
+		for name, b := range packaging.Files(pu) {
 			set[name] = b
 		}
 	}

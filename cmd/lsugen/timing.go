@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -21,8 +22,10 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 	mode := fs.String("mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
 	noWire := fs.Bool("no-wire", false, "free wires: the textbook logical-effort model (FO4 = 5 tau) instead of the wire-load model")
 	clocks := fs.String("clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
+	svg := fs.String("svg", "", "also write an SVG figure: FO4 against lanes of the coalescers and detectors with the clock periods, and the critical path of one unit gate by gate")
+	svgUnit := fs.String("svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] [--mode unsized|sized] [--no-wire] [--clock FO4,...] SPEC...\n\nStatic timing by logical effort with a wire-load model: critical path in\nFO4, area in NAND2 equivalents and transistor count of every unit.")
+		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] [--mode unsized|sized] [--no-wire] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...\n\nStatic timing by logical effort with a wire-load model: critical path in\nFO4, area in NAND2 equivalents and transistor count of every unit.\n--svg draws FO4 against lanes (clock lines at the --clock periods, else\n40, 48 and 56 FO4) and one unit's critical path; the file is written\natomically.")
 		fs.PrintDefaults()
 	}
 	specPaths, err := parseFlags(fs, args, stderr)
@@ -46,6 +49,10 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "lsugen timing: --driver must be positive and --load not negative")
 		return errUsage
 	}
+	if *svgUnit != "" && *svg == "" {
+		fmt.Fprintln(stderr, "lsugen timing: --svg-unit needs --svg FILE")
+		return errUsage
+	}
 	units, err := loadAndGenerate(specPaths, stderr)
 	if err != nil {
 		return err
@@ -57,6 +64,16 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 	for i := range rep.Units {
 		for _, p := range periods {
 			rep.Units[i].Cycles = append(rep.Units[i].Cycles, timing.ClockCycles{ClockFO4: p, Cycles: timing.CyclesAt(rep.Units[i].FO4, p)})
+		}
+	}
+	if *svg != "" {
+		b, err := timingSVG(units, rep, opt, periods, *svgUnit)
+		if err != nil {
+			fmt.Fprintf(stderr, "lsugen timing: %v\n", err)
+			return errUsage
+		}
+		if err := writeAll(filepath.Dir(*svg), map[string][]byte{filepath.Base(*svg): b}); err != nil {
+			return err
 		}
 	}
 	if *asJSON {
@@ -74,6 +91,9 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 		for _, u := range rep.Units {
 			fmt.Fprintf(stdout, "\n%s", u.Result)
 		}
+	}
+	if *svg != "" {
+		fmt.Fprintf(stdout, "\nwrote %s\n", *svg)
 	}
 	return nil
 }

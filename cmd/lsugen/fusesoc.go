@@ -1,0 +1,164 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/packaging"
+)
+
+// cmdFusesocGen is lsugen as a FuseSoC generator: FuseSoC runs it in the
+// generator's output directory with one argument, the GAPI file.
+func cmdFusesocGen(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fusesoc-gen", flag.ContinueOnError)
+	out := fs.String("o", ".", "output directory (FuseSoC runs a generator in its output directory)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: lsugen fusesoc-gen [-o DIR] GAPI.yml
+
+lsugen as a FuseSoC generator. FuseSoC calls it with the path of a GAPI
+file (gapi: "1.0", files_root, vlnv, parameters) and runs it in the
+generator's output directory. Parameters:
+
+  spec   an HCL spec file, or a list of them, relative to files_root
+         (the calling core's directory; the current directory without it)
+  unit   optional: generate only this unit of the specs
+
+For each unit it writes NAME.v, NAME_gates.v, NAME.ys, NAME.sdc and a
+CAPI2 core NAME.core named by the GAPI vlnv (with several units,
+vendor:library:name-UNIT:version; without a vlnv, lsugen:units:NAME:VERSION).
+Nothing is written unless every file can be.
+`)
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "lsugen fusesoc-gen: want one argument, the GAPI file; got %d\n", len(pos))
+		return errUsage
+	}
+	gapiPath := pos[0]
+	b, err := os.ReadFile(gapiPath)
+	if err != nil {
+		return fmt.Errorf("fusesoc-gen: %w", err)
+	}
+	g, err := packaging.ParseGAPI(b)
+	if err != nil {
+		return fmt.Errorf("fusesoc-gen: %s: %w", gapiPath, err)
+	}
+	specPaths, only, err := gapiParams(g)
+	if err != nil {
+		return fmt.Errorf("fusesoc-gen: %s: %w", gapiPath, err)
+	}
+	units, err := loadAndGenerate(specPaths, stderr)
+	if err != nil {
+		return err
+	}
+	if only != "" {
+		var sel []unit
+		for _, u := range units {
+			if u.design.Name == only {
+				sel = append(sel, u)
+			}
+		}
+		if sel == nil {
+			return fmt.Errorf("fusesoc-gen: %s: parameters: unit %q is not in %s (units: %s)",
+				gapiPath, only, strings.Join(specPaths, ", "), joinNames(units))
+		}
+		units = sel
+	}
+	vlnv := func(u unit) string { return "" }
+	if g.VLNV != "" {
+		v, l, n, ver, err := packaging.SplitVLNV(g.VLNV)
+		if err != nil {
+			return fmt.Errorf("fusesoc-gen: %s: vlnv: %w", gapiPath, err)
+		}
+		if len(units) == 1 {
+			vlnv = func(unit) string { return g.VLNV }
+		} else {
+			vlnv = func(u unit) string { return strings.Join([]string{v, l, n + "-" + u.design.Name, ver}, ":") }
+		}
+	}
+	set, err := verilogFiles(units)
+	if err != nil {
+		return err
+	}
+	pkg, err := packagingFiles(units, vlnv)
+	if err != nil {
+		return err
+	}
+	for name, b := range pkg {
+		set[name] = b
+	}
+	if err := writeAll(*out, set); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(units))
+	for _, u := range units {
+		names = append(names, packaging.CoreFileName(u.design.Name))
+	}
+	fmt.Fprintf(stdout, "lsugen %s fusesoc-gen: wrote %d files for %d units to %s (cores: %s)\n",
+		gen.Version, len(set), len(units), *out, strings.Join(names, ", "))
+	return nil
+}
+
+// gapiParams reads the generator parameters: spec (a path or a list of
+// paths, made absolute against files_root) and the optional unit. Unknown
+// parameters are errors, so that a misspelt one is not silently ignored.
+func gapiParams(g *packaging.GAPI) (paths []string, unit string, err error) {
+	var unknown []string
+	for k := range g.Parameters {
+		if k != "spec" && k != "unit" {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, "", fmt.Errorf("parameters: unknown %s (lsugen reads spec and unit)", strings.Join(unknown, ", "))
+	}
+	switch s := g.Parameters["spec"].(type) {
+	case nil:
+		return nil, "", fmt.Errorf("parameters: spec is missing: name the HCL spec file(s), relative to files_root")
+	case string:
+		paths = []string{s}
+	case []any:
+		for i, e := range s {
+			p, ok := e.(string)
+			if !ok {
+				return nil, "", fmt.Errorf("parameters: spec[%d]: want a file name, got %v", i, e)
+			}
+			paths = append(paths, p)
+		}
+	default:
+		return nil, "", fmt.Errorf("parameters: spec: want a file name or a list of them, got %v", s)
+	}
+	if len(paths) == 0 {
+		return nil, "", fmt.Errorf("parameters: spec is an empty list")
+	}
+	for i, p := range paths {
+		if p == "" {
+			return nil, "", fmt.Errorf("parameters: spec: empty file name")
+		}
+		if !filepath.IsAbs(p) && g.FilesRoot != "" {
+			paths[i] = filepath.Join(g.FilesRoot, p)
+		}
+	}
+	switch u := g.Parameters["unit"].(type) {
+	case nil:
+	case string:
+		if u == "" {
+			return nil, "", fmt.Errorf("parameters: unit is empty")
+		}
+		unit = u
+	default:
+		return nil, "", fmt.Errorf("parameters: unit: want a unit name, got %v", u)
+	}
+	return paths, unit, nil
+}

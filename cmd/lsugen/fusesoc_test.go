@@ -1,0 +1,248 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/packaging"
+)
+
+const fusesocDir = "../../specs/fusesoc"
+
+func readDir(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestFusesocGen_HandWritten drives fusesoc-gen with a GAPI file written
+// as FuseSoC writes one (PyYAML's layout: sorted keys, quoted version),
+// from the current directory as FuseSoC runs a generator.
+func TestFusesocGen_HandWritten(t *testing.T) {
+	root, err := filepath.Abs("../../specs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	gapi := filepath.Join(out, "atomics_input.yml")
+	writeSpec(t, out, "atomics_input.yml", `files_root: `+root+`
+gapi: '1.0'
+parameters:
+  spec: hash_atomics.hcl
+  unit: atomic_add_cla
+vlnv: acme:lsu:atomics-atomic_add:1.2.0
+`)
+	t.Chdir(out)
+	code, stdout, stderr := lsugen(t, "fusesoc-gen", gapi)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := []string{"atomic_add_cla.core", "atomic_add_cla.sdc", "atomic_add_cla.v", "atomic_add_cla.ys", "atomic_add_cla_gates.v", "atomics_input.yml"}
+	if got := readDir(t, out); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("files %v, want %v", got, want)
+	}
+	if !strings.Contains(stdout, "wrote 5 files for 1 units") {
+		t.Errorf("stdout %q", stdout)
+	}
+	core, err := os.ReadFile(filepath.Join(out, "atomic_add_cla.core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := packaging.CheckCore(core); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Name string }
+	if err := yaml.Unmarshal(core, &doc); err != nil || doc.Name != "acme:lsu:atomics-atomic_add:1.2.0" {
+		t.Errorf("core name %q (%v), want the GAPI vlnv", doc.Name, err)
+	}
+	v, _ := os.ReadFile(filepath.Join(out, "atomic_add_cla.v"))
+	if !strings.Contains(string(v), "module atomic_add_cla") || !strings.Contains(string(v), filepath.Join(root, "hash_atomics.hcl")) {
+		t.Errorf("atomic_add_cla.v does not come from the spec under files_root")
+	}
+}
+
+// TestFusesocGen_ExampleCore derives the GAPI file from
+// specs/fusesoc/lsugen_example.core the way FuseSoC does (files_root the
+// core's directory, vlnv vendor:library:name-INSTANCE:version, the
+// instance's parameters) and runs the generator on it.
+func TestFusesocGen_ExampleCore(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(fusesocDir, "lsugen_example.core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := packaging.CheckCore(src); err != nil {
+		t.Fatalf("lsugen_example.core: %v", err)
+	}
+	var ex struct {
+		Name     string
+		Generate map[string]struct {
+			Generator  string
+			Parameters map[string]any
+		}
+	}
+	if err := yaml.Unmarshal(src, &ex); err != nil {
+		t.Fatal(err)
+	}
+	inst, ok := ex.Generate["atomic_add"]
+	if !ok || inst.Generator != "lsugen" {
+		t.Fatalf("lsugen_example.core: generate %+v", ex.Generate)
+	}
+	v, l, n, ver, err := packaging.SplitVLNV(ex.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs(fusesocDir)
+	doc := map[string]any{"gapi": "1.0", "files_root": root, "vlnv": v + ":" + l + ":" + n + "-atomic_add:" + ver, "parameters": inst.Parameters}
+	b, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	writeSpec(t, out, "in.yml", string(b))
+	code, _, stderr := lsugen(t, "fusesoc-gen", "-o", out, filepath.Join(out, "in.yml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	core, err := os.ReadFile(filepath.Join(out, "atomic_add_cla.core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(core), "name: lsugen:examples:atomics-atomic_add:"+gen.Version+"\n") {
+		t.Errorf("generated core:\n%s", core)
+	}
+	if !strings.Contains(string(src), "lsugen:examples:atomics-atomic_add:"+gen.Version) {
+		t.Error("lsugen_example.core's comment names another generated core")
+	}
+}
+
+// TestFusesocGen_SeveralUnits: without unit, every unit of the spec, each
+// core named vendor:library:name-UNIT:version.
+func TestFusesocGen_SeveralUnits(t *testing.T) {
+	dir := t.TempDir()
+	writeSpec(t, dir, "two.hcl", goodSpec+strings.Replace(goodSpec, `"h"`, `"h2"`, 1))
+	writeSpec(t, dir, "in.yml", "gapi: '1.0'\nfiles_root: "+dir+"\nvlnv: v:l:n:3\nparameters:\n  spec: [two.hcl]\n")
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := lsugen(t, "fusesoc-gen", "-o", out, filepath.Join(dir, "in.yml")); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, u := range []string{"h", "h2"} {
+		core, err := os.ReadFile(filepath.Join(out, u+".core"))
+		if err != nil || !strings.Contains(string(core), "name: v:l:n-"+u+":3\n") {
+			t.Errorf("%s.core (%v):\n%s", u, err, core)
+		}
+	}
+}
+
+// TestFusesocGen_BadInput: a clear message, exit status 1 (2 for a usage
+// error), and nothing written.
+func TestFusesocGen_BadInput(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	badSpec := writeSpec(t, dir, "bad.hcl", strings.Replace(goodSpec, "bank_bits = 5", "bank_bits = 6", 1))
+	for _, c := range []struct {
+		name, gapi string
+		code       int
+		want       string
+	}{
+		{"not yaml", "gapi: [1.0\n", 1, "not a YAML mapping"},
+		{"wrong version", "gapi: '2.0'\nparameters:\n  spec: " + spec + "\n", 1, `gapi: version "2.0"; lsugen reads version 1.0`},
+		{"no spec", "gapi: '1.0'\nparameters:\n  unit: h\n", 1, "parameters: spec is missing"},
+		{"no parameters", "gapi: '1.0'\n", 1, "parameters: spec is missing"},
+		{"spec not a name", "gapi: '1.0'\nparameters:\n  spec: {a: 1}\n", 1, "spec: want a file name or a list of them"},
+		{"unknown parameter", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  units: h\n", 1, "parameters: unknown units (lsugen reads spec and unit)"},
+		{"unknown unit", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  unit: nope\n", 1, `unit "nope" is not in ` + spec + " (units: h)"},
+		{"missing spec file", "gapi: '1.0'\nfiles_root: " + dir + "\nparameters:\n  spec: gone.hcl\n", 1, "gone.hcl"},
+		{"spec error", "gapi: '1.0'\nparameters:\n  spec: " + badSpec + "\n", 1, "bad.hcl:"},
+		{"bad vlnv", "gapi: '1.0'\nvlnv: x\nparameters:\n  spec: " + spec + "\n", 1, `vlnv: "x" is not vendor:library:name:version`},
+	} {
+		gapi := writeSpec(t, dir, "in.yml", c.gapi)
+		out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "_"))
+		code, _, stderr := lsugen(t, "fusesoc-gen", "-o", out, gapi)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", c.name, code, stderr, c.code, c.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: the output directory was created", c.name)
+		}
+	}
+	if code, _, stderr := lsugen(t, "fusesoc-gen"); code != 2 || !strings.Contains(stderr, "want one argument, the GAPI file") {
+		t.Errorf("no argument: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := lsugen(t, "fusesoc-gen", filepath.Join(dir, "none.yml")); code != 1 || !strings.Contains(stderr, "none.yml") {
+		t.Errorf("missing GAPI file: exit %d, %q", code, stderr)
+	}
+}
+
+// TestFusesocGen_GeneratorCore: the generator core passes the CAPI2 check,
+// carries lsugen's version, names the wrapper script that exists beside
+// it, and the wrapper runs `$LSUGEN fusesoc-gen GAPI` as FuseSoC would
+// call it: sh DIR/COMMAND GAPI, in the output directory.
+func TestFusesocGen_GeneratorCore(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(fusesocDir, "lsugen_generators.core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := packaging.CheckCore(src); err != nil {
+		t.Fatalf("lsugen_generators.core: %v", err)
+	}
+	var doc struct {
+		Name       string
+		Generators map[string]struct{ Interpreter, Command string }
+	}
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(doc.Name, ":"+gen.Version) {
+		t.Errorf("generator core %s: version is not lsugen's %s", doc.Name, gen.Version)
+	}
+	g, ok := doc.Generators["lsugen"]
+	if !ok || g.Interpreter != "sh" {
+		t.Fatalf("generators: %+v", doc.Generators)
+	}
+	script, err := filepath.Abs(filepath.Join(fusesocDir, g.Command))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Fatalf("the generator command: %v", err)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool to build lsugen for the wrapper")
+	}
+	bin := filepath.Join(t.TempDir(), "lsugen")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root, _ := filepath.Abs("../../specs")
+	work := t.TempDir()
+	writeSpec(t, work, "x_input.yml", "files_root: "+root+"\ngapi: '1.0'\nparameters:\n  spec: hash_atomics.hcl\n  unit: atomic_xor\nvlnv: a:b:c-x:1\n")
+	cmd := exec.Command(sh, script, filepath.Join(work, "x_input.yml"))
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "LSUGEN="+bin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("sh %s: %v\n%s", g.Command, err, out)
+	}
+	if _, err := os.Stat(filepath.Join(work, "atomic_xor.core")); err != nil {
+		t.Error(err)
+	}
+}
