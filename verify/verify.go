@@ -1,7 +1,9 @@
 // Package verify proves a generated design does what its behavioural model
 // says: the same vectors run through the model, lsugen's own netlist
 // simulator, and the RTL and gate-level Verilog under Icarus Verilog and
-// Verilator; every output is compared in Go.
+// Verilator; every output is compared in Go. Combinational units run
+// vectors (Run); clocked units run a stream of cycles in lockstep with
+// their sequential model (RunSequential).
 package verify
 
 import (
@@ -47,10 +49,14 @@ func ParseEngines(s string) ([]Engine, error) {
 
 // Job is one unit to check.
 type Job struct {
-	// Spec is the unit's spec; it picks the directed vectors, if any.
+	// Spec is the unit's spec; it picks the directed vectors, if any, or
+	// a sequential unit's stimulus.
 	Spec   specs.Unit
 	Design *netlist.Design
-	Model  model.Model
+	// Model is a combinational unit's model, for Run.
+	Model model.Model
+	// Seq is a sequential unit's model, for RunSequential.
+	Seq model.Sequential
 	// Sources are the Verilog files of the RTL and gate-level modules,
 	// already written; needed by the HDL engines.
 	Sources []string
@@ -63,24 +69,31 @@ type Job struct {
 // Check is the outcome of one engine on one unit.
 type Check struct {
 	Engine   Engine
-	Vectors  int
+	Vectors  int // vectors, or cycles of a sequential run
 	Elapsed  time.Duration
 	Mismatch *Mismatch // nil when every output matched
 }
 
 // Mismatch describes the first failing vector of a check.
 type Mismatch struct {
-	Module   string
+	Module string
+	// Vector is the failing vector, or for a sequential run (Clocked) the
+	// failing cycle, counted from 0 after the reset cycle.
 	Vector   int
-	Inputs   string // port=value list
+	Clocked  bool
+	Inputs   string // port=value list (of the failing cycle)
 	Port     string
 	Expected string
 	Actual   string
-	VCD      string // path of a VCD of the failing vector, if written
+	VCD      string // path of a VCD of the failing vector (cycles), if written
 }
 
 func (m *Mismatch) String() string {
-	s := fmt.Sprintf("module %s, vector %d (%s): %s expected %s, got %s", m.Module, m.Vector, m.Inputs, m.Port, m.Expected, m.Actual)
+	what := "vector"
+	if m.Clocked {
+		what = "cycle"
+	}
+	s := fmt.Sprintf("module %s, %s %d (%s): %s expected %s, got %s", m.Module, what, m.Vector, m.Inputs, m.Port, m.Expected, m.Actual)
 	if m.VCD != "" {
 		s += "; waveform in " + m.VCD
 	}
@@ -90,8 +103,8 @@ func (m *Mismatch) String() string {
 // Result collects the checks of one unit.
 type Result struct {
 	Unit     string
-	Vectors  int
-	Coverage string // how the vectors cover the input space
+	Vectors  int    // vectors, or cycles of a sequential run
+	Coverage string // how the vectors (the stream) cover the input space
 	Checks   []Check
 }
 
@@ -110,6 +123,12 @@ func (r *Result) Failed() bool {
 // reported in the Result.
 func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, error) {
 	d := job.Design
+	if d.Clock != "" {
+		return nil, fmt.Errorf("%s: a sequential design (clock %s): use RunSequential", d.Name, d.Clock)
+	}
+	if job.Model == nil {
+		return nil, fmt.Errorf("%s: no model", d.Name)
+	}
 	ins, outs, err := matchInterface(d, job.Model)
 	if err != nil {
 		return nil, err

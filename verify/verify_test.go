@@ -17,10 +17,19 @@ import (
 )
 
 // job writes the design's Verilog into a fresh directory and pairs it
-// with the unit's model.
+// with the unit's model (sequential for a design with a clock).
 func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
 	t.Helper()
-	m, err := model.ForUnit(u)
+	var (
+		m   model.Model
+		seq model.Sequential
+		err error
+	)
+	if d.Clock != "" {
+		seq, err = model.ForSequential(u)
+	} else {
+		m, err = model.ForUnit(u)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,6 +48,7 @@ func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
 		Spec:    u,
 		Design:  d,
 		Model:   m,
+		Seq:     seq,
 		Sources: []string{filepath.Join(dir, rtl.RTLFileName(d)), filepath.Join(dir, rtl.GatesFileName(d))},
 		Modules: []string{d.Name, rtl.GatesModuleName(d)},
 		Dir:     dir,
@@ -60,9 +70,24 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 // and on every engine in `make verify-all`.
 const maxVerilatorGates = 30000
 
+// Sequential example units run the default 100,000 cycles on the netlist
+// simulator (a fraction of a second) and a shorter stream on the HDL
+// simulators: seqGateCycles bounds gates times cycles for Icarus' sake (it
+// runs the 25,000-gate history cache at about 500 cycles a second), small
+// units get seqMaxCycles cycles and none fewer than seqMinCycles; units
+// above seqMaxVerilatorGates skip Verilator, whose build of them takes
+// 15 to 20 s (`make verify-all` runs every unit on every engine).
+const (
+	seqGateCycles        = 25_000_000
+	seqMaxCycles         = 20_000
+	seqMinCycles         = 1_000
+	seqMaxVerilatorGates = 10_000
+)
+
 // TestSpecs_ModelNetlistIcarusVerilator checks every example unit, constant
 // and configurable, with the same vectors on all three engines (all but
-// Verilator for units above maxVerilatorGates).
+// Verilator for units above maxVerilatorGates); sequential units run a
+// stream of cycles in lockstep with their model.
 func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	paths, _ := filepath.Glob("../specs/*.hcl")
 	if len(paths) == 0 {
@@ -82,7 +107,28 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 				if len(d.Gates) > maxVerilatorGates {
 					engines = []verify.Engine{verify.Netlist, verify.Icarus}
 				}
-				res, err := verify.Run(context.Background(), job(t, u, d), plan, engines)
+				var (
+					res *verify.Result
+					err error
+				)
+				if d.Clock != "" {
+					j := job(t, u, d)
+					res, err = verify.RunSequential(context.Background(), j, verify.DefaultSeqPlan(), []verify.Engine{verify.Netlist})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if c := res.Checks[0]; c.Mismatch != nil {
+						t.Errorf("netlist, %d cycles: %s", c.Vectors, c.Mismatch)
+					}
+					engines = []verify.Engine{verify.Icarus, verify.Verilator}
+					if len(d.Gates) > seqMaxVerilatorGates {
+						engines = engines[:1]
+					}
+					sp := verify.SeqPlan{Cycles: min(seqMaxCycles, max(seqMinCycles, seqGateCycles/len(d.Gates))), Seed: 1}
+					res, err = verify.RunSequential(context.Background(), j, sp, engines)
+				} else {
+					res, err = verify.Run(context.Background(), job(t, u, d), plan, engines)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

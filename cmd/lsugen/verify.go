@@ -20,12 +20,14 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	plan := verify.DefaultPlan()
 	sims := fs.String("sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator")
 	fs.IntVar(&plan.Random, "vectors", plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
-	fs.Uint64Var(&plan.Seed, "seed", plan.Seed, "seed of the random vectors and configurations")
+	fs.Uint64Var(&plan.Seed, "seed", plan.Seed, "seed of the random vectors and configurations, and of sequential units' stimulus")
 	fs.IntVar(&plan.Configs, "configs", plan.Configs, "random configurations of a configurable unit")
 	fs.IntVar(&plan.MaxVectors, "max-vectors", plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
+	seqPlan := verify.DefaultSeqPlan()
+	fs.IntVar(&seqPlan.Cycles, "cycles", seqPlan.Cycles, "clock cycles per sequential (clocked) unit")
 	work := fs.String("work", "", "work directory for testbenches, vectors and VCDs (default: a temporary directory, kept only on failure)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen verify [flags] SPEC...\n\nRuns the same vectors through the behavioural model, the netlist simulator\nand the RTL and gate-level Verilog under Icarus Verilog and Verilator, and\ncompares every output with the model. Exits 1 on the first mismatching unit\nafter printing the vector and leaving a VCD of it.")
+		fmt.Fprintln(stderr, "Usage: lsugen verify [flags] SPEC...\n\nRuns the same vectors through the behavioural model, the netlist simulator\nand the RTL and gate-level Verilog under Icarus Verilog and Verilator, and\ncompares every output with the model. Clocked units run a stream of --cycles\ncycles in lockstep with their sequential model, every output compared in\nevery cycle. Exits 1 after the units are checked if any mismatched, having\nprinted the vector (cycle) and left a VCD of it.")
 		fs.PrintDefaults()
 	}
 	paths, err := parseFlags(fs, args, stderr)
@@ -42,10 +44,11 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "lsugen verify: %v\n", err)
 		return errUsage
 	}
-	if plan.Random < 1 || plan.Configs < 1 || plan.MaxVectors < 1 {
-		fmt.Fprintln(stderr, "lsugen verify: --vectors, --configs and --max-vectors must be positive")
+	if plan.Random < 1 || plan.Configs < 1 || plan.MaxVectors < 1 || seqPlan.Cycles < 1 {
+		fmt.Fprintln(stderr, "lsugen verify: --vectors, --configs, --max-vectors and --cycles must be positive")
 		return errUsage
 	}
+	seqPlan.Seed = plan.Seed
 	units, err := loadAndGenerate(paths, stderr)
 	if err != nil {
 		return err
@@ -62,7 +65,18 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 
 	failed := false
 	for _, u := range units {
-		m, err := model.ForUnit(u.spec)
+		// A design with a clock is sequential: it runs a stream of
+		// cycles against its sequential model.
+		sequential := u.design.Clock != ""
+		var (
+			m   model.Model
+			seq model.Sequential
+		)
+		if sequential {
+			seq, err = model.ForSequential(u.spec)
+		} else {
+			m, err = model.ForUnit(u.spec)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: no behavioural model: %w", u.design.Name, err)
 		}
@@ -78,14 +92,24 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 			Spec:    u.spec,
 			Design:  u.design,
 			Model:   m,
+			Seq:     seq,
 			Sources: []string{filepath.Join(udir, rtl.RTLFileName(u.design)), filepath.Join(udir, rtl.GatesFileName(u.design))},
-			Modules: []string{u.design.Name, u.design.Name + "_gates"},
+			Modules: []string{u.design.Name, rtl.GatesModuleName(u.design)},
 			Dir:     udir,
 		}
-		res, err := verify.Run(ctx, job, plan, engines)
+		var res *verify.Result
+		if sequential {
+			res, err = verify.RunSequential(ctx, job, seqPlan, engines)
+		} else {
+			res, err = verify.Run(ctx, job, plan, engines)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "lsugen verify: %v\n(work directory kept: %s)\n", err, dir)
 			return errReported
+		}
+		if sequential {
+			// The stream's coverage is long: one line of its own.
+			fmt.Fprintf(stdout, "%-24s stream: %s\n", u.design.Name, res.Coverage)
 		}
 		for _, c := range res.Checks {
 			status := "ok"
@@ -93,7 +117,11 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 				status = "MISMATCH"
 				failed = true
 			}
-			fmt.Fprintf(stdout, "%-24s %-10s %-8s %8d vectors, %-34s %s\n", u.design.Name, c.Engine, status, c.Vectors, res.Coverage, c.Elapsed.Round(time.Millisecond))
+			if sequential {
+				fmt.Fprintf(stdout, "%-24s %-10s %-8s %8d cycles,  %-34s %s\n", u.design.Name, c.Engine, status, c.Vectors, "lockstep with the sequential model", c.Elapsed.Round(time.Millisecond))
+			} else {
+				fmt.Fprintf(stdout, "%-24s %-10s %-8s %8d vectors, %-34s %s\n", u.design.Name, c.Engine, status, c.Vectors, res.Coverage, c.Elapsed.Round(time.Millisecond))
+			}
 			if c.Mismatch != nil {
 				fmt.Fprintf(stderr, "lsugen verify: %s: %s\n", u.design.Name, c.Mismatch)
 			}

@@ -85,7 +85,8 @@ const DefaultVCDCycles = 1000
 //
 // Errors are *StepError values naming the engine and the step (build,
 // verilate, compile, run, parse) with the tail of the tool's output.
-// Warnings from the compilers are errors; so is an output with x or z bits.
+// Warnings from the compilers are errors; so is an output with x or z bits
+// (an *XZError naming the module, vector and port).
 func (b *Bench) Run(ctx context.Context, e Engine, vectors [][][]uint64) ([][][][]uint64, error) {
 	outs, _, err := b.run(ctx, e, vectors, "")
 	return outs, err
@@ -242,12 +243,22 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 		return fail("run", sim.fail(fmt.Errorf("simulator warnings: %s", w[0]), out))
 	}
 	outs, err := readOutputs(filepath.Join(p.dir, outFile), p.l, len(p.modules), len(vectors))
-	if err != nil {
-		var le *lineError
-		if errors.As(err, &le) {
-			err = fmt.Errorf("module %s, vector %d: %v (%s line %d: %.80s)",
-				p.modules[le.module], le.vector, le.err, outFile, le.line, le.text)
+	var le *lineError
+	switch {
+	case err == nil:
+	case vcdFile != "" && errors.Is(err, errXZ):
+		// A dump is for looking at the x; its outputs are not returned.
+	case errors.As(err, &le) && errors.Is(le.err, errXZ):
+		return fail("parse", &XZError{Module: p.modules[le.module], Vector: le.vector, Clocked: p.l.clock != "",
+			Port: p.l.xzPort(le.text), File: outFile, Line: le.line, Text: le.text})
+	case errors.As(err, &le):
+		what := "vector"
+		if p.l.clock != "" {
+			what = "cycle"
 		}
+		return fail("parse", fmt.Errorf("module %s, %s %d: %v (%s line %d: %.80s)",
+			p.modules[le.module], what, le.vector, le.err, outFile, le.line, le.text))
+	default:
 		return fail("parse", err)
 	}
 	if vcdFile == "" {
@@ -259,6 +270,30 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	}
 	return outs, vcd, nil
 }
+
+// XZError is a module output with x or z bits (an undriven output, or
+// under Icarus state that no reset defined), the error of Run inside a
+// *StepError; errors.As finds it. DumpVCD does not fail on it: its VCD is
+// what shows where the x comes from.
+type XZError struct {
+	Module  string
+	Vector  int  // the vector, or the cycle of a clocked bench
+	Clocked bool // Vector counts cycles
+	Port    string
+	File    string // the output file and its line
+	Line    int
+	Text    string // the line: all the module's outputs as hex digits
+}
+
+func (e *XZError) Error() string {
+	what := "vector"
+	if e.Clocked {
+		what = "cycle"
+	}
+	return fmt.Sprintf("module %s, %s %d: output %s has x or z bits (%s line %d: %.80s)", e.Module, what, e.Vector, e.Port, e.File, e.Line, e.Text)
+}
+
+func (e *XZError) Unwrap() error { return errXZ }
 
 // simWarnings are the warning lines of a simulation run.
 func simWarnings(e Engine, out []byte) []string {

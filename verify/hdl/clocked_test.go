@@ -3,6 +3,7 @@ package hdl
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -260,7 +261,8 @@ func TestClockedTestbench_DocumentsProtocol(t *testing.T) {
 		"[71:2]       x_i",
 		".clk(tb_clk),",
 		"tb_vec[0] = 1'b1;",
-		"$fwrite(tb_fout, \"%h\\n\", {m1_cnt_o, m1_sum_o});\n            tb_clk = 1'b1;",
+		"[75:72]      cnt_o",
+		"$fwrite(tb_fout, \"%h\\n\", {m1_cnt_o, 2'b0, m1_sum_o});\n            tb_clk = 1'b1;",
 	} {
 		if !strings.Contains(tb, want) {
 			t.Errorf("testbench has no %q:\n%s", want, tb)
@@ -298,5 +300,33 @@ func TestClockedBench_BadPorts(t *testing.T) {
 		if _, err := b.Run(context.Background(), Icarus, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("clock %q reset %q: got %v, want %q", c.clock, c.reset, err, c.want)
 		}
+	}
+}
+
+// TestClockedBench_IcarusXZ: a register that rst does not reset is x under
+// Icarus until written; Run fails with an *XZError naming the module, the
+// cycle and the port, and DumpVCD still writes the VCD.
+func TestClockedBench_IcarusXZ(t *testing.T) {
+	requireEngine(t, Icarus)
+	b := newSeqaccBench(t)
+	text := strings.Replace(seqaccV, "acc_q <= 70'd0;", "", 1)
+	if err := os.WriteFile(b.Sources[0], []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	vs := seqaccVectors(50, 14)
+	_, err := b.Run(context.Background(), Icarus, vs)
+	var xe *XZError
+	if !errors.As(err, &xe) || xe.Module != "seqacc" || xe.Vector != 0 || !xe.Clocked || xe.Port != "sum_o" {
+		t.Fatalf("got %v, want an XZError of seqacc, cycle 0, sum_o", err)
+	}
+	if !strings.Contains(err.Error(), "cycle 0: output sum_o has x or z bits") {
+		t.Errorf("error %q", err)
+	}
+	path, err := b.DumpVCD(context.Background(), Icarus, vs[:1], "xz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.Contains(data, []byte("acc_q")) {
+		t.Errorf("VCD %s: %v", path, err)
 	}
 }

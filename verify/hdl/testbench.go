@@ -256,11 +256,19 @@ func bitRange(f field) string {
 	return fmt.Sprintf("[%d:%d]", f.offset+f.width-1, f.offset)
 }
 
-// concat is the concatenation of the fields' signals, last field first.
+// concat is the concatenation of the fields' signals, last field first,
+// with zeros in the gaps between them.
 func concat(fs []field, prefix string) string {
-	parts := make([]string, len(fs))
-	for i, f := range fs {
-		parts[len(fs)-1-i] = prefix + f.name
+	var parts []string
+	for i := len(fs) - 1; i >= 0; i-- {
+		parts = append(parts, prefix+fs[i].name)
+		below := 0
+		if i > 0 {
+			below = fs[i-1].offset + fs[i-1].width
+		}
+		if gap := fs[i].offset - below; gap > 0 {
+			parts = append(parts, fmt.Sprintf("%d'b0", gap))
+		}
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -50,6 +50,7 @@ var toolSpecs = map[string]toolSpec{
 	"yosys":     {[]string{"-V"}, "yosys", [2]int{}, ""},
 	"make":      {[]string{"--version"}, "make", [2]int{}, ""},
 	"g++":       {[]string{"--version"}, "g++", [2]int{}, ""},
+	"sta":       {[]string{"-version"}, "opensta", [2]int{}, ""}, // OpenSTA; prints e.g. "2.0.17"
 }
 
 // EnvVar is the environment variable that overrides the path of tool name:

@@ -23,7 +23,9 @@ type field struct {
 // first port in the least significant bits. A side with no ports is one
 // zero bit wide, so that the testbench never declares a zero-width reg.
 // The clock of a clocked bench is driven by the testbench and is no part of
-// the vectors.
+// the vectors; a clocked bench starts each output port at a multiple of 4
+// bits (zeros between), so that a hex digit with x in it belongs to one
+// port.
 type layout struct {
 	ins, outs  []field
 	iw, ow     int // total widths, at least 1
@@ -80,6 +82,11 @@ func newClockedLayout(ports []netlist.Port, clock, reset string) (*layout, error
 			l.ins = append(l.ins, field{p.Name, w, l.iw})
 			l.iw += w
 		case p.Dir == netlist.Out:
+			if clock != "" {
+				// Each output starts at a hex digit, so that an x
+				// digit names its port.
+				l.ow = (l.ow + 3) &^ 3
+			}
 			l.outs = append(l.outs, field{p.Name, w, l.ow})
 			l.ow += w
 			l.outWords += words(w)
@@ -206,6 +213,21 @@ func parseHex(v []uint64, s []byte) error {
 }
 
 var errXZ = errors.New("output has x or z bits")
+
+// xzPort names the first output port (in Ports order) with an x or z digit
+// in the output line text, "" when there is none. In a combinational
+// layout a digit may hold bits of two ports, and the first is named.
+func (l *layout) xzPort(text string) string {
+	nd := len(text)
+	for _, f := range l.outs {
+		for bit := f.offset; bit < f.offset+f.width; bit++ {
+			if k := nd - 1 - bit/4; k >= 0 && k < nd && hexValue[text[k]] == xzDigit {
+				return f.name
+			}
+		}
+	}
+	return ""
+}
 
 // writeVectors writes the vector file: one line per vector, the inputs
 // packed by l, as l.iDig hex digits.

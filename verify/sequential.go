@@ -1,0 +1,465 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/verify/model"
+)
+
+// ResetPort is the name of the synchronous active-high reset input every
+// sequential unit has.
+const ResetPort = "rst"
+
+// SeqPlan says how a sequential unit is run.
+type SeqPlan struct {
+	// Cycles is the number of clock cycles of the stream, after the reset
+	// cycle that every engine applies first.
+	Cycles int
+	// Seed makes the stimulus; the same seed gives the same stream.
+	Seed uint64
+	// Segments cuts the stream into this many segments (at most 64),
+	// forcing rst = 1 in the last cycle of each but the last segment, so
+	// that every segment starts in the reset state. The netlist simulator
+	// runs the segments side by side in its 64 lanes, one lane each, 64
+	// times as fast as one lane; the model and the HDL simulators run the
+	// whole stream as it is. Registers that rst does not reset (memory
+	// arrays) start each lane at 0 where the whole stream carries their
+	// old contents over; outputs after a reset must not depend on them.
+	// 0 picks up to 64 segments of at least MinSegment cycles; 1 gives
+	// one uncut stream and a single-lane netlist run.
+	Segments int
+}
+
+// MinSegment is the shortest segment SeqPlan's automatic choice makes.
+const MinSegment = 1024
+
+// DefaultSeqPlan is what `lsugen verify` uses for sequential units without
+// flags.
+func DefaultSeqPlan() SeqPlan { return SeqPlan{Cycles: 100_000, Seed: 1} }
+
+// segments returns the [start, end) cycle ranges of the plan's segments.
+func (p SeqPlan) segments() []segment {
+	n := p.Segments
+	if n <= 0 {
+		n = min(64, max(1, p.Cycles/MinSegment))
+	}
+	n = max(1, min(n, 64, p.Cycles))
+	length := (p.Cycles + n - 1) / n
+	var segs []segment
+	for start := 0; start < p.Cycles; start += length {
+		segs = append(segs, segment{start, min(start+length, p.Cycles)})
+	}
+	return segs
+}
+
+type segment struct{ start, end int }
+
+// RunSequential checks a clocked job in lockstep, cycle by cycle: the
+// stimulus for the unit (see NewStimulus) makes plan.Cycles cycles of
+// inputs while stepping job.Seq, which records the expected outputs of
+// every cycle; then each engine runs the same stream after one reset cycle
+// (rst = 1, every other input 0) and every output of every cycle is
+// compared. The netlist simulator evaluates the outputs of a cycle before
+// its rising edge (they may depend on the cycle's inputs), then steps its
+// DFFs; Icarus and Verilator run the RTL and gate-level modules in one
+// clocked testbench (hdl.Bench with Clock and Reset).
+//
+// job.Design must have a clock (Design.Clock, a one-bit input) and a
+// one-bit input rst; its other ports must be job.Seq's, in order. The
+// Result counts cycles as vectors; a Mismatch gives the first failing
+// cycle (cycle 0 is the first after the reset cycle), its inputs and a VCD
+// of at most the last 1000 cycles up to it.
+func RunSequential(ctx context.Context, job Job, plan SeqPlan, engines []Engine) (*Result, error) {
+	d := job.Design
+	if job.Seq == nil {
+		return nil, fmt.Errorf("%s: no sequential model", d.Name)
+	}
+	if plan.Cycles < 1 {
+		return nil, fmt.Errorf("%s: %d cycles: want at least 1", d.Name, plan.Cycles)
+	}
+	ins, outs, err := matchSeqInterface(d, job.Seq)
+	if err != nil {
+		return nil, err
+	}
+	stim, err := NewStimulus(job.Spec, job.Seq.Ports(), plan.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Name, err)
+	}
+	segs := plan.segments()
+	s := record(job.Seq, stim, ins, outs, plan.Cycles, segs)
+	coverage := fmt.Sprintf("%d cycles", plan.Cycles)
+	if len(segs) > 1 {
+		coverage += fmt.Sprintf(" (reset every %d)", segs[0].end-segs[0].start)
+	}
+	if c := stim.Coverage(); c != "" {
+		coverage += "; " + c
+	}
+	res := &Result{Unit: d.Name, Vectors: plan.Cycles, Coverage: coverage}
+	for _, e := range engines {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		start := time.Now()
+		var mm *Mismatch
+		switch e {
+		case Netlist:
+			mm, err = checkNetlistSeq(d, s, segs, job.Dir)
+		case Icarus, Verilator:
+			mm, err = checkHDLSeq(ctx, job, hdl.Engine(e), s)
+		default:
+			err = fmt.Errorf("unknown engine %q", e)
+		}
+		if err != nil {
+			return res, fmt.Errorf("%s: %s: %w", d.Name, e, err)
+		}
+		res.Checks = append(res.Checks, Check{Engine: e, Vectors: plan.Cycles, Elapsed: time.Since(start), Mismatch: mm})
+	}
+	return res, nil
+}
+
+// matchSeqInterface checks a clocked design against its model: the clock
+// is a one-bit input, rst is a one-bit input, and the other ports are the
+// model's, in order. ins and outs are the design's ports without the
+// clock, indexed like the model's inputs and outputs.
+func matchSeqInterface(d *netlist.Design, m model.Sequential) (ins, outs []*netlist.Port, err error) {
+	if d.Clock == "" {
+		return nil, nil, fmt.Errorf("%s: not a sequential design (no clock)", d.Name)
+	}
+	clk := d.Port(d.Clock)
+	if clk == nil || clk.Dir != netlist.In || clk.Width() != 1 {
+		return nil, nil, fmt.Errorf("%s: the clock %q is not a one-bit input port", d.Name, d.Clock)
+	}
+	var ports []*netlist.Port
+	for i := range d.Ports {
+		if d.Ports[i].Name != d.Clock {
+			ports = append(ports, &d.Ports[i])
+		}
+	}
+	mp := m.Ports()
+	if len(mp) != len(ports) {
+		return nil, nil, fmt.Errorf("%s: interface mismatch: model has %d ports, design has %d besides the clock %s", d.Name, len(mp), len(ports), d.Clock)
+	}
+	for i, p := range mp {
+		dp := ports[i]
+		if p.Name != dp.Name || p.Width != dp.Width() || p.Output != (dp.Dir == netlist.Out) {
+			return nil, nil, fmt.Errorf("%s: interface mismatch at port %d (clock not counted): model %s[%d] output=%v, design %s[%d] output=%v",
+				d.Name, i, p.Name, p.Width, p.Output, dp.Name, dp.Width(), dp.Dir == netlist.Out)
+		}
+		if p.Output {
+			outs = append(outs, dp)
+		} else {
+			ins = append(ins, dp)
+		}
+	}
+	if rst := d.Port(ResetPort); rst == nil || rst.Dir != netlist.In || rst.Width() != 1 {
+		return nil, nil, fmt.Errorf("%s: no one-bit reset input %s", d.Name, ResetPort)
+	}
+	return ins, outs, nil
+}
+
+// stream is the recorded run of the model: every cycle's inputs and
+// expected outputs, each cycle's port values packed one after another in
+// flat word slices.
+type stream struct {
+	ins, outs     []*netlist.Port
+	cycles        int
+	inW, outW     int   // words per cycle
+	inOff, outOff []int // word offset of each port within a cycle
+	in, out       []uint64
+	rst           int // index of rst among ins
+}
+
+func newStream(ins, outs []*netlist.Port, cycles int) *stream {
+	s := &stream{ins: ins, outs: outs, cycles: cycles}
+	for j, p := range ins {
+		s.inOff = append(s.inOff, s.inW)
+		s.inW += words(p.Width())
+		if p.Name == ResetPort {
+			s.rst = j
+		}
+	}
+	for _, p := range outs {
+		s.outOff = append(s.outOff, s.outW)
+		s.outW += words(p.Width())
+	}
+	s.in = make([]uint64, cycles*s.inW)
+	s.out = make([]uint64, cycles*s.outW)
+	return s
+}
+
+// view points v[j] at port j's words of cycle c in flat.
+func view(v [][]uint64, flat []uint64, c, perCycle int, off []int, ports []*netlist.Port) {
+	base := c * perCycle
+	for j, p := range ports {
+		o := base + off[j]
+		n := words(p.Width())
+		v[j] = flat[o : o+n : o+n]
+	}
+}
+
+func (s *stream) inView(v [][]uint64, c int)  { view(v, s.in, c, s.inW, s.inOff, s.ins) }
+func (s *stream) outView(v [][]uint64, c int) { view(v, s.out, c, s.outW, s.outOff, s.outs) }
+
+// record makes the stream: the stimulus proposes each cycle's inputs, the
+// harness forces rst = 1 in the last cycle of every segment but the last,
+// the model computes the outputs and advances, and the stimulus sees both.
+func record(m model.Sequential, stim Stimulus, ins, outs []*netlist.Port, cycles int, segs []segment) *stream {
+	s := newStream(ins, outs, cycles)
+	forced := make(map[int]bool, len(segs))
+	for _, sg := range segs[:len(segs)-1] {
+		forced[sg.end-1] = true
+	}
+	in := make([][]uint64, len(ins))
+	out := make([][]uint64, len(outs))
+	m.Reset()
+	for c := 0; c < cycles; c++ {
+		s.inView(in, c)
+		s.outView(out, c)
+		stim.Next(in)
+		for j, p := range ins {
+			maskPort(in[j], p.Width())
+		}
+		if forced[c] {
+			in[s.rst][0] |= 1
+		}
+		m.Cycle(in, out)
+		for j, p := range outs {
+			maskPort(out[j], p.Width())
+		}
+		stim.Observe(in, out)
+	}
+	return s
+}
+
+// maskPort clears the bits of v at or above width.
+func maskPort(v []uint64, width int) {
+	if r := width % 64; r != 0 {
+		v[len(v)-1] &= 1<<uint(r) - 1
+	}
+}
+
+// inputString lists cycle c's inputs as port=value.
+func (s *stream) inputString(c int) string {
+	v := make([][]uint64, len(s.ins))
+	s.inView(v, c)
+	parts := make([]string, len(s.ins))
+	for j, p := range s.ins {
+		parts[j] = fmt.Sprintf("%s=%s", p.Name, hexWords(v[j], p.Width()))
+	}
+	return strings.Join(parts, " ")
+}
+
+// mismatch describes output o of cycle c, which was got (nil: not known).
+func (s *stream) mismatch(module string, c, o int, got []uint64) *Mismatch {
+	want := make([][]uint64, len(s.outs))
+	s.outView(want, c)
+	p := s.outs[o]
+	mm := &Mismatch{Module: module, Vector: c, Clocked: true, Inputs: s.inputString(c), Port: p.Name,
+		Expected: hexWords(want[o], p.Width())}
+	if got != nil {
+		mm.Actual = hexWords(got, p.Width())
+	}
+	return mm
+}
+
+// checkNetlistSeq runs the stream through the netlist simulator, segment l
+// in lane l: first a reset cycle in every lane, then step i applies cycle
+// start_l + i to lane l. A segment starts in the reset state because the
+// stream's cycle before it has rst = 1, so each lane sees what the uncut
+// stream would give (but for registers that no reset defines, which start
+// at 0). The first mismatching cycle over all lanes is reported, with a VCD
+// of its lane's last cycles up to it.
+func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir string) (*Mismatch, error) {
+	sim := netlist.NewSim(d)
+	inIdx, outIdx := portIndices(d, s.ins), portIndices(d, s.outs)
+	lanes := make([][]uint64, len(s.ins))
+	for j, p := range s.ins {
+		lanes[j] = make([]uint64, p.Width())
+	}
+	got := make([][]uint64, len(s.outs))
+	want := make([][]uint64, len(s.outs))
+	for o, p := range s.outs {
+		got[o] = make([]uint64, p.Width())
+		want[o] = make([]uint64, p.Width())
+	}
+
+	// The reset cycle, in every lane.
+	for j := range s.ins {
+		clear(lanes[j])
+		if j == s.rst {
+			lanes[j][0] = ^uint64(0)
+		}
+		sim.SetInput(inIdx[j], lanes[j])
+	}
+	sim.Eval()
+	sim.Step()
+
+	steps := segs[0].end - segs[0].start
+	type failure struct {
+		step, port int
+		got        []uint64
+	}
+	fails := make([]*failure, len(segs))
+	live := uint64(1)<<uint(len(segs)) - 1 // lanes with cycles left and no mismatch yet
+	if len(segs) == 64 {
+		live = ^uint64(0)
+	}
+	for i := 0; i < steps && live != 0; i++ {
+		for l, sg := range segs {
+			if sg.start+i >= sg.end {
+				live &^= 1 << uint(l)
+			}
+		}
+		for j := range s.ins {
+			clear(lanes[j])
+		}
+		for o := range s.outs {
+			clear(want[o])
+		}
+		for l := range segs {
+			if live>>uint(l)&1 == 0 {
+				continue
+			}
+			c := segs[l].start + i
+			spread(lanes, s.in[c*s.inW:(c+1)*s.inW], s.inOff, s.ins, l)
+			spread(want, s.out[c*s.outW:(c+1)*s.outW], s.outOff, s.outs, l)
+		}
+		for j := range s.ins {
+			sim.SetInput(inIdx[j], lanes[j])
+		}
+		sim.Eval()
+		for o := range s.outs {
+			sim.Output(outIdx[o], got[o])
+			var diff uint64
+			for b := range got[o] {
+				diff |= got[o][b] ^ want[o][b]
+			}
+			for diff &= live; diff != 0; diff &= diff - 1 {
+				l := bits.TrailingZeros64(diff)
+				fails[l] = &failure{step: i, port: o, got: gather(got[o], l)}
+				live &^= 1 << uint(l)
+			}
+		}
+		sim.Step()
+	}
+	for l, f := range fails {
+		if f == nil {
+			continue
+		}
+		c := segs[l].start + f.step
+		mm := s.mismatch(d.Name+" (netlist)", c, f.port, f.got)
+		if dir != "" {
+			path, err := writeNetlistSeqVCD(d, s, segs[l].start, c, filepath.Join(dir, d.Name+"_netlist_fail.vcd"))
+			if err != nil {
+				return nil, err
+			}
+			mm.VCD = path
+		}
+		return mm, nil
+	}
+	return nil, nil
+}
+
+// spread ORs one cycle's port values (packed words, port j at off[j]) into
+// lane l of the bit-sliced dst: dst[j][bit] bit l.
+func spread(dst [][]uint64, src []uint64, off []int, ports []*netlist.Port, l int) {
+	bit := uint64(1) << uint(l)
+	for j, p := range ports {
+		n := words(p.Width())
+		for w := 0; w < n; w++ {
+			for x := src[off[j]+w]; x != 0; x &= x - 1 {
+				dst[j][w*64+bits.TrailingZeros64(x)] |= bit
+			}
+		}
+	}
+}
+
+// gather returns lane l of the bit-sliced port value v as packed words.
+func gather(v []uint64, l int) []uint64 {
+	out := make([]uint64, words(len(v)))
+	for b, x := range v {
+		out[b/64] |= (x >> uint(l) & 1) << uint(b%64)
+	}
+	return out
+}
+
+// checkHDLSeq runs the stream through the RTL and gate-level modules in a
+// clocked bench under one HDL simulator and reports the earliest
+// mismatching cycle over the modules, with a VCD of a rerun up to it.
+func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismatch, error) {
+	if len(job.Sources) == 0 || len(job.Modules) == 0 {
+		return nil, errors.New("no Verilog sources or modules to run")
+	}
+	dir := filepath.Join(job.Dir, string(e))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	d := job.Design
+	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort}
+	vecs := make([][][]uint64, s.cycles)
+	flat := make([][]uint64, s.cycles*len(s.ins))
+	for c := range vecs {
+		vecs[c] = flat[c*len(s.ins) : (c+1)*len(s.ins) : (c+1)*len(s.ins)]
+		s.inView(vecs[c], c)
+	}
+	got, err := bench.Run(ctx, e, vecs)
+	var xe *hdl.XZError
+	if errors.As(err, &xe) {
+		// An x or z output (state no reset defines, under Icarus) is a
+		// mismatch like any other, with a VCD to trace it back.
+		o := 0
+		for j, p := range s.outs {
+			if p.Name == xe.Port {
+				o = j
+			}
+		}
+		mm := s.mismatch(xe.Module+" ("+string(e)+")", xe.Vector, o, nil)
+		mm.Actual = "x or z bits"
+		return mm, dumpHDL(ctx, bench, e, vecs, xe.Module, mm)
+	}
+	if err != nil {
+		return nil, err
+	}
+	want := make([][]uint64, len(s.outs))
+	first, fm, fo := s.cycles, -1, -1
+	for m, mod := range job.Modules {
+		if len(got[m]) != s.cycles {
+			return nil, fmt.Errorf("module %s returned %d results for %d cycles", mod, len(got[m]), s.cycles)
+		}
+		for c := 0; c < first; c++ {
+			s.outView(want, c)
+			for o := range s.outs {
+				if !equalWords(got[m][c][o], want[o]) {
+					first, fm, fo = c, m, o
+					break
+				}
+			}
+		}
+	}
+	if fm < 0 {
+		return nil, nil
+	}
+	mod := job.Modules[fm]
+	mm := s.mismatch(mod+" ("+string(e)+")", first, fo, got[fm][first][fo])
+	return mm, dumpHDL(ctx, bench, e, vecs, mod, mm)
+}
+
+// dumpHDL reruns the cycles up to the mismatch's with a VCD of the last
+// ones and records its path in mm.
+func dumpHDL(ctx context.Context, bench *hdl.Bench, e hdl.Engine, vecs [][][]uint64, mod string, mm *Mismatch) error {
+	path, err := bench.DumpVCD(ctx, e, vecs[:mm.Vector+1], fmt.Sprintf("%s_fail_%d", mod, mm.Vector))
+	if err != nil {
+		return fmt.Errorf("mismatch (%s) and the VCD rerun failed: %w", mm, err)
+	}
+	mm.VCD = path
+	return nil
+}

@@ -1,0 +1,578 @@
+// Package sta cross-validates lsugen's logical-effort timing model against
+// a real timing flow: Yosys synthesises a unit's readable RTL to a standard
+// cell library (a plain and a timing-driven ABC mapping) and OpenSTA times
+// the two netlists; the library's own FO4 delay, measured by OpenSTA on an
+// inverter chain, converts the delays to FO4 so that they compare with the
+// figures of package timing.
+//
+// # The flow
+//
+// Synthesis (Yosys, found with hdl.Find("yosys")), for the unit's RTL:
+//
+//	read_verilog NAME.v; synth -top NAME; dfflibmap -liberty LIB
+//	abc -liberty LIB                                     (plain)
+//	abc -D TARGET -constr CONSTR -liberty LIB            (timing-driven)
+//	opt_clean -purge; stat -liberty LIB; write_verilog -noattr -simple-lhs
+//
+// CONSTR holds set_driving_cell (the driver cell) and set_load (the output
+// load in fF); TARGET is the delay target in ps, by default half the plain
+// netlist's delay as OpenSTA measures it, a target ABC cannot reach, so its
+// mapper works for delay and its buffer/upsize/dnsize passes run to the end.
+// LIB is the liberty with the DefaultDontUse cells removed (PrepareLibrary).
+//
+// Timing (OpenSTA, hdl.Find("sta")): read_liberty, read_verilog,
+// link_design, a clock (virtual for combinational units, on the design's
+// clock port for sequential ones; ideal), input and output delays of 0,
+// set_driving_cell on every data input and set_load on every output. The
+// delay of a unit is the latest data arrival time over all endpoints
+// (output ports and flip-flop D pins), without setup time: lsugen's model
+// has none either. The library's default wire-load model applies (for
+// sky130 the "Small" table), to the units and to the FO4 chain alike.
+//
+// # Mapping lsugen's timing.Options onto the flow
+//
+//   - DriverSize 1, the unit inverter driving each input bit, is the
+//     driver cell, by default the library's smallest inverter
+//     (sky130_fd_sc_hd__inv_1), in set_driving_cell for OpenSTA and in
+//     ABC's constraint file.
+//   - OutputLoad 1 plus the model's wire on the output net (CapPerFanout
+//     2 unit-inverter caps and the area term) is an output net of 3 to 5
+//     unit-inverter input caps for small units; the flow puts LoadFactor
+//     (default 4) driver input capacitances on each output bit, the load of
+//     an FO4 stage.
+//   - FO4: lsugen measures it as an inverter driving four copies of itself
+//     under its own wire model; the flow does the same under the library's:
+//     a chain driver -> 4 x driver -> 16 x driver (the last stage loaded
+//     with LoadFactor driver caps per output), FO4 being the delay of the
+//     middle stage, from its input pin to its loads' input pins, the mean
+//     of its rising and falling output transitions.
+//   - Mode Unsized is compared with the plain flow and Mode Sized with the
+//     timing-driven one.
+package sta
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/verify/hdl"
+)
+
+// Config sets up a Flow.
+type Config struct {
+	// Liberty is the cell library, plain or gzipped.
+	Liberty string
+	// Driver is the cell driving every input; "" picks the library's
+	// smallest inverter.
+	Driver string
+	// LoadFactor is the load on each output bit in driver input
+	// capacitances; 0 means DefaultLoadFactor.
+	LoadFactor float64
+	// WorkDir receives the prepared liberty and, per unit, the RTL,
+	// scripts, netlists and logs. Required.
+	WorkDir string
+	// DontUse are the cells removed from the liberty; nil means
+	// DefaultDontUse (an empty, non-nil slice removes nothing).
+	DontUse []string
+	// TargetPS, when positive, is the timing-driven flow's delay target in
+	// ps; otherwise the target is TargetFactor (default 0.5) times the
+	// plain netlist's delay.
+	TargetPS     float64
+	TargetFactor float64
+	// Timeout bounds each tool run; 0 means 30 minutes.
+	Timeout time.Duration
+	// Source is what is synthesised: SourceRTL (the default, the readable
+	// RTL module NAME, whose word-level operators Yosys maps with its own
+	// architectures) or SourceGates (the structural module NAME_gates, the
+	// very gates lsugen's model times; ABC still restructures them).
+	Source Source
+}
+
+// Source selects the Verilog a unit is synthesised from.
+type Source string
+
+const (
+	SourceRTL   Source = "rtl"
+	SourceGates Source = "gates"
+)
+
+// DefaultLoadFactor is the output load in driver input capacitances: an
+// FO4 load.
+const DefaultLoadFactor = 4
+
+// Flow runs units through synthesis and static timing with one library.
+type Flow struct {
+	cfg   Config
+	Yosys *hdl.Tool
+	STA   *hdl.Tool
+	Lib   *Library
+	// Driver is the cell that drives the inputs, DriverIn and DriverOut
+	// its pins.
+	Driver              *LibCell
+	DriverIn, DriverOut string
+	// DriverCap is the driver's input capacitance and OutputLoad the load
+	// on each output bit, both in library units.
+	DriverCap, OutputLoad float64
+}
+
+// New finds Yosys and OpenSTA, prepares the library in cfg.WorkDir and
+// picks the driver cell.
+func New(cfg Config) (*Flow, error) {
+	if cfg.WorkDir == "" {
+		return nil, fmt.Errorf("sta: no work directory")
+	}
+	if cfg.Liberty == "" {
+		return nil, fmt.Errorf("sta: no liberty file")
+	}
+	if cfg.LoadFactor == 0 {
+		cfg.LoadFactor = DefaultLoadFactor
+	}
+	if !(cfg.LoadFactor > 0) || math.IsInf(cfg.LoadFactor, 0) {
+		return nil, fmt.Errorf("sta: load factor %v must be positive", cfg.LoadFactor)
+	}
+	if cfg.TargetFactor == 0 {
+		cfg.TargetFactor = 0.5
+	}
+	if !(cfg.TargetFactor > 0) || !(cfg.TargetPS >= 0) {
+		return nil, fmt.Errorf("sta: the delay target must be positive")
+	}
+	switch cfg.Source {
+	case "":
+		cfg.Source = SourceRTL
+	case SourceRTL, SourceGates:
+	default:
+		return nil, fmt.Errorf("sta: source %q is not %q or %q", cfg.Source, SourceRTL, SourceGates)
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 30 * time.Minute
+	}
+	if cfg.DontUse == nil {
+		cfg.DontUse = DefaultDontUse
+	}
+	abs, err := filepath.Abs(cfg.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg.WorkDir = abs
+	f := &Flow{cfg: cfg}
+	if f.Yosys, err = hdl.Find("yosys"); err != nil {
+		return nil, err
+	}
+	if f.STA, err = hdl.Find("sta"); err != nil {
+		return nil, err
+	}
+	if f.Lib, err = PrepareLibrary(cfg.Liberty, filepath.Join(cfg.WorkDir, "lib"), cfg.DontUse); err != nil {
+		return nil, err
+	}
+	if f.Driver, err = f.Lib.Driver(cfg.Driver); err != nil {
+		return nil, err
+	}
+	f.DriverIn, f.DriverOut = f.Driver.Inputs[0].Name, f.Driver.Outputs[0].Name
+	f.DriverCap = f.Driver.Inputs[0].Cap
+	if !(f.DriverCap > 0) {
+		return nil, fmt.Errorf("sta: driver cell %s: no input capacitance in the liberty", f.Driver.Name)
+	}
+	f.OutputLoad = cfg.LoadFactor * f.DriverCap
+	return f, nil
+}
+
+// WorkDir is the flow's (absolute) work directory.
+func (f *Flow) WorkDir() string { return f.cfg.WorkDir }
+
+// Source is what the flow synthesises.
+func (f *Flow) Source() Source { return f.cfg.Source }
+
+// FO4 is the library's fanout-of-4 delay as the flow measures it.
+type FO4 struct {
+	// RisePS and FallPS are the middle stage's delay for a rising and a
+	// falling output, PS their mean.
+	RisePS float64 `json:"rise_ps"`
+	FallPS float64 `json:"fall_ps"`
+	PS     float64 `json:"ps"`
+}
+
+// MeasureFO4 times the chain driver -> 4 x driver -> 16 x driver with
+// OpenSTA and returns the middle stage's delay.
+func (f *Flow) MeasureFO4(ctx context.Context) (FO4, error) {
+	dir := filepath.Join(f.cfg.WorkDir, "fo4")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return FO4{}, err
+	}
+	c, in, out := f.Driver.Name, f.DriverIn, f.DriverOut
+	var v strings.Builder
+	v.WriteString("module lsugen_fo4 (a, y);\n  input a;\n  output [15:0] y;\n  wire n1;\n  wire [3:0] n2;\n")
+	fmt.Fprintf(&v, "  %s u1 (.%s(a), .%s(n1));\n", c, in, out)
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&v, "  %s u2_%d (.%s(n1), .%s(n2[%d]));\n", c, i, in, out, i)
+	}
+	for i := 0; i < 16; i++ {
+		fmt.Fprintf(&v, "  %s u3_%d (.%s(n2[%d]), .%s(y[%d]));\n", c, i, in, i/4, out, i)
+	}
+	v.WriteString("endmodule\n")
+	if err := os.WriteFile(filepath.Join(dir, "fo4.v"), []byte(v.String()), 0o644); err != nil {
+		return FO4{}, err
+	}
+	var t strings.Builder
+	fmt.Fprintf(&t, "read_liberty {%s}\nread_verilog {fo4.v}\nlink_design lsugen_fo4\n", f.Lib.Path)
+	fmt.Fprintf(&t, "create_clock -name lsugen_vclk -period %g\n", f.period())
+	t.WriteString("set_input_delay 0 -clock lsugen_vclk [all_inputs]\nset_output_delay 0 -clock lsugen_vclk [all_outputs]\n")
+	fmt.Fprintf(&t, "set_driving_cell -lib_cell %s -pin %s [all_inputs]\n", c, out)
+	fmt.Fprintf(&t, "set_load %g [all_outputs]\n", f.OutputLoad)
+	for _, tr := range []string{"rise", "fall"} {
+		fmt.Fprintf(&t, "puts \"lsugen-fo4 %s\"\n", tr)
+		fmt.Fprintf(&t, "report_checks -path_delay max -format full -digits 6 -fields {input_pins} -%s_through [get_pins {u2_0/%s}]\n", tr, out)
+	}
+	t.WriteString("exit\n")
+	if err := os.WriteFile(filepath.Join(dir, "fo4.tcl"), []byte(t.String()), 0o644); err != nil {
+		return FO4{}, err
+	}
+	outp, err := f.runSTA(ctx, "fo4", dir, "fo4.tcl")
+	if err != nil {
+		return FO4{}, err
+	}
+	var r FO4
+	sections := strings.Split(string(outp), "lsugen-fo4 ")
+	for _, s := range sections[1:] {
+		tr, rest, _ := strings.Cut(s, "\n")
+		lines := pathLines(rest)
+		a, okA := lines["u2_0/"+in]
+		b, okB := lines["u3_0/"+in]
+		if !okA || !okB {
+			return FO4{}, &StepError{Step: "fo4", Err: fmt.Errorf("no %s path through u2_0 in OpenSTA's report", tr), Output: tail(outp)}
+		}
+		d := (b - a) * f.Lib.TimeUnitPS
+		switch tr {
+		case "rise":
+			r.RisePS = d
+		case "fall":
+			r.FallPS = d
+		}
+	}
+	if !(r.RisePS > 0 && r.FallPS > 0) {
+		return FO4{}, &StepError{Step: "fo4", Err: fmt.Errorf("stage delays %v / %v ps are not positive", r.RisePS, r.FallPS), Output: tail(outp)}
+	}
+	r.PS = (r.RisePS + r.FallPS) / 2
+	return r, nil
+}
+
+// period is the clock period in library units: 1 µs, long enough that
+// nothing in the units here misses it (only arrival times are read).
+func (f *Flow) period() float64 { return 1e6 / f.Lib.TimeUnitPS }
+
+// pathRE matches a line of a full path report: delay, time, transition,
+// pin and cell (or "in"/"out" for ports).
+var pathRE = regexp.MustCompile(`^\s*(-?[0-9.]+)\s+(-?[0-9.]+)\s+([\^v])\s+(\S+)\s+\(([^)]+)\)\s*$`)
+
+// pathLines returns the arrival time of each pin of a path report, in
+// library units.
+func pathLines(report string) map[string]float64 {
+	m := map[string]float64{}
+	for _, l := range strings.Split(report, "\n") {
+		if s := pathRE.FindStringSubmatch(l); s != nil {
+			if t, err := strconv.ParseFloat(s[2], 64); err == nil {
+				if _, dup := m[s[4]]; !dup {
+					m[s[4]] = t
+				}
+			}
+		}
+	}
+	return m
+}
+
+// Netlist is a synthesised netlist.
+type Netlist struct {
+	Path string `json:"-"`
+	Top  string `json:"-"`
+	// Cells is the cell count and Area the cell area (library units,
+	// µm² for sky130), from Yosys' stat -liberty.
+	Cells int     `json:"cells"`
+	Area  float64 `json:"area"`
+	// Seconds is the synthesis run time.
+	Seconds float64 `json:"synth_s"`
+}
+
+// Timing is OpenSTA's verdict on a netlist.
+type Timing struct {
+	// DelayPS is the latest arrival over all endpoints, in ps; 0 when no
+	// endpoint has a timed path.
+	DelayPS float64 `json:"delay_ps"`
+	// Endpoint is where the latest arrival is, Depth the number of
+	// combinational cells on its path.
+	Endpoint string `json:"endpoint"`
+	Depth    int    `json:"depth"`
+	// Seconds is OpenSTA's run time.
+	Seconds float64 `json:"sta_s"`
+	// Report is OpenSTA's report of the path.
+	Report string `json:"-"`
+}
+
+// Result is one synthesis and its timing.
+type Result struct {
+	Netlist
+	Timing
+}
+
+// UnitResult is a unit through both flows.
+type UnitResult struct {
+	Name string
+	// Clock is the design's clock port, "" for combinational units.
+	Clock string
+	// TargetPS is the timing-driven flow's delay target.
+	TargetPS            float64
+	Plain, TimingDriven Result
+	// Dir is the unit's work directory.
+	Dir string
+}
+
+// Run writes the design's Verilog (the readable RTL, or the gate netlist
+// with Config.Source "gates") into WorkDir/NAME, synthesises it plainly and
+// timing-driven, and times both netlists.
+func (f *Flow) Run(ctx context.Context, d *netlist.Design, info rtl.Info) (*UnitResult, error) {
+	dir := filepath.Join(f.cfg.WorkDir, safeFileName(d.Name))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var src strings.Builder
+	top, file := d.Name, rtl.RTLFileName(d)
+	if f.cfg.Source == SourceGates {
+		top, file = rtl.GatesModuleName(d), rtl.GatesFileName(d)
+		if err := rtl.WriteGates(&src, d, info); err != nil {
+			return nil, err
+		}
+	} else if err := rtl.WriteRTL(&src, d, info); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(src.String()), 0o644); err != nil {
+		return nil, err
+	}
+	u := &UnitResult{Name: d.Name, Clock: d.Clock, Dir: dir}
+	var err error
+	if u.Plain, err = f.flow(ctx, dir, top, file, d.Clock, "plain", 0); err != nil {
+		return nil, err
+	}
+	u.TargetPS = f.cfg.TargetPS
+	if u.TargetPS <= 0 {
+		u.TargetPS = f.cfg.TargetFactor * u.Plain.DelayPS
+	}
+	u.TargetPS = math.Max(1, math.Round(u.TargetPS))
+	if u.TimingDriven, err = f.flow(ctx, dir, top, file, d.Clock, "timing_driven", u.TargetPS); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+func (f *Flow) flow(ctx context.Context, dir, top, rtlFile, clock, tag string, targetPS float64) (Result, error) {
+	n, err := f.Synthesize(ctx, dir, top, rtlFile, tag, targetPS)
+	if err != nil {
+		return Result{}, err
+	}
+	t, err := f.Time(ctx, dir, n, clock, tag)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{*n, *t}, nil
+}
+
+var (
+	cellsRE = regexp.MustCompile(`Number of cells:\s+(\d+)`)
+	areaRE  = regexp.MustCompile(`Chip area for module '[^']*':\s+([0-9.eE+-]+)`)
+)
+
+// Synthesize maps dir/rtlFile (module top) to the library with Yosys into
+// dir/TAG_netlist.v; a positive targetPS makes ABC's mapping
+// timing-driven with that delay target.
+func (f *Flow) Synthesize(ctx context.Context, dir, top, rtlFile, tag string, targetPS float64) (*Netlist, error) {
+	lib := yosysQuote(f.Lib.Path)
+	abc := "abc -liberty " + lib
+	if targetPS > 0 {
+		constr := tag + ".constr"
+		// ABC's constraint file: the driver cell and the output load in fF.
+		c := fmt.Sprintf("set_driving_cell %s\nset_load %.4f\n", f.Driver.Name, f.OutputLoad*f.Lib.CapUnitFF)
+		if err := os.WriteFile(filepath.Join(dir, constr), []byte(c), 0o644); err != nil {
+			return nil, err
+		}
+		abc = fmt.Sprintf("abc -D %d -constr %s -liberty %s", int64(math.Round(targetPS)), yosysQuote(constr), lib)
+	}
+	out := tag + "_netlist.v"
+	script := strings.Join([]string{
+		"read_verilog " + yosysQuote(rtlFile),
+		"synth -top " + top,
+		"dfflibmap -liberty " + lib,
+		abc,
+		"opt_clean -purge",
+		"stat -liberty " + lib,
+		// -simple-lhs: OpenSTA's Verilog reader takes no concatenation on
+		// the left of an assign, which pass-through bits otherwise get.
+		"write_verilog -noattr -simple-lhs " + yosysQuote(out),
+		"",
+	}, "\n")
+	ys := tag + ".ys"
+	if err := os.WriteFile(filepath.Join(dir, ys), []byte(script), 0o644); err != nil {
+		return nil, err
+	}
+	log := tag + "_yosys.log"
+	start := time.Now()
+	if _, err := run(ctx, f.cfg.Timeout, "synth "+tag+" "+top, dir, f.Yosys.Path, "-q", "-l", log, "-s", ys); err != nil {
+		return nil, err
+	}
+	n := &Netlist{Path: filepath.Join(dir, out), Top: top, Seconds: time.Since(start).Seconds()}
+	b, err := os.ReadFile(filepath.Join(dir, log))
+	if err != nil {
+		return nil, err
+	}
+	// The statistics are the last ones in the log: stat runs after abc.
+	s := string(b)
+	if i := strings.LastIndex(s, "Printing statistics."); i >= 0 {
+		s = s[i:]
+	}
+	if m := cellsRE.FindStringSubmatch(s); m != nil {
+		n.Cells, _ = strconv.Atoi(m[1])
+	}
+	if m := areaRE.FindStringSubmatch(s); m != nil {
+		n.Area, _ = strconv.ParseFloat(m[1], 64)
+	}
+	return n, nil
+}
+
+// yosysQuote quotes a file name for a Yosys script.
+func yosysQuote(s string) string {
+	if strings.ContainsAny(s, " \t\"\\;#") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// tclBrace quotes s for Tcl.
+func tclBrace(s string) string {
+	if strings.ContainsAny(s, "{}\\") {
+		var b strings.Builder
+		for _, r := range s {
+			if strings.ContainsRune("{}\\[]$\" ;", r) {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
+	return "{" + s + "}"
+}
+
+var worstRE = regexp.MustCompile(`(?m)^lsugen-worst (\S+)(?: (\S+))?\s*$`)
+
+// Time runs OpenSTA on netlist n: a virtual clock when clock is "", else
+// a clock on that port, zero input and output delays, the driver cell on
+// every data input and the output load on every output. It returns the
+// latest arrival over all endpoints.
+func (f *Flow) Time(ctx context.Context, dir string, n *Netlist, clock, tag string) (*Timing, error) {
+	var t strings.Builder
+	fmt.Fprintf(&t, "read_liberty %s\nread_verilog %s\nlink_design %s\n", tclBrace(f.Lib.Path), tclBrace(filepath.Base(n.Path)), n.Top)
+	clk := "lsugen_vclk"
+	if clock == "" {
+		fmt.Fprintf(&t, "create_clock -name %s -period %g\n", clk, f.period())
+		t.WriteString("set lsugen_inputs [all_inputs]\n")
+	} else {
+		clk = clock
+		fmt.Fprintf(&t, "create_clock -name %s -period %g [get_ports %s]\n", clk, f.period(), tclBrace(clock))
+		fmt.Fprintf(&t, "set lsugen_inputs [delete_from_list [all_inputs] [get_ports %s]]\n", tclBrace(clock))
+	}
+	fmt.Fprintf(&t, `if {[llength $lsugen_inputs] > 0} {
+  set_input_delay 0 -clock %[1]s $lsugen_inputs
+  set_driving_cell -lib_cell %[2]s -pin %[3]s $lsugen_inputs
+}
+set_output_delay 0 -clock %[1]s [all_outputs]
+set_load %[4]g [all_outputs]
+set lsugen_worst ""
+set lsugen_arrival -1
+foreach pe [find_timing_paths -path_delay max -group_count 1000000000 -endpoint_count 1] {
+  set a [$pe data_arrival_time]
+  if {$a > $lsugen_arrival} { set lsugen_arrival $a; set lsugen_worst $pe }
+}
+if {$lsugen_worst == ""} {
+  puts "lsugen-worst none"
+} else {
+  set ep [get_property $lsugen_worst endpoint]
+  puts "lsugen-worst [format %%.9e $lsugen_arrival] [get_full_name $ep]"
+  report_checks -path_delay max -format full -digits 4 -fields {input_pins} -to $ep
+}
+exit
+`, clk, f.Driver.Name, f.DriverOut, f.OutputLoad)
+	tcl := tag + "_sta.tcl"
+	if err := os.WriteFile(filepath.Join(dir, tcl), []byte(t.String()), 0o644); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	out, err := f.runSTA(ctx, "sta "+tag+" "+n.Top, dir, tcl)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, tag+"_sta.log"), out, 0o644); err != nil {
+		return nil, err
+	}
+	r := &Timing{Seconds: time.Since(start).Seconds()}
+	m := worstRE.FindStringSubmatch(string(out))
+	if m == nil {
+		return nil, &StepError{Step: "sta " + tag + " " + n.Top, Err: fmt.Errorf("no result line in OpenSTA's output"), Output: tail(out)}
+	}
+	if m[1] == "none" {
+		return r, nil
+	}
+	sec, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return nil, &StepError{Step: "sta " + tag + " " + n.Top, Err: fmt.Errorf("arrival %q: %v", m[1], err), Output: tail(out)}
+	}
+	r.DelayPS = sec * 1e12
+	r.Endpoint = m[2]
+	i := strings.Index(string(out), "Startpoint:")
+	if i >= 0 {
+		r.Report = string(out[i:])
+	}
+	r.Depth = f.depth(r.Report)
+	return r, nil
+}
+
+// depth counts the combinational cells on a path report: the lines of a
+// cell's output pin, flip-flops left out.
+func (f *Flow) depth(report string) int {
+	n := 0
+	arrival := strings.Index(report, "data arrival time")
+	if arrival < 0 {
+		return 0
+	}
+	for _, l := range strings.Split(report[:arrival], "\n") {
+		s := pathRE.FindStringSubmatch(l)
+		if s == nil {
+			continue
+		}
+		c, ok := f.Lib.Cells[s[5]]
+		if !ok || c.Sequential {
+			continue
+		}
+		if i := strings.LastIndexByte(s[4], '/'); i >= 0 && c.output(s[4][i+1:]) {
+			n++
+		}
+	}
+	return n
+}
+
+// errorLineRE finds OpenSTA's error messages, which it prints and then
+// carries on.
+var errorLineRE = regexp.MustCompile(`(?m)^Error: .*$`)
+
+func (f *Flow) runSTA(ctx context.Context, step, dir, script string) ([]byte, error) {
+	out, err := run(ctx, f.cfg.Timeout, step, dir, f.STA.Path, "-no_splash", "-exit", script)
+	if err != nil {
+		return out, err
+	}
+	if m := errorLineRE.Find(out); m != nil {
+		return out, &StepError{Step: step, Cmd: cmdLine(f.STA.Path, []string{"-no_splash", "-exit", script}), Err: fmt.Errorf("%s", m), Output: tail(out)}
+	}
+	return out, nil
+}
