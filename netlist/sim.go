@@ -16,6 +16,7 @@ type Sim struct {
 	code []int32
 	runs []run
 	dffs []dffState
+	dTmp []uint64 // Step's sample of the D inputs
 }
 
 // run is code[start:end]: gates of one kind, Arity()+1 numbers each.
@@ -203,7 +204,10 @@ func (s *Sim) Eval() {
 // the last Eval. Call Eval again to see the new outputs.
 func (s *Sim) Step() {
 	// Sample all D values first: a DFF's D may be another DFF's Q.
-	tmp := make([]uint64, len(s.dffs))
+	if len(s.dTmp) != len(s.dffs) {
+		s.dTmp = make([]uint64, len(s.dffs))
+	}
+	tmp := s.dTmp
 	for i, f := range s.dffs {
 		tmp[i] = s.vals[f.d]
 	}

@@ -15,7 +15,9 @@ import (
 // design's topological order:
 //
 //	assign n12 = addr_i[3] ^ addr_i[7];  // XOR2 g4
-//	always @(posedge clk) q0 <= n12;  // DFF g9
+//	always @(posedge clk) begin  // all DFFs in one block
+//	    q0 <= n12;  // DFF g9
+//	end
 //
 // A gate whose net feeds exactly one output bit and no other gate is
 // assigned straight into that bit; any other output bit gets its own
@@ -189,6 +191,10 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 		f.blank()
 		f.line("    // Cells, in topological order.")
 	}
+	// The flip-flops share one always block: Icarus schedules one process
+	// per block, and one block per DFF made large register files several
+	// times slower to simulate.
+	var dffLines []string
 	for gi, g := range d.Gates {
 		in := make([]string, len(g.In))
 		for i, n := range g.In {
@@ -197,10 +203,18 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 		}
 		out := nets[g.Out].text
 		if g.Kind == netlist.DFF {
-			f.line("    always @(posedge %s) %s <= %s;  // DFF g%d", clock.Name, out, in[0], gi)
+			dffLines = append(dffLines, fmt.Sprintf("        %s <= %s;  // DFF g%d", out, in[0], gi))
 			continue
 		}
 		f.line("    assign %s = %s;  // %s g%d", out, gateExpr(g.Kind, in), g.Kind, gi)
+	}
+	if len(dffLines) > 0 {
+		f.blank()
+		f.line("    always @(posedge %s) begin", clock.Name)
+		for _, l := range dffLines {
+			f.line("%s", l)
+		}
+		f.line("    end")
 	}
 	if clock != nil {
 		nets[clock.Bits[0]].read = true

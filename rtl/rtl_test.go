@@ -879,7 +879,7 @@ func TestWriteGates_DFF(t *testing.T) {
 	}
 	dir := outDir(t)
 	text := writeFile(t, dir, GatesFileName(d), func(b *bytes.Buffer) error { return WriteGates(b, d, testInfo) })
-	for _, want := range []string{"    reg q;\n", "    reg q_1;\n", "wire d_i_0 = d_i[0];\n", "always @(posedge clk) q <= d_i_0;  // DFF g1\n",
+	for _, want := range []string{"    reg q;\n", "    reg q_1;\n", "wire d_i_0 = d_i[0];\n", "    always @(posedge clk) begin\n        q <= d_i_0;  // DFF g1\n",
 		"assign q_o[0] = q;\n", "assign c_o = d_i_0 ^ d_i_1;  // XOR2 g3\n", "spare_i"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("gate file lacks %q", want)

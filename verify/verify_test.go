@@ -71,15 +71,16 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 const maxVerilatorGates = 30000
 
 // Sequential example units run the default 100,000 cycles on the netlist
-// simulator (a fraction of a second) and a shorter stream on the HDL
-// simulators: seqGateCycles bounds gates times cycles for Icarus' sake (it
-// runs the 25,000-gate history cache at about 500 cycles a second), small
-// units get seqMaxCycles cycles and none fewer than seqMinCycles; units
-// above seqMaxVerilatorGates skip Verilator, whose build of them takes
-// 15 to 20 s (`make verify-all` runs every unit on every engine).
+// simulator (a fraction of a second), and so do the elastic pipelines
+// (a few hundred gates) on the HDL simulators; seqGateCycles bounds gates
+// times cycles for Icarus' sake (it runs the 25,000-gate history cache at
+// about a thousand cycles a second), so the large caches get a shorter
+// stream, none fewer than seqMinCycles; units above seqMaxVerilatorGates
+// skip Verilator, whose build of them takes 15 to 20 s (`make verify-all`
+// and `lsugen verify` run 100,000 cycles of every unit on every engine).
 const (
-	seqGateCycles        = 25_000_000
-	seqMaxCycles         = 20_000
+	seqGateCycles        = 80_000_000
+	seqMaxCycles         = 100_000
 	seqMinCycles         = 1_000
 	seqMaxVerilatorGates = 10_000
 )
