@@ -78,6 +78,9 @@ func (g *dual) not(a sig) sig {
 	if a.e.Op == nl.OpNot {
 		return sig{out, a.e.Args[0]}
 	}
+	if a.e.Op == nl.OpConst && a.w() == 1 {
+		return g.konst(1-a.e.Val.Uint64()&1, 1)
+	}
 	return sig{out, nl.NotE(a.e)}
 }
 
@@ -101,8 +104,43 @@ func (g *dual) bitwise(f func(...nl.Net) nl.Net, mk func(...*nl.Expr) *nl.Expr, 
 	return sig{out, mk(es...)}
 }
 
-func (g *dual) and(xs ...sig) sig { return g.bitwise(g.b.And, nl.AndE, xs) }
-func (g *dual) or(xs ...sig) sig  { return g.bitwise(g.b.Or, nl.OrE, xs) }
+func (g *dual) and(xs ...sig) sig { return g.bitwise(g.b.And, nl.AndE, dropConst(xs, true)) }
+func (g *dual) or(xs ...sig) sig  { return g.bitwise(g.b.Or, nl.OrE, dropConst(xs, false)) }
+
+// dropConst leaves out operands that are the identity of AND (all ones,
+// ones set) or OR (zero), so the RTL reads without "| 1'b0"; the netlist
+// builder folds them anyway. At least one operand stays.
+func dropConst(xs []sig, ones bool) []sig {
+	var keep []sig
+	for _, x := range xs {
+		if x.e.Op == nl.OpConst && isIdentity(x, ones) {
+			continue
+		}
+		keep = append(keep, x)
+	}
+	if len(keep) == 0 {
+		return xs[:1]
+	}
+	return keep
+}
+
+func isIdentity(x sig, ones bool) bool {
+	v := x.e.Val
+	if !ones {
+		return v == nil || v.Sign() == 0
+	}
+	return v != nil && v.BitLen() == x.w() && v.TrailingZeroBits() == 0 && popcount(v.Bytes()) == x.w()
+}
+
+func popcount(b []byte) int {
+	n := 0
+	for _, c := range b {
+		for ; c != 0; c &= c - 1 {
+			n++
+		}
+	}
+	return n
+}
 
 func (g *dual) xor(a, c sig) sig {
 	out := make(nl.Bus, a.w())

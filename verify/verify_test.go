@@ -267,3 +267,27 @@ func TestPlan_Coverage(t *testing.T) {
 		t.Errorf("floor: %d vectors, want 256", len(vs))
 	}
 }
+
+// TestSequentialEdges runs corner configurations of the sequential units
+// (one memory stage, one lane, four ports, odd way counts, no tag bits)
+// in lockstep on the netlist simulator and Icarus.
+func TestSequentialEdges(t *testing.T) {
+	for _, u := range load(t, "testdata/pipeline_edges.hcl") {
+		t.Run(u.UnitName(), func(t *testing.T) {
+			d, diags := gen.Generate(u)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			res, err := verify.RunSequential(context.Background(), job(t, u, d), verify.SeqPlan{Cycles: 30_000, Seed: 7},
+				[]verify.Engine{verify.Netlist, verify.Icarus})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range res.Checks {
+				if c.Mismatch != nil {
+					t.Errorf("%s: %s", c.Engine, c.Mismatch)
+				}
+			}
+		})
+	}
+}
