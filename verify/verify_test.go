@@ -2,6 +2,7 @@ package verify_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -289,5 +290,57 @@ func TestSequentialEdges(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVerify_BrokenPipelineIsCaught breaks the generated elastic
+// pipeline's NONMEM queue (its slot 0 no longer sees that slot 1 frees up):
+// every engine must find it in lockstep, name the same cycle and leave a
+// VCD.
+func TestVerify_BrokenPipelineIsCaught(t *testing.T) {
+	p := &specs.ElasticPipeline{Name: "broken_ep", MemStages: 2, WarpSize: 16, SIMDWidth: 8, ShmemPorts: 1, TagBits: 4, PipeVariant: specs.PipeElastic}
+	d, diags := gen.Generate(p)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	target := netlist.Net(-1)
+	for n, name := range d.NetNames {
+		if name == "nq1_vacant" {
+			target = n
+		}
+	}
+	broken := false
+	for i, g := range d.Gates {
+		for k, in := range g.In {
+			if in == target && g.Kind != netlist.DFF && !broken {
+				d.Gates[i].In[k] = netlist.Const0
+				broken = true
+			}
+		}
+	}
+	if !broken {
+		t.Fatal("no reader of nq1_vacant to break")
+	}
+	res, err := verify.RunSequential(context.Background(), job(t, p, d), verify.SeqPlan{Cycles: 5000, Seed: 3}, verify.AllEngines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycle := -1
+	for _, c := range res.Checks {
+		m := c.Mismatch
+		if m == nil {
+			t.Errorf("%s did not catch the broken queue", c.Engine)
+			continue
+		}
+		if !m.Clocked || !strings.Contains(m.String(), fmt.Sprintf("cycle %d", m.Vector)) {
+			t.Errorf("%s: the mismatch does not name its cycle: %s", c.Engine, m)
+		}
+		if cycle >= 0 && m.Vector != cycle {
+			t.Errorf("%s: cycle %d, another engine said %d", c.Engine, m.Vector, cycle)
+		}
+		cycle = m.Vector
+		if st, err := os.Stat(m.VCD); err != nil || st.Size() == 0 {
+			t.Errorf("%s: no VCD (%v)", c.Engine, err)
+		}
 	}
 }
