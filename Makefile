@@ -4,7 +4,7 @@ BIN     := bin/lsugen
 SPECS   := $(wildcard specs/*.hcl)
 OUT     ?= out
 # Debian packages of the external simulators and tools, by command name.
-TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys
+TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys sta:opensta
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test verify-all golden bench fuzz clean
@@ -36,6 +36,8 @@ run: build
 	$(BIN) gen -o $(OUT) $(OUT)/transpose_hash.hcl
 	$(BIN) verify --sim netlist $(OUT)/transpose_hash.hcl
 	$(BIN) conflicts --hash $(OUT)/transpose_hash.hcl:transpose_bvxor specs/traces/transpose.trace
+	$(BIN) pipesim specs/pipeline_figure4.hcl --trace specs/traces/figure4.ptrace
+	$(BIN) pipesim specs/pipeline_study.hcl --preset aes_encrypt
 
 test: deps
 	$(GO) vet ./...
