@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // Limits on one trace file, checked while reading, before the work they
@@ -158,23 +160,7 @@ func Parse(r io.Reader, file string, shape Shape) (*Workload, error) {
 }
 
 // parseNumber reads a decimal or 0x-hex unsigned number.
-func parseNumber(s string) (uint64, error) {
-	base, digits := 10, s
-	if len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		base, digits = 16, s[2:]
-	}
-	if digits == "" || digits[0] == '+' || digits[0] == '-' || strings.IndexByte(digits, '_') >= 0 {
-		return 0, fmt.Errorf("%q is not a decimal or 0x-hex number", s)
-	}
-	v, err := strconv.ParseUint(digits, base, 64)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%q does not fit in 64 bits", s)
-		}
-		return 0, fmt.Errorf("%q is not a decimal or 0x-hex number", s)
-	}
-	return v, nil
-}
+func parseNumber(s string) (uint64, error) { return trace.ParseNumber(s, "number") }
 
 // ParseFile reads the trace in the named file.
 func ParseFile(path string, shape Shape) (*Workload, error) {

@@ -122,20 +122,25 @@ func Parse(r io.Reader, file string) (*Trace, error) {
 }
 
 // parseAddr reads one decimal or 0x-hex word address.
-func parseAddr(s string) (uint64, error) {
+func parseAddr(s string) (uint64, error) { return ParseNumber(s, "word address") }
+
+// ParseNumber reads a decimal or 0x-hex unsigned 64-bit number; what names
+// it in errors ("word address"). Signs, underscores and empty digits are
+// refused.
+func ParseNumber(s, what string) (uint64, error) {
 	base, digits := 10, s
 	if len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		base, digits = 16, s[2:]
 	}
 	if digits == "" || digits[0] == '+' || digits[0] == '-' || strings.IndexByte(digits, '_') >= 0 {
-		return 0, fmt.Errorf("%q is not a decimal or 0x-hex word address", s)
+		return 0, fmt.Errorf("%q is not a decimal or 0x-hex %s", s, what)
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
 			return 0, fmt.Errorf("%q does not fit in 64 bits", s)
 		}
-		return 0, fmt.Errorf("%q is not a decimal or 0x-hex word address", s)
+		return 0, fmt.Errorf("%q is not a decimal or 0x-hex %s", s, what)
 	}
 	return v, nil
 }
