@@ -25,8 +25,10 @@ import (
 const usage = `lsugen generates, times and verifies load/store-unit hardware blocks.
 
 Usage:
-  lsugen gen     [-o DIR] SPEC...              write DIR/NAME.v (RTL) and DIR/NAME_gates.v (gates) per unit
-  lsugen timing  [--json] [--paths] SPEC...    critical path in FO4, area in NAND2 equivalents, transistors
+  lsugen gen     [-o DIR] [--fusesoc] SPEC...  write DIR/NAME.v (RTL) and DIR/NAME_gates.v (gates) per unit;
+                                               --fusesoc: also NAME.core (FuseSoC), NAME.ys (Yosys), NAME.sdc
+  lsugen timing  [--json] [--paths] [--svg FILE] SPEC...
+                                               critical path in FO4, area in NAND2 equivalents, transistors
   lsugen verify  [flags] SPEC...               check model = netlist = Icarus = Verilator
   lsugen conflicts [--json] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...
                                                bank, lock and position conflicts of access traces
@@ -35,6 +37,9 @@ Usage:
                                                Monte Carlo congestion of RAW, RAS, RAP and the w^4 variants
   lsugen pipesim [--json] [-o FILE] SPEC --trace FILE | --synthetic|--preset NAME [flags]
                                                cycles, stalls and IPC of the elastic pipeline and its baselines
+  lsugen fusesoc-gen GAPI.yml                  lsugen as a FuseSoC generator (parameters: spec, unit)
+  lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json] SPEC...
+                                               FO4 model against Yosys + OpenSTA with a real cell library
   lsugen version
 
 Run 'lsugen COMMAND -h' for the flags of a command.
@@ -68,6 +73,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdRapsim(args[1:], stdout, stderr)
 	case "pipesim":
 		err = cmdPipesim(args[1:], stdout, stderr)
+	case "fusesoc-gen":
+		err = cmdFusesocGen(args[1:], stdout, stderr)
+	case "crosscheck-timing":
+		err = cmdCrosscheck(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lsugen %s\n", gen.Version)
 	case "help", "-h", "--help":

@@ -356,3 +356,23 @@ func TestSky130(t *testing.T) {
 		}
 	}
 }
+
+// TestSky130Gates synthesises lsugen's gate netlist instead of the RTL.
+func TestSky130Gates(t *testing.T) {
+	lib := needFlow(t)
+	f, err := New(Config{Liberty: lib, WorkDir: t.TempDir(), Source: SourceGates})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := unitsFrom(t, "hash_atomics.hcl", "atomic_add_ripple")["atomic_add_ripple"]
+	res, err := f.Run(context.Background(), u.design, rtl.Info{Version: "test", Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(res.Plain.DelayPS > 0) || !(res.TimingDriven.DelayPS > 0) || res.Plain.Top != "atomic_add_ripple_gates" {
+		t.Errorf("plain %+v, timing-driven %+v", res.Plain, res.TimingDriven)
+	}
+	if _, err := New(Config{Liberty: lib, WorkDir: t.TempDir(), Source: "netlist"}); err == nil {
+		t.Error("unknown source accepted")
+	}
+}

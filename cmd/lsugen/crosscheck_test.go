@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lsugen/lsugen/verify/hdl"
+)
+
+func TestCrosscheck_Usage(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	for _, args := range [][]string{
+		{spec}, // no --liberty
+		{"--liberty", "x.lib", "--load", "0", spec}, // no load
+		{"--liberty", "x.lib", "--source", "netlist", spec},
+		{"--liberty", "x.lib", "--jobs", "0", spec},
+		{"--liberty", "x.lib"}, // no specs
+	} {
+		code, _, stderr := lsugen(t, append([]string{"crosscheck-timing"}, args...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
+		}
+	}
+	// A missing liberty is an error of the run, not of usage.
+	code, _, stderr := lsugen(t, "crosscheck-timing", "--liberty", filepath.Join(dir, "none.lib"), spec)
+	if _, err := hdl.Find("yosys"); err == nil {
+		if _, err := hdl.Find("sta"); err == nil && (code != 1 || !strings.Contains(stderr, "none.lib")) {
+			t.Errorf("missing liberty: exit %d, stderr %q", code, stderr)
+		}
+	}
+}
+
+// TestCrosscheck_JSON runs the command on one fixed XOR hash with sky130.
+func TestCrosscheck_JSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("synthesis and timing runs: not in -short")
+	}
+	for _, tool := range []string{"yosys", "sta"} {
+		if _, err := hdl.Find(tool); err != nil {
+			t.Skipf("%v", err)
+		}
+	}
+	lib, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "liberty", "sky130_fd_sc_hd__tt_025C_1v80.lib.gz"))
+	if _, err := os.Stat(lib); err != nil {
+		t.Skipf("no sky130 liberty: %v", err)
+	}
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	work := filepath.Join(dir, "work")
+	code, stdout, stderr := lsugen(t, "crosscheck-timing", "--liberty", lib, "--json", "--work", work, spec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Driver string `json:"driver"`
+		FO4    struct {
+			PS float64 `json:"ps"`
+		} `json:"fo4"`
+		Units []struct {
+			Name         string   `json:"name"`
+			SizedFO4     float64  `json:"sized_fo4"`
+			SizedErr     *float64 `json:"sized_error_pct"`
+			TimingDriven struct {
+				DelayPS float64 `json:"delay_ps"`
+				FO4     float64 `json:"fo4"`
+			} `json:"timing_driven"`
+		} `json:"units"`
+		OutsideBand []string `json:"outside_band"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.Driver != "sky130_fd_sc_hd__inv_1" || !(rep.FO4.PS > 0) || len(rep.Units) != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+	u := rep.Units[0]
+	if u.Name != "h" || !(u.TimingDriven.DelayPS > 0) || u.SizedErr == nil || rep.OutsideBand == nil {
+		t.Errorf("unit %+v", u)
+	}
+	// --work keeps the scripts, netlists and logs.
+	for _, f := range []string{"h/h.v", "h/plain_netlist.v", "h/timing_driven.constr", "h/timing_driven_sta.log", "fo4/fo4.tcl"} {
+		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
