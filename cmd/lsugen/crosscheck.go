@@ -67,6 +67,22 @@ errors are reported, not failed: the exit status is 1 only on errors.`)
 	if err != nil {
 		return err
 	}
+	skipSet := map[string]bool{}
+	for _, n := range strings.Split(*skip, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			skipSet[n] = true
+		}
+	}
+	for n := range skipSet {
+		found := false
+		for _, u := range units {
+			found = found || u.design.Name == n
+		}
+		if !found {
+			fmt.Fprintf(stderr, "lsugen crosscheck-timing: --skip %s: no such unit\n", n)
+			return errUsage
+		}
+	}
 
 	dir := *work
 	keep := dir != ""
@@ -101,12 +117,6 @@ errors are reported, not failed: the exit status is 1 only on errors.`)
 		timedOut bool
 	}
 	results := make([]outcome, len(units))
-	skipSet := map[string]bool{}
-	for _, n := range strings.Split(*skip, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			skipSet[n] = true
-		}
-	}
 	var todo []int
 	for i, u := range units {
 		if skipSet[u.design.Name] {

@@ -19,6 +19,7 @@ func TestCrosscheck_Usage(t *testing.T) {
 		{"--liberty", "x.lib", "--source", "netlist", spec},
 		{"--liberty", "x.lib", "--jobs", "0", spec},
 		{"--liberty", "x.lib"}, // no specs
+		{"--liberty", "x.lib", "--skip", "nonesuch", spec},
 	} {
 		code, _, stderr := lsugen(t, append([]string{"crosscheck-timing"}, args...)...)
 		if code != 2 {
@@ -26,7 +27,7 @@ func TestCrosscheck_Usage(t *testing.T) {
 		}
 	}
 	// A missing liberty is an error of the run, not of usage.
-	code, _, stderr := lsugen(t, "crosscheck-timing", "--liberty", filepath.Join(dir, "none.lib"), spec)
+	code, _, stderr := lsugen(t, "crosscheck-timing", "--liberty", filepath.Join(dir, "none.lib"), "--work", filepath.Join(dir, "work"), spec)
 	if _, err := hdl.Find("yosys"); err == nil {
 		if _, err := hdl.Find("sta"); err == nil && (code != 1 || !strings.Contains(stderr, "none.lib")) {
 			t.Errorf("missing liberty: exit %d, stderr %q", code, stderr)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -53,7 +54,9 @@ func (e *StepError) Unwrap() error { return e.Err }
 
 // run runs path with args in dir under ctx and a timeout, and returns its
 // combined output. The tool's whole process group is killed on
-// cancellation (Yosys runs ABC as a child process).
+// cancellation (Yosys runs ABC as a child process). TMPDIR is dir, so that
+// the temporary directories Yosys makes for ABC, which a killed run leaves
+// behind, stay in the work directory.
 func run(ctx context.Context, timeout time.Duration, step, dir, path string, args ...string) ([]byte, error) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -62,6 +65,7 @@ func run(ctx context.Context, timeout time.Duration, step, dir, path string, arg
 	}
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
 	var out capWriter
 	cmd.Stdout, cmd.Stderr = &out, &out
 	setProcessGroup(cmd)
