@@ -41,6 +41,10 @@ type Cell struct {
 	// P is the parasitic (load-independent) delay in τ. For DFF it is the
 	// clock-to-Q delay apart from the effort term of the Q load.
 	P float64
+	// PinP, when set, is the parasitic delay of each input pin instead of
+	// P: a characterized library cell is faster from some pins than from
+	// others. P is then their mean.
+	PinP []float64
 	// Cin is each input pin's capacitance in unit-inverter input caps.
 	// For unit-drive cells Cin[i] == G[i].
 	Cin []float64
@@ -53,7 +57,15 @@ type Cell struct {
 // Delay is the delay in τ from input pin to output when the output net
 // carries load (in unit-inverter input caps): G·(load/Cin) + P.
 func (c *Cell) Delay(pin int, load float64) float64 {
-	return c.G[pin]*load/c.Cin[pin] + c.P
+	return c.G[pin]*load/c.Cin[pin] + c.parasitic(pin)
+}
+
+// parasitic is the parasitic delay from input pin to output.
+func (c *Cell) parasitic(pin int) float64 {
+	if c.PinP != nil {
+		return c.PinP[pin]
+	}
+	return c.P
 }
 
 // Area column. A first-order layout estimate for single-height static CMOS

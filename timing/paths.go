@@ -36,7 +36,8 @@ func namedPaths(d *netlist.Design, opt Options, load []float64, driver *Cell, ta
 			isInput[b] = true
 		}
 	}
-	dff := &Cells[netlist.DFF]
+	cells := opt.cells()
+	dff := &cells[netlist.DFF]
 	var out []PathResult
 	arr := make([]float64, d.NumNets)
 	from := make([]int32, d.NumNets) // worst input net, -1 at start points
@@ -61,7 +62,7 @@ func namedPaths(d *netlist.Design, opt Options, load []float64, driver *Cell, ta
 			if g.Kind == netlist.DFF {
 				continue
 			}
-			c := &Cells[g.Kind]
+			c := &cells[g.Kind]
 			best, bestIn := math.Inf(-1), int32(-1)
 			for pin, in := range g.In {
 				if math.IsInf(arr[in], -1) {

@@ -31,11 +31,11 @@ func TestCyclesAt_ThesisTables(t *testing.T) {
 // unsized; sized, two inverters of sizes 4 and 16 bring it to
 // 3·64^(1/3) + 1 + 2 = 15τ.
 func TestSized_BufferChain(t *testing.T) {
-	d, n, size := buffered(64, 1)
+	d, n, size := buffered(64, 1, 1)
 	if math.Abs(d-15) > 1e-9 || n != 2 || math.Abs(size-20) > 1e-9 {
-		t.Errorf("buffered(64, 1) = %v τ, %d inverters of total size %v; want 15, 2, 20", d, n, size)
+		t.Errorf("buffered(64, 1, 1) = %v τ, %d inverters of total size %v; want 15, 2, 20", d, n, size)
 	}
-	if d, n, _ := buffered(3, 1); d != 4 || n != 0 {
+	if d, n, _ := buffered(3, 1, 1); d != 4 || n != 0 {
 		t.Errorf("a light load gets buffers: %v τ, %d", d, n)
 	}
 }

@@ -26,6 +26,11 @@ type Options struct {
 	// Wire is the wire-load model; DefaultWire unless set, the zero Wire
 	// makes wires free.
 	Wire Wire
+	// Tech is the gate table the delays and areas come from: nil for the
+	// textbook table Cells, or a library's, characterized from its
+	// liberty (package timing/liberty). Its wire model is not applied
+	// by itself: OptionsFor sets Wire from it.
+	Tech *Tech
 }
 
 // Wire is the wire-load model, in the manner of a synthesis tool's wire-load
@@ -41,11 +46,17 @@ type Options struct {
 // under Rent's rule (Donath: length ∝ N^(p−1/2) for Rent exponent p, so an
 // exponent of 0.3 is p = 0.8). Wire resistance is neglected. The zero Wire
 // makes wires free: the textbook logical-effort model.
+//
+// A liberty's wire-load table is not linear in the fanout; FanoutCap, when
+// set, replaces the fanout term by that table: FanoutCap[F-1] is the wire
+// of a net of fanout F, and each fanout beyond the table adds FanoutSlope.
 type Wire struct {
-	CapPerFanout     float64 `json:"cap_per_fanout"`
-	AreaCapPerFanout float64 `json:"area_cap_per_fanout"`
-	RefAreaGE        float64 `json:"ref_area_ge"`
-	AreaExponent     float64 `json:"area_exponent"`
+	CapPerFanout     float64   `json:"cap_per_fanout"`
+	AreaCapPerFanout float64   `json:"area_cap_per_fanout"`
+	RefAreaGE        float64   `json:"ref_area_ge"`
+	AreaExponent     float64   `json:"area_exponent"`
+	FanoutCap        []float64 `json:"fanout_cap,omitempty"`
+	FanoutSlope      float64   `json:"fanout_slope,omitempty"`
 }
 
 // DefaultWire is the one parameter set lsugen uses. It was fitted once, by
@@ -65,10 +76,38 @@ func (w Wire) perFanout(area float64) float64 {
 	return c
 }
 
-// TauPerFO4 is the FO4 delay in τ under this wire model, measured as the
-// thesis does: an inverter driving four copies of itself, in a block too
-// small for the area term: 1·(4 + 4·CapPerFanout) + 1.
-func (w Wire) TauPerFO4() float64 { return 4*(1+w.CapPerFanout) + 1 }
+// netCap is the wire capacitance of a net of the given fanout in a design
+// of area GE.
+func (w Wire) netCap(fanout int, area float64) float64 {
+	if fanout <= 0 {
+		return 0
+	}
+	if n := len(w.FanoutCap); n > 0 {
+		c := w.FanoutCap[min(fanout, n)-1]
+		if fanout > n {
+			c += float64(fanout-n) * w.FanoutSlope
+		}
+		return c + float64(fanout)*(w.perFanout(area)-w.CapPerFanout)
+	}
+	return float64(fanout) * w.perFanout(area)
+}
+
+// TauPerFO4 is the FO4 delay in τ under the options' gate table and wire
+// model, measured as the thesis does: an inverter driving four copies of
+// itself, in a block too small for the area term. With the textbook table
+// it is 1·(4 + 4·CapPerFanout) + 1.
+func (o Options) TauPerFO4() float64 {
+	inv := &o.cells()[netlist.INV]
+	return inv.Delay(0, 4*inv.Cin[0]+o.Wire.netCap(4, 0))
+}
+
+// cells is the gate table in use.
+func (o Options) cells() *[netlist.NumKinds]Cell {
+	if o.Tech != nil {
+		return &o.Tech.Cells
+	}
+	return &Cells
+}
 
 // Mode selects the sizing regime the delays are computed in.
 type Mode string
@@ -98,15 +137,15 @@ func DefaultOptions() Options {
 func (o Options) stage(c *Cell, pin int, load float64) (delay float64, bufs int, bufSize float64) {
 	f := c.G[pin] * load / c.Cin[pin]
 	if o.Mode != Sized {
-		return f + c.P, 0, 0
+		return f + c.parasitic(pin), 0, 0
 	}
-	return buffered(f, c.P)
+	return buffered(f, c.parasitic(pin), o.cells()[netlist.INV].P)
 }
 
 // buffered returns the least delay of a stage of effort f and parasitic p
-// followed by n ≥ 0 inverters, each stage bearing effort f^(1/(n+1)).
-func buffered(f, p float64) (delay float64, bufs int, bufSize float64) {
-	pinv := Cells[netlist.INV].P
+// followed by n ≥ 0 inverters of parasitic pinv, each stage bearing effort
+// f^(1/(n+1)).
+func buffered(f, p, pinv float64) (delay float64, bufs int, bufSize float64) {
 	delay = f + p
 	for n := 1; n < 64; n++ {
 		rho := math.Pow(f, 1/float64(n+1))
@@ -130,7 +169,7 @@ func (o Options) check() error {
 		return fmt.Errorf("timing: output load %v must be finite and not negative", o.OutputLoad)
 	}
 	w := o.Wire
-	for _, v := range []float64{w.CapPerFanout, w.AreaCapPerFanout, w.RefAreaGE, w.AreaExponent} {
+	for _, v := range append([]float64{w.CapPerFanout, w.AreaCapPerFanout, w.RefAreaGE, w.AreaExponent, w.FanoutSlope}, w.FanoutCap...) {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("timing: wire-load figures %+v must be finite and not negative", w)
 		}
@@ -175,8 +214,12 @@ type Result struct {
 	Design string `json:"design"`
 	// Mode is the sizing regime of the figures: "unsized" or "sized".
 	Mode string `json:"mode"`
+	// Tech names the gate table: "" for the textbook table, else the
+	// characterized library; DelayPS is then the critical path in ps.
+	Tech    string  `json:"tech,omitempty"`
+	DelayPS float64 `json:"delay_ps,omitempty"`
 	// Tau is the critical path delay in τ and FO4 the same in FO4 (Tau /
-	// TauPerFO4, the FO4 delay under the same wire model).
+	// TauPerFO4, the FO4 delay under the same gate table and wire model).
 	Tau       float64 `json:"tau"`
 	FO4       float64 `json:"fo4"`
 	TauPerFO4 float64 `json:"tau_per_fo4"`
@@ -239,11 +282,12 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("timing: design %s has no outputs", d.Name)
 	}
 
+	cells := opt.cells()
 	n := d.NumNets
 	load := make([]float64, n)
 	fanout := make([]int32, n)
 	for _, g := range d.Gates {
-		cin := Cells[g.Kind].Cin
+		cin := cells[g.Kind].Cin
 		for pin, in := range g.In {
 			load[in] += cin[pin]
 			fanout[in]++
@@ -255,12 +299,12 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 			fanout[b]++
 		}
 	}
-	if c := opt.Wire.perFanout(gateArea(d)); c > 0 {
+	if area := gateArea(d, cells); opt.Wire.netCap(1, area) > 0 {
 		for net, f := range fanout {
-			load[net] += c * float64(f)
+			load[net] += opt.Wire.netCap(int(f), area)
 		}
 	}
-	tauPerFO4 := opt.Wire.TauPerFO4()
+	tauPerFO4 := opt.TauPerFO4()
 
 	// src[net] is the driving gate's index or a srcXxx; pin[net] is the
 	// driving gate's worst input pin (-1 for start points).
@@ -271,8 +315,13 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		src[i], pin[i] = srcNone, -1
 	}
 	src[netlist.Const0], src[netlist.Const1] = srcConst, srcConst
-	inv := &Cells[netlist.INV]
-	driver := Cell{G: []float64{1}, P: inv.P, Cin: []float64{opt.DriverSize}}
+	inv := &cells[netlist.INV]
+	// The input driver is the unit inverter scaled by DriverSize: the
+	// same parasitic, DriverSize times its input capacitance and drive.
+	driver := Cell{G: []float64{inv.G[0]}, P: inv.P, Cin: []float64{inv.Cin[0] * opt.DriverSize}}
+	if opt.Tech != nil && opt.Tech.InputP > 0 {
+		driver.P = opt.Tech.InputP
+	}
 	bufCount, bufSize := 0, 0.0 // inverters Sized mode inserts
 	for _, p := range d.Inputs() {
 		for _, b := range p.Bits {
@@ -283,7 +332,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 			bufCount, bufSize = bufCount+nb, bufSize+sz
 		}
 	}
-	dff := &Cells[netlist.DFF]
+	dff := &cells[netlist.DFF]
 	for gi, g := range d.Gates {
 		if g.Kind == netlist.DFF {
 			src[g.Out] = int32(gi)
@@ -297,7 +346,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		if g.Kind == netlist.DFF {
 			continue
 		}
-		c := &Cells[g.Kind]
+		c := &cells[g.Kind]
 		best, bestPin := math.Inf(-1), -1
 		for p, in := range g.In {
 			if src[in] == srcNone {
@@ -353,7 +402,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 			st.Delay, st.Buffers, _ = opt.stage(&driver, 0, load[net])
 		default:
 			g := d.Gates[gi]
-			c := &Cells[g.Kind]
+			c := &cells[g.Kind]
 			st.Gate, st.Cell = fmt.Sprintf("g%d", gi), g.Kind.String()
 			if g.Kind == netlist.DFF {
 				st.From = d.Clock
@@ -402,7 +451,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		if cnt == 0 {
 			continue
 		}
-		c := &Cells[k]
+		c := &cells[k]
 		area += float64(cnt) * c.Area
 		r.Transistors += cnt * c.Transistors
 		r.GatesByKind[netlist.Kind(k).String()] = cnt
@@ -415,6 +464,10 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		r.Mode = string(Sized)
 	}
 	r.AreaGE = round4(area)
+	if opt.Tech != nil {
+		r.Tech = opt.Tech.Name
+		r.DelayPS = round4(arr[end] * opt.Tech.TauPS)
+	}
 	r.Paths = namedPaths(d, opt, load, &driver, tauPerFO4)
 	r.Storage = d.Storage
 	r.StorageBits = r.GatesByKind[netlist.DFF.String()]
@@ -422,10 +475,10 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 }
 
 // gateArea is the design's cell area in GE, before any buffering.
-func gateArea(d *netlist.Design) float64 {
+func gateArea(d *netlist.Design, cells *[netlist.NumKinds]Cell) float64 {
 	a := 0.0
 	for k, cnt := range d.Stats() {
-		a += float64(cnt) * Cells[k].Area
+		a += float64(cnt) * cells[k].Area
 	}
 	return a
 }

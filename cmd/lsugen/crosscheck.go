@@ -16,12 +16,13 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/timing/liberty"
 	"github.com/lsugen/lsugen/verify/sta"
 )
 
 func cmdCrosscheck(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("crosscheck-timing", flag.ContinueOnError)
-	liberty := fs.String("liberty", "", "cell library (liberty, plain or gzipped); required")
+	libFile := fs.String("liberty", "", "cell library (liberty, plain or gzipped); required")
 	driver := fs.String("driver", "", "cell driving every input (default: the library's smallest inverter)")
 	load := fs.Float64("load", sta.DefaultLoadFactor, "load on every output bit, in driver input capacitances")
 	target := fs.Float64("target", sta.DefaultTargetPS, "timing-driven delay target in ps (abc -D); the default asks for the fastest netlist")
@@ -50,7 +51,7 @@ errors are reported, not failed: the exit status is 1 only on errors.`)
 	if err != nil {
 		return err
 	}
-	if *liberty == "" {
+	if *libFile == "" {
 		fmt.Fprintln(stderr, "lsugen crosscheck-timing: --liberty is required")
 		return errUsage
 	}
@@ -97,7 +98,7 @@ errors are reported, not failed: the exit status is 1 only on errors.`)
 		fmt.Fprintf(stderr, "lsugen crosscheck-timing: %v\n(work directory kept: %s)\n", err, dir)
 		return errReported
 	}
-	flow, err := sta.New(sta.Config{Liberty: *liberty, Driver: *driver, LoadFactor: *load, WorkDir: dir, TargetPS: *target, Timeout: *timeout, Source: sta.Source(*srcKind)})
+	flow, err := sta.New(sta.Config{Liberty: *libFile, Driver: *driver, LoadFactor: *load, WorkDir: dir, TargetPS: *target, Timeout: *timeout, Source: sta.Source(*srcKind)})
 	if err != nil {
 		return fail(err)
 	}
@@ -107,7 +108,17 @@ errors are reported, not failed: the exit status is 1 only on errors.`)
 	if err != nil {
 		return fail(err)
 	}
+	ch, err := liberty.Characterize(flow.Lib.Library, liberty.Options{DontUse: []string{}})
+	if err != nil {
+		return fail(err)
+	}
 	rep := sta.NewReport(flow, fo4, *band)
+	rep.Model = sta.NewModelTech(ch)
+	// The characterized model in the flow's environment: the same driver
+	// and output load, in reference-inverter caps.
+	libOpt := timing.OptionsFor(ch.Tech)
+	libOpt.DriverSize = flow.DriverCap * flow.Lib.CapUnitFF / ch.RefCapFF
+	libOpt.OutputLoad = flow.OutputLoad * flow.Lib.CapUnitFF / ch.RefCapFF
 
 	// Run the units, up to --jobs at a time; the report keeps spec order.
 	type outcome struct {
@@ -193,17 +204,19 @@ errors are reported, not failed: the exit status is 1 only on errors.`)
 				Reason: fmt.Sprintf("a Yosys or OpenSTA run exceeded --timeout %v (%.0fs)", *timeout, results[i].seconds)})
 			continue
 		}
-		opt := timing.DefaultOptions()
-		unsized, err := timing.Analyze(u.design, opt)
-		if err != nil {
-			return fmt.Errorf("%s: %w", u.design.Name, err)
+		var lib, textbook [2]*timing.Result
+		for i, mode := range []timing.Mode{timing.Unsized, timing.Sized} {
+			opt := timing.DefaultOptions()
+			opt.Mode = mode
+			if textbook[i], err = timing.Analyze(u.design, opt); err != nil {
+				return fmt.Errorf("%s: %w", u.design.Name, err)
+			}
+			libOpt.Mode = mode
+			if lib[i], err = timing.Analyze(u.design, libOpt); err != nil {
+				return fmt.Errorf("%s: %w", u.design.Name, err)
+			}
 		}
-		opt.Mode = timing.Sized
-		sized, err := timing.Analyze(u.design, opt)
-		if err != nil {
-			return fmt.Errorf("%s: %w", u.design.Name, err)
-		}
-		rep.Add(results[i].res, u.spec.UnitKind(), u.spec.Variant(), len(u.design.Gates), unsized, sized, results[i].seconds)
+		rep.Add(results[i].res, u.spec.UnitKind(), u.spec.Variant(), len(u.design.Gates), lib, textbook, results[i].seconds)
 	}
 	if !keep {
 		os.RemoveAll(dir)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,10 +62,16 @@ func TestCrosscheck_JSON(t *testing.T) {
 		FO4    struct {
 			PS float64 `json:"ps"`
 		} `json:"fo4"`
+		Model struct {
+			TauPS float64 `json:"tau_ps"`
+			FO4PS float64 `json:"fo4_ps"`
+		} `json:"model"`
 		Units []struct {
-			Name         string   `json:"name"`
-			SizedFO4     float64  `json:"sized_fo4"`
-			SizedErr     *float64 `json:"sized_error_pct"`
+			Name string `json:"name"`
+			Lib  struct {
+				SizedFO4 float64  `json:"sized_fo4"`
+				SizedErr *float64 `json:"sized_error_pct"`
+			} `json:"lib"`
 			TimingDriven struct {
 				DelayPS float64 `json:"delay_ps"`
 				FO4     float64 `json:"fo4"`
@@ -79,8 +86,12 @@ func TestCrosscheck_JSON(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	u := rep.Units[0]
-	if u.Name != "h" || !(u.TimingDriven.DelayPS > 0) || u.SizedErr == nil || rep.OutsideBand == nil {
+	if u.Name != "h" || !(u.TimingDriven.DelayPS > 0) || u.Lib.SizedErr == nil || !(u.Lib.SizedFO4 > 0) || rep.OutsideBand == nil {
 		t.Errorf("unit %+v", u)
+	}
+	// The characterized model's FO4 is near OpenSTA's (within 15%).
+	if !(rep.Model.TauPS > 0) || math.Abs(rep.Model.FO4PS-rep.FO4.PS) > 0.15*rep.FO4.PS {
+		t.Errorf("model τ %v ps, FO4 %v ps; OpenSTA's FO4 %v ps", rep.Model.TauPS, rep.Model.FO4PS, rep.FO4.PS)
 	}
 	// --work keeps the scripts, netlists and logs.
 	for _, f := range []string{"h/h.v", "h/plain_netlist.v", "h/timing_driven.constr", "h/timing_driven_sta.log", "fo4/fo4.tcl"} {

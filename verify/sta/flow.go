@@ -568,7 +568,7 @@ func (f *Flow) depth(report string) int {
 		if !ok || c.Sequential {
 			continue
 		}
-		if i := strings.LastIndexByte(s[4], '/'); i >= 0 && c.output(s[4][i+1:]) {
+		if i := strings.LastIndexByte(s[4], '/'); i >= 0 && hasOutput(c, s[4][i+1:]) {
 			n++
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/timing/liberty"
 )
 
 // DefaultBandPct is the project's goal: the sized model within ±25% of the
@@ -35,8 +36,12 @@ type Report struct {
 	RemovedCells int `json:"removed_cells"`
 	// FO4 is the library's FO4 delay as measured.
 	FO4 FO4 `json:"fo4"`
-	// BandPct is the tolerance of the sized model against the
-	// timing-driven flow, in percent.
+	// Model is the library as the logical-effort model sees it, from
+	// liberty.Characterize: τ, the reference inverter's parasitic delay,
+	// the FO4 the model predicts, the cell chosen for each gate kind.
+	Model ModelTech `json:"model"`
+	// BandPct is the tolerance of the sized model (characterized from the
+	// library) against the timing-driven flow, in percent.
 	BandPct float64      `json:"band_pct"`
 	Units   []UnitReport `json:"units"`
 	// Skipped lists units not run (too large for the --max-gates limit).
@@ -44,6 +49,28 @@ type Report struct {
 	// OutsideBand names the units whose sized error exceeds BandPct (or
 	// cannot be computed).
 	OutsideBand []string `json:"outside_band"`
+}
+
+// ModelTech summarizes a characterization.
+type ModelTech struct {
+	Inverter  string            `json:"inverter"`
+	TauPS     float64           `json:"tau_ps"`
+	PInv      float64           `json:"p_inv"`
+	InputPInv float64           `json:"input_p_inv"`
+	SlewPS    float64           `json:"slew_ps"`
+	FO4PS     float64           `json:"fo4_ps"`
+	WireLoad  string            `json:"wire_load"`
+	Cells     map[string]string `json:"cells"`
+}
+
+// NewModelTech summarizes ch.
+func NewModelTech(ch *liberty.Characterization) ModelTech {
+	m := ModelTech{Inverter: ch.Inverter, TauPS: round(ch.TauPS, 3), PInv: round(ch.PInv, 3), InputPInv: round(ch.InputPInv, 3),
+		SlewPS: round(ch.SlewPS, 2), FO4PS: round(ch.FO4PS, 2), WireLoad: ch.WireLoad, Cells: map[string]string{}}
+	for _, k := range ch.Kinds {
+		m.Cells[k.Kind] = k.Cell
+	}
+	return m
 }
 
 // Skipped is a unit left out of the run.
@@ -66,22 +93,33 @@ type UnitReport struct {
 	Plain        FlowReport `json:"plain"`
 	TimingDriven FlowReport `json:"timing_driven"`
 	TargetPS     float64    `json:"target_ps"`
-	// UnsizedFO4 and SizedFO4 are lsugen's estimates (timing.Analyze with
-	// the default options in Mode Unsized and Sized), UnsizedDepth and
-	// SizedDepth the gate levels of their critical paths.
-	UnsizedFO4   float64 `json:"unsized_fo4"`
-	SizedFO4     float64 `json:"sized_fo4"`
-	UnsizedDepth int     `json:"unsized_depth"`
-	SizedDepth   int     `json:"sized_depth"`
-	// SizedErrorPct is 100·(SizedFO4 − timing-driven FO4) / timing-driven
-	// FO4, UnsizedErrorPct the same of UnsizedFO4 against the plain flow;
-	// null when the flow's delay is 0.
-	SizedErrorPct   *float64 `json:"sized_error_pct"`
-	UnsizedErrorPct *float64 `json:"unsized_error_pct"`
-	// WithinBand is |SizedErrorPct| ≤ the report's BandPct.
+	// Lib is lsugen's estimate with the gate table characterized from the
+	// library, the flow's driver and output load: unsized (against the
+	// plain flow) and sized (against the timing-driven flow).
+	Lib ModelEstimate `json:"lib"`
+	// Textbook is lsugen's default estimate (the textbook gate table and
+	// wire model fitted to 003_*, timing.DefaultOptions) beside the same
+	// flows.
+	Textbook ModelEstimate `json:"textbook"`
+	// WithinBand is |Lib.SizedErrorPct| ≤ the report's BandPct.
 	WithinBand bool `json:"within_band"`
 	// Seconds is the unit's wall time through both flows.
 	Seconds float64 `json:"seconds"`
+}
+
+// ModelEstimate is lsugen's timing of a unit in both modes, in the
+// library's FO4 as the flow measured it: the characterized model's delays
+// in ps divided by that FO4; the textbook model's in its own FO4. The
+// errors are 100·(model − flow)/flow against the unrounded flow delays,
+// unsized against the plain flow and sized against the timing-driven one;
+// null when the flow's delay is 0.
+type ModelEstimate struct {
+	UnsizedFO4      float64  `json:"unsized_fo4"`
+	SizedFO4        float64  `json:"sized_fo4"`
+	UnsizedDepth    int      `json:"unsized_depth"`
+	SizedDepth      int      `json:"sized_depth"`
+	UnsizedErrorPct *float64 `json:"unsized_error_pct"`
+	SizedErrorPct   *float64 `json:"sized_error_pct"`
 }
 
 // FlowReport is one flow's result for a unit.
@@ -116,9 +154,10 @@ func NewReport(f *Flow, fo4 FO4, bandPct float64) *Report {
 	}
 }
 
-// Add compares a unit's flow results with lsugen's unsized and sized
-// analyses of the same design and appends the comparison.
-func (r *Report) Add(u *UnitResult, kind, variant string, gates int, unsized, sized *timing.Result, seconds float64) UnitReport {
+// Add compares a unit's flow results with lsugen's analyses of the same
+// design, unsized and sized, with the library's characterized gate table
+// (lib) and with the textbook one, and appends the comparison.
+func (r *Report) Add(u *UnitResult, kind, variant string, gates int, lib, textbook [2]*timing.Result, seconds float64) UnitReport {
 	fo4 := r.FO4.PS
 	flow := func(res Result) FlowReport {
 		return FlowReport{
@@ -127,16 +166,20 @@ func (r *Report) Add(u *UnitResult, kind, variant string, gates int, unsized, si
 			SynthS: round(res.Netlist.Seconds, 2), STAS: round(res.Timing.Seconds, 2),
 		}
 	}
+	plain, td := u.Plain.DelayPS/fo4, u.TimingDriven.DelayPS/fo4
+	estimate := func(unsized, sized float64, res [2]*timing.Result) ModelEstimate {
+		return ModelEstimate{UnsizedFO4: round(unsized, 2), SizedFO4: round(sized, 2),
+			UnsizedDepth: res[0].Depth, SizedDepth: res[1].Depth,
+			UnsizedErrorPct: errorPct(unsized, plain), SizedErrorPct: errorPct(sized, td)}
+	}
 	ur := UnitReport{
 		Name: u.Name, Kind: kind, Variant: variant, Sequential: u.Clock != "", Gates: gates,
 		Plain: flow(u.Plain), TimingDriven: flow(u.TimingDriven), TargetPS: u.TargetPS,
-		UnsizedFO4: unsized.FO4, SizedFO4: sized.FO4, UnsizedDepth: unsized.Depth, SizedDepth: sized.Depth,
-		Seconds: round(seconds, 2),
+		Lib:      estimate(lib[0].DelayPS/fo4, lib[1].DelayPS/fo4, lib),
+		Textbook: estimate(textbook[0].FO4, textbook[1].FO4, textbook),
+		Seconds:  round(seconds, 2),
 	}
-	// Errors from the unrounded flow delays.
-	ur.SizedErrorPct = errorPct(sized.FO4, u.TimingDriven.DelayPS/fo4)
-	ur.UnsizedErrorPct = errorPct(unsized.FO4, u.Plain.DelayPS/fo4)
-	ur.WithinBand = ur.SizedErrorPct != nil && math.Abs(*ur.SizedErrorPct) <= r.BandPct
+	ur.WithinBand = ur.Lib.SizedErrorPct != nil && math.Abs(*ur.Lib.SizedErrorPct) <= r.BandPct
 	if !ur.WithinBand {
 		r.OutsideBand = append(r.OutsideBand, u.Name)
 	}
@@ -172,7 +215,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "tools     yosys %s, OpenSTA %s\n", r.Yosys, r.STA)
 	fmt.Fprintf(w, "source    %s\n", r.Source)
 	fmt.Fprintf(w, "driver    %s (input %.2f fF); output load %.2f fF per bit\n", r.Driver, r.DriverCapFF, r.OutputLoadFF)
-	fmt.Fprintf(w, "FO4       %.2f ps (rise %.2f, fall %.2f): %s driving 4 copies of itself\n\n", r.FO4.PS, r.FO4.RisePS, r.FO4.FallPS, r.Driver)
+	fmt.Fprintf(w, "FO4       %.2f ps (rise %.2f, fall %.2f): %s driving 4 copies of itself\n", r.FO4.PS, r.FO4.RisePS, r.FO4.FallPS, r.Driver)
+	m := r.Model
+	fmt.Fprintf(w, "model     characterized from the library: tau %.2f ps, p_inv %.2f tau, FO4 %.2f ps predicted (%+.1f%%), wire load %q\n",
+		m.TauPS, m.PInv, m.FO4PS, 100*(m.FO4PS-r.FO4.PS)/r.FO4.PS, m.WireLoad)
+	fmt.Fprintf(w, "          lib: the model with that gate table; textbook: lsugen's default table and wire model\n\n")
 	// Numbers right-aligned; names padded to one width so that they read
 	// left-aligned.
 	nw := len("unit")
@@ -180,15 +227,16 @@ func (r *Report) WriteText(w io.Writer) error {
 		nw = max(nw, len(u.Name))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%-*s\tgates\tcells\tplain ps\tplain FO4\ttd cells\ttd ps\ttd FO4\tunsized FO4\tsized FO4\tunsized err\tsized err\ttime\t\n", nw, "unit")
+	fmt.Fprintf(tw, "%-*s\tgates\tcells\tplain FO4\tlib unsized\terr\ttd cells\ttd ps\ttd FO4\tlib sized\terr\ttextbook sized\terr\ttime\t\n", nw, "unit")
 	for _, u := range r.Units {
 		mark := ""
 		if !u.WithinBand {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%.1f\t%.2f\t%d\t%.1f\t%.2f\t%.2f\t%.2f\t%s\t%s%s\t%.1fs\t\n",
-			nw, u.Name, u.Gates, u.Plain.Cells, u.Plain.DelayPS, u.Plain.FO4, u.TimingDriven.Cells, u.TimingDriven.DelayPS, u.TimingDriven.FO4,
-			u.UnsizedFO4, u.SizedFO4, pct(u.UnsizedErrorPct), pct(u.SizedErrorPct), mark, u.Seconds)
+		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%.2f\t%.2f\t%s\t%d\t%.1f\t%.2f\t%.2f\t%s%s\t%.2f\t%s\t%.1fs\t\n",
+			nw, u.Name, u.Gates, u.Plain.Cells, u.Plain.FO4, u.Lib.UnsizedFO4, pct(u.Lib.UnsizedErrorPct),
+			u.TimingDriven.Cells, u.TimingDriven.DelayPS, u.TimingDriven.FO4,
+			u.Lib.SizedFO4, pct(u.Lib.SizedErrorPct), mark, u.Textbook.SizedFO4, pct(u.Textbook.SizedErrorPct), u.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -197,12 +245,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "skipped   %s (%d gates): %s\n", s.Name, s.Gates, s.Reason)
 	}
 	in := len(r.Units) - len(r.OutsideBand)
-	fmt.Fprintf(w, "\nsized model within ±%g%% of the timing-driven flow: %d of %d units", r.BandPct, in, len(r.Units))
+	fmt.Fprintf(w, "\nsized model (lib) within ±%g%% of the timing-driven flow: %d of %d units", r.BandPct, in, len(r.Units))
 	if len(r.OutsideBand) > 0 {
 		var out []string
 		for _, u := range r.Units {
 			if !u.WithinBand {
-				out = append(out, fmt.Sprintf("%s (%s)", u.Name, pct(u.SizedErrorPct)))
+				out = append(out, fmt.Sprintf("%s (%s)", u.Name, pct(u.Lib.SizedErrorPct)))
 			}
 		}
 		fmt.Fprintf(w, "; outside: %s", strings.Join(out, ", "))

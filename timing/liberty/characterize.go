@@ -1,0 +1,529 @@
+package liberty
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/timing"
+)
+
+// DefaultDontUse are cells, as path.Match patterns on the cell name, that
+// neither characterization nor the synthesis flow of verify/sta uses: for
+// the SkyWater sky130 libraries
+//
+//   - *lpflow_*: multi-power-domain cells (isolation, level shifters,
+//     keep-alive buffers);
+//   - *probe*: probe-point cells with metal on every layer;
+//   - *clkbuf*, *clkinv*, *clkdlybuf*, *dlygate*, *dlymetal*: clock-tree
+//     and hold-fixing delay cells, which a place-and-route flow reserves
+//     for clock-tree synthesis and hold repair.
+//
+// Patterns that match nothing (in other libraries) are harmless.
+var DefaultDontUse = []string{
+	"*lpflow_*", "*probe*",
+	"*clkbuf*", "*clkinv*", "*clkdlybuf*", "*dlygate*", "*dlymetal*",
+}
+
+// Options tune Characterize.
+type Options struct {
+	// DontUse are cells to leave out (path.Match patterns on the name),
+	// besides those with a dont_use attribute; nil means DefaultDontUse.
+	DontUse []string
+	// Inverter names the reference inverter, lsugen's unit inverter;
+	// "" picks the library's smallest (SmallestInverter).
+	Inverter string
+}
+
+// Characterization is a library described in the terms of the
+// logical-effort model, with the figures it was derived from.
+type Characterization struct {
+	Library string `json:"library"`
+	// Inverter is the reference inverter and RefCapFF its input
+	// capacitance, the unit of capacitance of the gate table.
+	Inverter string  `json:"inverter"`
+	RefCapFF float64 `json:"ref_cap_ff"`
+	// SlewPS is the input transition every delay table is read at: that
+	// of a stage in a chain of FO4 inverters.
+	SlewPS float64 `json:"slew_ps"`
+	// TauPS is τ, the reference inverter's delay per unit of electrical
+	// effort; PInv its parasitic delay in τ.
+	TauPS float64 `json:"tau_ps"`
+	PInv  float64 `json:"p_inv"`
+	// InputPInv is the reference inverter's parasitic delay, in τ, when
+	// its input switches instantly: that of the inverters that drive the
+	// primary inputs (timing.Tech.InputP).
+	InputPInv float64 `json:"input_p_inv"`
+	// FO4PS is the FO4 delay the characterized model predicts (the
+	// reference inverter driving four copies of itself and their wire).
+	FO4PS float64 `json:"fo4_ps"`
+	// WireLoad names the wire-load model used ("" when the library names
+	// no default).
+	WireLoad string `json:"wire_load"`
+	// Kinds has one row per gate kind of the netlist.
+	Kinds []KindFit `json:"kinds"`
+	// Tech is the result, for timing.OptionsFor.
+	Tech *timing.Tech `json:"-"`
+}
+
+// KindFit is the library cell chosen for a gate kind and its fitted
+// figures.
+type KindFit struct {
+	Kind string `json:"kind"`
+	Cell string `json:"cell"`
+	// Candidates counts the library cells that implement the kind.
+	Candidates int     `json:"candidates"`
+	AreaGE     float64 `json:"area_ge"`
+	Pins       []PinFit
+}
+
+// PinFit is one input pin of a chosen cell: its delay to the output read
+// from the tables at SlewPS, fitted as d = InterceptPS + SlopePSPerFF·C
+// over loads of 1 to 8 reference inverters, and the same in the model's
+// terms: d/τ = G·C/Cin + P with C and Cin in reference-inverter caps.
+type PinFit struct {
+	Pin          string  `json:"pin"`
+	CapFF        float64 `json:"cap_ff"`
+	InterceptPS  float64 `json:"intercept_ps"`
+	SlopePSPerFF float64 `json:"slope_ps_per_ff"`
+	Cin          float64 `json:"cin"`
+	G            float64 `json:"g"`
+	P            float64 `json:"p"`
+}
+
+// fitLoads are the loads of the delay fit, in reference-inverter caps:
+// the electrical efforts gates see in practice.
+var fitLoads = []float64{1, 2, 4, 8}
+
+// kindFunc is each combinational kind's function over its pins in netlist
+// order, the truth table a library cell must have to stand for it.
+func kindFunc(k netlist.Kind, in []bool) bool {
+	all := func() bool {
+		for _, v := range in {
+			if !v {
+				return false
+			}
+		}
+		return true
+	}
+	any := func() bool {
+		for _, v := range in {
+			if v {
+				return true
+			}
+		}
+		return false
+	}
+	switch k {
+	case netlist.INV:
+		return !in[0]
+	case netlist.BUF:
+		return in[0]
+	case netlist.NAND2, netlist.NAND3, netlist.NAND4:
+		return !all()
+	case netlist.NOR2, netlist.NOR3, netlist.NOR4:
+		return !any()
+	case netlist.AND2, netlist.AND3, netlist.AND4:
+		return all()
+	case netlist.OR2, netlist.OR3, netlist.OR4:
+		return any()
+	case netlist.XOR2:
+		return in[0] != in[1]
+	case netlist.XNOR2:
+		return in[0] == in[1]
+	case netlist.AOI21:
+		return !(in[0] && in[1] || in[2])
+	case netlist.OAI21:
+		return !((in[0] || in[1]) && in[2])
+	case netlist.MUX2:
+		if in[0] {
+			return in[2]
+		}
+		return in[1]
+	}
+	panic(fmt.Sprintf("kindFunc: %v is not combinational", k))
+}
+
+func kindTruth(k netlist.Kind) uint64 {
+	n := k.Arity()
+	in := make([]bool, n)
+	var tt uint64
+	for m := 0; m < 1<<n; m++ {
+		for i := range in {
+			in[i] = m>>i&1 == 1
+		}
+		if kindFunc(k, in) {
+			tt |= 1 << m
+		}
+	}
+	return tt
+}
+
+// candidate is a library cell that implements a kind, with pins[i] the
+// cell pin for the kind's pin i.
+type candidate struct {
+	cell *Cell
+	pins []*Pin
+	out  *Pin
+	// slope is the mean fitted delay slope over the pins, in library
+	// units: the cell's drive resistance, to find the unit-drive one.
+	slope float64
+}
+
+// matchComb finds the pin assignment under which cell c computes kind k,
+// or nil.
+func matchComb(c *Cell, k netlist.Kind) *candidate {
+	if c.Sequential || len(c.Outputs) != 1 || len(c.Inputs) != k.Arity() {
+		return nil
+	}
+	f, err := ParseFunction(c.Outputs[0].Function)
+	if err != nil || c.Outputs[0].Function == "" {
+		return nil
+	}
+	want := kindTruth(k)
+	n := k.Arity()
+	perm := make([]int, n) // kind pin i -> cell input perm[i]
+	for i := range perm {
+		perm[i] = i
+	}
+	for {
+		names := make([]string, n)
+		for i, p := range perm {
+			names[i] = c.Inputs[p].Name
+		}
+		if tt, err := f.TruthTable(names); err == nil && tt == want {
+			pins := make([]*Pin, n)
+			for i, p := range perm {
+				pins[i] = c.Inputs[p]
+			}
+			return &candidate{cell: c, pins: pins, out: c.Outputs[0]}
+		}
+		if !nextPerm(perm) {
+			return nil
+		}
+	}
+}
+
+// nextPerm steps p to the next permutation in lexicographic order.
+func nextPerm(p []int) bool {
+	i := len(p) - 2
+	for i >= 0 && p[i] >= p[i+1] {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	j := len(p) - 1
+	for p[j] <= p[i] {
+		j--
+	}
+	p[i], p[j] = p[j], p[i]
+	for a, b := i+1, len(p)-1; a < b; a, b = a+1, b-1 {
+		p[a], p[b] = p[b], p[a]
+	}
+	return true
+}
+
+// matchDFF accepts a plain rising-edge D flip-flop: next_state is one
+// input, clocked_on the other, no clear or preset, and an output that is
+// the state. pins[0] is D; the clock pin is returned apart.
+func matchDFF(c *Cell) (cand *candidate, clock string) {
+	ff := c.FF
+	if ff == nil || ff.Clear != "" || ff.Preset != "" || ff.ClearPresetVarious || len(c.Inputs) != 2 {
+		return nil, ""
+	}
+	ns, ck := strings.TrimSpace(ff.NextState), strings.TrimSpace(ff.ClockedOn)
+	var d *Pin
+	for _, p := range c.Inputs {
+		if p.Name == ns {
+			d = p
+		}
+	}
+	if d == nil || ck == ns || !(c.Inputs[0].Name == ck || c.Inputs[1].Name == ck) {
+		return nil, ""
+	}
+	for _, o := range c.Outputs {
+		if strings.TrimSpace(o.Function) == ff.IQ && ff.IQ != "" {
+			return &candidate{cell: c, pins: []*Pin{d}, out: o}, ck
+		}
+	}
+	return nil, ""
+}
+
+// arcDelay is the delay from pin `related` to output o at input
+// transition slew and load (library units): the mean of the worst rising
+// and the worst falling output over the matching arcs; ok is false
+// without such arcs, err the first unreadable one.
+func arcDelay(o *Pin, related, arcType string, slew, load float64) (d float64, ok bool, err error) {
+	rise, fall := math.Inf(-1), math.Inf(-1)
+	for _, a := range o.Arcs {
+		if strings.TrimSpace(a.RelatedPin) != related || a.Type != arcType {
+			continue
+		}
+		if a.Err != nil {
+			return 0, false, a.Err
+		}
+		if a.CellRise != nil {
+			rise = math.Max(rise, a.CellRise.At(slew, load))
+		}
+		if a.CellFall != nil {
+			fall = math.Max(fall, a.CellFall.At(slew, load))
+		}
+	}
+	switch {
+	case math.IsInf(rise, -1) && math.IsInf(fall, -1):
+		return 0, false, nil
+	case math.IsInf(rise, -1):
+		return fall, true, nil
+	case math.IsInf(fall, -1):
+		return rise, true, nil
+	}
+	return (rise + fall) / 2, true, nil
+}
+
+// fitLine fits d = a + b·C by least squares to the arc delays at loads
+// fitLoads·ref (library units).
+func fitLine(o *Pin, related, arcType string, slew, ref float64) (a, b float64, err error) {
+	var sx, sy, sxx, sxy float64
+	for _, k := range fitLoads {
+		c := k * ref
+		d, ok, err := arcDelay(o, related, arcType, slew, c)
+		if err != nil {
+			return 0, 0, err
+		}
+		if !ok {
+			return 0, 0, fmt.Errorf("no %s timing arc from %s to %s", arcType, related, o.Name)
+		}
+		sx, sy, sxx, sxy = sx+c, sy+d, sxx+c*c, sxy+c*d
+	}
+	n := float64(len(fitLoads))
+	b = (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	a = (sy - b*sx) / n
+	if !(b > 0) {
+		return 0, 0, fmt.Errorf("delay from %s to %s does not grow with the load", related, o.Name)
+	}
+	return a, b, nil
+}
+
+// SmallestInverter is the library's inverter of least area (ties: smaller
+// input capacitance, then name) among the cells usable under dontUse:
+// the counterpart of lsugen's unit inverter.
+func (l *Library) SmallestInverter(dontUse []string) (*Cell, error) {
+	var best *Cell
+	for _, name := range l.Order {
+		c := l.Cells[name]
+		if c.DontUse || MatchAny(dontUse, name) || matchComb(c, netlist.INV) == nil {
+			continue
+		}
+		if best == nil || c.Area < best.Area ||
+			c.Area == best.Area && (c.Inputs[0].Cap < best.Inputs[0].Cap ||
+				c.Inputs[0].Cap == best.Inputs[0].Cap && c.Name < best.Name) {
+			best = c
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("library %s has no inverter", l.Name)
+	}
+	return best, nil
+}
+
+// Characterize describes the library in the model's terms. For every gate
+// kind it picks, among the usable cells with the kind's function, the one
+// whose drive is nearest the reference inverter's (the model's cells are
+// all unit drive), reads its delay tables at the input transition of an
+// FO4 chain, and fits each pin's delay to a line in the load. τ is the
+// reference inverter's delay per reference-inverter load; a pin of slope
+// b, intercept a and capacitance Cin (in reference caps) then has logical
+// effort Cin·b/b_inv and parasitic delay a/τ. Flip-flops are read at an
+// ideal clock's zero transition. The wire-load model is the library's
+// default one, in reference caps per fanout.
+func Characterize(l *Library, opt Options) (*Characterization, error) {
+	dontUse := opt.DontUse
+	if dontUse == nil {
+		dontUse = DefaultDontUse
+	}
+	usable := func(c *Cell) bool { return !c.DontUse && !MatchAny(dontUse, c.Name) }
+	var inv *Cell
+	if opt.Inverter == "" {
+		var err error
+		if inv, err = l.SmallestInverter(dontUse); err != nil {
+			return nil, err
+		}
+	} else {
+		inv = l.Cells[opt.Inverter]
+		if inv == nil {
+			return nil, fmt.Errorf("library %s has no cell %q", l.Name, opt.Inverter)
+		}
+		if matchComb(inv, netlist.INV) == nil {
+			return nil, fmt.Errorf("cell %s is not an inverter", opt.Inverter)
+		}
+	}
+	ref := inv.Inputs[0].Cap
+	if !(ref > 0) {
+		return nil, fmt.Errorf("inverter %s has no input capacitance", inv.Name)
+	}
+	ch := &Characterization{Library: l.Name, Inverter: inv.Name, RefCapFF: ref * l.CapUnitFF}
+
+	// The wire-load model, in library capacitance units.
+	var wl *WireLoad
+	if l.DefaultWireLoad != "" {
+		wl = l.WireLoads[l.DefaultWireLoad]
+		ch.WireLoad = wl.Name
+	}
+	wireCap := func(f int) float64 {
+		if wl == nil {
+			return 0
+		}
+		return wl.Capacitance * wl.Length(f)
+	}
+
+	// The reference slew: a stage of an FO4 inverter chain, driven by
+	// another such stage (a fixed point of the transition tables).
+	invOut := inv.Outputs[0]
+	fo4Load := 4*ref + wireCap(4)
+	slew := 0.0
+	for it := 0; it < 50; it++ {
+		var r, f float64
+		var nr, nf int
+		for _, a := range invOut.Arcs {
+			if a.RiseTransition != nil {
+				r, nr = r+a.RiseTransition.At(slew, fo4Load), nr+1
+			}
+			if a.FallTransition != nil {
+				f, nf = f+a.FallTransition.At(slew, fo4Load), nf+1
+			}
+		}
+		if nr == 0 || nf == 0 {
+			return nil, fmt.Errorf("inverter %s has no transition tables", inv.Name)
+		}
+		slew = (r/float64(nr) + f/float64(nf)) / 2
+	}
+	ch.SlewPS = slew * l.TimeUnitPS
+
+	aInv, bInv, err := fitLine(invOut, inv.Inputs[0].Name, "combinational", slew, ref)
+	if err != nil {
+		return nil, fmt.Errorf("inverter %s: %w", inv.Name, err)
+	}
+	tau := bInv * ref // library time units
+	ch.TauPS = tau * l.TimeUnitPS
+	ch.PInv = aInv / tau
+	aIn, _, err := fitLine(invOut, inv.Inputs[0].Name, "combinational", 0, ref)
+	if err != nil {
+		return nil, fmt.Errorf("inverter %s: %w", inv.Name, err)
+	}
+	ch.InputPInv = aIn / tau
+	// fo4 in τ: the inverter's delay with four copies of itself and
+	// their wire.
+	fo4Tau := fo4Load/ref + ch.PInv
+	ch.FO4PS = fo4Tau * ch.TauPS
+
+	tech := &timing.Tech{Name: l.Name, TauPS: ch.TauPS, RefCapFF: ch.RefCapFF, InputP: ch.InputPInv}
+	if wl != nil {
+		n := 0
+		for f := range wl.FanoutLength {
+			n = max(n, f)
+		}
+		for f := 1; f <= n; f++ {
+			tech.Wire.FanoutCap = append(tech.Wire.FanoutCap, wireCap(f)/ref)
+		}
+		tech.Wire.FanoutSlope = wl.Capacitance * wl.Slope / ref
+	}
+
+	var missing []string
+	for k := netlist.Kind(0); int(k) < netlist.NumKinds; k++ {
+		var cands []*candidate
+		clock := map[*candidate]string{}
+		for _, name := range l.Order {
+			c := l.Cells[name]
+			if !usable(c) {
+				continue
+			}
+			if k == netlist.DFF {
+				if cd, ck := matchDFF(c); cd != nil {
+					cands = append(cands, cd)
+					clock[cd] = ck
+				}
+			} else if cd := matchComb(c, k); cd != nil {
+				cands = append(cands, cd)
+			}
+		}
+		// Each candidate's drive: the mean slope over its pins (the
+		// clock arc for a flip-flop).
+		var ok []*candidate
+		for _, cd := range cands {
+			sum := 0.0
+			good := true
+			if k == netlist.DFF {
+				_, b, err := fitLine(cd.out, clock[cd], "rising_edge", 0, ref)
+				good, sum = err == nil, b
+			} else {
+				for _, p := range cd.pins {
+					_, b, err := fitLine(cd.out, p.Name, "combinational", slew, ref)
+					if err != nil {
+						good = false
+						break
+					}
+					sum += b / float64(len(cd.pins))
+				}
+			}
+			if good {
+				cd.slope = sum
+				ok = append(ok, cd)
+			}
+		}
+		if len(ok) == 0 {
+			missing = append(missing, k.String())
+			continue
+		}
+		sort.SliceStable(ok, func(i, j int) bool {
+			di, dj := math.Abs(math.Log(ok[i].slope/bInv)), math.Abs(math.Log(ok[j].slope/bInv))
+			if di != dj {
+				return di < dj
+			}
+			if ok[i].cell.Area != ok[j].cell.Area {
+				return ok[i].cell.Area < ok[j].cell.Area
+			}
+			return ok[i].cell.Name < ok[j].cell.Name
+		})
+		best := ok[0]
+		kf := KindFit{Kind: k.String(), Cell: best.cell.Name, Candidates: len(ok)}
+		cell := timing.Cell{Transistors: timing.Cells[k].Transistors}
+		for _, p := range best.pins {
+			var a, b float64
+			if k == netlist.DFF {
+				a, b, _ = fitLine(best.out, clock[best], "rising_edge", 0, ref)
+			} else {
+				a, b, _ = fitLine(best.out, p.Name, "combinational", slew, ref)
+			}
+			cin := p.Cap / ref
+			pf := PinFit{Pin: p.Name, CapFF: p.Cap * l.CapUnitFF, InterceptPS: a * l.TimeUnitPS,
+				SlopePSPerFF: b * l.TimeUnitPS / l.CapUnitFF, Cin: cin, G: cin * b / bInv, P: a / tau}
+			kf.Pins = append(kf.Pins, pf)
+			cell.G = append(cell.G, pf.G)
+			cell.Cin = append(cell.Cin, pf.Cin)
+			cell.PinP = append(cell.PinP, pf.P)
+			cell.P += pf.P / float64(len(best.pins))
+		}
+		if k == netlist.INV {
+			cell.PinP = nil // the input driver copies the inverter's P
+		}
+		cell.Area = best.cell.Area // in GE below, once NAND2 is known
+		tech.Cells[k] = cell
+		ch.Kinds = append(ch.Kinds, kf)
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("library %s has no usable cell for %s", l.Name, strings.Join(missing, ", "))
+	}
+	nand2 := tech.Cells[netlist.NAND2].Area
+	if !(nand2 > 0) {
+		return nil, fmt.Errorf("library %s: the NAND2 cell %s has no area", l.Name, ch.Kinds[netlist.NAND2].Cell)
+	}
+	for k := range tech.Cells {
+		tech.Cells[k].Area /= nand2
+		ch.Kinds[k].AreaGE = tech.Cells[k].Area
+	}
+	ch.Tech = tech
+	return ch, nil
+}

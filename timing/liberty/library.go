@@ -1,0 +1,523 @@
+// Package liberty reads Liberty (.lib) cell libraries, the format in which
+// standard-cell vendors publish their cells' timing, and characterizes a
+// library into the terms of lsugen's logical-effort model (timing.Tech):
+// for every gate kind of the netlist, the library cell that implements it
+// at unit drive, and that cell's input capacitances, logical effort and
+// parasitic delay, fitted to its NLDM delay tables; the wire-load model;
+// τ in ps.
+//
+// The reader keeps the structure of the file (groups, simple and complex
+// attributes) and builds a typed view of what timing needs: units, cells,
+// pins, Boolean functions, flip-flops, timing arcs with their delay and
+// transition tables, and wire-load models. It does not evaluate
+// expressions, CCS or ECSM data, or power.
+package liberty
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Library is a parsed liberty library.
+type Library struct {
+	// Name is the library's name, e.g. "sky130_fd_sc_hd__tt_025C_1v80".
+	Name string
+	// TimeUnitPS is one library time unit in ps (1000 for "1ns");
+	// CapUnitFF one capacitance unit in fF (1000 for pF).
+	TimeUnitPS float64
+	CapUnitFF  float64
+	// Cells by name, and their names in file order.
+	Cells map[string]*Cell
+	Order []string
+	// WireLoads by name; DefaultWireLoad names the one that applies when
+	// the design selects none ("" when the library names none).
+	WireLoads       map[string]*WireLoad
+	DefaultWireLoad string
+}
+
+// Cell is one library cell.
+type Cell struct {
+	Name string
+	// Area in the library's area unit (µm² for sky130).
+	Area float64
+	// Inputs and Outputs are the signal pins in file order.
+	Inputs  []*Pin
+	Outputs []*Pin
+	// Sequential is true for cells with an ff, latch or statetable group;
+	// FF describes a single flip-flop (nil for other cells).
+	Sequential bool
+	FF         *FF
+	// DontUse is the cell's dont_use attribute.
+	DontUse bool
+	// Span is the cell group's byte range in the source (whole lines).
+	Span [2]int
+}
+
+// FF is a cell's ff group: ff (IQ, IQN) { next_state; clocked_on; ... }.
+type FF struct {
+	IQ, IQN            string
+	NextState          string
+	ClockedOn          string
+	Clear, Preset      string
+	ClearPresetVarious bool // clear_preset_var1/2 given
+}
+
+// Pin is a signal pin.
+type Pin struct {
+	Name string
+	// Cap is an input pin's capacitance in library units: capacitance,
+	// or the larger of rise_ and fall_capacitance.
+	Cap float64
+	// Function is an output pin's Boolean function as the file writes it.
+	Function string
+	// Arcs are an output pin's timing arcs.
+	Arcs []*Arc
+}
+
+// Arc is one timing group of an output pin.
+type Arc struct {
+	RelatedPin string
+	// Type is timing_type ("combinational" when absent), Sense
+	// timing_sense, When the condition, if any.
+	Type, Sense, When string
+	// Delay and transition tables (nil where absent), in library units,
+	// indexed by input transition and output load.
+	CellRise, CellFall, RiseTransition, FallTransition *Table
+	// Err is the first table of the arc that could not be read; it is an
+	// error only for a user of the arc, so that one malformed cell does
+	// not make the whole library unreadable.
+	Err error
+}
+
+// Table is an NLDM lookup table over input transition (Slew) and total
+// output capacitance (Load), in library units; Values[i][j] is at Slew[i],
+// Load[j]. A table without one of the indices has one entry there.
+type Table struct {
+	Slew, Load []float64
+	Values     [][]float64
+}
+
+// At interpolates the table bilinearly at (slew, load) and extrapolates
+// linearly outside it, as static timing tools do.
+func (t *Table) At(slew, load float64) float64 {
+	i, fi := bracket(t.Slew, slew)
+	j, fj := bracket(t.Load, load)
+	v := func(a, b int) float64 { return t.Values[a][b] }
+	i1, j1 := min(i+1, len(t.Slew)-1), min(j+1, len(t.Load)-1)
+	lo := v(i, j) + fj*(v(i, j1)-v(i, j))
+	hi := v(i1, j) + fj*(v(i1, j1)-v(i1, j))
+	return lo + fi*(hi-lo)
+}
+
+// bracket returns the index i of the segment [xs[i], xs[i+1]] to
+// interpolate x in (the first or last segment outside the range) and the
+// fraction of x along it.
+func bracket(xs []float64, x float64) (int, float64) {
+	if len(xs) < 2 {
+		return 0, 0
+	}
+	i := sort.SearchFloat64s(xs, x) - 1
+	i = max(0, min(i, len(xs)-2))
+	d := xs[i+1] - xs[i]
+	if d == 0 {
+		return i, 0
+	}
+	return i, (x - xs[i]) / d
+}
+
+// WireLoad is a wire-load model: a net of fanout F has wire length
+// FanoutLength[F] (beyond the table, the last entry plus Slope per extra
+// fanout), capacitance Capacitance per unit length.
+type WireLoad struct {
+	Name         string
+	Capacitance  float64
+	Resistance   float64
+	Slope        float64
+	FanoutLength map[int]float64
+}
+
+// Length is the wire length of a net of the given fanout: the table entry,
+// interpolated between entries, and extrapolated by Slope beyond the
+// largest fanout in the table (below the smallest, in proportion to it).
+func (w *WireLoad) Length(fanout int) float64 {
+	if fanout <= 0 || len(w.FanoutLength) == 0 {
+		return 0
+	}
+	if l, ok := w.FanoutLength[fanout]; ok {
+		return l
+	}
+	fs := make([]int, 0, len(w.FanoutLength))
+	for f := range w.FanoutLength {
+		fs = append(fs, f)
+	}
+	sort.Ints(fs)
+	lo, hi := fs[0], fs[len(fs)-1]
+	switch {
+	case fanout > hi:
+		return w.FanoutLength[hi] + float64(fanout-hi)*w.Slope
+	case fanout < lo:
+		return w.FanoutLength[lo] * float64(fanout) / float64(lo)
+	}
+	k := sort.SearchInts(fs, fanout) // fs[k-1] < fanout < fs[k]
+	a, b := fs[k-1], fs[k]
+	return w.FanoutLength[a] + (w.FanoutLength[b]-w.FanoutLength[a])*float64(fanout-a)/float64(b-a)
+}
+
+// ReadFile reads a liberty file, gzipped or plain (by gzip's magic
+// number).
+func ReadFile(name string) ([]byte, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("liberty: %w", err)
+	}
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("liberty %s: %w", name, err)
+		}
+		defer zr.Close()
+		if b, err = io.ReadAll(zr); err != nil {
+			return nil, fmt.Errorf("liberty %s: %w", name, err)
+		}
+	}
+	return b, nil
+}
+
+// Load reads and parses a liberty file.
+func Load(name string) (*Library, error) {
+	b, err := ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	l, err := ParseLibrary(b)
+	if err != nil {
+		return nil, fmt.Errorf("liberty %s: %w", name, err)
+	}
+	return l, nil
+}
+
+// ParseLibrary parses liberty source and builds the typed view of its
+// library group.
+func ParseLibrary(src []byte) (*Library, error) {
+	top, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	var lg *Group
+	for _, g := range top {
+		if g.Type == "library" {
+			lg = g
+			break
+		}
+	}
+	if lg == nil {
+		return nil, fmt.Errorf("no library group")
+	}
+	l := &Library{Cells: map[string]*Cell{}, WireLoads: map[string]*WireLoad{}}
+	if len(lg.Args) > 0 {
+		l.Name = lg.Args[0]
+	}
+	if l.TimeUnitPS, err = timeUnitPS(lg.Attrs["time_unit"]); err != nil {
+		return nil, err
+	}
+	if l.CapUnitFF, err = capUnitFF(strings.Join(lg.Complex1("capacitive_load_unit"), ",")); err != nil {
+		return nil, err
+	}
+	l.DefaultWireLoad = lg.Attrs["default_wire_load"]
+	templates := map[string]*Group{}
+	for _, g := range lg.Subs {
+		if g.Type == "lu_table_template" && len(g.Args) > 0 {
+			templates[g.Args[0]] = g
+		}
+	}
+	for _, g := range lg.Subs {
+		switch {
+		case g.Type == "wire_load" && len(g.Args) > 0:
+			w, err := wireLoad(g)
+			if err != nil {
+				return nil, err
+			}
+			l.WireLoads[w.Name] = w
+		case g.Type == "cell" && len(g.Args) > 0:
+			c := cell(g, templates)
+			if _, dup := l.Cells[c.Name]; !dup {
+				l.Order = append(l.Order, c.Name)
+			}
+			l.Cells[c.Name] = c
+		}
+	}
+	if l.DefaultWireLoad != "" && l.WireLoads[l.DefaultWireLoad] == nil {
+		return nil, fmt.Errorf("default_wire_load %q is not defined", l.DefaultWireLoad)
+	}
+	return l, nil
+}
+
+func num(s string) float64 {
+	v, _ := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return v
+}
+
+func wireLoad(g *Group) (*WireLoad, error) {
+	w := &WireLoad{Name: g.Args[0], FanoutLength: map[int]float64{},
+		Capacitance: num(g.Attrs["capacitance"]), Resistance: num(g.Attrs["resistance"]), Slope: num(g.Attrs["slope"])}
+	for _, c := range g.Complex {
+		if c.Name != "fanout_length" {
+			continue
+		}
+		if len(c.Args) != 2 {
+			return nil, fmt.Errorf("wire_load %s: fanout_length wants 2 arguments, has %d", w.Name, len(c.Args))
+		}
+		f, err := strconv.Atoi(strings.TrimSpace(c.Args[0]))
+		if err != nil || f < 1 {
+			return nil, fmt.Errorf("wire_load %s: fanout_length fanout %q", w.Name, c.Args[0])
+		}
+		w.FanoutLength[f] = num(c.Args[1])
+	}
+	return w, nil
+}
+
+func cell(g *Group, templates map[string]*Group) *Cell {
+	c := &Cell{Name: g.Args[0], Area: num(g.Attrs["area"]), Span: g.Span, DontUse: g.Attrs["dont_use"] == "true"}
+	for _, pg := range g.Subs {
+		switch pg.Type {
+		case "ff":
+			c.Sequential = true
+			ff := &FF{NextState: pg.Attrs["next_state"], ClockedOn: pg.Attrs["clocked_on"],
+				Clear: pg.Attrs["clear"], Preset: pg.Attrs["preset"],
+				ClearPresetVarious: pg.Attrs["clear_preset_var1"] != "" || pg.Attrs["clear_preset_var2"] != ""}
+			if len(pg.Args) > 0 {
+				ff.IQ = pg.Args[0]
+			}
+			if len(pg.Args) > 1 {
+				ff.IQN = pg.Args[1]
+			}
+			c.FF = ff
+		case "latch", "ff_bank", "latch_bank", "statetable":
+			c.Sequential = true
+		case "pin":
+			for _, name := range pg.Args {
+				switch strings.Trim(pg.Attrs["direction"], `"`) {
+				case "input":
+					cp := num(pg.Attrs["capacitance"])
+					if cp == 0 {
+						cp = math.Max(num(pg.Attrs["rise_capacitance"]), num(pg.Attrs["fall_capacitance"]))
+					}
+					c.Inputs = append(c.Inputs, &Pin{Name: name, Cap: cp})
+				case "output", "inout":
+					p := &Pin{Name: name, Function: pg.Attrs["function"]}
+					for _, tg := range pg.Subs {
+						if tg.Type != "timing" {
+							continue
+						}
+						p.Arcs = append(p.Arcs, arc(tg, templates))
+					}
+					c.Outputs = append(c.Outputs, p)
+				}
+			}
+		}
+	}
+	return c
+}
+
+func arc(g *Group, templates map[string]*Group) *Arc {
+	a := &Arc{RelatedPin: g.Attrs["related_pin"], Type: g.Attrs["timing_type"], Sense: g.Attrs["timing_sense"], When: g.Attrs["when"]}
+	if a.Type == "" {
+		a.Type = "combinational"
+	}
+	for _, tg := range g.Subs {
+		var dst **Table
+		switch tg.Type {
+		case "cell_rise":
+			dst = &a.CellRise
+		case "cell_fall":
+			dst = &a.CellFall
+		case "rise_transition":
+			dst = &a.RiseTransition
+		case "fall_transition":
+			dst = &a.FallTransition
+		default:
+			continue
+		}
+		t, err := table(tg, templates)
+		if err != nil {
+			if a.Err == nil {
+				a.Err = fmt.Errorf("%s (line %d): %w", tg.Type, tg.Line, err)
+			}
+			continue
+		}
+		*dst = t
+	}
+	return a
+}
+
+// table reads an NLDM table, putting its axes in (transition, load) order
+// whatever order its template gives them.
+func table(g *Group, templates map[string]*Group) (*Table, error) {
+	var tmpl *Group
+	if len(g.Args) > 0 {
+		tmpl = templates[g.Args[0]]
+	}
+	index := func(n string) ([]float64, error) {
+		a := g.Complex1(n)
+		if a == nil && tmpl != nil {
+			a = tmpl.Complex1(n)
+		}
+		return floats(strings.Join(a, ","))
+	}
+	i1, err := index("index_1")
+	if err != nil {
+		return nil, err
+	}
+	i2, err := index("index_2")
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]float64
+	for _, r := range g.Complex1("values") {
+		v, err := floats(r)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, v)
+	}
+	v1, v2 := "", ""
+	if tmpl != nil {
+		v1, v2 = strings.Trim(tmpl.Attrs["variable_1"], `"`), strings.Trim(tmpl.Attrs["variable_2"], `"`)
+	}
+	if g.Args != nil && g.Args[0] == "scalar" || len(i1) == 0 && len(i2) == 0 {
+		if len(rows) != 1 || len(rows[0]) != 1 {
+			return nil, fmt.Errorf("a scalar table wants one value")
+		}
+		return &Table{Slew: []float64{0}, Load: []float64{0}, Values: rows}, nil
+	}
+	if len(i2) == 0 {
+		// One index: one row of values.
+		if len(rows) != 1 || len(rows[0]) != len(i1) {
+			return nil, fmt.Errorf("a table of %d points has %d rows", len(i1), len(rows))
+		}
+		switch {
+		case isLoad(v1):
+			return &Table{Slew: []float64{0}, Load: i1, Values: rows}, nil
+		case isSlew(v1):
+			col := make([][]float64, len(i1))
+			for i, x := range rows[0] {
+				col[i] = []float64{x}
+			}
+			return &Table{Slew: i1, Load: []float64{0}, Values: col}, nil
+		}
+		return nil, fmt.Errorf("table variable %q is neither a transition nor a load", v1)
+	}
+	if len(rows) != len(i1) {
+		return nil, fmt.Errorf("%d rows for %d index_1 points", len(rows), len(i1))
+	}
+	for _, r := range rows {
+		if len(r) != len(i2) {
+			return nil, fmt.Errorf("a row of %d values for %d index_2 points", len(r), len(i2))
+		}
+	}
+	for _, idx := range [][]float64{i1, i2} {
+		if !sort.Float64sAreSorted(idx) {
+			return nil, fmt.Errorf("index not in increasing order: %v", idx)
+		}
+	}
+	switch {
+	case isSlew(v1) && isLoad(v2) || v1 == "" && v2 == "":
+		return &Table{Slew: i1, Load: i2, Values: rows}, nil
+	case isLoad(v1) && isSlew(v2):
+		tr := make([][]float64, len(i2))
+		for j := range i2 {
+			tr[j] = make([]float64, len(i1))
+			for i := range i1 {
+				tr[j][i] = rows[i][j]
+			}
+		}
+		return &Table{Slew: i2, Load: i1, Values: tr}, nil
+	}
+	return nil, fmt.Errorf("table variables %q, %q are not a transition and a load", v1, v2)
+}
+
+func isSlew(v string) bool {
+	return v == "input_net_transition" || v == "input_transition_time" || v == "related_pin_transition"
+}
+func isLoad(v string) bool {
+	return v == "total_output_net_capacitance" || v == "output_net_capacitance"
+}
+
+// floats reads a comma-separated list of numbers.
+func floats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+var unitRE = regexp.MustCompile(`^\s*([0-9.eE+-]+)\s*([a-zA-Z]+)\s*$`)
+
+// timeUnitPS reads a time_unit value such as "1ns" into ps.
+func timeUnitPS(s string) (float64, error) {
+	s = strings.Trim(s, `"`)
+	if s == "" {
+		return 1000, nil // the liberty default is 1ns
+	}
+	m := unitRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("time_unit %q: not a number and unit", s)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("time_unit %q: not a positive number", s)
+	}
+	scale := map[string]float64{"s": 1e12, "ms": 1e9, "us": 1e6, "ns": 1e3, "ps": 1, "fs": 1e-3}[strings.ToLower(m[2])]
+	if scale == 0 {
+		return 0, fmt.Errorf("time_unit %q: unknown unit", s)
+	}
+	return v * scale, nil
+}
+
+// capUnitFF reads capacitive_load_unit's arguments ("1.0,pf") into fF.
+func capUnitFF(s string) (float64, error) {
+	if s == "" {
+		return 1000, nil // assume pF, the common choice
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return 0, fmt.Errorf("capacitive_load_unit (%s): want a number and a unit", s)
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("capacitive_load_unit (%s): not a positive number", s)
+	}
+	scale := map[string]float64{"pf": 1000, "ff": 1, "nf": 1e6}[strings.ToLower(strings.TrimSpace(parts[1]))]
+	if scale == 0 {
+		return 0, fmt.Errorf("capacitive_load_unit (%s): unknown unit", s)
+	}
+	return v * scale, nil
+}
+
+// MatchAny reports whether name matches one of the path.Match patterns.
+func MatchAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,49 @@
+package timing
+
+import "github.com/lsugen/lsugen/netlist"
+
+// Tech is a gate table with the wire-load model and time scale that go
+// with it: a real cell library's figures in the terms of the model. The
+// textbook table Cells with DefaultWire is the default technology;
+// package timing/liberty characterizes a Tech from a liberty file.
+type Tech struct {
+	// Name names the technology, e.g. the liberty's library name.
+	Name string `json:"name"`
+	// Cells is the gate table: per kind, the logical effort, input
+	// capacitance and parasitic delay of each pin (in units of τ and of
+	// the reference inverter's input capacitance), area in NAND2
+	// equivalents and transistor count.
+	Cells [netlist.NumKinds]Cell `json:"-"`
+	// Wire is the technology's wire-load model in the same capacitance
+	// unit.
+	Wire Wire `json:"wire"`
+	// TauPS is τ in ps: the delay per unit of electrical effort of the
+	// reference inverter.
+	TauPS float64 `json:"tau_ps"`
+	// RefCapFF is the reference inverter's input capacitance in fF, the
+	// unit of every capacitance of the table.
+	RefCapFF float64 `json:"ref_cap_ff"`
+	// InputP is the parasitic delay, in τ, of the inverters that drive
+	// the primary inputs, whose own inputs switch instantly (as a static
+	// timing tool's set_driving_cell has them); 0 means the inverter's P.
+	InputP float64 `json:"input_p"`
+}
+
+// OptionsFor is DefaultOptions in technology t: its gate table and its
+// wire-load model.
+func OptionsFor(t *Tech) Options {
+	o := DefaultOptions()
+	o.Tech = t
+	o.Wire = t.Wire
+	return o
+}
+
+// FO4PS is the FO4 delay in ps that the options predict: TauPerFO4 in τ
+// times the technology's τ; 0 for the textbook table, which has no time
+// scale.
+func (o Options) FO4PS() float64 {
+	if o.Tech == nil {
+		return 0
+	}
+	return o.TauPerFO4() * o.Tech.TauPS
+}
