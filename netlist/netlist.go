@@ -58,30 +58,34 @@ type KindInfo struct {
 	Name string   // library name, also the comment in gate-level Verilog
 	Pins []string // input pin names in netlist order
 	Func string   // Boolean function for documentation, over the pin names
+	// Truth is the truth table: bit m is the output when pin i carries
+	// bit i of m (0 for DFF). Timing and library matching compare
+	// functions by it.
+	Truth uint16
 }
 
 // Kinds is the gate library's logical interface, one row per kind.
 var Kinds = [numKinds]KindInfo{
-	INV:   {"INV", []string{"A"}, "!A"},
-	BUF:   {"BUF", []string{"A"}, "A"},
-	NAND2: {"NAND2", []string{"A", "B"}, "!(A&B)"},
-	NAND3: {"NAND3", []string{"A", "B", "C"}, "!(A&B&C)"},
-	NAND4: {"NAND4", []string{"A", "B", "C", "D"}, "!(A&B&C&D)"},
-	NOR2:  {"NOR2", []string{"A", "B"}, "!(A|B)"},
-	NOR3:  {"NOR3", []string{"A", "B", "C"}, "!(A|B|C)"},
-	NOR4:  {"NOR4", []string{"A", "B", "C", "D"}, "!(A|B|C|D)"},
-	AND2:  {"AND2", []string{"A", "B"}, "A&B"},
-	AND3:  {"AND3", []string{"A", "B", "C"}, "A&B&C"},
-	AND4:  {"AND4", []string{"A", "B", "C", "D"}, "A&B&C&D"},
-	OR2:   {"OR2", []string{"A", "B"}, "A|B"},
-	OR3:   {"OR3", []string{"A", "B", "C"}, "A|B|C"},
-	OR4:   {"OR4", []string{"A", "B", "C", "D"}, "A|B|C|D"},
-	XOR2:  {"XOR2", []string{"A", "B"}, "A^B"},
-	XNOR2: {"XNOR2", []string{"A", "B"}, "!(A^B)"},
-	AOI21: {"AOI21", []string{"A1", "A2", "B"}, "!((A1&A2)|B)"},
-	OAI21: {"OAI21", []string{"A1", "A2", "B"}, "!((A1|A2)&B)"},
-	MUX2:  {"MUX2", []string{"S", "A0", "A1"}, "S?A1:A0"},
-	DFF:   {"DFF", []string{"D"}, "Q<=D at the rising clock edge"},
+	INV:   {"INV", []string{"A"}, "!A", 0b01},
+	BUF:   {"BUF", []string{"A"}, "A", 0b10},
+	NAND2: {"NAND2", []string{"A", "B"}, "!(A&B)", 0b0111},
+	NAND3: {"NAND3", []string{"A", "B", "C"}, "!(A&B&C)", 0x7f},
+	NAND4: {"NAND4", []string{"A", "B", "C", "D"}, "!(A&B&C&D)", 0x7fff},
+	NOR2:  {"NOR2", []string{"A", "B"}, "!(A|B)", 0b0001},
+	NOR3:  {"NOR3", []string{"A", "B", "C"}, "!(A|B|C)", 0x01},
+	NOR4:  {"NOR4", []string{"A", "B", "C", "D"}, "!(A|B|C|D)", 0x0001},
+	AND2:  {"AND2", []string{"A", "B"}, "A&B", 0b1000},
+	AND3:  {"AND3", []string{"A", "B", "C"}, "A&B&C", 0x80},
+	AND4:  {"AND4", []string{"A", "B", "C", "D"}, "A&B&C&D", 0x8000},
+	OR2:   {"OR2", []string{"A", "B"}, "A|B", 0b1110},
+	OR3:   {"OR3", []string{"A", "B", "C"}, "A|B|C", 0xfe},
+	OR4:   {"OR4", []string{"A", "B", "C", "D"}, "A|B|C|D", 0xfffe},
+	XOR2:  {"XOR2", []string{"A", "B"}, "A^B", 0b0110},
+	XNOR2: {"XNOR2", []string{"A", "B"}, "!(A^B)", 0b1001},
+	AOI21: {"AOI21", []string{"A1", "A2", "B"}, "!((A1&A2)|B)", 0x07},
+	OAI21: {"OAI21", []string{"A1", "A2", "B"}, "!((A1|A2)&B)", 0x1f},
+	MUX2:  {"MUX2", []string{"S", "A0", "A1"}, "S?A1:A0", 0xe4},
+	DFF:   {"DFF", []string{"D"}, "Q<=D at the rising clock edge", 0},
 }
 
 func (k Kind) String() string {

@@ -480,3 +480,31 @@ func BenchmarkNewSim_AllToAllComparator(b *testing.B) {
 		NewSim(d)
 	}
 }
+
+// TestKinds_TruthColumn: the Truth column of Kinds is each kind's
+// function as the simulator's reference (truth above) computes it.
+func TestKinds_TruthColumn(t *testing.T) {
+	for k := range Kind(NumKinds) {
+		f, ok := truth[k]
+		if !ok {
+			if Kinds[k].Truth != 0 {
+				t.Errorf("%v: truth table %#x for a kind without a function", k, Kinds[k].Truth)
+			}
+			continue
+		}
+		n := k.Arity()
+		var want uint16
+		in := make([]bool, n)
+		for m := 0; m < 1<<n; m++ {
+			for i := range in {
+				in[i] = m>>i&1 == 1
+			}
+			if f(in) {
+				want |= 1 << m
+			}
+		}
+		if Kinds[k].Truth != want {
+			t.Errorf("%v: truth table %#x, want %#x", k, Kinds[k].Truth, want)
+		}
+	}
+}

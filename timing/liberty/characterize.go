@@ -97,70 +97,6 @@ type PinFit struct {
 // the electrical efforts gates see in practice.
 var fitLoads = []float64{1, 2, 4, 8}
 
-// kindFunc is each combinational kind's function over its pins in netlist
-// order, the truth table a library cell must have to stand for it.
-func kindFunc(k netlist.Kind, in []bool) bool {
-	all := func() bool {
-		for _, v := range in {
-			if !v {
-				return false
-			}
-		}
-		return true
-	}
-	any := func() bool {
-		for _, v := range in {
-			if v {
-				return true
-			}
-		}
-		return false
-	}
-	switch k {
-	case netlist.INV:
-		return !in[0]
-	case netlist.BUF:
-		return in[0]
-	case netlist.NAND2, netlist.NAND3, netlist.NAND4:
-		return !all()
-	case netlist.NOR2, netlist.NOR3, netlist.NOR4:
-		return !any()
-	case netlist.AND2, netlist.AND3, netlist.AND4:
-		return all()
-	case netlist.OR2, netlist.OR3, netlist.OR4:
-		return any()
-	case netlist.XOR2:
-		return in[0] != in[1]
-	case netlist.XNOR2:
-		return in[0] == in[1]
-	case netlist.AOI21:
-		return !(in[0] && in[1] || in[2])
-	case netlist.OAI21:
-		return !((in[0] || in[1]) && in[2])
-	case netlist.MUX2:
-		if in[0] {
-			return in[2]
-		}
-		return in[1]
-	}
-	panic(fmt.Sprintf("kindFunc: %v is not combinational", k))
-}
-
-func kindTruth(k netlist.Kind) uint64 {
-	n := k.Arity()
-	in := make([]bool, n)
-	var tt uint64
-	for m := 0; m < 1<<n; m++ {
-		for i := range in {
-			in[i] = m>>i&1 == 1
-		}
-		if kindFunc(k, in) {
-			tt |= 1 << m
-		}
-	}
-	return tt
-}
-
 // candidate is a library cell that implements a kind, with pins[i] the
 // cell pin for the kind's pin i.
 type candidate struct {
@@ -182,7 +118,7 @@ func matchComb(c *Cell, k netlist.Kind) *candidate {
 	if err != nil || c.Outputs[0].Function == "" {
 		return nil
 	}
-	want := kindTruth(k)
+	want := uint64(netlist.Kinds[k].Truth)
 	n := k.Arity()
 	perm := make([]int, n) // kind pin i -> cell input perm[i]
 	for i := range perm {
