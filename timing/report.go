@@ -51,6 +51,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 	// Text columns left, numbers right.
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "unit\tkind\tvariant\t    FO4\tlevels\t  area GE\ttransistors\t  gates"
+	withPS := len(r.Units) > 0 && r.Units[0].Tech != ""
+	if withPS {
+		head = "unit\tkind\tvariant\t    FO4\t     ps\tlevels\t  area GE\ttransistors\t  gates"
+	}
 	if len(r.Units) > 0 {
 		for _, c := range r.Units[0].Cycles {
 			head += fmt.Sprintf("\t@%g FO4", c.ClockFO4)
@@ -58,7 +62,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, u := range r.Units {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%7.2f\t%6d\t%9.1f\t%11d\t%7d", u.Name, u.Kind, u.Variant, u.FO4, u.Depth, u.AreaGE, u.Transistors, u.Gates)
+		if withPS {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%7.2f\t%7.1f\t%6d\t%9.1f\t%11d\t%7d", u.Name, u.Kind, u.Variant, u.FO4, u.DelayPS, u.Depth, u.AreaGE, u.Transistors, u.Gates)
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%7.2f\t%6d\t%9.1f\t%11d\t%7d", u.Name, u.Kind, u.Variant, u.FO4, u.Depth, u.AreaGE, u.Transistors, u.Gates)
+		}
 		for _, c := range u.Cycles {
 			fmt.Fprintf(tw, "\t%d cycles", c.Cycles)
 		}

@@ -40,6 +40,7 @@ Usage:
   lsugen fusesoc-gen GAPI.yml                  lsugen as a FuseSoC generator (parameters: spec, unit)
   lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json] SPEC...
                                                FO4 model against Yosys + OpenSTA with a real cell library
+  lsugen characterize [--json] LIBERTY         a cell library as the FO4 model sees it (gate table, tau, wire load)
   lsugen version
 
 Run 'lsugen COMMAND -h' for the flags of a command.
@@ -77,6 +78,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdFusesocGen(args[1:], stdout, stderr)
 	case "crosscheck-timing":
 		err = cmdCrosscheck(args[1:], stdout, stderr)
+	case "characterize":
+		err = cmdCharacterize(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lsugen %s\n", gen.Version)
 	case "help", "-h", "--help":

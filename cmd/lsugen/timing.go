@@ -24,13 +24,22 @@ func cmdTiming(args []string, stdout, stderr io.Writer) error {
 	clocks := fs.String("clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
 	svg := fs.String("svg", "", "also write an SVG figure: FO4 against lanes of the coalescers and detectors with the clock periods, and the critical path of one unit gate by gate")
 	svgUnit := fs.String("svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
+	libFile := fs.String("liberty", "", "time with the gate table characterized from this cell library (liberty, plain or gzipped): FO4 and ps of that library; see lsugen characterize")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] [--mode unsized|sized] [--no-wire] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...\n\nStatic timing by logical effort with a wire-load model: critical path in\nFO4, area in NAND2 equivalents and transistor count of every unit.\n--svg draws FO4 against lanes (clock lines at the --clock periods, else\n40, 48 and 56 FO4) and one unit's critical path; the file is written\natomically.")
+		fmt.Fprintln(stderr, "Usage: lsugen timing [--json] [--paths] [--driver X] [--load C] [--mode unsized|sized] [--no-wire] [--liberty FILE] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...\n\nStatic timing by logical effort with a wire-load model: critical path in\nFO4, area in NAND2 equivalents and transistor count of every unit. With\n--liberty the gate table, wire load and time scale are the library's\n(characterized as lsugen characterize prints it) and delays are also in ps.\n--svg draws FO4 against lanes (clock lines at the --clock periods, else\n40, 48 and 56 FO4) and one unit's critical path; the file is written\natomically.")
 		fs.PrintDefaults()
 	}
 	specPaths, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
+	}
+	if *libFile != "" {
+		ch, err := characterizeFile(*libFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "lsugen timing: %v\n", err)
+			return errReported
+		}
+		opt.Tech, opt.Wire = ch.Tech, ch.Tech.Wire
 	}
 	opt.Mode = timing.Mode(*mode)
 	if *noWire {

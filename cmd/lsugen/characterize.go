@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lsugen/lsugen/timing/liberty"
+)
+
+// characterizeFile reads a liberty file and characterizes it with the
+// default options (the smallest inverter as the unit, the default
+// don't-use cells left out).
+func characterizeFile(path string) (*liberty.Characterization, error) {
+	l, err := liberty.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return liberty.Characterize(l, liberty.Options{})
+}
+
+func cmdCharacterize(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("characterize", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the characterization as JSON")
+	inverter := fs.String("inverter", "", "the reference (unit) inverter (default: the library's smallest)")
+	dontUse := fs.String("dont-use", strings.Join(liberty.DefaultDontUse, ","), "comma-separated cell name patterns to leave out")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `Usage: lsugen characterize [--json] [--inverter CELL] [--dont-use PATTERNS] LIBERTY
+
+Describes a cell library in the terms of lsugen's logical-effort model, as
+lsugen timing --liberty and crosscheck-timing use it: for every gate kind
+the unit-drive cell that implements it, each pin's input capacitance,
+logical effort g and parasitic delay p (fitted to the cell's delay tables
+at the input transition of an FO4 chain), tau in ps and the wire load.`)
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "lsugen characterize: want one liberty file")
+		return errUsage
+	}
+	l, err := liberty.Load(pos[0])
+	if err != nil {
+		return err
+	}
+	var patterns []string
+	for _, p := range strings.Split(*dontUse, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			patterns = append(patterns, p)
+		}
+	}
+	if patterns == nil {
+		patterns = []string{}
+	}
+	ch, err := liberty.Characterize(l, liberty.Options{DontUse: patterns, Inverter: *inverter})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		b, err := json.MarshalIndent(ch, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(append(b, '\n'))
+		return err
+	}
+	fmt.Fprintf(stdout, "library    %s\n", ch.Library)
+	fmt.Fprintf(stdout, "unit       %s: input %.3f fF\n", ch.Inverter, ch.RefCapFF)
+	fmt.Fprintf(stdout, "tau        %.3f ps; p_inv %.3f tau (%.3f tau from an ideal input); tables read at %.1f ps input transition\n", ch.TauPS, ch.PInv, ch.InputPInv, ch.SlewPS)
+	wl := ch.WireLoad
+	if wl == "" {
+		wl = "none"
+	}
+	fmt.Fprintf(stdout, "FO4        %.2f ps predicted (%.3f tau); wire load %s\n\n", ch.FO4PS, ch.FO4PS/ch.TauPS, wl)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "kind\tcell\tcandidates\tarea GE\tpin\tcap fF\tCin\tg\tp\td = a + b·C (ps, fF)")
+	for _, k := range ch.Kinds {
+		for i, p := range k.Pins {
+			kind, cell, cands, area := "", "", "", ""
+			if i == 0 {
+				kind, cell, cands, area = k.Kind, k.Cell, fmt.Sprint(k.Candidates), fmt.Sprintf("%.2f", k.AreaGE)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.3f\t%.2f\t%.2f\t%.2f\t%.1f + %.2f·C\n", kind, cell, cands, area, p.Pin, p.CapFF, p.Cin, p.G, p.P, p.InterceptPS, p.SlopePSPerFF)
+		}
+	}
+	return tw.Flush()
+}
