@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -254,6 +255,11 @@ func TestSky130(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep.Model = NewModelTech(ch)
+	// The characterized model predicts the FO4 that OpenSTA measures
+	// (86.1 against 92.2 ps here).
+	if math.Abs(ch.FO4PS-fo4.PS) > 0.15*fo4.PS {
+		t.Errorf("model FO4 %.1f ps, OpenSTA's %.1f ps", ch.FO4PS, fo4.PS)
+	}
 	libOpt := timing.OptionsFor(ch.Tech)
 	libOpt.OutputLoad = f.OutputLoad * f.Lib.CapUnitFF / ch.RefCapFF
 	units := unitsFrom(t, "hash_atomics.hcl", "atomic_xor")
@@ -302,7 +308,14 @@ func TestSky130(t *testing.T) {
 		}
 		ur := rep.Add(res, u.spec.UnitKind(), u.spec.Variant(), len(u.design.Gates), lib, textbook, time.Since(start).Seconds())
 		if ur.Lib.SizedErrorPct == nil || ur.Lib.UnsizedErrorPct == nil || ur.Textbook.SizedErrorPct == nil {
-			t.Errorf("%s: no error figure", name)
+			t.Fatalf("%s: no error figure", name)
+		}
+		// The project's goal, met by these four units (measured: -3.1%,
+		// +12.7%, +6.4%, -3.1%): the characterized sized model within
+		// ±25% of the timing-driven flow.
+		if !ur.WithinBand {
+			t.Errorf("%s: sized model %.2f FO4, timing-driven flow %.2f FO4: %+.1f%%, outside ±%g%%",
+				name, ur.Lib.SizedFO4, ur.TimingDriven.FO4, *ur.Lib.SizedErrorPct, rep.BandPct)
 		}
 		t.Logf("%s: plain %.1f ps (%.2f FO4), timing-driven %.1f ps (%.2f FO4); model (lib) %.2f / %.2f FO4, sized error %+.1f%%, %.1fs",
 			name, ur.Plain.DelayPS, ur.Plain.FO4, ur.TimingDriven.DelayPS, ur.TimingDriven.FO4, ur.Lib.UnsizedFO4, ur.Lib.SizedFO4, *ur.Lib.SizedErrorPct, ur.Seconds)
