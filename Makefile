@@ -7,7 +7,7 @@ OUT     ?= out
 TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys sta:opensta
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test verify-all golden bench fuzz clean
+.PHONY: all deps build run test verify-all crosscheck golden bench fuzz clean
 
 all: build
 
@@ -47,6 +47,14 @@ test: deps
 # large coalescers included (`make test` runs those on the netlist only).
 verify-all: deps build
 	$(BIN) verify $(SPECS)
+
+# The FO4 model against Yosys + OpenSTA on a real cell library, every
+# example unit (the README's table). LIBERTY: your library; the default is
+# the sky130 library that sits beside the repository, not in it.
+LIBERTY         ?= ../shared/liberty/sky130_fd_sc_hd__tt_025C_1v80.lib.gz
+CROSSCHECK_FLAGS ?= --timeout 10m --progress
+crosscheck: deps build
+	$(BIN) crosscheck-timing --liberty $(LIBERTY) $(CROSSCHECK_FLAGS) $(SPECS)
 
 # Refresh the golden files after a reviewed change of the generators.
 golden:
