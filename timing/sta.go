@@ -92,6 +92,10 @@ func (w Wire) netCap(fanout int, area float64) float64 {
 	return float64(fanout) * w.perFanout(area)
 }
 
+// FanoutCapAt is the wire capacitance of a net of the given fanout in a
+// block too small for the area term.
+func (w Wire) FanoutCapAt(fanout int) float64 { return w.netCap(fanout, 0) }
+
 // TauPerFO4 is the FO4 delay in τ under the options' gate table and wire
 // model, measured as the thesis does: an inverter driving four copies of
 // itself, in a block too small for the area term. With the textbook table

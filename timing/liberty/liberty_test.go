@@ -201,8 +201,9 @@ func linearCell(name, function string, pins []string, capFF, a, b, area float64)
 }
 
 // linearLibrary has a cell for every gate kind: the reference inverter
-// inv_1 (2 fF, 10 + 5·C ps), a weaker and larger inverter, and for each other kind a
-// cell of 3 fF pins and delay 20 + 7.5·C ps.
+// inv_1 (2 fF, 10 + 5·C ps), a weaker and larger inverter, and for each
+// other kind a cell of 3 fF pins and delay 20 + 7.5·C ps (OR4: 200 +
+// 7.5·C ps).
 func linearLibrary(drop string) string {
 	var s strings.Builder
 	s.WriteString("library (lin) {\n  time_unit : \"1ps\";\n  capacitive_load_unit (1, ff);\n")
@@ -223,8 +224,12 @@ func linearLibrary(drop string) string {
 		{"MUX2", "(A0&!S)|(A1&S)", []string{"A0", "A1", "S"}},
 	}
 	for _, f := range funcs {
+		a := 20.0
+		if f.kind == "OR4" {
+			a = 200 // slow: NOR4 + INV beats it
+		}
 		if f.kind != drop {
-			s.WriteString(linearCell(strings.ToLower(f.kind)+"_1", f.f, f.pins, 3, 20, 7.5, 3))
+			s.WriteString(linearCell(strings.ToLower(f.kind)+"_1", f.f, f.pins, 3, a, 7.5, 3))
 		}
 	}
 	if drop != "DFF" {
@@ -281,6 +286,27 @@ func TestCharacterize_LinearLibrary(t *testing.T) {
 		case netlist.DFF:
 			near("DFF g", c.G[0], 0.5)
 			near("DFF p", c.P, 3.5)
+		case netlist.BUF:
+			// Two inverters (1·1 + 1, then 1 + 1: p = 3) drive an FO4
+			// load faster than buf_1 (7 τ against 2.25/1.5·4 + 2 = 8).
+			if kf := ch.Kinds[k]; kf.Cell != "inv_1 + inv_1" {
+				t.Errorf("BUF: %s, want inv_1 + inv_1", kf.Cell)
+			}
+			near("BUF composite g", c.G[0], 1)
+			near("BUF composite p", c.PinP[0], 3)
+		case netlist.OR4:
+			// NOR4 driving the inverter (load 1): 2.25/1.5·1 + 2 =
+			// 3.5 τ, then the inverter: p = 3.5 + 1; the inverter
+			// drives the load (g/Cin = 1); the pins are NOR4's.
+			if kf := ch.Kinds[k]; kf.Cell != "nor4_1 + inv_1" || kf.Single != "or4_1" {
+				t.Errorf("OR4: %s (single %s), want nor4_1 + inv_1", kf.Cell, kf.Single)
+			}
+			for i := range c.G {
+				near("OR4 composite g", c.G[i], 1.5)
+				near("OR4 composite cin", c.Cin[i], 1.5)
+				near("OR4 composite p", c.PinP[i], 4.5)
+			}
+			near("OR4 composite area", c.Area, 1.5)
 		default:
 			if len(c.G) != k.Arity() {
 				t.Fatalf("%v: %d pins", k, len(c.G))
