@@ -1,6 +1,8 @@
 // Package golden holds the golden files of every example spec: the RTL and
-// gate-level Verilog (golden/rtl) and the timing report (golden/timing).
-// `make golden` refreshes them; review their diffs as code.
+// gate-level Verilog (golden/rtl), the timing report (golden/timing), and
+// each unit's golden vectors and standalone testbench (golden/vectors), as
+// `lsugen gen --tb` writes them. `make golden` refreshes them; review their
+// diffs as code: a change of a vector file is a change of behaviour.
 package golden
 
 import (
@@ -20,6 +22,7 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/verify"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
@@ -87,7 +90,7 @@ func TestGolden_Specs(t *testing.T) {
 	gv := goldie.New(t, goldie.WithFixtureDir("golden/rtl"), goldie.WithNameSuffix(".golden"))
 	gt := goldie.New(t, goldie.WithFixtureDir("golden/timing"), goldie.WithNameSuffix(".json.golden"))
 	want := map[string]bool{} // every golden file this test asserts
-	defer func() { checkNoStale(t, want) }()
+	defer func() { checkNoStale(t, want, "golden/rtl", "golden/timing") }()
 	for _, path := range specFiles(t) {
 		us := generate(t, path)
 		if len(us) == 0 {
@@ -117,16 +120,62 @@ func TestGolden_Specs(t *testing.T) {
 	}
 }
 
-// checkNoStale fails on golden files that no spec produces any more
-// (goldie's -update writes files but never removes them).
-func checkNoStale(t *testing.T, want map[string]bool) {
-	for _, dir := range []string{"golden/rtl", "golden/timing"} {
+// checkNoStale fails on golden files in dirs that no spec produces any
+// more (goldie's -update writes files but never removes them).
+func checkNoStale(t *testing.T, want map[string]bool, dirs ...string) {
+	for _, dir := range dirs {
 		files, _ := filepath.Glob(dir + "/*.golden")
 		for _, f := range files {
 			if !want[filepath.ToSlash(f)] {
 				t.Errorf("stale golden file %s: no spec produces it; delete it", f)
 			}
 		}
+	}
+}
+
+// testbenchFiles renders a unit's golden vector file and standalone
+// testbench, as `lsugen gen --tb` does.
+func testbenchFiles(t testing.TB, u unit) map[string][]byte {
+	t.Helper()
+	g, err := verify.Golden(u.spec, u.design)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{
+		verify.VectorFileName(u.design):    g.VectorFile(info(u.spec)),
+		verify.TestbenchFileName(u.design): g.Testbench(info(u.spec)),
+	}
+}
+
+// maxVectorBytes bounds one golden vector file, and maxVectorDirBytes all
+// of golden/vectors: reviewable diffs, a small repository.
+const (
+	maxVectorBytes    = 256 << 10
+	maxVectorDirBytes = 10 << 20
+)
+
+// TestGolden_Vectors compares every example unit's golden vectors and
+// standalone testbench with golden/vectors.
+func TestGolden_Vectors(t *testing.T) {
+	t.Chdir("..")
+	gv := goldie.New(t, goldie.WithFixtureDir("golden/vectors"), goldie.WithNameSuffix(".golden"))
+	want := map[string]bool{}
+	defer func() { checkNoStale(t, want, "golden/vectors") }()
+	total := 0
+	for _, path := range specFiles(t) {
+		for _, u := range generate(t, path) {
+			for name, b := range testbenchFiles(t, u) {
+				if len(b) > maxVectorBytes {
+					t.Errorf("%s is %d bytes, more than %d", name, len(b), maxVectorBytes)
+				}
+				total += len(b)
+				gv.Assert(t, name, b)
+				want["golden/vectors/"+name+".golden"] = true
+			}
+		}
+	}
+	if total > maxVectorDirBytes {
+		t.Errorf("golden/vectors holds %d bytes, more than %d", total, maxVectorDirBytes)
 	}
 }
 
@@ -150,6 +199,14 @@ func TestGolden_Deterministic(t *testing.T) {
 		}
 		if string(report(t, a)) != string(report(t, b)) {
 			t.Errorf("%s: timing report differs between two runs", path)
+		}
+		for i := range a {
+			fb := testbenchFiles(t, b[i])
+			for name, x := range testbenchFiles(t, a[i]) {
+				if string(x) != string(fb[name]) {
+					t.Errorf("%s differs between two runs", name)
+				}
+			}
 		}
 	}
 }
@@ -180,9 +237,9 @@ func BenchmarkGenTiming_LargestSpec(b *testing.B) {
 	}
 }
 
-// TestGolden_LintClean runs every example's Verilog (up to maxGoldenBytes) through
-// `verilator --lint-only -Wall` and `iverilog -g2005 -Wall`; any output is
-// a failure.
+// TestGolden_LintClean runs every example's Verilog (up to maxGoldenBytes),
+// and its standalone testbench with its RTL, through `verilator --lint-only
+// -Wall` and `iverilog -g2005 -Wall`; any output is a failure.
 func TestGolden_LintClean(t *testing.T) {
 	verilator, err := hdl.Find("verilator")
 	if err != nil {
@@ -216,6 +273,22 @@ func TestGolden_LintClean(t *testing.T) {
 					if err != nil || len(out) > 0 {
 						t.Errorf("%s: %s: %v\n%s", name, filepath.Base(cmd[0]), err, out)
 					}
+				}
+			}
+			// The testbench with the RTL, in that order, as its header
+			// says to compile them.
+			tb := filepath.Join(dir, verify.TestbenchFileName(u.design))
+			if err := os.WriteFile(tb, testbenchFiles(t, u)[verify.TestbenchFileName(u.design)], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rtlFile := filepath.Join(dir, rtl.RTLFileName(u.design))
+			for _, cmd := range [][]string{
+				{verilator.Path, "--lint-only", "-Wall", "--timing", tb, rtlFile},
+				{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull, tb, rtlFile},
+			} {
+				out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput()
+				if err != nil || len(out) > 0 {
+					t.Errorf("%s: %s: %v\n%s", filepath.Base(tb), filepath.Base(cmd[0]), err, out)
 				}
 			}
 		}

@@ -15,8 +15,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	out := fs.String("o", "out", "output directory")
 	fusesoc := fs.Bool("fusesoc", false, "also write per unit a FuseSoC core NAME.core, a Yosys script NAME.ys and SDC constraints NAME.sdc")
+	tb := fs.Bool("tb", false, "also write per unit a self-checking testbench NAME_tb.v and its golden vectors NAME.vec")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen gen [-o DIR] [--fusesoc] SPEC...\n\nWrites DIR/NAME.v (readable RTL, module NAME) and DIR/NAME_gates.v\n(structural gate netlist, module NAME_gates) for every unit in the specs;\nwith --fusesoc also DIR/NAME.core (FuseSoC CAPI2 core, name\nlsugen:units:NAME:VERSION), DIR/NAME.ys (run `yosys NAME.ys` in DIR) and\nDIR/NAME.sdc. Nothing is written unless every unit generates.")
+		fmt.Fprintln(stderr, "Usage: lsugen gen [-o DIR] [--fusesoc] [--tb] SPEC...\n\nWrites DIR/NAME.v (readable RTL, module NAME) and DIR/NAME_gates.v\n(structural gate netlist, module NAME_gates) for every unit in the specs;\nwith --fusesoc also DIR/NAME.core (FuseSoC CAPI2 core, name\nlsugen:units:NAME:VERSION), DIR/NAME.ys (run `yosys NAME.ys` in DIR) and\nDIR/NAME.sdc; with --tb also DIR/NAME_tb.v, a self-checking testbench that\nruns under plain iverilog and verilator --binary, and DIR/NAME.vec, its\ngolden vectors (inputs and the behavioural model's outputs). Nothing is\nwritten unless every unit generates.")
 		fs.PrintDefaults()
 	}
 	paths, err := parseFlags(fs, args, stderr)
@@ -38,6 +39,15 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		}
 		for name, b := range pkg {
 			set[name] = b
+		}
+	}
+	if *tb {
+		files, err := testbenchFiles(units)
+		if err != nil {
+			return err
+		}
+		if err := mergeFiles(set, files); err != nil {
+			return err
 		}
 	}
 	if err := writeAll(*out, set); err != nil {

@@ -30,9 +30,13 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "Usage: lsugen verify [flags] SPEC...\n\nRuns the same vectors through the behavioural model, the netlist simulator\nand the RTL and gate-level Verilog under Icarus Verilog and Verilator, and\ncompares every output with the model. Clocked units run a stream of --cycles\ncycles in lockstep with their sequential model, every output compared in\nevery cycle. Exits 1 after the units are checked if any mismatched, having\nprinted the vector (cycle) and left a VCD of it.")
 		fs.PrintDefaults()
 	}
+	rtlf := addRTLFlags(fs)
 	paths, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
+	}
+	if rtlf.active() {
+		return verifyRTL(fs, rtlf, paths, stdout, stderr) // verify_rtl.go
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "vectors" {

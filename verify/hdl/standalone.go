@@ -1,0 +1,241 @@
+package hdl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// Standalone is a self-checking testbench that needs no lsugen to run (the
+// ones `lsugen gen --tb` writes), built with the Verilog of a module under
+// test and run. The testbench decides and reports; Run returns what it
+// printed and its exit status.
+//
+// Unlike a Bench, a Standalone is for Verilog that lsugen did not write, so
+// the compilers' warnings about the sources are not errors; a warning
+// located in the testbench is, since the testbench is lint-clean with the
+// module it was written for: such a warning comes from the module under
+// test's ports (a width that differs, a port the testbench does not
+// connect).
+type Standalone struct {
+	Dir       string   // work directory for the builds; created if missing
+	Testbench string   // the testbench file
+	Top       string   // its module name
+	Sources   []string // the Verilog files of the module under test
+	Defines   []string // macros, NAME=VALUE, for the compilers' -D
+	Args      []string // arguments of the simulation, e.g. "+vectors=FILE"
+}
+
+// StandaloneRun is the outcome of one simulation.
+type StandaloneRun struct {
+	Engine Engine
+	Output string // the simulation's stdout and stderr
+	// ExitCode is the simulation's exit status: 0, a positive status, or
+	// -1 when a signal ended it (Verilator's $fatal aborts: SIGABRT).
+	ExitCode int
+	Status   string // how it ended, e.g. "exit status 1", "signal: aborted"
+	Command  string // the simulation's command line
+}
+
+// Failed reports whether the simulation exited with a non-zero status or
+// was ended by a signal.
+func (r *StandaloneRun) Failed() bool { return r.ExitCode != 0 }
+
+// ErrInterface is the error of a build whose compiler warned about the
+// testbench: the module under test's ports differ from the unit's.
+var ErrInterface = errors.New("the compiler warns about the testbench's instance of the module under test: its ports differ from the unit's")
+
+// Run builds the testbench and the sources with engine e and runs the
+// simulation in Dir. A failed build (an error, or a warning located in the
+// testbench) is a *StepError with the compiler's output; a simulation that
+// runs to its end, whatever its exit status, is a StandaloneRun.
+//
+// Icarus compiles with -g2005, or -g2012 when a source ends in .sv, and
+// -Wall; Verilator verilates with -Wall -Wno-fatal and --timescale 1ns/1ps
+// (for sources without a `timescale) and compiles at -O0, with its run-time
+// library's objects from lsugen's cache.
+func (s *Standalone) Run(ctx context.Context, e Engine) (*StandaloneRun, error) {
+	if !e.valid() {
+		return nil, &StepError{Engine: e, Step: "setup", Err: fmt.Errorf("unknown engine %q (want %q or %q)", e, Icarus, Verilator)}
+	}
+	if !isIdent(s.Top) {
+		return nil, &StepError{Engine: e, Step: "setup", Err: fmt.Errorf("testbench module %q is not a Verilog identifier", s.Top)}
+	}
+	tb, err := filepath.Abs(s.Testbench)
+	if err != nil {
+		return nil, &StepError{Engine: e, Step: "setup", Err: err}
+	}
+	if _, err := os.Stat(tb); err != nil {
+		return nil, &StepError{Engine: e, Step: "setup", Err: err}
+	}
+	var srcs []string
+	for _, src := range s.Sources {
+		abs, err := filepath.Abs(src)
+		if err == nil {
+			_, err = os.Stat(abs)
+		}
+		if err != nil {
+			return nil, &StepError{Engine: e, Step: "setup", Err: err}
+		}
+		srcs = append(srcs, abs)
+	}
+	dir, err := filepath.Abs(filepath.Join(s.Dir, string(e)))
+	if err == nil {
+		err = os.MkdirAll(dir, 0o777)
+	}
+	if err != nil {
+		return nil, &StepError{Engine: e, Step: "setup", Err: err}
+	}
+	var sim *command
+	switch e {
+	case Icarus:
+		sim, err = s.buildIcarus(ctx, dir, tb, srcs)
+	case Verilator:
+		sim, err = s.buildVerilator(ctx, dir, tb, srcs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sim.args = append(sim.args, s.Args...)
+	out, err := sim.run(ctx)
+	run := &StandaloneRun{Engine: e, Output: string(out), Status: "exit status 0", Command: sim.String()}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case ctx.Err() == nil && errors.As(err, &exit):
+		run.ExitCode, run.Status = exit.ExitCode(), exit.ProcessState.String()
+	default:
+		return nil, err
+	}
+	return run, nil
+}
+
+func (s *Standalone) defineArgs() []string {
+	var a []string
+	for _, d := range s.Defines {
+		a = append(a, "-D"+d)
+	}
+	return a
+}
+
+func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []string) (*command, error) {
+	iverilog, err := findFor(Icarus, "iverilog")
+	if err != nil {
+		return nil, err
+	}
+	vvp, err := findFor(Icarus, "vvp")
+	if err != nil {
+		return nil, err
+	}
+	gen := "-g2005"
+	for _, src := range srcs {
+		if strings.HasSuffix(src, ".sv") {
+			gen = "-g2012"
+		}
+	}
+	const vvpFile = "tb.vvp"
+	os.Remove(filepath.Join(dir, vvpFile))
+	args := append([]string{gen, "-Wall", "-s", s.Top, "-o", vvpFile}, s.defineArgs()...)
+	args = append(append(args, tb), srcs...)
+	build := &command{engine: Icarus, step: "build (iverilog)", dir: dir, path: iverilog.Path, args: args}
+	out, err := build.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if w := warningsAt(out, tb); len(w) > 0 {
+		return nil, build.fail(ErrInterface, []byte(strings.Join(w, "\n")))
+	}
+	return &command{engine: Icarus, step: "run (vvp)", dir: dir, path: vvp.Path, args: []string{"-n", vvpFile}}, nil
+}
+
+func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []string) (*command, error) {
+	verilator, err := findFor(Verilator, "verilator")
+	if err != nil {
+		return nil, err
+	}
+	mk, err := findFor(Verilator, "make")
+	if err != nil {
+		return nil, err
+	}
+	cxx, err := findFor(Verilator, "g++")
+	if err != nil {
+		return nil, err
+	}
+	mdir := filepath.Join(dir, "obj_dir")
+	if err := os.RemoveAll(mdir); err != nil {
+		return nil, &StepError{Engine: Verilator, Step: "setup", Err: err}
+	}
+	args := []string{
+		"--cc", "--exe", "--main", "--timing",
+		"-Wall", "-Wno-fatal",
+		"--timescale", "1ns/1ps",
+		"--top-module", s.Top,
+		// One C++ prefix for every testbench: the makefile, and so the
+		// key of the run-time objects' cache, does not name the unit.
+		"--prefix", standalonePrefix,
+		"-Mdir", mdir,
+		"-o", "sim",
+	}
+	args = append(args, s.defineArgs()...)
+	args = append(append(args, tb), srcs...)
+	verilate := &command{engine: Verilator, step: "build (verilate)", dir: dir, path: verilator.Path, args: args}
+	out, err := verilate.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if w := warningsAt(out, tb); len(w) > 0 {
+		return nil, verilate.fail(ErrInterface, []byte(strings.Join(w, "\n")))
+	}
+	prefix := standalonePrefix
+	mkCmd := &command{engine: Verilator, step: "build (make)", dir: mdir, path: mk.Path, args: []string{
+		"-f", prefix + ".mk",
+		"-j", strconv.Itoa(max(2, runtime.NumCPU())),
+		"OPT_FAST=" + verilatorOpt, "OPT_SLOW=" + verilatorOpt, "OPT_GLOBAL=" + verilatorOpt,
+		"CXX=" + cxx.Path, "LINK=" + cxx.Path,
+		"sim",
+	}}
+	rt := runtimeCache(mdir, prefix, verilator, cxx)
+	seeded := rt.seed()
+	exe := filepath.Join(mdir, "sim")
+	if out, err := mkCmd.run(ctx); err != nil {
+		return nil, err
+	} else if _, err := os.Stat(exe); err != nil {
+		return nil, mkCmd.fail(fmt.Errorf("no executable: %v", err), out)
+	}
+	if !seeded {
+		rt.store()
+	}
+	return &command{engine: Verilator, step: "run (sim)", dir: dir, path: exe}, nil
+}
+
+// standalonePrefix is the C++ prefix of Verilator's model of a
+// standalone testbench.
+const standalonePrefix = "Vtb"
+
+// warningsAt returns the warning lines of a compiler's output that are
+// located in file (Icarus: "FILE:LINE: warning: ...", Verilator:
+// "%Warning-CODE: FILE:LINE:COL: ..."), each with the lines that follow it
+// up to the next message.
+func warningsAt(out []byte, file string) []string {
+	var w []string
+	in := false
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, file+":") && strings.Contains(l, "warning"),
+			strings.HasPrefix(l, "%Warning") && strings.Contains(l, " "+file+":"):
+			w = append(w, l)
+			in = true
+		case strings.HasPrefix(l, "%") || strings.Contains(l, ": warning") || strings.Contains(l, ": error"):
+			in = false
+		case in && strings.TrimSpace(l) != "":
+			w = append(w, l)
+		}
+	}
+	return w
+}

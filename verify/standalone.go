@@ -1,0 +1,304 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/rtl"
+)
+
+// DUTMacro is the macro that names the module a standalone testbench
+// instantiates; without it the testbench checks the unit's RTL module.
+const DUTMacro = "DUT"
+
+// Standalone testbench: plain Verilog-2005 (plus $fatal, which Icarus takes
+// under -g2005 and Verilator everywhere) that needs nothing from lsugen at
+// run time. It streams the vector file with $fgetc and $fscanf rather than
+// $readmemh: the file's comments and its count of lines can then change
+// without a new build, and its error messages can name the file's line.
+
+// Testbench renders the self-checking testbench of the golden set: module
+// TestbenchModule(d), file TestbenchFileName(d). It reads the vector file
+// (VectorFileName(d) in the working directory, or +vectors=FILE), applies
+// every vector (cycle) to the module named by the macro DUT (default: the
+// RTL module) and compares every output with === (x or z bits fail). It
+// prints "PASS <n> vectors" ("cycles" for a clocked unit), or the first
+// failing vector and $fatal(1).
+func (g *GoldenSet) Testbench(info rtl.Info) []byte {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	d := g.Design
+	ins, outs := g.s.ins, g.s.outs
+	tb, vec := TestbenchModule(d), VectorFileName(d)
+	gates := rtl.GatesModuleName(d)
+	what, whats := "vector", "vectors"
+	if g.Clocked {
+		what, whats = "cycle", "cycles"
+	}
+
+	p("`timescale 1ns / 1ps\n")
+	p("\n")
+	p("%s\n", ruleLine)
+	p("// Module %s: self-checking testbench of %s\n", tb, d.Name)
+	p("//\n")
+	para := func(format string, args ...any) {
+		for _, l := range wrapText(fmt.Sprintf(format, args...), 76) {
+			p("// %s\n", l)
+		}
+	}
+	para("%s. Do not edit.", generatedBy(info))
+	p("//\n")
+	para("Reads the golden vectors of %s (its inputs and the behavioural model's expected outputs) "+
+		"from %s, applies them to the module under test and compares every output with ===, so x or z bits fail. "+
+		"Prints \"PASS <n> %s\" and finishes, or prints the first failing %s (its number and line, the port, "+
+		"the expected and the actual value, the inputs) and stops with $fatal(1): a non-zero exit status under vvp and Verilator.",
+		d.Name, vec, whats, what)
+	p("//\n")
+	if g.Clocked {
+		p("// Protocol (times in ns; the testbench drives %s, one cycle is 2 ns):\n", d.Clock)
+		p("//   0       the reset cycle: %s = 1, every other input 0\n", ResetPort)
+		p("//   1       rising edge of %s; the reset cycle's outputs are not checked\n", d.Clock)
+		p("//   2       %s = 0\n", d.Clock)
+		p("//   then for cycle v = 0, 1, ... (the vector file's v-th line, counted from 0):\n")
+		p("//   2v+2    the cycle's inputs are applied (%s is an ordinary input now)\n", ResetPort)
+		p("//   2v+3    every output is compared with its expected value (outputs may\n")
+		p("//           depend on the cycle's inputs), then the rising edge of %s\n", d.Clock)
+		p("//   2v+4    %s = 0\n", d.Clock)
+	} else {
+		para("Protocol: combinational. For vector v (the vector file's v-th line, counted from 0) " +
+			"the inputs are applied at time v ns and every output is compared 1 ns later.")
+	}
+	p("//\n")
+	para("Vector file: lines starting with # and blank lines are skipped; every other line is one %s, "+
+		"these columns in hex (most significant digit first), separated by spaces:", what)
+	var rows [][]string
+	for _, port := range ins {
+		rows = append(rows, []string{port.Name, "input", rangeText(port.Width())})
+	}
+	for _, port := range outs {
+		rows = append(rows, []string{port.Name, "expected output", rangeText(port.Width())})
+	}
+	for _, l := range alignRows(rows) {
+		p("//   %s\n", l)
+	}
+	p("//\n")
+	para("The module under test is the macro %s, by default %s (the readable RTL); define it to check "+
+		"another module with the same ports, such as the gate netlist %s. "+
+		"The vector file is %s in the working directory; the plusarg +vectors=FILE reads another.",
+		DUTMacro, d.Name, gates, vec)
+	p("//\n")
+	// The commands start with "$ ": a comment whose first word is
+	// verilator is a Verilator metacomment (and an error).
+	para("Run, in the directory of %s, %s.v and %s:", TestbenchFileName(d), d.Name, vec)
+	p("//   $ iverilog -g2005 -Wall -o %s.vvp %s %s.v\n", tb, TestbenchFileName(d), d.Name)
+	p("//   $ vvp -n %s.vvp\n", tb)
+	p("//   $ verilator --binary -Wall %s %s.v\n", TestbenchFileName(d), d.Name)
+	p("//   $ obj_dir/V%s\n", tb)
+	para("The gate netlist: add -D%s=%s to both commands that compile, and give %s.v for %s.v. "+
+		"Any other Verilog: `lsugen verify --rtl FILE.v --unit %s SPEC` runs both simulators.",
+		DUTMacro, gates, gates, d.Name, d.Name)
+	p("%s\n", ruleLine)
+	p("\n")
+	p("`ifndef %s\n", DUTMacro)
+	p("`define %s %s\n", DUTMacro, d.Name)
+	p("`endif\n")
+	p("\n")
+	p("module %s;\n", tb)
+	p("\n")
+	p("    // The module under test: inputs, outputs and the expected outputs.\n")
+	decls := [][]string{}
+	if g.Clocked {
+		decls = append(decls, []string{"reg", "", d.Clock + ";"})
+	}
+	for _, port := range ins {
+		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ";"})
+	}
+	for _, port := range outs {
+		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
+		decls = append(decls, []string{"reg", declText(port.Width()), "tb_exp_" + port.Name + ";"})
+	}
+	for _, l := range alignRows(decls) {
+		p("    %s\n", l)
+	}
+	p("\n")
+	p("    `%s dut (\n", DUTMacro)
+	var conns []string
+	if g.Clocked {
+		conns = append(conns, d.Clock)
+	}
+	for _, port := range ins {
+		conns = append(conns, port.Name)
+	}
+	for _, port := range outs {
+		conns = append(conns, port.Name)
+	}
+	for i, c := range conns {
+		sep := ","
+		if i == len(conns)-1 {
+			sep = ""
+		}
+		p("        .%s(%s)%s\n", c, c, sep)
+	}
+	p("    );\n")
+	p("\n")
+	p("    reg [8*1024-1:0] tb_file; // the vector file's name\n")
+	p("    integer tb_fd;            // its descriptor\n")
+	p("    integer tb_line;          // the line being read, from 1\n")
+	p("    integer tb_n;             // %s checked so far: the current %s's number\n", whats, what)
+	p("    integer tb_c;             // the character read, -1 at the end of the file\n")
+	p("    integer tb_r;             // a system function's result\n")
+	p("\n")
+	p("    initial begin\n")
+	p("        tb_file = %q;\n", vec)
+	p("        tb_r = $value$plusargs(\"vectors=%%s\", tb_file);\n")
+	p("        tb_fd = $fopen(tb_file, \"r\");\n")
+	p("        if (tb_fd == 0) begin\n")
+	p("            $display(\"FAIL cannot open the vector file %%0s\", tb_file);\n")
+	p("            $fatal(1, \"%s: no vector file\");\n", tb)
+	p("        end\n")
+	if g.Clocked {
+		p("        // The reset cycle.\n")
+		p("        %s = 1'b0;\n", d.Clock)
+	}
+	for _, port := range ins {
+		v := "0"
+		if g.Clocked && port.Name == ResetPort {
+			v = "1"
+		}
+		p("        %s = %d'd%s;\n", port.Name, port.Width(), v)
+	}
+	if g.Clocked {
+		p("        #1;\n")
+		p("        %s = 1'b1;\n", d.Clock)
+		p("        #1;\n")
+		p("        %s = 1'b0;\n", d.Clock)
+	}
+	p("        tb_n = 0;\n")
+	p("        tb_line = 1;\n")
+	p("        tb_c = $fgetc(tb_fd);\n")
+	p("        while (tb_c != -1) begin\n")
+	p("            if (tb_c == \"#\") begin\n")
+	p("                // A comment: skip the rest of the line.\n")
+	p("                while (tb_c != \"\\n\" && tb_c != -1)\n")
+	p("                    tb_c = $fgetc(tb_fd);\n")
+	// 13 is CR, which Verilog-2005 has no string escape for.
+	p("            end else if (tb_c != \"\\n\" && tb_c != \" \" && tb_c != \"\\t\" && tb_c != 13) begin\n")
+	p("                // A %s: the inputs, then the expected outputs.\n", what)
+	p("                tb_r = $ungetc(tb_c, tb_fd);\n")
+	var targets []string
+	for _, port := range ins {
+		targets = append(targets, port.Name)
+	}
+	for _, port := range outs {
+		targets = append(targets, "tb_exp_"+port.Name)
+	}
+	p("                tb_r = $fscanf(tb_fd, \"%s\", %s);\n", strings.TrimSpace(strings.Repeat("%h ", len(targets))), strings.Join(targets, ", "))
+	p("                tb_c = $fgetc(tb_fd);\n")
+	p("                while (tb_c == \" \" || tb_c == \"\\t\" || tb_c == 13)\n")
+	p("                    tb_c = $fgetc(tb_fd);\n")
+	p("                if (tb_r != %d || (tb_c != \"\\n\" && tb_c != -1)) begin\n", len(targets))
+	p("                    $display(\"FAIL %%0s line %%0d: not %d hex columns\", tb_file, tb_line);\n", len(targets))
+	p("                    $fatal(1, \"%s: bad vector file\");\n", tb)
+	p("                end\n")
+	p("                #1;\n")
+	inFmt, inArgs := inputsText(ins)
+	for k, port := range outs {
+		w := port.Width()
+		if k == 0 {
+			p("                if (%s !== tb_exp_%s) begin\n", port.Name, port.Name)
+		} else {
+			p("                end else if (%s !== tb_exp_%s) begin\n", port.Name, port.Name)
+		}
+		p("                    $display(\"FAIL %s %%0d (%%0s line %%0d): %s expected %d'h%%h, got %d'h%%h; inputs %s\",\n", what, port.Name, w, w, inFmt)
+		p("                        tb_n, tb_file, tb_line, tb_exp_%s, %s%s);\n", port.Name, port.Name, inArgs)
+		p("                    $fatal(1, \"%s: %s %%0d failed\", tb_n);\n", tb, what)
+	}
+	p("                end\n")
+	if g.Clocked {
+		p("                %s = 1'b1;\n", d.Clock)
+		p("                #1;\n")
+		p("                %s = 1'b0;\n", d.Clock)
+	}
+	p("                tb_n = tb_n + 1;\n")
+	p("            end\n")
+	p("            if (tb_c == \"\\n\")\n")
+	p("                tb_line = tb_line + 1;\n")
+	p("            if (tb_c != -1)\n")
+	p("                tb_c = $fgetc(tb_fd);\n")
+	p("        end\n")
+	p("        $fclose(tb_fd);\n")
+	p("        if (tb_n == 0) begin\n")
+	p("            $display(\"FAIL no %s in %%0s\", tb_file);\n", whats)
+	p("            $fatal(1, \"%s: no %s\");\n", tb, whats)
+	p("        end\n")
+	p("        $display(\"PASS %%0d %s\", tb_n);\n", whats)
+	p("        $finish;\n")
+	p("    end\n")
+	p("\n")
+	p("endmodule\n")
+	return []byte(b.String())
+}
+
+const ruleLine = "// ----------------------------------------------------------------------------"
+
+// inputsText is the $display format and arguments (each with a leading
+// ", ") that print every input as name=W'hVALUE.
+func inputsText(ins []*netlist.Port) (format, args string) {
+	var fs []string
+	var as strings.Builder
+	for _, port := range ins {
+		fs = append(fs, fmt.Sprintf("%s=%d'h%%h", port.Name, port.Width()))
+		as.WriteString(", " + port.Name)
+	}
+	if len(fs) == 0 {
+		return "(none)", ""
+	}
+	return strings.Join(fs, " "), as.String()
+}
+
+// wrapText breaks text into lines of at most width characters at spaces
+// (a longer word gets a line of its own). No line starts with the word
+// verilator, in any case: as the first word of a comment, Verilator reads
+// it as a metacomment, an error; the word before it moves down with it.
+func wrapText(text string, width int) []string {
+	var lines [][]string
+	n := 0 // length of the last line
+	for _, w := range strings.Fields(text) {
+		last := len(lines) - 1
+		if last < 0 || n+1+len(w) > width {
+			carry := []string{}
+			if last >= 0 && len(lines[last]) > 1 && strings.HasPrefix(strings.ToLower(w), "verilator") {
+				k := len(lines[last]) - 1
+				carry = append(carry, lines[last][k])
+				lines[last] = lines[last][:k]
+			}
+			lines = append(lines, append(carry, w))
+			n = len(strings.Join(lines[len(lines)-1], " "))
+			continue
+		}
+		lines[last] = append(lines[last], w)
+		n += 1 + len(w)
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.Join(l, " ")
+	}
+	return out
+}
+
+// declText is the range of a declaration of width w, "" for one bit.
+func declText(w int) string {
+	if w == 1 {
+		return ""
+	}
+	return fmt.Sprintf("[%d:0]", w-1)
+}
+
+// rangeText describes a port's bits for the header comment.
+func rangeText(w int) string {
+	if w == 1 {
+		return "1 bit"
+	}
+	return fmt.Sprintf("[%d:0]", w-1)
+}
