@@ -258,27 +258,32 @@ func inputsText(ins []*netlist.Port) (format, args string) {
 }
 
 // wrapText breaks text into lines of at most width characters at spaces
-// (a longer word gets a line of its own). No line starts with the word
-// verilator, in any case: as the first word of a comment, Verilator reads
-// it as a metacomment, an error; the word before it moves down with it.
+// (a longer word gets a line of its own). No line but the first starts
+// with the word verilator, in any case: as the first word of a comment,
+// Verilator reads it as a metacomment, an error. The words before such a
+// word move down with it, even if that makes the line longer.
 func wrapText(text string, width int) []string {
 	var lines [][]string
 	n := 0 // length of the last line
 	for _, w := range strings.Fields(text) {
-		last := len(lines) - 1
-		if last < 0 || n+1+len(w) > width {
-			carry := []string{}
-			if last >= 0 && len(lines[last]) > 1 && strings.HasPrefix(strings.ToLower(w), "verilator") {
-				k := len(lines[last]) - 1
-				carry = append(carry, lines[last][k])
-				lines[last] = lines[last][:k]
-			}
-			lines = append(lines, append(carry, w))
-			n = len(strings.Join(lines[len(lines)-1], " "))
+		if len(lines) == 0 || n+1+len(w) > width {
+			lines = append(lines, []string{w})
+			n = len(w)
 			continue
 		}
-		lines[last] = append(lines[last], w)
+		lines[len(lines)-1] = append(lines[len(lines)-1], w)
 		n += 1 + len(w)
+	}
+	metacomment := func(w string) bool { return strings.HasPrefix(strings.ToLower(w), "verilator") }
+	for i := 1; i < len(lines); i++ {
+		for i > 0 && metacomment(lines[i][0]) {
+			prev := lines[i-1]
+			lines[i] = append([]string{prev[len(prev)-1]}, lines[i]...)
+			if lines[i-1] = prev[:len(prev)-1]; len(lines[i-1]) == 0 {
+				lines = append(lines[:i-1], lines[i:]...)
+				i--
+			}
+		}
 	}
 	out := make([]string, len(lines))
 	for i, l := range lines {
