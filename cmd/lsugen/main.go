@@ -25,11 +25,15 @@ import (
 const usage = `lsugen generates, times and verifies load/store-unit hardware blocks.
 
 Usage:
-  lsugen gen     [-o DIR] [--fusesoc] SPEC...  write DIR/NAME.v (RTL) and DIR/NAME_gates.v (gates) per unit;
-                                               --fusesoc: also NAME.core (FuseSoC), NAME.ys (Yosys), NAME.sdc
+  lsugen gen     [-o DIR] [--fusesoc] [--tb] SPEC...
+                                               write DIR/NAME.v (RTL) and DIR/NAME_gates.v (gates) per unit;
+                                               --fusesoc: also NAME.core (FuseSoC), NAME.ys (Yosys), NAME.sdc;
+                                               --tb: also NAME.vec (golden vectors) and NAME_tb.v (self-checking testbench)
   lsugen timing  [--json] [--paths] [--svg FILE] SPEC...
                                                critical path in FO4, area in NAND2 equivalents, transistors
   lsugen verify  [flags] SPEC...               check model = netlist = Icarus = Verilator
+  lsugen verify  --rtl FILE.v --unit NAME SPEC...
+                                               run any Verilog module against the unit's golden vectors
   lsugen conflicts [--json] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...
                                                bank, lock and position conflicts of access traces
   lsugen search  [flags] INPUTS...             choose a hash configuration for access traces
