@@ -154,12 +154,18 @@ func (g *pipeGen) newQueue(name string, depth int, withExtra bool, what string) 
 	for k := range depth {
 		q.slots = append(q.slots, g.slot(fmt.Sprintf("%s%d", name, k), withExtra, fmt.Sprintf("%s entry %d", what, k)))
 	}
+	// Each is a balanced OR tree of the valid bits, not a chain: these
+	// signals start the queue's longest paths.
+	valid := make([]sig, depth)
+	for k, sl := range q.slots {
+		valid[k] = sl.v
+	}
 	q.older = make([]sig, depth)
 	q.older[depth-1] = g.konst(0, 1)
 	for k := depth - 2; k >= 0; k-- {
-		q.older[k] = g.or(q.older[k+1], q.slots[k+1].v)
+		q.older[k] = g.or(valid[k+1:]...)
 	}
-	q.any = g.wire(name+"_any", g.or(q.older[0], q.slots[0].v), what+" holds an entry")
+	q.any = g.wire(name+"_any", g.or(valid...), what+" holds an entry")
 	return q
 }
 
@@ -185,15 +191,24 @@ func (g *pipeGen) advance(q *queue, deq sig, in slot, enqWanted sig) (room, enq 
 	leave := make([]sig, n)
 	move := make([]sig, n)
 	vacant := make([]sig, n) // slot k is empty at the next edge unless something moves in
-	for k := n - 1; k >= 0; k-- {
-		s := q.slots[k]
+	// Slot k is vacant when it is empty, its entry leaves, or its entry
+	// moves on because slot k+1 is vacant: vacant[k] = gone[k] |
+	// vacant[k+1], the OR of gone[k..n-1], built as a tree for each k
+	// rather than as a chain through the slots.
+	gone := make([]sig, n)
+	for k, s := range q.slots {
 		leave[k] = g.and(deq, s.v, g.not(q.older[k]))
+		gone[k] = g.or(g.not(s.v), leave[k])
+	}
+	for k := n - 1; k >= 0; k-- {
+		vacant[k] = g.wire(fmt.Sprintf("%s%d_vacant", q.name, k), g.or(gone[k:]...),
+			fmt.Sprintf("slot %d's entry leaves or moves on (or it is empty)", k))
+	}
+	for k, s := range q.slots {
 		move[k] = g.konst(0, 1)
 		if k < n-1 {
 			move[k] = g.and(s.v, g.not(leave[k]), vacant[k+1])
 		}
-		vacant[k] = g.wire(fmt.Sprintf("%s%d_vacant", q.name, k), g.or(g.not(s.v), leave[k], move[k]),
-			fmt.Sprintf("slot %d's entry leaves or moves on (or it is empty)", k))
 	}
 	room = vacant[0]
 	enq = g.wire(q.name+"_enq", g.and(enqWanted, room), "an instruction enters slot 0")
