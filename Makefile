@@ -60,7 +60,11 @@ crosscheck: deps build
 golden:
 	$(GO) test ./golden -update
 
-bench:
+# lsugen side by side with Verilator and Yosys on this machine (the first
+# run builds the Verilator models, minutes for the 64-lane coalescer, and
+# caches them), then the Go benchmarks behind the README's other figures.
+bench: deps
+	$(GO) run ./cmd/lsugen-bench
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./netlist ./timing ./golden ./tools/...
 
 fuzz:

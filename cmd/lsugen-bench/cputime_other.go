@@ -1,0 +1,10 @@
+//go:build !unix
+
+package main
+
+import "time"
+
+var started = time.Now()
+
+// processCPU falls back to wall time where getrusage is missing.
+func processCPU() time.Duration { return time.Since(started) }
