@@ -77,6 +77,16 @@ type KindFit struct {
 	// as the library's own cell (Single then names that cell).
 	Cell   string `json:"cell"`
 	Single string `json:"single,omitempty"`
+	// How to instantiate it: Core is the cell whose input pins Pins
+	// lists and Output its output pin; a composite adds Inverter (input
+	// pin InvIn, output InvOut) after it. Clock is a flip-flop's clock
+	// pin.
+	Core     string `json:"core"`
+	Output   string `json:"output"`
+	Inverter string `json:"inverter,omitempty"`
+	InvIn    string `json:"inv_in,omitempty"`
+	InvOut   string `json:"inv_out,omitempty"`
+	Clock    string `json:"clock,omitempty"`
 	// Candidates counts the library cells that implement the kind.
 	Candidates int     `json:"candidates"`
 	AreaGE     float64 `json:"area_ge"`
@@ -289,8 +299,11 @@ func composites(ch *Characterization, tech *timing.Tech) {
 			continue
 		}
 		kf := &ch.Kinds[k]
+		ki := &ch.Kinds[netlist.INV]
 		kf.Single = kf.Cell
-		kf.Cell = ch.Kinds[core].Cell + " + " + ch.Kinds[netlist.INV].Cell
+		kf.Cell = ch.Kinds[core].Cell + " + " + ki.Cell
+		kf.Core, kf.Output = ch.Kinds[core].Core, ch.Kinds[core].Output
+		kf.Inverter, kf.InvIn, kf.InvOut = ki.Core, ki.Pins[0].Pin, ki.Output
 		kf.Pins = nil
 		for i, p := range ch.Kinds[core].Pins {
 			kf.Pins = append(kf.Pins, PinFit{Pin: p.Pin, CapFF: p.CapFF, Cin: comp.Cin[i], G: comp.G[i], P: comp.PinP[i],
@@ -481,7 +494,7 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 			return ok[i].cell.Name < ok[j].cell.Name
 		})
 		best := ok[0]
-		kf := KindFit{Kind: k.String(), Cell: best.cell.Name, Candidates: len(ok)}
+		kf := KindFit{Kind: k.String(), Cell: best.cell.Name, Candidates: len(ok), Core: best.cell.Name, Output: best.out.Name, Clock: clock[best]}
 		cell := timing.Cell{Transistors: timing.Cells[k].Transistors}
 		for _, p := range best.pins {
 			var a, b float64
