@@ -19,9 +19,10 @@ import (
 
 // genTiming is lsugen's side of the generation comparison, one pass as
 // `lsugen gen` and `lsugen timing` do it in one process: load the spec
-// file, generate the unit, render both Verilog modules in memory and run
-// the static timing. It returns the critical path's depth in gates.
-func genTiming(ref unitRef) (depth int, err error) {
+// file, generate the unit, render both Verilog modules in memory (unless
+// render is false) and run the static timing. It returns the critical
+// path's depth in gates.
+func genTiming(ref unitRef, render bool) (depth int, err error) {
 	file, diags := specs.NewLoader().Load(ref.path)
 	if diags.HasErrors() {
 		return 0, fmt.Errorf("%s: %s", ref.path, diags.Error())
@@ -34,8 +35,10 @@ func genTiming(ref unitRef) (depth int, err error) {
 		if gd.HasErrors() {
 			return 0, fmt.Errorf("%s: %s", ref, gd.Error())
 		}
-		if _, err := rtl.Files(d, rtl.Info{Version: "lsugen " + gen.Version, Source: ref.path}); err != nil {
-			return 0, err
+		if render {
+			if _, err := rtl.Files(d, rtl.Info{Version: "lsugen " + gen.Version, Source: ref.path}); err != nil {
+				return 0, err
+			}
 		}
 		r, err := timing.Analyze(d, timing.DefaultOptions())
 		if err != nil {
