@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,12 +151,23 @@ func TestVerilatorHarness_ChecksumAgrees(t *testing.T) {
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
 	ctx := context.Background()
+	// An outdated build of the same unit, to be replaced.
+	stale := filepath.Join(cache, "verilator-"+u.design.Name+"-"+strings.Repeat("0", 20))
+	if err := os.MkdirAll(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	b, err := buildVerilator(ctx, u.design, gates, cache, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.Cached || b.Compile <= 0 {
 		t.Errorf("first build: cached %v, compile time %v", b.Cached, b.Compile)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the outdated build is still in the cache")
+	}
+	if ents, err := os.ReadDir(filepath.Dir(b.Exe)); err != nil || len(ents) != 1 {
+		t.Errorf("the cached build keeps %d files beside the binary (%v)", len(ents)-1, err)
 	}
 	vec := filepath.Join(dir, "v.bin")
 	if err := writeVectorFile(vec, set); err != nil {

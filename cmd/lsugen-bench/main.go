@@ -307,7 +307,8 @@ func benchSim(ctx context.Context, c *config, tmp string, stdout, stderr io.Writ
 	}
 	tw.Flush()
 	for _, r := range rows {
-		fmt.Fprintf(stdout, "wall clock, %s: lsugen sim %s/s, Verilator %s/s\n", r.u.design.Name, rate(r.lsugenW), rate(r.vlW))
+		fmt.Fprintf(stdout, "%s: vectors %s; wall clock: lsugen sim %s/s, Verilator %s/s\n",
+			r.u.design.Name, r.set.coverage, rate(r.lsugenW), rate(r.vlW))
 	}
 	fmt.Fprintf(stdout, "goal: lsugen sim at least as fast as Verilator: %s on %d of %d units\n", metWord(met == len(rows)), met, len(rows))
 	return nil

@@ -302,12 +302,48 @@ func buildVerilator(ctx context.Context, d *netlist.Design, gates []byte, cacheD
 	if err := os.WriteFile(filepath.Join(dir, buildInfo), info, 0o644); err != nil {
 		return nil, err
 	}
+	if cacheDir != "" {
+		// Keep the binary, the harness and build.json: the generated C++
+		// and objects of the 64-lane coalescer are 37 MB.
+		if err := pruneBuild(dir, src); err != nil {
+			return nil, err
+		}
+	}
 	os.RemoveAll(final) // a stale, unfinished copy
 	if err := os.Rename(dir, final); err != nil {
 		return nil, err
 	}
+	if cacheDir != "" {
+		// Builds of the same unit under other keys are outdated.
+		old, _ := filepath.Glob(filepath.Join(cacheDir, "verilator-"+d.Name+"-*"))
+		for _, o := range old {
+			if o != final && len(filepath.Base(o)) == len(filepath.Base(final)) {
+				os.RemoveAll(o)
+			}
+		}
+	}
 	b.Exe = filepath.Join(final, "obj", "sim")
 	return b, nil
+}
+
+// pruneBuild removes from a finished build directory the copy of the
+// Verilog and everything under obj but the binary.
+func pruneBuild(dir, src string) error {
+	if err := os.Remove(src); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "obj"))
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if e.Name() != "sim" {
+			if err := os.RemoveAll(filepath.Join(dir, "obj", e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // cachedBuild returns a finished build in dir.
