@@ -16,8 +16,17 @@ import (
 //	synth       Yosys through Edalize (which needs an FPGA arch; yosys NAME.ys
 //	            is the technology-independent synthesis)
 //
-// The SDC file is in its own fileset, constraints, for flows that read it.
-// No YAML anchors or merge keys: every target is spelled out.
+// With u.Testbench also
+//
+//	sim         the self-checking testbench on the RTL under Icarus Verilog
+//	sim_gates   the same on the gate netlist: the define DUT (a vlogdefine
+//	            parameter) names module NAME_gates
+//
+// whose fileset tb holds the testbench and its golden vectors; the vectors
+// carry copyto, so FuseSoC copies them into the simulator's work directory,
+// where the testbench opens them. The SDC file is in its own fileset,
+// constraints, for flows that read it. No YAML anchors or merge keys: every
+// target is spelled out.
 func CoreFile(u *Unit) []byte {
 	var b bytes.Buffer
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -39,6 +48,26 @@ func CoreFile(u *Unit) []byte {
 	fileset("gates", u.GatesFile, "verilogSource")
 	w("  # For flows that read SDC (OpenSTA, OpenROAD): add it to their target.")
 	fileset("constraints", SDCFileName(u.Name), "SDC")
+	tb := u.Testbench
+	if tb != nil {
+		w("  # The self-checking testbench and its golden vectors (lsugen gen --tb).")
+		w("  # FuseSoC copies the vectors into the simulator's work directory")
+		w("  # (copyto), where the testbench opens them.")
+		w("  tb:")
+		w("    files:")
+		w("      - %s", yamlString(tb.File))
+		w("      - %s:", yamlString(tb.Vectors))
+		w("          file_type: user")
+		w("          copyto: %s", yamlString(tb.Vectors))
+		w("    file_type: verilogSource")
+		w("")
+		w("parameters:")
+		w("  # The module the testbench checks; undefined, the RTL module %s.", u.Name)
+		w("  %s:", tb.DUTMacro)
+		w("    datatype: str")
+		w("    paramtype: vlogdefine")
+		w("    description: %s", yamlString("Module under test of "+tb.Module+" (default "+u.Name+")"))
+	}
 	w("")
 	w("targets:")
 	w("  # What a core that depends on this one gets: the readable RTL.")
@@ -72,6 +101,32 @@ func CoreFile(u *Unit) []byte {
 	w("    tools:")
 	w("      yosys:")
 	w("        arch: ice40")
+	if tb != nil {
+		// Edalize's icarus backend runs iverilog -s TOPLEVEL with these
+		// options, then vvp in the work directory; $fatal fails the run.
+		sim := func(target, fs, what, define string) {
+			w("  %s:", target)
+			w("    description: %s", yamlString("Check "+what+" against the golden vectors with Icarus Verilog"))
+			w("    default_tool: icarus")
+			w("    filesets:")
+			w("      - %s", fs)
+			w("      - tb")
+			if define != "" {
+				w("    parameters:")
+				w("      - %s", yamlString(tb.DUTMacro+"="+define))
+			}
+			w("    toplevel: %s", yamlString(tb.Module))
+			w("    tools:")
+			w("      icarus:")
+			w("        iverilog_options:")
+			w("          - -g2005")
+			w("          - -Wall")
+		}
+		w("  # The testbench prints PASS <n> vectors, or the first failing vector")
+		w("  # and exits non-zero.")
+		sim("sim", "rtl", "the RTL", "")
+		sim("sim_gates", "gates", "the gate netlist", u.GatesModule)
+	}
 	return b.Bytes()
 }
 

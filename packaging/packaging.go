@@ -38,6 +38,20 @@ type Unit struct {
 	FO4      float64
 	Depth    int
 	Endpoint string
+	// Testbench, when set, puts the unit's self-checking testbench into the
+	// core: the fileset tb and the simulation targets sim and sim_gates.
+	Testbench *Testbench
+}
+
+// Testbench names the files of a unit's self-checking testbench (`lsugen
+// gen --tb`), which the caller writes beside the Verilog.
+type Testbench struct {
+	File    string // the testbench's Verilog file, e.g. NAME_tb.v
+	Module  string // its module, the simulation toplevel, e.g. NAME_tb
+	Vectors string // the golden vector file it reads from the working directory
+	// DUTMacro is the define that names the module under test (the RTL
+	// module when undefined).
+	DUTMacro string
 }
 
 // Port is a port name and width.

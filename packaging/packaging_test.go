@@ -3,9 +3,13 @@ package packaging_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +22,7 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/verify"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
@@ -47,6 +52,13 @@ type generated struct {
 // generate loads testSpec and renders every file of every unit.
 func generate(t *testing.T) []generated {
 	t.Helper()
+	return generateWith(t, false)
+}
+
+// generateWith is generate, with tb also each unit's testbench and golden
+// vectors (the files of lsugen gen --tb) and the core's simulation targets.
+func generateWith(t *testing.T, tb bool) []generated {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.hcl")
 	if err := os.WriteFile(path, []byte(testSpec), 0o644); err != nil {
@@ -74,6 +86,17 @@ func generate(t *testing.T) []generated {
 		files, err := rtl.Files(d, rtl.Info{Version: "lsugen " + gen.Version, Source: "t.hcl"})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tb {
+			u.Testbench = &packaging.Testbench{File: verify.TestbenchFileName(d), Module: verify.TestbenchModule(d),
+				Vectors: verify.VectorFileName(d), DUTMacro: verify.DUTMacro}
+			g, err := verify.Golden(su, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := rtl.Info{Version: "lsugen " + gen.Version, Source: "t.hcl"}
+			files[u.Testbench.File] = g.Testbench(info)
+			files[u.Testbench.Vectors] = g.VectorFile(info)
 		}
 		for n, b := range packaging.Files(u) {
 			files[n] = b
@@ -174,25 +197,33 @@ func TestCoreFile_PyYAML(t *testing.T) {
 	if err := exec.Command(py, "-c", "import yaml").Run(); err != nil {
 		t.Skip("python3 has no yaml module (PyYAML)")
 	}
+	// Every core, with and without the testbench, through one python3 run:
+	// a JSON list of what PyYAML reads.
 	dir := t.TempDir()
-	for _, g := range generate(t) {
-		p := filepath.Join(dir, g.unit.Name+".core")
-		writeFiles(t, dir, map[string][]byte{g.unit.Name + ".core": g.files[g.unit.Name+".core"]})
-		out, err := exec.Command(py, "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1])), sort_keys=True))", p).CombinedOutput()
-		if err != nil {
-			t.Fatalf("PyYAML: %v\n%s", err, out)
-		}
-		var fromPy, fromGo any
-		if err := yaml.Unmarshal(out, &fromPy); err != nil {
-			t.Fatal(err)
-		}
+	gs := append(generate(t), generateWith(t, true)...)
+	args := []string{"-c", "import json, sys, yaml; print(json.dumps([yaml.safe_load(open(p)) for p in sys.argv[1:]], sort_keys=True))"}
+	for i, g := range gs {
+		name := strconv.Itoa(i) + ".core"
+		writeFiles(t, dir, map[string][]byte{name: g.files[g.unit.Name+".core"]})
+		args = append(args, filepath.Join(dir, name))
+	}
+	out, err := exec.Command(py, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("PyYAML: %v\n%s", err, out)
+	}
+	var fromPy []any
+	if err := yaml.Unmarshal(out, &fromPy); err != nil || len(fromPy) != len(gs) {
+		t.Fatalf("PyYAML's output (%v):\n%s", err, out)
+	}
+	for i, g := range gs {
+		var fromGo any
 		if err := yaml.Unmarshal(g.files[g.unit.Name+".core"], &fromGo); err != nil {
 			t.Fatal(err)
 		}
-		a, _ := yaml.Marshal(fromPy)
+		a, _ := yaml.Marshal(fromPy[i])
 		b, _ := yaml.Marshal(fromGo)
 		if !bytes.Equal(a, b) {
-			t.Errorf("%s.core: PyYAML reads\n%s\nyaml.v3 reads\n%s", g.unit.Name, a, b)
+			t.Errorf("%s.core (testbench %v): PyYAML reads\n%s\nyaml.v3 reads\n%s", g.unit.Name, g.unit.Testbench != nil, a, b)
 		}
 	}
 }
@@ -359,13 +390,290 @@ func runIn(t *testing.T, dir, prog string, args ...string) string {
 	return string(out)
 }
 
-// TestFiles_Deterministic: the same unit renders the same bytes.
+// TestFiles_Deterministic: the same unit renders the same bytes, with and
+// without the testbench.
 func TestFiles_Deterministic(t *testing.T) {
-	a, b := generate(t), generate(t)
+	a, b := append(generate(t), generateWith(t, true)...), append(generate(t), generateWith(t, true)...)
 	for i := range a {
 		for n, x := range a[i].files {
 			if !bytes.Equal(x, b[i].files[n]) {
 				t.Errorf("%s differs between two runs", n)
+			}
+		}
+	}
+}
+
+// coreDoc is a core file as FuseSoC reads the parts the simulation targets
+// use; files stay untyped, since an entry may be a name or a mapping.
+type coreDoc struct {
+	Name     string
+	Filesets map[string]struct {
+		Files    []any
+		FileType string `yaml:"file_type"`
+	}
+	Parameters map[string]map[string]any
+	Targets    map[string]struct {
+		DefaultTool string `yaml:"default_tool"`
+		Filesets    []string
+		Parameters  []string
+		Toplevel    string
+		Tools       map[string]map[string]any
+	}
+}
+
+func parseCore(t *testing.T, core []byte) coreDoc {
+	t.Helper()
+	var doc coreDoc
+	if err := yaml.Unmarshal(core, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestCoreFile_SimTargets: with the testbench, the core passes the CAPI2
+// check and adds exactly the fileset tb (the testbench, and the vectors as
+// a user file copied into the work directory), the vlogdefine parameter
+// DUT, and the Icarus targets sim (RTL) and sim_gates (gate netlist, DUT
+// set to NAME_gates); every target parameter is declared with a datatype
+// and paramtype FuseSoC accepts, as FuseSoC requires at run time. The
+// other targets are those of the core without the testbench.
+func TestCoreFile_SimTargets(t *testing.T) {
+	plain := generate(t)
+	for i, g := range generateWith(t, true) {
+		name := g.unit.Name
+		core := g.files[name+".core"]
+		if err := packaging.CheckCore(core); err != nil {
+			t.Fatalf("%s.core: %v\n%s", name, err, core)
+		}
+		doc, base := parseCore(t, core), parseCore(t, plain[i].files[name+".core"])
+
+		tb := doc.Filesets["tb"]
+		wantFiles := []any{name + "_tb.v", map[string]any{name + ".vec": map[string]any{"file_type": "user", "copyto": name + ".vec"}}}
+		if !reflect.DeepEqual(tb.Files, wantFiles) || tb.FileType != "verilogSource" {
+			t.Errorf("%s: tb fileset %+v, want files %v of type verilogSource", name, tb, wantFiles)
+		}
+		for fs, f := range doc.Filesets {
+			for _, e := range f.Files {
+				file, _ := e.(string)
+				if m, ok := e.(map[string]any); ok {
+					for f := range m { // a file with attributes: its one key
+						file = f
+					}
+				}
+				if g.files[file] == nil {
+					t.Errorf("%s: fileset %s lists %s, which lsugen does not write", name, fs, file)
+				}
+			}
+		}
+		if len(doc.Filesets) != len(base.Filesets)+1 || base.Parameters != nil {
+			t.Errorf("%s: filesets %v and parameters %v, want the core's without testbench and tb", name, doc.Filesets, base.Parameters)
+		}
+		if p := doc.Parameters["DUT"]; len(doc.Parameters) != 1 || p["datatype"] != "str" || p["paramtype"] != "vlogdefine" {
+			t.Errorf("%s: parameters %v, want DUT, a str vlogdefine", name, doc.Parameters)
+		}
+
+		want := map[string]struct {
+			filesets, params []string
+		}{
+			"sim":       {[]string{"rtl", "tb"}, nil},
+			"sim_gates": {[]string{"gates", "tb"}, []string{"DUT=" + name + "_gates"}},
+		}
+		if len(doc.Targets) != len(base.Targets)+len(want) {
+			t.Errorf("%s: %d targets, want %d", name, len(doc.Targets), len(base.Targets)+len(want))
+		}
+		for tn, tg := range base.Targets {
+			if !reflect.DeepEqual(doc.Targets[tn], tg) {
+				t.Errorf("%s: target %s changed with the testbench: %+v, was %+v", name, tn, doc.Targets[tn], tg)
+			}
+		}
+		for tn, w := range want {
+			tg, ok := doc.Targets[tn]
+			if !ok {
+				t.Errorf("%s: no target %s", name, tn)
+				continue
+			}
+			if tg.DefaultTool != "icarus" || !reflect.DeepEqual(tg.Filesets, w.filesets) ||
+				!reflect.DeepEqual(tg.Parameters, w.params) || tg.Toplevel != name+"_tb" {
+				t.Errorf("%s: target %s = %+v, want icarus, filesets %v, parameters %v, toplevel %s_tb", name, tn, tg, w.filesets, w.params, name)
+			}
+			if opts := tg.Tools["icarus"]["iverilog_options"]; !reflect.DeepEqual(opts, []any{"-g2005", "-Wall"}) {
+				t.Errorf("%s: target %s iverilog_options %v", name, tn, opts)
+			}
+			for _, p := range tg.Parameters {
+				pn, _, _ := strings.Cut(p, "=")
+				decl, ok := doc.Parameters[pn]
+				if !ok {
+					t.Errorf("%s: target %s: parameter %s is not declared (FuseSoC: not found)", name, tn, pn)
+					continue
+				}
+				dt, _ := decl["datatype"].(string)
+				pt, _ := decl["paramtype"].(string)
+				if !slices.Contains([]string{"bool", "file", "int", "str"}, dt) ||
+					!slices.Contains([]string{"cmdlinearg", "generic", "plusarg", "vlogdefine", "vlogparam"}, pt) {
+					t.Errorf("%s: parameter %s: %v", name, pn, decl)
+				}
+			}
+		}
+	}
+}
+
+// icarusFlow does what FuseSoC and Edalize's icarus backend do for one
+// target of a core, as far as lsugen's cores use it, and returns the
+// simulation's output and exit status. FuseSoC exports the files of the
+// target's filesets to build/src/CORE and copies those with copyto into
+// the work directory build/TARGET-icarus; Edalize writes CORE.scr (a
+// +define+NAME=VALUE line per vlogdefine parameter, then the Verilog files
+// in fileset order; user files are not compiled), runs `iverilog
+// -sTOPLEVEL -c CORE.scr -o CORE IVERILOG_OPTIONS` and then `vvp -n -M. -l
+// icarus.log CORE -fst` in the work directory. A compiler warning or error
+// fails the test.
+func icarusFlow(t *testing.T, core []byte, files map[string][]byte, target string) (string, int) {
+	t.Helper()
+	doc := parseCore(t, core)
+	tg, ok := doc.Targets[target]
+	if !ok || tg.DefaultTool != "icarus" {
+		t.Fatalf("target %s: %+v, want an icarus target", target, tg)
+	}
+	sane := strings.ReplaceAll(doc.Name, ":", "_")
+	build := t.TempDir()
+	src, work := filepath.Join(build, "src", sane), filepath.Join(build, target+"-icarus")
+	for _, d := range []string{src, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var scr strings.Builder
+	for _, p := range tg.Parameters {
+		pn, val, ok := strings.Cut(p, "=")
+		if !ok {
+			t.Fatalf("target %s: parameter %s without a value", target, p)
+		}
+		if doc.Parameters[pn]["paramtype"] != "vlogdefine" {
+			t.Fatalf("target %s: parameter %s is not a vlogdefine", target, pn)
+		}
+		scr.WriteString("+define+" + pn + "=" + val + "\n")
+	}
+	for _, fsName := range tg.Filesets {
+		fs := doc.Filesets[fsName]
+		for _, e := range fs.Files {
+			file, typ, copyto := "", fs.FileType, ""
+			switch e := e.(type) {
+			case string:
+				file = e
+			case map[string]any:
+				for f, attrs := range e {
+					file = f
+					a := attrs.(map[string]any)
+					if ft, ok := a["file_type"].(string); ok {
+						typ = ft
+					}
+					copyto, _ = a["copyto"].(string)
+				}
+			}
+			b, ok := files[file]
+			if !ok {
+				t.Fatalf("fileset %s: %s was not generated", fsName, file)
+			}
+			writeFiles(t, src, map[string][]byte{file: b})
+			if copyto != "" {
+				writeFiles(t, work, map[string][]byte{copyto: b})
+			}
+			switch typ {
+			case "verilogSource":
+				scr.WriteString(filepath.Join("..", "src", sane, file) + "\n")
+			case "user":
+			default:
+				t.Fatalf("fileset %s: %s has a file type (%q) Edalize's icarus backend does not compile", fsName, file, typ)
+			}
+		}
+	}
+	writeFiles(t, work, map[string][]byte{sane + ".scr": []byte(scr.String())})
+	opts, _ := tg.Tools["icarus"]["iverilog_options"].([]any)
+	args := []string{"-s" + tg.Toplevel, "-c", sane + ".scr", "-o", sane}
+	for _, o := range opts {
+		args = append(args, o.(string))
+	}
+	if out, code := runTool(t, work, "iverilog", args...); code != 0 || strings.TrimSpace(out) != "" {
+		t.Fatalf("target %s: iverilog %s: exit %d\n%s", target, strings.Join(args, " "), code, out)
+	}
+	return runTool(t, work, "vvp", "-n", "-M.", "-l", "icarus.log", sane, "-fst")
+}
+
+// runTool runs a tool found by hdl.Find in dir: its output and exit status.
+func runTool(t *testing.T, dir, name string, args ...string) (string, int) {
+	t.Helper()
+	tl, err := hdl.Find(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tl.Path, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return string(out), 0
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		return string(out), exit.ExitCode()
+	}
+	t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	return "", 0
+}
+
+// breakAssign replaces old by new in the first assign statement of
+// Verilog v that has old (not in a comment).
+func breakAssign(t *testing.T, v []byte, old, new string) []byte {
+	t.Helper()
+	lines := strings.SplitAfter(string(v), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "assign ") && strings.Contains(l, old) {
+			lines[i] = strings.Replace(l, old, new, 1)
+			return []byte(strings.Join(lines, ""))
+		}
+	}
+	t.Fatalf("no assign statement with %q to break", old)
+	return nil
+}
+
+// TestCoreFile_SimFlow runs the targets sim and sim_gates of both test
+// units as FuseSoC's icarus flow would: each passes every golden vector
+// (cycle). With the hash's RTL hand-broken (+ made -) sim fails at a
+// vector and exits non-zero while sim_gates still passes; with its gate
+// netlist broken (an XOR made OR) sim_gates fails and sim passes.
+func TestCoreFile_SimFlow(t *testing.T) {
+	for _, g := range generateWith(t, true) {
+		name := g.unit.Name
+		core := g.files[name+".core"]
+		what := "vectors"
+		if g.unit.Clock != "" {
+			what = "cycles"
+		}
+		for _, target := range []string{"sim", "sim_gates"} {
+			out, code := icarusFlow(t, core, g.files, target)
+			if code != 0 || !strings.Contains(out, "PASS ") || !strings.Contains(out, " "+what) {
+				t.Errorf("%s: target %s: exit %d, want PASS <n> %s:\n%s", name, target, code, what, out)
+			}
+		}
+		if g.unit.Clock != "" {
+			continue
+		}
+		breaks := []struct {
+			file, old, new, fails, passes string
+		}{
+			{name + ".v", " + ", " - ", "sim", "sim_gates"},
+			{name + "_gates.v", " ^ ", " | ", "sim_gates", "sim"},
+		}
+		for _, br := range breaks {
+			broken := maps.Clone(g.files)
+			broken[br.file] = breakAssign(t, broken[br.file], br.old, br.new)
+			out, code := icarusFlow(t, core, broken, br.fails)
+			if code == 0 || !strings.Contains(out, "FAIL vector ") || !strings.Contains(out, "bank_o expected ") {
+				t.Errorf("%s broken: target %s: exit %d, want the first failing vector and a non-zero exit:\n%s", br.file, br.fails, code, out)
+			}
+			if out, code := icarusFlow(t, core, broken, br.passes); code != 0 || !strings.Contains(out, "PASS ") {
+				t.Errorf("%s broken: target %s does not use it but fails: exit %d\n%s", br.file, br.passes, code, out)
 			}
 		}
 	}

@@ -28,6 +28,10 @@ generator's output directory. Parameters:
   spec   an HCL spec file, or a list of them, relative to files_root
          (the calling core's directory; the current directory without it)
   unit   optional: generate only this unit of the specs
+  tb     optional, true or false (default): also write the self-checking
+         testbench NAME_tb.v and its golden vectors NAME.vec, and give the
+         core the targets sim and sim_gates, which run it on the RTL and on
+         the gate netlist under Icarus Verilog
 
 For each unit it writes NAME.v, NAME_gates.v, NAME.ys, NAME.sdc and a
 CAPI2 core NAME.core named by the GAPI vlnv (with several units,
@@ -53,10 +57,11 @@ Nothing is written unless every file can be.
 	if err != nil {
 		return fmt.Errorf("fusesoc-gen: %s: %w", gapiPath, err)
 	}
-	specPaths, only, err := gapiParams(g)
+	params, err := gapiParams(g)
 	if err != nil {
 		return fmt.Errorf("fusesoc-gen: %s: %w", gapiPath, err)
 	}
+	specPaths, only := params.specs, params.unit
 	units, err := loadAndGenerate(specPaths, stderr)
 	if err != nil {
 		return err
@@ -90,12 +95,21 @@ Nothing is written unless every file can be.
 	if err != nil {
 		return err
 	}
-	pkg, err := packagingFiles(units, vlnv)
+	pkg, err := packagingFiles(units, vlnv, params.tb)
 	if err != nil {
 		return err
 	}
 	for name, b := range pkg {
 		set[name] = b
+	}
+	if params.tb {
+		files, err := testbenchFiles(units)
+		if err != nil {
+			return err
+		}
+		if err := mergeFiles(set, files); err != nil {
+			return err
+		}
 	}
 	if err := writeAll(*out, set); err != nil {
 		return err
@@ -109,20 +123,47 @@ Nothing is written unless every file can be.
 	return nil
 }
 
+// genParams are the generator parameters of a GAPI file.
+type genParams struct {
+	specs []string // spec files, absolute or relative to the current directory
+	unit  string   // only this unit; "" for every unit
+	tb    bool     // also the testbench, its vectors and the sim targets
+}
+
 // gapiParams reads the generator parameters: spec (a path or a list of
-// paths, made absolute against files_root) and the optional unit. Unknown
-// parameters are errors, so that a misspelt one is not silently ignored.
-func gapiParams(g *packaging.GAPI) (paths []string, unit string, err error) {
+// paths, made absolute against files_root), the optional unit and the
+// optional tb. Unknown parameters are errors, so that a misspelt one is not
+// silently ignored.
+func gapiParams(g *packaging.GAPI) (genParams, error) {
 	var unknown []string
 	for k := range g.Parameters {
-		if k != "spec" && k != "unit" {
+		if k != "spec" && k != "unit" && k != "tb" {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, "", fmt.Errorf("parameters: unknown %s (lsugen reads spec and unit)", strings.Join(unknown, ", "))
+		return genParams{}, fmt.Errorf("parameters: unknown %s (lsugen reads spec, unit and tb)", strings.Join(unknown, ", "))
 	}
+	var p genParams
+	var err error
+	if p.specs, p.unit, err = gapiSpecUnit(g); err != nil {
+		return genParams{}, err
+	}
+	switch tb := g.Parameters["tb"].(type) {
+	case nil:
+	case bool:
+		p.tb = tb
+	case string:
+		return genParams{}, fmt.Errorf("parameters: tb: want true or false, unquoted; got the string %q", tb)
+	default:
+		return genParams{}, fmt.Errorf("parameters: tb: want true or false, got %v", tb)
+	}
+	return p, nil
+}
+
+// gapiSpecUnit reads the parameters spec and unit.
+func gapiSpecUnit(g *packaging.GAPI) (paths []string, unit string, err error) {
 	switch s := g.Parameters["spec"].(type) {
 	case nil:
 		return nil, "", fmt.Errorf("parameters: spec is missing: name the HCL spec file(s), relative to files_root")

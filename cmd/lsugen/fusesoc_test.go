@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,7 +166,9 @@ func TestFusesocGen_BadInput(t *testing.T) {
 		{"no spec", "gapi: '1.0'\nparameters:\n  unit: h\n", 1, "parameters: spec is missing"},
 		{"no parameters", "gapi: '1.0'\n", 1, "parameters: spec is missing"},
 		{"spec not a name", "gapi: '1.0'\nparameters:\n  spec: {a: 1}\n", 1, "spec: want a file name or a list of them"},
-		{"unknown parameter", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  units: h\n", 1, "parameters: unknown units (lsugen reads spec and unit)"},
+		{"unknown parameter", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  units: h\n", 1, "parameters: unknown units (lsugen reads spec, unit and tb)"},
+		{"tb quoted", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 'true'\n", 1, `parameters: tb: want true or false, unquoted; got the string "true"`},
+		{"tb a number", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 1\n", 1, "parameters: tb: want true or false, got 1"},
 		{"unknown unit", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  unit: nope\n", 1, `unit "nope" is not in ` + spec + " (units: h)"},
 		{"missing spec file", "gapi: '1.0'\nfiles_root: " + dir + "\nparameters:\n  spec: gone.hcl\n", 1, "gone.hcl"},
 		{"spec error", "gapi: '1.0'\nparameters:\n  spec: " + badSpec + "\n", 1, "bad.hcl:"},
@@ -244,5 +248,114 @@ func TestFusesocGen_GeneratorCore(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(work, "atomic_xor.core")); err != nil {
 		t.Error(err)
+	}
+}
+
+// simCore checks a core written with the testbench: it passes the CAPI2
+// check, lists only files written beside it, and runs the testbench from
+// the fileset tb in the targets sim (RTL) and sim_gates (DUT=NAME_gates).
+func simCore(t *testing.T, dir, name string) {
+	t.Helper()
+	core, err := os.ReadFile(filepath.Join(dir, name+".core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := packaging.CheckCore(core); err != nil {
+		t.Fatalf("%s.core: %v", name, err)
+	}
+	var doc struct {
+		Filesets map[string]struct{ Files []any }
+		Targets  map[string]struct {
+			Filesets   []string
+			Parameters []string
+			Toplevel   string
+		}
+	}
+	if err := yaml.Unmarshal(core, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tb := doc.Filesets["tb"].Files
+	if len(tb) != 2 || tb[0] != name+"_tb.v" {
+		t.Fatalf("%s.core: tb fileset %v", name, tb)
+	}
+	for _, f := range []string{name + "_tb.v", name + ".vec"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the core lists %s: %v", f, err)
+		}
+	}
+	sim, gates := doc.Targets["sim"], doc.Targets["sim_gates"]
+	if strings.Join(sim.Filesets, " ") != "rtl tb" || sim.Parameters != nil || sim.Toplevel != name+"_tb" ||
+		strings.Join(gates.Filesets, " ") != "gates tb" || strings.Join(gates.Parameters, " ") != "DUT="+name+"_gates" || gates.Toplevel != name+"_tb" {
+		t.Errorf("%s.core: targets sim %+v, sim_gates %+v", name, sim, gates)
+	}
+}
+
+// TestGen_FusesocTB: gen --fusesoc --tb writes per unit the Verilog, the
+// packaging files and the testbench with its vectors, and the core runs
+// them (targets sim, sim_gates); the testbench and vectors are those of
+// gen --tb alone. Without --tb the core has no fileset tb, no parameters
+// and no sim targets.
+func TestGen_FusesocTB(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	both, tbOnly, plain := filepath.Join(dir, "both"), filepath.Join(dir, "tb"), filepath.Join(dir, "plain")
+	for _, c := range []struct {
+		out  string
+		args []string
+	}{{both, []string{"--fusesoc", "--tb"}}, {tbOnly, []string{"--tb"}}, {plain, []string{"--fusesoc"}}} {
+		if code, _, stderr := lsugen(t, append(append([]string{"gen", "-o", c.out}, c.args...), spec)...); code != 0 {
+			t.Fatalf("gen %v: exit %d: %s", c.args, code, stderr)
+		}
+	}
+	want := "h.core h.sdc h.v h.vec h.ys h_gates.v h_tb.v"
+	if got := strings.Join(readDir(t, both), " "); got != want {
+		t.Errorf("gen --fusesoc --tb wrote %s, want %s", got, want)
+	}
+	simCore(t, both, "h")
+	for _, f := range []string{"h_tb.v", "h.vec"} {
+		a, _ := os.ReadFile(filepath.Join(both, f))
+		b, err := os.ReadFile(filepath.Join(tbOnly, f))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between gen --fusesoc --tb and gen --tb (%v)", f, err)
+		}
+	}
+	core, err := os.ReadFile(filepath.Join(plain, "h.core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"\n  tb:", "\nparameters:", "\n  sim:", "\n  sim_gates:", "_tb"} {
+		if strings.Contains(string(core), s) {
+			t.Errorf("gen --fusesoc without --tb: the core has %q:\n%s", s, core)
+		}
+	}
+}
+
+// TestFusesocGen_TB: the GAPI parameter tb: true adds the testbench, its
+// vectors and the sim targets to what fusesoc-gen writes; tb: false
+// writes what no tb does.
+func TestFusesocGen_TB(t *testing.T) {
+	dir := t.TempDir()
+	writeSpec(t, dir, "a.hcl", goodSpec)
+	for _, c := range []struct {
+		tb, files string
+	}{
+		{"true", "h.core h.sdc h.v h.vec h.ys h_gates.v h_tb.v"},
+		{"false", "h.core h.sdc h.v h.ys h_gates.v"},
+	} {
+		out := filepath.Join(dir, "out-"+c.tb)
+		gapi := writeSpec(t, dir, "in-"+c.tb+".yml", "gapi: '1.0'\nfiles_root: "+dir+"\nvlnv: v:l:n:1\nparameters:\n  spec: a.hcl\n  tb: "+c.tb+"\n")
+		code, stdout, stderr := lsugen(t, "fusesoc-gen", "-o", out, gapi)
+		if code != 0 {
+			t.Fatalf("tb: %s: exit %d: %s", c.tb, code, stderr)
+		}
+		if got := strings.Join(readDir(t, out), " "); got != c.files {
+			t.Errorf("tb: %s: wrote %s, want %s", c.tb, got, c.files)
+		}
+		if n := len(strings.Fields(c.files)); !strings.Contains(stdout, fmt.Sprintf("wrote %d files for 1 units", n)) {
+			t.Errorf("tb: %s: stdout %q", c.tb, stdout)
+		}
+		if c.tb == "true" {
+			simCore(t, out, "h")
+		}
 	}
 }
