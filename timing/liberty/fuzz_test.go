@@ -5,7 +5,7 @@ import "testing"
 // FuzzParseLibrary: no input makes the reader panic or loop; a library it
 // accepts can be characterized without a panic (an error is fine).
 func FuzzParseLibrary(f *testing.F) {
-	f.Add([]byte(tinyLib))
+	f.Add([]byte(tinyLib(f)))
 	f.Add([]byte(linearLibrary("")))
 	f.Add([]byte(linearLibrary("DFF")))
 	f.Add([]byte(`library (x) { wire_load ("w") { fanout_length (3, 1); slope : -1; } default_wire_load : w; }`))

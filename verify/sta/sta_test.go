@@ -22,56 +22,23 @@ import (
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
-// A small liberty with the constructs the reader must get through:
-// comments, a line continuation, complex attributes, tables, pg_pins and
-// a flip-flop.
-const tinyLib = `/* a test library */
-library (tiny) {
-  delay_model : table_lookup;
-  time_unit : "1ps" ;
-  capacitive_load_unit (1, ff);
-  define(def_sim_opt,library,string);
-  lu_table_template (t2) { variable_1 : input_net_transition; index_1 ("1, 2"); }
-  cell ("tiny_inv_2") {
-    area : 2.0;
-    pin ("A") { direction : input; capacitance : 2.5; }
-    pin ("Y") { direction : output; function : "(!A)";
-      timing () { related_pin : "A";
-        cell_rise (t2) { values ("1.0, 2.0", \
-                                 "3.0, 4.0"); } } }
-  }
-  cell ("tiny_inv_1") {
-    area : 1.0 ;
-    pg_pin ("VDD") { pg_type : primary_power; }
-    pin ("A") { direction : "input"; rise_capacitance : 1.1; fall_capacitance : 1.3; }
-    pin ("Y") { direction : "output"; function : "A'"; }
-  }
-  cell ("tiny_lpflow_inv_0") {
-    area : 0.5;
-    pin ("A") { direction : input; capacitance : 0.5; }
-    pin ("Y") { direction : output; function : "!A"; }
-  }
-  cell ("tiny_buf_1") {
-    area : 1.0;
-    pin ("A") { direction : input; capacitance : 1.0; }
-    pin ("X") { direction : output; function : "A"; }
-  }
-  cell ("tiny_dff") {
-    area : 5.0;
-    ff ("IQ", "IQN") { next_state : "D"; clocked_on : "CLK"; }
-    pin ("CLK") { direction : input; capacitance : 1.0; clock : true; }
-    pin ("D") { direction : input; capacitance : 1.0; }
-    pin ("Q") { direction : output; function : "IQ"; }
-  }
+// tinyLib is timing/liberty's test library: among its cells an lpflow
+// inverter for the don't-use list to cut, a buffer and a flip-flop.
+func tinyLib(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "timing", "liberty", "testdata", "tiny.lib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
-`
 
 func TestPrepareLibrary(t *testing.T) {
 	dir := t.TempDir()
 	// Gzipped, as sky130's is.
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
-	zw.Write([]byte(tinyLib))
+	zw.Write([]byte(tinyLib(t)))
 	zw.Close()
 	src := filepath.Join(dir, "tiny.lib.gz")
 	if err := os.WriteFile(src, z.Bytes(), 0o644); err != nil {
@@ -114,7 +81,7 @@ func TestPrepareLibrary(t *testing.T) {
 	}
 	// The removed cell goes with its whole lines; the rest is byte for
 	// byte the source.
-	want := strings.Replace(tinyLib, `  cell ("tiny_lpflow_inv_0") {
+	want := strings.Replace(tinyLib(t), `  cell ("tiny_lpflow_inv_0") {
     area : 0.5;
     pin ("A") { direction : input; capacitance : 0.5; }
     pin ("Y") { direction : output; function : "!A"; }
@@ -144,7 +111,7 @@ Endpoint: y (output port clocked by clk)
 `
 
 func TestPathParsing(t *testing.T) {
-	lib, err := liberty.ParseLibrary([]byte(tinyLib))
+	lib, err := liberty.ParseLibrary([]byte(tinyLib(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
