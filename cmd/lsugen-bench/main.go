@@ -28,6 +28,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lsugen/lsugen/tools/search"
 	"io"
 	"os"
 	"os/signal"
@@ -384,8 +385,8 @@ func benchGen(ctx context.Context, c *config, tmp string, stdout, stderr io.Writ
 // benchSearch times the exhaustive hash search.
 func benchSearch(_ context.Context, c *config, _ string, stdout, _ io.Writer) error {
 	workloads := []searchWorkload{
-		{fmt.Sprintf("tiled kernel (%s accesses)", count(c.accesses)), kernelAccesses(c.accesses, 1)},
-		{fmt.Sprintf("random addresses (%s accesses)", count(min(c.accesses, 1<<14))), randomAccesses(min(c.accesses, 1<<14), 1)},
+		{fmt.Sprintf("tiled kernel (%s accesses)", count(c.accesses)), search.KernelTrace(c.accesses, 1)},
+		{fmt.Sprintf("random addresses (%s accesses)", count(min(c.accesses, 1<<14))), search.RandomTrace(min(c.accesses, 1<<14), 1)},
 	}
 	fmt.Fprintf(stdout, "Exhaustive hash search: the full bitvector_xor space for n = %d, m = %d over warp accesses\n"+
 		"of 32 lanes (`lsugen search --method exhaustive --full`, preparation included), on one thread,\n"+
