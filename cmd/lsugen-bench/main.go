@@ -28,7 +28,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/lsugen/lsugen/tools/search"
 	"io"
 	"os"
 	"os/signal"
@@ -39,6 +38,7 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/tools/search"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
