@@ -159,7 +159,7 @@ func header(f *file, d *netlist.Design, module string, info Info, extra []string
 		}
 		rows = append(rows, []string{p.Name, dir, fmt.Sprint(p.Width()), oneLine(p.Doc)})
 	}
-	for _, l := range table(rows) {
+	for _, l := range Table(rows) {
 		f.line("//   %s", l)
 	}
 	if len(extra) > 0 {
@@ -172,9 +172,9 @@ func header(f *file, d *netlist.Design, module string, info Info, extra []string
 	f.blank()
 }
 
-// table aligns rows into columns separated by two spaces; trailing blanks
-// are trimmed.
-func table(rows [][]string) []string {
+// Table aligns rows into columns separated by two spaces; trailing blanks
+// are trimmed. The header comments of generated files use it.
+func Table(rows [][]string) []string {
 	var widths []int
 	for _, r := range rows {
 		for i, c := range r {

@@ -188,7 +188,7 @@ func (g *GoldenSet) VectorFile(info rtl.Info) []byte {
 		col++
 		rows = append(rows, []string{fmt.Sprint(col), port.Name, "output", bitsText(port.Width()) + ", expected"})
 	}
-	for _, l := range alignRows(rows) {
+	for _, l := range rtl.Table(rows) {
 		p("#   %s\n", l)
 	}
 	what := "vectors"
@@ -253,28 +253,3 @@ func generatedBy(info rtl.Info) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// alignRows aligns rows into columns separated by two spaces.
-func alignRows(rows [][]string) []string {
-	var widths []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], len(c))
-		}
-	}
-	out := make([]string, len(rows))
-	for j, r := range rows {
-		var sb strings.Builder
-		for i, c := range r {
-			sb.WriteString(c)
-			if i < len(r)-1 {
-				sb.WriteString(strings.Repeat(" ", widths[i]-len(c)+2))
-			}
-		}
-		out[j] = strings.TrimRight(sb.String(), " ")
-	}
-	return out
-}

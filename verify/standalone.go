@@ -79,7 +79,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	for _, port := range outs {
 		rows = append(rows, []string{port.Name, "expected output", rangeText(port.Width())})
 	}
-	for _, l := range alignRows(rows) {
+	for _, l := range rtl.Table(rows) {
 		p("//   %s\n", l)
 	}
 	p("//\n")
@@ -118,7 +118,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
 		decls = append(decls, []string{"reg", declText(port.Width()), "tb_exp_" + port.Name + ";"})
 	}
-	for _, l := range alignRows(decls) {
+	for _, l := range rtl.Table(decls) {
 		p("    %s\n", l)
 	}
 	p("\n")
