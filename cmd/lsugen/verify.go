@@ -31,9 +31,13 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	rtlf := addRTLFlags(fs)
+	ff := addFormalFlags(fs)
 	paths, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
+	}
+	if ff.formal {
+		return verifyFormal(fs, ff, *work, paths, stdout, stderr) // formal.go
 	}
 	if rtlf.active() {
 		return verifyRTL(fs, rtlf, paths, stdout, stderr) // verify_rtl.go

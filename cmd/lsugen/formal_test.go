@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestVerifyFormal_ProvesUnits: `lsugen verify --formal` proves a
+// combinational hash by a miter and a clocked pipeline by induction, one
+// line per unit, and keeps the scripts and graphs in --work.
+func TestVerifyFormal_ProvesUnits(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	work := filepath.Join(dir, "work")
+	code, stdout, stderr := lsugen(t, "verify", "--formal", "--work", work, spec, "../../specs/pipeline_figure4.hcl")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, re := range []string{
+		`(?m)^h +miter, SAT \(ABC dc2; iprove\) +equivalent +[0-9.]+m?s$`,
+		`(?m)^figure4_pipeline +induction, 40 register pairs, SAT \(ABC dc2; iprove\) +equivalent +[0-9.]+m?s$`,
+		`(?m)^proved 2 units: RTL = gates \(Yosys [0-9.]+, ABC\)$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(stdout) {
+			t.Errorf("stdout does not match %s:\n%s", re, stdout)
+		}
+	}
+	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_gates.aig.map"} {
+		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
+			t.Errorf("--work: %v", err)
+		}
+	}
+}
+
+// TestVerifyFormal_RejectsSimulationFlags: the simulation flags do not
+// apply to a proof; giving one is a usage error.
+func TestVerifyFormal_RejectsSimulationFlags(t *testing.T) {
+	spec := writeSpec(t, t.TempDir(), "a.hcl", goodSpec)
+	code, _, stderr := lsugen(t, "verify", "--formal", "--sim", "netlist", "--cycles", "5", spec)
+	if code != 2 || !strings.Contains(stderr, "--cycles, --sim: not used by --formal") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = lsugen(t, "verify", "--formal", "--jobs", "0", spec)
+	if code != 2 || !strings.Contains(stderr, "--timeout and --jobs must be positive") {
+		t.Fatalf("--jobs 0: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestVerifyFormal_MissingYosys: without Yosys no unit is proved; the
+// error names the install command and the exit status is 1.
+func TestVerifyFormal_MissingYosys(t *testing.T) {
+	t.Setenv("LSUGEN_YOSYS", "/nonexistent/yosys")
+	spec := writeSpec(t, t.TempDir(), "a.hcl", goodSpec)
+	code, stdout, stderr := lsugen(t, "verify", "--formal", spec)
+	if code != 1 || !strings.Contains(stdout, "NOT PROVEN") || !strings.Contains(stderr, "apt-get install yosys") {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,595 @@
+// Package formal proves that a unit's readable RTL module (NAME, in
+// NAME.v) and its gate-level module (NAME_gates, in NAME_gates.v) are
+// equivalent, with Yosys and ABC.
+//
+// Yosys reads both files and builds a miter: both modules side by side on
+// the same inputs, and an output, trigger, that is 1 when any output pair
+// differs. ABC (yosys-abc, the copy of ABC that ships with Yosys) proves
+// that trigger can never be 1 (iprove: SAT sweeping, then SAT), or finds
+// inputs that make it 1.
+//
+// A sequential unit (a design with a clock) is proved by induction over
+// the register correspondence: every RTL register bit has one gate-level
+// flip-flop, named after it. Yosys cuts the flip-flops of both modules
+// into inputs (the state) and outputs (the next state), the correspondence
+// wires matched flip-flops to the same state input, and the miter
+// compares the outputs and the next state. Its proof is the induction
+// step: from any state the two modules hold in common, under any inputs,
+// they give the same outputs and again a common state. Both modules share
+// the synchronous reset, and registers it does not clear start alike in
+// both, which is the base case; so they agree on every cycle.
+//
+// A counterexample is replayed on the miter's and-inverter graph before it
+// is reported, so a reported difference is real. For a sequential unit a
+// failed induction step may come from a state no run reaches, so ABC then
+// also searches runs from the all-zero state (bmc3) for one on which the
+// modules differ, and the run is reported cycle by cycle. A proof that
+// cannot be completed (a tool error, a timeout, ABC undecided, a register
+// without its match) is an error, never a pass.
+package formal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/verify/hdl"
+)
+
+// Unit is one generated unit and its two Verilog files.
+type Unit struct {
+	Design *netlist.Design // ports, clock and registers: the names in the files
+	RTL    string          // the file with module Design.Name
+	Gates  string          // the file with module Design.Name + "_gates"
+}
+
+// Options control a proof.
+type Options struct {
+	// Dir receives the scripts, logs, AIGER files and counterexamples,
+	// one set per unit named after it; it is created if missing.
+	Dir string
+	// Timeout bounds all tool runs of one unit together; 0: no limit.
+	Timeout time.Duration
+	// BMCFrames is how many cycles from the all-zero state the search for
+	// a differing run explores when a sequential proof fails; 0: 24.
+	BMCFrames int
+}
+
+// Result is the outcome of a completed proof: equivalent, or a
+// counterexample.
+type Result struct {
+	Unit       string
+	Method     string // e.g. "miter + SAT (ABC iprove)"
+	Equivalent bool
+	Cex        *Counterexample // when not equivalent
+	Inputs     int             // miter inputs (state bits included)
+	AndGates   int             // and gates of the miter's graph
+	Elapsed    time.Duration
+}
+
+// Prove proves u's two modules equivalent or finds a counterexample. An
+// error means the proof could not be completed.
+func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
+	start := time.Now()
+	d := u.Design
+	if d == nil {
+		return nil, errors.New("formal: no design")
+	}
+	if opt.Dir == "" {
+		return nil, fmt.Errorf("formal: %s: no work directory", d.Name)
+	}
+	for _, f := range []string{u.RTL, u.Gates} {
+		if strings.ContainsAny(f, "\"\n") {
+			return nil, fmt.Errorf("formal: %s: file name %q has a quote or a newline, which a Yosys script cannot hold", d.Name, f)
+		}
+		if _, err := os.Stat(f); err != nil {
+			return nil, fmt.Errorf("formal: %s: %w", d.Name, err)
+		}
+	}
+	rtlFile, err := filepath.Abs(u.RTL)
+	if err != nil {
+		return nil, err
+	}
+	gatesFile, err := filepath.Abs(u.Gates)
+	if err != nil {
+		return nil, err
+	}
+	yosys, err := hdl.Find("yosys")
+	if err != nil {
+		return nil, err
+	}
+	abc, err := findABC(yosys)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	p := &prover{d: d, dir: opt.Dir, yosys: yosys, abc: abc, rtl: rtlFile, gates: gatesFile, frames: opt.BMCFrames}
+	if p.frames <= 0 {
+		p.frames = 24
+	}
+	res, err := p.prove(ctx)
+	if err != nil {
+		if ctx.Err() != nil && opt.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("formal: %s: not proven within the timeout of %s: %w", d.Name, opt.Timeout, err)
+		}
+		return nil, fmt.Errorf("formal: %s: %w", d.Name, err)
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// findABC returns the yosys-abc that ships beside yosys (where Yosys
+// itself looks for it).
+func findABC(yosys *hdl.Tool) (*hdl.Tool, error) {
+	dirs := []string{filepath.Dir(yosys.Path)}
+	if real, err := filepath.EvalSymlinks(yosys.Path); err == nil && filepath.Dir(real) != dirs[0] {
+		dirs = append(dirs, filepath.Dir(real))
+	}
+	for _, dir := range dirs {
+		path := filepath.Join(dir, "yosys-abc")
+		if st, err := os.Stat(path); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return &hdl.Tool{Name: "yosys-abc", Path: path, Version: yosys.Version}, nil
+		}
+	}
+	return nil, fmt.Errorf("formal: yosys-abc not found beside %s (Debian's yosys package installs both): %s", yosys.Path, hdl.InstallHint("yosys"))
+}
+
+type prover struct {
+	d          *netlist.Design
+	dir        string
+	yosys, abc *hdl.Tool
+	rtl, gates string
+	frames     int
+
+	words      []stateWord // sequential units: the register correspondence
+	gold, gate *side
+	pairs      []pair
+}
+
+func (p *prover) file(suffix string) string { return p.d.Name + suffix }
+
+func (p *prover) write(name, text string) error {
+	return os.WriteFile(filepath.Join(p.dir, name), []byte(text), 0o644)
+}
+
+func (p *prover) prove(ctx context.Context) (*Result, error) {
+	d := p.d
+	if d.Clock != "" {
+		ws, err := stateWords(d)
+		if err != nil {
+			return nil, err
+		}
+		p.words = ws
+	}
+	rtlOut := [2]string{p.file("_rtl.aig"), p.file("_rtl.aig.map")}
+	gatesOut := [2]string{p.file("_gates.aig"), p.file("_gates.aig.map")}
+	script := p.file(".ys")
+	if err := p.write(script, aigerScript(d, p.rtl, p.gates, rtlOut, gatesOut)); err != nil {
+		return nil, err
+	}
+	if err := p.runYosys(ctx, "read", script, p.file(".yosys.log")); err != nil {
+		return nil, err
+	}
+	var err error
+	if p.gold, err = loadSide("RTL", filepath.Join(p.dir, rtlOut[0]), filepath.Join(p.dir, rtlOut[1])); err != nil {
+		return nil, err
+	}
+	if p.gate, err = loadSide("gate-level", filepath.Join(p.dir, gatesOut[0]), filepath.Join(p.dir, gatesOut[1])); err != nil {
+		return nil, err
+	}
+	for _, s := range []*side{p.gold, p.gate} {
+		if err := s.checkPorts(d); err != nil {
+			return nil, err
+		}
+		if d.Clock == "" && len(s.a.latches) > 0 {
+			return nil, fmt.Errorf("a combinational unit, but its %s module has %d flip-flops", s.what, len(s.a.latches))
+		}
+	}
+	if p.pairs, err = correspond(p.gold, p.gate, p.words); err != nil {
+		return nil, err
+	}
+
+	step := stepMiter(d, p.gold, p.gate, p.pairs)
+	res := &Result{Unit: d.Name, Inputs: step.inputs, AndGates: len(step.ands), Method: "miter, SAT (ABC dc2; iprove)"}
+	if d.Clock != "" {
+		res.Method = fmt.Sprintf("induction, %d register pairs, SAT (ABC dc2; iprove)", len(p.pairs))
+	}
+	stepFile, cexFile := p.file("_miter.aig"), p.file(".cex")
+	if err := writeAIGFile(filepath.Join(p.dir, stepFile), step); err != nil {
+		return nil, err
+	}
+	os.Remove(filepath.Join(p.dir, cexFile))
+	out, err := p.runABC(ctx, "prove", fmt.Sprintf("read_aiger %s; dc2; iprove; write_cex -n %s", stepFile, cexFile), p.file(".abc.log"))
+	if err != nil {
+		return nil, err
+	}
+	switch verdict(out) {
+	case "UNSATISFIABLE":
+		res.Equivalent = true
+		return res, nil
+	case "SATISFIABLE":
+	default:
+		return nil, fmt.Errorf("ABC iprove did not decide (%s); its output:\n%s", verdictLine(out), tailLines(out, 12))
+	}
+	frames, err := readCex(filepath.Join(p.dir, cexFile), step.inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(frames) != 1 {
+		return nil, fmt.Errorf("ABC's counterexample has %d frames, want 1", len(frames))
+	}
+	if res.Cex, err = p.replayStep(frames[0]); err != nil {
+		return nil, err
+	}
+	if d.Clock != "" {
+		if err := p.bmc(ctx, res.Cex); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func inputBits(d *netlist.Design) int {
+	n := 0
+	for _, pt := range d.Inputs() {
+		n += pt.Width()
+	}
+	return n
+}
+
+func (p *prover) runYosys(ctx context.Context, step, script, log string) error {
+	_, err := hdl.RunTool(ctx, p.yosys, step, p.dir, "-q", "-l", log, "-s", script)
+	if err != nil {
+		return fmt.Errorf("%w\n  (script %s, log %s)", err, filepath.Join(p.dir, script), filepath.Join(p.dir, log))
+	}
+	return nil
+}
+
+// runABC runs an ABC command line and keeps its output in log. ABC exits
+// 0 even when a command fails, so callers check the output.
+func (p *prover) runABC(ctx context.Context, step, cmds, log string) ([]byte, error) {
+	out, err := hdl.RunTool(ctx, p.abc, step, p.dir, "-c", cmds)
+	if werr := os.WriteFile(filepath.Join(p.dir, log), out, 0o644); werr != nil && err == nil {
+		err = werr
+	}
+	return out, err
+}
+
+var verdictRE = regexp.MustCompile(`(?m)^(UNSATISFIABLE|SATISFIABLE|UNDECIDED)\b.*$`)
+
+// verdict is iprove's answer: UNSATISFIABLE (trigger is constant 0: the
+// modules are equivalent), SATISFIABLE (a counterexample), UNDECIDED, or
+// "" when ABC printed none (an error).
+func verdict(out []byte) string {
+	m := verdictRE.FindAllSubmatch(out, -1)
+	if len(m) != 1 {
+		return ""
+	}
+	return string(m[0][1])
+}
+
+func verdictLine(out []byte) string {
+	if m := verdictRE.Find(out); m != nil {
+		return string(m)
+	}
+	return "no verdict"
+}
+
+func tailLines(out []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "    " + strings.Join(lines, "\n    ")
+}
+
+var cexLineRE = regexp.MustCompile(`^pi(\d+)@(\d+)=([01])$`)
+
+// readCex reads ABC's write_cex -n file: one line pi<INDEX>@<FRAME>=<0|1>
+// per input that matters (the others are free; they are taken as 0).
+func readCex(path string, inputs int) ([][]bool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("ABC wrote no counterexample: %w", err)
+	}
+	var frames [][]bool
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		m := cexLineRE.FindStringSubmatch(line)
+		if m == nil {
+			continue // latch values (lo...@0) are the initial state: all 0 here
+		}
+		idx, _ := strconv.Atoi(m[1])
+		frame, _ := strconv.Atoi(m[2])
+		if idx >= inputs || frame > 1<<16 {
+			return nil, fmt.Errorf("%s: %q is out of range (%d inputs)", path, line, inputs)
+		}
+		for len(frames) <= frame {
+			frames = append(frames, make([]bool, inputs))
+		}
+		frames[frame][idx] = m[3] == "1"
+	}
+	if len(frames) == 0 {
+		frames = append(frames, make([]bool, inputs))
+	}
+	return frames, nil
+}
+
+// Value is a named word of a counterexample.
+type Value struct {
+	Name  string
+	Width int
+	Bits  *big.Int
+}
+
+func (v Value) String() string { return fmt.Sprintf("%s = %s", v.Name, verilogHex(v.Bits, v.Width)) }
+
+// verilogHex writes x as a sized Verilog literal: 10'h2a3, 1'b1.
+func verilogHex(x *big.Int, w int) string {
+	if w == 1 {
+		return "1'b" + x.Text(2)
+	}
+	return fmt.Sprintf("%d'h%s", w, x.Text(16))
+}
+
+// Diff is an output (or a register's next value) on which the modules
+// differ.
+type Diff struct {
+	Name       string // output port, or "next REG" for a register's next value
+	Width      int
+	RTL, Gates *big.Int
+}
+
+func (d Diff) String() string {
+	return fmt.Sprintf("%s: RTL %s, gates %s", d.Name, verilogHex(d.RTL, d.Width), verilogHex(d.Gates, d.Width))
+}
+
+// Cycle is one clock cycle of a run: the inputs applied and the outputs
+// on which the modules then differ (none before the last cycle).
+type Cycle struct {
+	Inputs []Value
+	Diffs  []Diff
+}
+
+// Counterexample is what disproves the equivalence.
+type Counterexample struct {
+	// Inputs and State are the failing step: the input values and, for a
+	// sequential unit, the register values both modules hold.
+	Inputs []Value
+	State  []Value
+	// Diffs are the outputs, and for a sequential unit the next register
+	// values, on which the two modules then differ.
+	Diffs []Diff
+	// Run, for a sequential unit, is a run from the all-zero state on
+	// which the modules' outputs differ in the last cycle; nil when none
+	// was found within RunBound cycles (then the failing step may start
+	// from a state no run reaches, and the proof still fails).
+	Run      []Cycle
+	RunBound int
+}
+
+// String writes the counterexample for a person, one item a line.
+func (c *Counterexample) String() string {
+	var b strings.Builder
+	if len(c.State) > 0 {
+		b.WriteString("a step from a state both modules hold:\n  state (registers before the clock edge):\n")
+		zero := 0
+		for _, v := range c.State {
+			if v.Bits.Sign() == 0 {
+				zero++
+				continue
+			}
+			fmt.Fprintf(&b, "    %s\n", v)
+		}
+		if zero > 0 {
+			fmt.Fprintf(&b, "    %d other registers and memory words 0\n", zero)
+		}
+		b.WriteString("  inputs:\n")
+	} else {
+		b.WriteString("inputs:\n")
+	}
+	for _, v := range c.Inputs {
+		fmt.Fprintf(&b, "    %s\n", v)
+	}
+	b.WriteString("  differ:\n")
+	for _, df := range c.Diffs {
+		fmt.Fprintf(&b, "    %s\n", df)
+	}
+	if c.RunBound > 0 {
+		if c.Run == nil {
+			fmt.Fprintf(&b, "no run from the all-zero state makes the outputs differ within %d cycles\n", c.RunBound)
+		} else {
+			fmt.Fprintf(&b, "a run from the all-zero state (every register 0) on which the outputs differ in cycle %d:\n", len(c.Run)-1)
+			for i, cy := range c.Run {
+				parts := make([]string, len(cy.Inputs))
+				for j, v := range cy.Inputs {
+					parts[j] = v.String()
+				}
+				fmt.Fprintf(&b, "  cycle %d: %s\n", i, strings.Join(parts, ", "))
+				for _, df := range cy.Diffs {
+					fmt.Fprintf(&b, "    differ: %s\n", df)
+				}
+			}
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// eval evaluates one module's graph: inputs by port bit (vals in
+// portInputs order), latches as given.
+func (s *side) eval(st *aigState, ins []mapBit, vals []bool) {
+	in := make([]bool, s.a.inputs)
+	pos := map[mapBit]int{}
+	for i, k := range ins {
+		pos[k] = i
+	}
+	for i, k := range s.m.inputs {
+		in[i] = vals[pos[k]]
+	}
+	st.eval(in)
+}
+
+// outputs reads one module's output ports after eval.
+func (s *side) outputs(d *netlist.Design, st *aigState) []*big.Int {
+	var vs []*big.Int
+	for _, p := range d.Outputs() {
+		x := new(big.Int)
+		for i := 0; i < p.Width(); i++ {
+			if st.output(s.out[mapBit{p.Name, i}]) {
+				x.SetBit(x, i, 1)
+			}
+		}
+		vs = append(vs, x)
+	}
+	return vs
+}
+
+// replayStep evaluates both modules under the counterexample of the
+// miter: the unit's inputs, and for a sequential unit the state both hold.
+// It checks that the modules really differ and names the values.
+func (p *prover) replayStep(vals []bool) (*Counterexample, error) {
+	d := p.d
+	ins := portInputs(d)
+	sg, st := p.gold.a.newState(), p.gate.a.newState()
+	for i, pr := range p.pairs {
+		v := vals[len(ins)+i]
+		sg.vals[p.gold.a.inputs+1+pr.gold] = v
+		st.vals[p.gate.a.inputs+1+pr.gate] = v
+	}
+	p.gold.eval(sg, ins, vals)
+	p.gate.eval(st, ins, vals)
+	cex := &Counterexample{Inputs: inputValues(d, vals)}
+	cex.Diffs = outputDiffs(d, p.gold.outputs(d, sg), p.gate.outputs(d, st))
+	word := func() []*big.Int {
+		w := make([]*big.Int, len(p.words))
+		for i := range w {
+			w[i] = new(big.Int)
+		}
+		return w
+	}
+	state, nextGold, nextGate := word(), word(), word()
+	for i, pr := range p.pairs {
+		set := func(x *big.Int, v bool) {
+			if v {
+				x.SetBit(x, pr.bit, 1)
+			}
+		}
+		set(state[pr.word], vals[len(ins)+i])
+		set(nextGold[pr.word], sg.lit(p.gold.a.latches[pr.gold].next))
+		set(nextGate[pr.word], st.lit(p.gate.a.latches[pr.gate].next))
+	}
+	for i, w := range p.words {
+		cex.State = append(cex.State, Value{Name: w.gold, Width: len(w.gates), Bits: state[i]})
+		if nextGold[i].Cmp(nextGate[i]) != 0 {
+			cex.Diffs = append(cex.Diffs, Diff{Name: "next " + w.gold, Width: len(w.gates), RTL: nextGold[i], Gates: nextGate[i]})
+		}
+	}
+	if len(cex.Diffs) == 0 {
+		return nil, errors.New("ABC's counterexample, replayed, makes no output or next state differ: not reported")
+	}
+	return cex, nil
+}
+
+// inputValues names the unit's input values (vals in portInputs order),
+// the clock left out: it only clocks the flip-flops.
+func inputValues(d *netlist.Design, vals []bool) []Value {
+	var vs []Value
+	k := 0
+	for _, p := range d.Inputs() {
+		x := new(big.Int)
+		for i := 0; i < p.Width(); i++ {
+			if vals[k] {
+				x.SetBit(x, i, 1)
+			}
+			k++
+		}
+		if p.Name != d.Clock {
+			vs = append(vs, Value{Name: p.Name, Width: p.Width(), Bits: x})
+		}
+	}
+	return vs
+}
+
+// outputDiffs lists the output ports whose values differ.
+func outputDiffs(d *netlist.Design, gold, gate []*big.Int) []Diff {
+	var ds []Diff
+	for i, p := range d.Outputs() {
+		if gold[i].Cmp(gate[i]) != 0 {
+			ds = append(ds, Diff{Name: p.Name, Width: p.Width(), RTL: gold[i], Gates: gate[i]})
+		}
+	}
+	return ds
+}
+
+var (
+	bmcFoundRE = regexp.MustCompile(`(?m)^Output \d+ of miter .* was asserted in frame (\d+)`)
+	bmcNoneRE  = regexp.MustCompile(`(?m)^No output asserted in \d+ frames`)
+)
+
+// bmc searches for a run from the all-zero state on which the modules'
+// outputs differ (ABC bmc3 on the sequential miter), replays it on both
+// modules and adds it to cex.
+func (p *prover) bmc(ctx context.Context, cex *Counterexample) error {
+	d := p.d
+	run := runMiter(d, p.gold, p.gate)
+	aigFile, cexFile := p.file("_run.aig"), p.file("_run.cex")
+	if err := writeAIGFile(filepath.Join(p.dir, aigFile), run); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(p.dir, cexFile))
+	out, err := p.runABC(ctx, "bounded search", fmt.Sprintf("read_aiger %s; bmc3 -F %d; write_cex -n %s", aigFile, p.frames, cexFile), p.file("_run.abc.log"))
+	if err != nil {
+		return err
+	}
+	cex.RunBound = p.frames
+	mf := bmcFoundRE.FindSubmatch(out)
+	if mf == nil {
+		if bmcNoneRE.Match(out) {
+			return nil
+		}
+		return fmt.Errorf("ABC bmc3 gave no answer; its output:\n%s", tailLines(out, 12))
+	}
+	last, _ := strconv.Atoi(string(mf[1]))
+	frames, err := readCex(filepath.Join(p.dir, cexFile), run.inputs)
+	if err != nil {
+		return err
+	}
+	for len(frames) <= last {
+		frames = append(frames, make([]bool, run.inputs))
+	}
+	ins := portInputs(d)
+	sg, st := p.gold.a.newState(), p.gate.a.newState() // every flip-flop 0
+	var cycles []Cycle
+	for f := 0; f <= last; f++ {
+		p.gold.eval(sg, ins, frames[f])
+		p.gate.eval(st, ins, frames[f])
+		cy := Cycle{Inputs: inputValues(d, frames[f])}
+		cy.Diffs = outputDiffs(d, p.gold.outputs(d, sg), p.gate.outputs(d, st))
+		cycles = append(cycles, cy)
+		if len(cy.Diffs) > 0 {
+			cex.Run = cycles
+			return nil
+		}
+		sg.step()
+		st.step()
+	}
+	return fmt.Errorf("ABC's run of %d cycles, replayed, makes no output differ: not reported", last+1)
+}

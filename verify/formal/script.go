@@ -1,0 +1,112 @@
+package formal
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/rtl"
+)
+
+// stateWord is one register of the RTL module, or one word of an RTL
+// memory, with the gate-level flip-flops that hold its bits: the register
+// correspondence of the two modules, which lsugen knows from the design.
+//
+// In the RTL's AIGER file the flip-flops are named after the registers
+// (tag) and, after Yosys's memory_map, the memory words (he0[3]). The gate
+// writer names each flip-flop after its RTL bit: tag_3 for bit 3 of a
+// multi-bit register, tag for a one-bit one, he0_3_5 for bit 5 of word 3
+// of memory he0 (he0_3 when the memory is one bit wide).
+type stateWord struct {
+	gold  string   // RTL register or memory word: "tag", "he0[3]"
+	gates []string // gate-level flip-flop of each bit, least significant first
+}
+
+// stateWords lists the state of d's word-level view, registers first,
+// then memories word by word. It refuses a design whose flip-flop count
+// differs from it.
+func stateWords(d *netlist.Design) ([]stateWord, error) {
+	if d.RTL == nil {
+		return nil, fmt.Errorf("no word-level view, which the register correspondence comes from")
+	}
+	bits := func(base string, w int) []string {
+		if w == 1 {
+			return []string{base}
+		}
+		s := make([]string, w)
+		for i := range s {
+			s[i] = fmt.Sprintf("%s_%d", base, i)
+		}
+		return s
+	}
+	var ws []stateWord
+	n := 0
+	for _, r := range d.RTL.Regs {
+		ws = append(ws, stateWord{gold: r.Name, gates: bits(r.Name, r.Width)})
+		n += r.Width
+	}
+	for _, m := range d.RTL.Mems {
+		for i := 0; i < m.Depth; i++ {
+			ws = append(ws, stateWord{gold: fmt.Sprintf("%s[%d]", m.Name, i), gates: bits(fmt.Sprintf("%s_%d", m.Name, i), m.Width)})
+			n += m.Width
+		}
+	}
+	if dffs := d.Stats()[netlist.DFF]; n != dffs {
+		return nil, fmt.Errorf("the RTL holds %d state bits and the gate netlist %d flip-flops: no register correspondence", n, dffs)
+	}
+	return ws, nil
+}
+
+// quote writes a file name as the last argument of a Yosys command (Yosys
+// unquotes only those, not option values).
+func quote(path string) string { return `"` + path + `"` }
+
+// aigerScript is the Yosys script that reads each module on its own and
+// writes it as an and-inverter graph (AIGER), with a map file naming every
+// input and latch (flip-flop) bit and a symbol table naming every output
+// bit (the map leaves out outputs driven by constants). lsugen builds the
+// miter from the two graphs.
+//
+// `check -assert` refuses a net with no driver or with two: Yosys would
+// otherwise read the first as a free input and merge the two drivers of
+// the second into one net, and a broken netlist could pass.
+func aigerScript(d *netlist.Design, rtlFile, gatesFile string, rtlOut, gatesOut [2]string) string {
+	var s []string
+	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
+	add("# Written by lsugen verify --formal: %s (RTL) and %s (gates) as AIGER.", d.Name, rtl.GatesModuleName(d))
+	add("# Output names are in the work directory: Yosys does not unquote option values.")
+	add("read_verilog %s", quote(rtlFile))
+	add("hierarchy -check -top %s", d.Name)
+	add("proc")
+	if d.Clock != "" {
+		add("# A memory becomes one register per word, named NAME[WORD].")
+		add("memory_collect")
+		add("memory_map")
+		add("# proc leaves dead flip-flops on the memory writes' enable, address and data.")
+		add("opt_clean")
+	}
+	add("check -assert")
+	add("select -assert-none t:$*latch* t:$*LATCH* t:$mem* t:$sr t:$_SR_*")
+	add("aigmap # the cells it knows, fast; techmap for the rest")
+	add("techmap")
+	add("# Don't-care bits (the data of a disabled memory write, a part select out of")
+	add("# range) become 0: the gates must then match one choice of them, which is")
+	add("# stricter, never looser.")
+	add("setundef -zero")
+	add("aigmap")
+	add("write_aiger -symbols -map %s %s", rtlOut[1], rtlOut[0])
+	add("design -reset")
+	add("read_verilog %s", quote(gatesFile))
+	add("hierarchy -check -top %s", rtl.GatesModuleName(d))
+	add("proc")
+	add("check -assert")
+	add("select -assert-none t:$*latch* t:$*LATCH* t:$mem* t:$sr t:$_SR_*")
+	if d.Clock != "" {
+		add("# As in the RTL: a flip-flop nothing reads is dropped (its bit is then unobservable).")
+		add("opt_clean")
+	}
+	add("techmap t:$dff")
+	add("aigmap")
+	add("write_aiger -symbols -map %s %s", gatesOut[1], gatesOut[0])
+	return strings.Join(s, "\n") + "\n"
+}
