@@ -95,7 +95,7 @@ func verifyFormal(fs *flag.FlagSet, f *formalFlags, work string, paths []string,
 		case o.err != nil:
 			failed++
 			fmt.Fprintf(stdout, "%-24s %-54s %-15s\n", name, "-", "NOT PROVEN")
-			fmt.Fprintf(stderr, "lsugen verify: %s: %v\n", name, o.err)
+			fmt.Fprintf(stderr, "lsugen verify: %v\n", o.err) // names the unit
 		case !o.res.Equivalent:
 			failed++
 			fmt.Fprintf(stdout, "%-24s %-54s %-15s %s\n", name, o.res.Method, "NOT EQUIVALENT", o.res.Elapsed.Round(time.Millisecond))

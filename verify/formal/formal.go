@@ -2,30 +2,32 @@
 // NAME.v) and its gate-level module (NAME_gates, in NAME_gates.v) are
 // equivalent, with Yosys and ABC.
 //
-// Yosys reads both files and builds a miter: both modules side by side on
-// the same inputs, and an output, trigger, that is 1 when any output pair
-// differs. ABC (yosys-abc, the copy of ABC that ships with Yosys) proves
-// that trigger can never be 1 (iprove: SAT sweeping, then SAT), or finds
-// inputs that make it 1.
+// Yosys reads each file on its own and writes the module as an
+// and-inverter graph (AIGER) with the names of its port bits and
+// flip-flops. lsugen joins the two graphs into a miter: both modules on
+// the same inputs, and one output that is 1 when any output bit differs.
+// ABC (yosys-abc, the copy of ABC that ships with Yosys) proves that
+// output constant 0 (dc2, then iprove: SAT sweeping and SAT), or finds
+// inputs that set it.
 //
 // A sequential unit (a design with a clock) is proved by induction over
 // the register correspondence: every RTL register bit has one gate-level
-// flip-flop, named after it. Yosys cuts the flip-flops of both modules
-// into inputs (the state) and outputs (the next state), the correspondence
-// wires matched flip-flops to the same state input, and the miter
-// compares the outputs and the next state. Its proof is the induction
-// step: from any state the two modules hold in common, under any inputs,
-// they give the same outputs and again a common state. Both modules share
-// the synchronous reset, and registers it does not clear start alike in
-// both, which is the base case; so they agree on every cycle.
+// flip-flop, named after it, and lsugen pairs them. In the miter each pair
+// reads one common state input, and the output is also 1 when a pair's
+// next values differ. Its proof is the induction step: from any state the
+// two modules share, under any inputs, they give the same outputs and
+// again share the next state; so modules started in corresponding states
+// (after the shared synchronous reset, registers it does not clear holding
+// the same values in both) agree on every cycle.
 //
-// A counterexample is replayed on the miter's and-inverter graph before it
-// is reported, so a reported difference is real. For a sequential unit a
-// failed induction step may come from a state no run reaches, so ABC then
-// also searches runs from the all-zero state (bmc3) for one on which the
-// modules differ, and the run is reported cycle by cycle. A proof that
-// cannot be completed (a tool error, a timeout, ABC undecided, a register
-// without its match) is an error, never a pass.
+// A counterexample is replayed on the two graphs before it is reported,
+// so a reported difference is real. For a sequential unit a failed
+// induction step may start from a state no run reaches, so ABC then also
+// searches runs from the all-zero state (bmc3) for one on which the
+// outputs differ, and the run is reported cycle by cycle. A proof that
+// cannot be completed (a tool error, a timeout, ABC undecided, a
+// flip-flop without its match, a net without a driver) is an error, never
+// a pass.
 package formal
 
 import (
@@ -67,11 +69,11 @@ type Options struct {
 // counterexample.
 type Result struct {
 	Unit       string
-	Method     string // e.g. "miter + SAT (ABC iprove)"
+	Method     string // e.g. "miter, SAT (ABC dc2; iprove)"
 	Equivalent bool
 	Cex        *Counterexample // when not equivalent
-	Inputs     int             // miter inputs (state bits included)
-	AndGates   int             // and gates of the miter's graph
+	Inputs     int             // miter inputs: the unit's input bits, then one per register pair
+	AndGates   int             // AND gates of the miter
 	Elapsed    time.Duration
 }
 
@@ -244,6 +246,7 @@ func (p *prover) prove(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
+// inputBits counts the unit's input port bits (the clock included).
 func inputBits(d *netlist.Design) int {
 	n := 0
 	for _, pt := range d.Inputs() {
