@@ -1,4 +1,4 @@
-# lsugen: make run (generate and time everything in specs/) and make test.
+# lsugen: make run (generate, time and prove everything in specs/) and make test.
 GO      ?= go
 BIN     := bin/lsugen
 SPECS   := $(wildcard specs/*.hcl)
@@ -25,11 +25,14 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./cmd/lsugen
 
-# Generate the RTL and gate-level Verilog of every example spec into out/
-# and print the timing summary.
-run: build
-	$(BIN) gen -o $(OUT) $(SPECS)
+# Generate every example spec into out/ (RTL, gates, golden vectors and
+# testbenches, FuseSoC cores, Yosys scripts, SDC), print the timing
+# summary, prove RTL = gates formally, then the access-pattern tools and
+# the pipeline study.
+run: deps build
+	$(BIN) gen --tb --fusesoc -o $(OUT) $(SPECS)
 	$(BIN) timing $(SPECS)
+	$(BIN) verify --formal $(SPECS)
 	$(BIN) conflicts specs/patterns_000.hcl
 	$(BIN) search --function bitvector_xor --addr-bits 10 --bank-bits 5 --name transpose_bvxor \
 		-o $(OUT)/transpose_hash.hcl --svg $(OUT)/transpose.svg specs/traces/transpose.trace
