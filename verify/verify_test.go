@@ -65,31 +65,24 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 	return f.Units
 }
 
-// maxVerilatorGates is the largest example unit the test suite also runs
-// under Verilator, whose C++ compile of a flat 90,000-gate netlist takes
-// many minutes; larger units run on the netlist simulator and Icarus here
-// and on every engine in `make verify-all`.
-const maxVerilatorGates = 30000
-
 // Sequential example units run the default 100,000 cycles on the netlist
 // simulator (a fraction of a second), and so do the elastic pipelines
 // (a few hundred gates) on the HDL simulators; seqGateCycles bounds gates
 // times cycles for Icarus' sake (it runs the 25,000-gate history cache at
 // about a thousand cycles a second), so the large caches get a shorter
-// stream, none fewer than seqMinCycles; units above seqMaxVerilatorGates
-// skip Verilator, whose build of them takes 15 to 20 s (`make verify-all`
-// and `lsugen verify` run 100,000 cycles of every unit on every engine).
+// stream, none fewer than seqMinCycles (`make verify-all` and `lsugen
+// verify` run 100,000 cycles of every unit on every engine).
 const (
-	seqGateCycles        = 80_000_000
-	seqMaxCycles         = 100_000
-	seqMinCycles         = 1_000
-	seqMaxVerilatorGates = 10_000
+	seqGateCycles = 80_000_000
+	seqMaxCycles  = 100_000
+	seqMinCycles  = 1_000
 )
 
 // TestSpecs_ModelNetlistIcarusVerilator checks every example unit, constant
-// and configurable, with the same vectors on all three engines (all but
-// Verilator for units above maxVerilatorGates); sequential units run a
-// stream of cycles in lockstep with their model.
+// and configurable, with the same vectors on all three engines; sequential
+// units run a stream of cycles in lockstep with their model. The Verilator
+// builds of the largest units take most of the time: about 2 minutes each
+// for the flat 64-lane coalescers, under a minute for the history caches.
 func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	paths, _ := filepath.Glob("../specs/*.hcl")
 	if len(paths) == 0 {
@@ -106,9 +99,6 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 					t.Fatal(diags.Error())
 				}
 				engines := verify.AllEngines
-				if len(d.Gates) > maxVerilatorGates {
-					engines = []verify.Engine{verify.Netlist, verify.Icarus}
-				}
 				var (
 					res *verify.Result
 					err error
@@ -123,9 +113,6 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 						t.Errorf("netlist, %d cycles: %s", c.Vectors, c.Mismatch)
 					}
 					engines = []verify.Engine{verify.Icarus, verify.Verilator}
-					if len(d.Gates) > seqMaxVerilatorGates {
-						engines = engines[:1]
-					}
 					sp := verify.SeqPlan{Cycles: min(seqMaxCycles, max(seqMinCycles, seqGateCycles/len(d.Gates))), Seed: 1}
 					res, err = verify.RunSequential(context.Background(), j, sp, engines)
 				} else {

@@ -10,15 +10,22 @@ import (
 // give: the default timescale for modules without a `timescale.
 const icarusCmdFile = "+timescale+1ns/1ps\n"
 
+// icarusTools finds what an Icarus build and run use: iverilog and vvp.
+func icarusTools() (iverilog, vvp *Tool, err error) {
+	if iverilog, err = findFor(Icarus, "iverilog"); err != nil {
+		return nil, nil, err
+	}
+	if vvp, err = findFor(Icarus, "vvp"); err != nil {
+		return nil, nil, err
+	}
+	return iverilog, vvp, nil
+}
+
 // buildIcarus compiles the testbench and sources with iverilog into
 // sim_icarus.vvp, unless the last build had the same inputs, and returns the
 // vvp command that runs it (plusargs to be added).
 func (p *prepared) buildIcarus(ctx context.Context) (*command, error) {
-	iverilog, err := findFor(Icarus, "iverilog")
-	if err != nil {
-		return nil, err
-	}
-	vvp, err := findFor(Icarus, "vvp")
+	iverilog, vvp, err := icarusTools()
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 )
 
@@ -58,8 +56,9 @@ var ErrInterface = errors.New("the compiler warns about the testbench's instance
 //
 // Icarus compiles with -g2005, or -g2012 when a source ends in .sv, and
 // -Wall; Verilator verilates with -Wall -Wno-fatal and --timescale 1ns/1ps
-// (for sources without a `timescale) and compiles at -O0, with its run-time
-// library's objects from lsugen's cache.
+// (for sources without a `timescale) with the options of the cross-check
+// runner (verilatorFlags: no DFG, split output) and compiles as it does,
+// with its run-time library's objects from lsugen's cache.
 func (s *Standalone) Run(ctx context.Context, e Engine) (*StandaloneRun, error) {
 	if !e.valid() {
 		return nil, &StepError{Engine: e, Step: "setup", Err: fmt.Errorf("unknown engine %q (want %q or %q)", e, Icarus, Verilator)}
@@ -125,11 +124,7 @@ func (s *Standalone) defineArgs() []string {
 }
 
 func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []string) (*command, error) {
-	iverilog, err := findFor(Icarus, "iverilog")
-	if err != nil {
-		return nil, err
-	}
-	vvp, err := findFor(Icarus, "vvp")
+	iverilog, vvp, err := icarusTools()
 	if err != nil {
 		return nil, err
 	}
@@ -155,15 +150,7 @@ func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []str
 }
 
 func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []string) (*command, error) {
-	verilator, err := findFor(Verilator, "verilator")
-	if err != nil {
-		return nil, err
-	}
-	mk, err := findFor(Verilator, "make")
-	if err != nil {
-		return nil, err
-	}
-	cxx, err := findFor(Verilator, "g++")
+	verilator, mk, cxx, err := verilatorTools()
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +169,7 @@ func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []
 		"-Mdir", mdir,
 		"-o", "sim",
 	}
+	args = append(args, verilatorFlags...)
 	args = append(args, s.defineArgs()...)
 	args = append(append(args, tb), srcs...)
 	verilate := &command{engine: Verilator, step: "build (verilate)", dir: dir, path: verilator.Path, args: args}
@@ -193,25 +181,11 @@ func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []
 		return nil, verilate.fail(ErrInterface, []byte(strings.Join(w, "\n")))
 	}
 	prefix := standalonePrefix
-	mkCmd := &command{engine: Verilator, step: "build (make)", dir: mdir, path: mk.Path, args: []string{
-		"-f", prefix + ".mk",
-		"-j", strconv.Itoa(max(2, runtime.NumCPU())),
-		"OPT_FAST=" + verilatorOpt, "OPT_SLOW=" + verilatorOpt, "OPT_GLOBAL=" + verilatorOpt,
-		"CXX=" + cxx.Path, "LINK=" + cxx.Path,
-		"sim",
-	}}
-	rt := runtimeCache(mdir, prefix, verilator, cxx)
-	seeded := rt.seed()
-	exe := filepath.Join(mdir, "sim")
-	if out, err := mkCmd.run(ctx); err != nil {
+	mkCmd := verilatorMake(mdir, prefix, mk, cxx)
+	if err := compileVerilated(ctx, mkCmd, mdir, prefix, verilator, cxx); err != nil {
 		return nil, err
-	} else if _, err := os.Stat(exe); err != nil {
-		return nil, mkCmd.fail(fmt.Errorf("no executable: %v", err), out)
 	}
-	if !seeded {
-		rt.store()
-	}
-	return &command{engine: Verilator, step: "run (sim)", dir: dir, path: exe}, nil
+	return &command{engine: Verilator, step: "run (sim)", dir: dir, path: filepath.Join(mdir, "sim")}, nil
 }
 
 // standalonePrefix is the C++ prefix of Verilator's model of a

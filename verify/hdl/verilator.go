@@ -20,24 +20,83 @@ import (
 // does the same in two steps, verilate and make, so that between them it can
 // put in Verilator's run-time library objects (verilated.o, ...) from a
 // cache: they do not depend on the design, and compiling them is most of
-// the build time of a small design. Everything is compiled with -O0: the
-// simulation time is dominated by the testbench's file I/O, and -O1 made a
-// 10k-gate netlist compile 30% slower and run no faster.
+// the build time of a small design.
 
-// verilatorOpt is the optimisation for all of the C++ (make's OPT_FAST,
-// OPT_SLOW, OPT_GLOBAL).
-const verilatorOpt = "-O0"
+// verilatorFlags are the verilation options of every build, chosen for the
+// flat gate netlists of the 64-lane coalescers (87,000 and 98,000 gates):
+// Verilator's dataflow-graph pass (DFG) merges a fanout-free netlist into
+// huge C++ statements that no --output-split can cut (the all-to-all
+// coalescer's longest was 23 MB, and g++ took 8 minutes and 7.5 GB on it).
+// Without DFG the model is small statements that the splits spread over
+// files of at most 1 MB, which make -j compiles in parallel, each g++ in
+// under 0.4 GB: the whole build takes about a minute. Small designs build
+// as fast as with DFG.
+var verilatorFlags = []string{
+	"-fno-dfg",
+	"--output-split", "20000",
+	"--output-split-cfuncs", "2000",
+}
+
+// The C++ optimisation of the model's per-evaluation code (make's OPT_FAST),
+// of its run-once code (constructors, initial blocks: OPT_SLOW) and of
+// Verilator's run-time library (OPT_GLOBAL). Of -O0, -Og, -O1 and -O2 on
+// the split models, -Og compiled the coalescers as fast as -O0 or faster
+// and the 25k-gate history cache up to 15% slower, and ran them 1.8 to 30
+// times faster than -O0, about as fast as -O2, which took twice as long on
+// the history cache. The run-time library holds the testbench's file I/O
+// ($fscanf, $fwrite); it comes from the cache, so -O2 costs its compile
+// once.
+const (
+	verilatorOptFast   = "-Og"
+	verilatorOptSlow   = "-O0"
+	verilatorOptGlobal = "-O2"
+)
+
+// verilatorMake is the make command that compiles the verilated model
+// whose makefile is mdir/<prefix>.mk into mdir/sim, with every core.
+func verilatorMake(mdir, prefix string, mk, cxx *Tool) *command {
+	return &command{engine: Verilator, step: "build (make)", dir: mdir, path: mk.Path, args: []string{
+		"-f", prefix + ".mk",
+		"-j", strconv.Itoa(max(2, runtime.NumCPU())),
+		"OPT_FAST=" + verilatorOptFast, "OPT_SLOW=" + verilatorOptSlow, "OPT_GLOBAL=" + verilatorOptGlobal,
+		"CXX=" + cxx.Path, "LINK=" + cxx.Path,
+		"sim",
+	}}
+}
+
+// verilatorTools finds what a Verilator build runs: verilator, make, g++.
+func verilatorTools() (verilator, mk, cxx *Tool, err error) {
+	if verilator, err = findFor(Verilator, "verilator"); err != nil {
+		return nil, nil, nil, err
+	}
+	if mk, err = findFor(Verilator, "make"); err != nil {
+		return nil, nil, nil, err
+	}
+	if cxx, err = findFor(Verilator, "g++"); err != nil {
+		return nil, nil, nil, err
+	}
+	return verilator, mk, cxx, nil
+}
+
+// compileVerilated runs mkCmd (verilatorMake's) on a verilated model in
+// mdir, with the run-time library's objects from the cache, or into it
+// when they were not there, and checks that mdir/sim was made.
+func compileVerilated(ctx context.Context, mkCmd *command, mdir, prefix string, verilator, cxx *Tool) error {
+	rt := runtimeCache(mdir, prefix, verilator, cxx)
+	seeded := rt.seed()
+	if out, err := mkCmd.run(ctx); err != nil {
+		return err
+	} else if _, err := os.Stat(filepath.Join(mdir, "sim")); err != nil {
+		return mkCmd.fail(fmt.Errorf("no executable: %v", err), out)
+	}
+	if !seeded {
+		rt.store()
+	}
+	return nil
+}
 
 func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, error) {
-	verilator, err := findFor(Verilator, "verilator")
-	if err != nil {
-		return nil, err
-	}
-	mk, err := findFor(Verilator, "make")
-	if err != nil {
-		return nil, err
-	}
-	cxx, err := findFor(Verilator, "g++")
+	verilator, mk, cxx, err := verilatorTools()
 	if err != nil {
 		return nil, err
 	}
@@ -57,6 +116,7 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 		"-Mdir", mdir,
 		"-o", "sim",
 	}
+	args = append(args, verilatorFlags...)
 	if trace {
 		args = append(args, "--trace", "--trace-underscore",
 			"--trace-max-width", strconv.Itoa(max(4096, 2*p.l.iw, 2*p.l.ow)))
@@ -65,13 +125,7 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 	args = append(args, p.sources...)
 	verilate := &command{engine: Verilator, step: "build (verilate)", dir: p.dir, path: verilator.Path, args: args}
 	prefix := "V" + TopModule
-	mkCmd := &command{engine: Verilator, step: "build (make)", dir: mdir, path: mk.Path, args: []string{
-		"-f", prefix + ".mk",
-		"-j", strconv.Itoa(max(2, runtime.NumCPU())),
-		"OPT_FAST=" + verilatorOpt, "OPT_SLOW=" + verilatorOpt, "OPT_GLOBAL=" + verilatorOpt,
-		"CXX=" + cxx.Path, "LINK=" + cxx.Path,
-		"sim",
-	}}
+	mkCmd := verilatorMake(mdir, prefix, mk, cxx)
 	sim := &command{engine: Verilator, step: "run (sim)", dir: p.dir, path: exe}
 
 	stamp := filepath.Join(mdir, "lsugen.stamp")
@@ -91,15 +145,8 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 			return nil, verilate.fail(errWarnings, out)
 		}
 	}
-	rt := runtimeCache(mdir, prefix, verilator, cxx)
-	seeded := rt.seed()
-	if out, err := mkCmd.run(ctx); err != nil {
+	if err := compileVerilated(ctx, mkCmd, mdir, prefix, verilator, cxx); err != nil {
 		return nil, err
-	} else if _, err := os.Stat(exe); err != nil {
-		return nil, mkCmd.fail(fmt.Errorf("no executable: %v", err), out)
-	}
-	if !seeded {
-		rt.store()
 	}
 	if err := os.WriteFile(stamp, []byte(fp+"\n"), 0o666); err != nil {
 		return nil, err
@@ -150,7 +197,7 @@ func runtimeCache(mdir, prefix string, verilator, cxx *Tool) *rtCache {
 		return c
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", verilator.Path, verilator.Version, cxx.Path, cxx.Version, verilatorOpt)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", verilator.Path, verilator.Version, cxx.Path, cxx.Version, verilatorOptGlobal)
 	h.Write(mkText)
 	collecting := false
 	for _, line := range strings.Split(string(classes), "\n") {

@@ -1,0 +1,236 @@
+package hdl
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// The all-to-all comparator of a2aLanes lanes of a2aBits-bit values, the
+// shape of the coalescers' gate netlists: unique_o[i] is set when no later
+// lane j > i holds lane i's value. a2aGates writes it as one-bit gates (one
+// assign per gate: XNOR per bit, an AND tree per pair, an OR tree per lane),
+// a2aRTL with ==.
+const (
+	a2aLanes = 8
+	a2aBits  = 8
+)
+
+func a2aGates() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module a2a_gates (\n    input  wire [%d:0] v_i,\n    output wire [%d:0] unique_o\n);\n",
+		a2aLanes*a2aBits-1, a2aLanes-1)
+	n := 0
+	gate := func(expr string) string {
+		n++
+		fmt.Fprintf(&b, "    wire n%d = %s;\n", n, expr)
+		return fmt.Sprintf("n%d", n)
+	}
+	// tree reduces terms pairwise with op, as a gate netlist does.
+	tree := func(terms []string, op string) string {
+		for len(terms) > 1 {
+			var next []string
+			for k := 0; k+1 < len(terms); k += 2 {
+				next = append(next, gate(terms[k]+" "+op+" "+terms[k+1]))
+			}
+			if len(terms)%2 == 1 {
+				next = append(next, terms[len(terms)-1])
+			}
+			terms = next
+		}
+		return terms[0]
+	}
+	for i := 0; i < a2aLanes; i++ {
+		var eqs []string
+		for j := i + 1; j < a2aLanes; j++ {
+			var bits []string
+			for k := 0; k < a2aBits; k++ {
+				bits = append(bits, gate(fmt.Sprintf("~(v_i[%d] ^ v_i[%d])", i*a2aBits+k, j*a2aBits+k)))
+			}
+			eqs = append(eqs, tree(bits, "&"))
+		}
+		if len(eqs) == 0 {
+			fmt.Fprintf(&b, "    assign unique_o[%d] = 1'b1;\n", i)
+			continue
+		}
+		fmt.Fprintf(&b, "    assign unique_o[%d] = ~%s;\n", i, tree(eqs, "|"))
+	}
+	b.WriteString("endmodule\n")
+	return b.String()
+}
+
+func a2aRTL() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module a2a (\n    input  wire [%d:0] v_i,\n    output wire [%d:0] unique_o\n);\n",
+		a2aLanes*a2aBits-1, a2aLanes-1)
+	for i := 0; i < a2aLanes; i++ {
+		var ne []string
+		for j := i + 1; j < a2aLanes; j++ {
+			ne = append(ne, fmt.Sprintf("(v_i[%d +: %d] != v_i[%d +: %d])", i*a2aBits, a2aBits, j*a2aBits, a2aBits))
+		}
+		if len(ne) == 0 {
+			ne = []string{"1'b1"}
+		}
+		fmt.Fprintf(&b, "    assign unique_o[%d] = %s;\n", i, strings.Join(ne, " & "))
+	}
+	b.WriteString("endmodule\n")
+	return b.String()
+}
+
+// a2aGo is the comparator in Go.
+func a2aGo(v uint64) uint64 {
+	var u uint64
+	lane := func(i int) uint64 { return v >> (i * a2aBits) & (1<<a2aBits - 1) }
+	for i := 0; i < a2aLanes; i++ {
+		unique := true
+		for j := i + 1; j < a2aLanes; j++ {
+			unique = unique && lane(i) != lane(j)
+		}
+		if unique {
+			u |= 1 << i
+		}
+	}
+	return u
+}
+
+// newA2ABench writes the comparator's two modules into a temporary
+// directory.
+func newA2ABench(t *testing.T) *Bench {
+	t.Helper()
+	dir := t.TempDir()
+	var srcs []string
+	for name, text := range map[string]string{"a2a": a2aRTL(), "a2a_gates": a2aGates()} {
+		p := filepath.Join(dir, name+".v")
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, p)
+	}
+	slices.Sort(srcs)
+	return &Bench{
+		Dir:     filepath.Join(dir, "work"),
+		Sources: srcs,
+		Modules: []string{"a2a", "a2a_gates"},
+		Ports: []netlist.Port{
+			{Name: "v_i", Dir: netlist.In, Bits: make(netlist.Bus, a2aLanes*a2aBits)},
+			{Name: "unique_o", Dir: netlist.Out, Bits: make(netlist.Bus, a2aLanes)},
+		},
+	}
+}
+
+// TestVerilatorBench_FlatNetlistSmallStatements: a flat gate netlist of
+// the coalescers' shape verilates into small C++ statements (with
+// Verilator's DFG pass, this 441-gate one becomes a 129 KB statement, and
+// the 64-lane all-to-all coalescer's a 23 MB one that g++ took 8 minutes
+// and 7.5 GB to compile), and the build computes what the Go model does.
+func TestVerilatorBench_FlatNetlistSmallStatements(t *testing.T) {
+	requireEngine(t, Verilator)
+	b := newA2ABench(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	var vs [][][]uint64
+	for len(vs) < 2000 {
+		// Lanes from a small pool of values, so that repeats are common.
+		var v uint64
+		for i := 0; i < a2aLanes; i++ {
+			v |= uint64(r.IntN(6)) << (i * a2aBits)
+		}
+		vs = append(vs, [][]uint64{{v}})
+	}
+	outs, err := b.Run(context.Background(), Verilator, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repeats := 0
+	for v, vec := range vs {
+		want := a2aGo(vec[0][0])
+		if want != 1<<a2aLanes-1 {
+			repeats++
+		}
+		for m, mod := range b.Modules {
+			if got := outs[m][v][0][0]; got != want {
+				t.Fatalf("%s, vector %d (%016x): unique_o %02x, want %02x", mod, v, vec[0][0], got, want)
+			}
+		}
+	}
+	if repeats < len(vs)/2 {
+		t.Fatalf("only %d of %d vectors repeat a lane", repeats, len(vs))
+	}
+
+	cpps, _ := filepath.Glob(filepath.Join(b.Dir, "obj_verilator", "*.cpp"))
+	if len(cpps) == 0 {
+		t.Fatal("no verilated C++ in obj_verilator")
+	}
+	longest, where := 0, ""
+	for _, f := range cpps {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range bytes.Split(text, []byte(";")) {
+			if len(s) > longest {
+				longest, where = len(s), filepath.Base(f)
+			}
+		}
+	}
+	// Without DFG the longest is under 9 KB; with DFG, 129 KB.
+	const limit = 16 << 10
+	if longest > limit {
+		t.Errorf("the longest C++ statement of the model is %d bytes (%s), want at most %d", longest, where, limit)
+	}
+	t.Logf("longest C++ statement: %d bytes (%s)", longest, where)
+}
+
+// TestVerilatorBench_OptionsInFingerprint: a build is reused while nothing
+// changes and redone when the verilation options change, so that a new
+// lsugen never runs a binary built with other options.
+func TestVerilatorBench_OptionsInFingerprint(t *testing.T) {
+	requireEngine(t, Verilator)
+	b := newAdd3Bench(t)
+	vs := add3Vectors(200, 11)
+	ctx := context.Background()
+	stampPath := filepath.Join(b.Dir, "obj_verilator", "lsugen.stamp")
+	build := func() string {
+		t.Helper()
+		outs, err := b.Run(ctx, Verilator, vs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAdd3(t, outs, vs)
+		stamp, err := os.ReadFile(stampPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(stamp)
+	}
+	first := build()
+	// A marker file in the build directory survives only while the build
+	// is reused: a rebuild starts from an empty directory.
+	marker := filepath.Join(b.Dir, "obj_verilator", "marker")
+	if err := os.WriteFile(marker, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if again := build(); again != first {
+		t.Errorf("fingerprint changed without a change: %s then %s", first, again)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("rebuilt although nothing changed: %v", err)
+	}
+
+	saved := verilatorFlags
+	t.Cleanup(func() { verilatorFlags = saved })
+	verilatorFlags = append(slices.Clone(saved), "--output-split-ctrace", "1000")
+	if other := build(); other == first {
+		t.Error("fingerprint unchanged after the verilation options changed")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("not rebuilt after the verilation options changed")
+	}
+}
