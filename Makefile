@@ -55,7 +55,7 @@ verify-all: deps build
 # example unit (the README's table). LIBERTY: your library; the default is
 # the sky130 library that sits beside the repository, not in it.
 LIBERTY         ?= ../shared/liberty/sky130_fd_sc_hd__tt_025C_1v80.lib.gz
-CROSSCHECK_FLAGS ?= --timeout 10m --progress
+CROSSCHECK_FLAGS ?= --jobs 2 --timeout 15m --progress
 crosscheck: deps build
 	$(BIN) crosscheck-timing --liberty $(LIBERTY) $(CROSSCHECK_FLAGS) $(SPECS)
 

@@ -19,6 +19,7 @@ func TestCrosscheck_Usage(t *testing.T) {
 		{"--liberty", "x.lib", "--load", "0", spec}, // no load
 		{"--liberty", "x.lib", "--source", "netlist", spec},
 		{"--liberty", "x.lib", "--jobs", "0", spec},
+		{"--liberty", "x.lib", "--fraig-conflicts", "0", spec},
 		{"--liberty", "x.lib"}, // no specs
 		{"--liberty", "x.lib", "--skip", "nonesuch", spec},
 	} {
@@ -58,8 +59,9 @@ func TestCrosscheck_JSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var rep struct {
-		Driver string `json:"driver"`
-		FO4    struct {
+		Driver         string `json:"driver"`
+		FraigConflicts int    `json:"fraig_conflicts"`
+		FO4            struct {
 			PS float64 `json:"ps"`
 		} `json:"fo4"`
 		Model struct {
@@ -82,7 +84,7 @@ func TestCrosscheck_JSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if rep.Driver != "sky130_fd_sc_hd__inv_1" || !(rep.FO4.PS > 0) || len(rep.Units) != 1 {
+	if rep.Driver != "sky130_fd_sc_hd__inv_1" || !(rep.FO4.PS > 0) || len(rep.Units) != 1 || rep.FraigConflicts != 10000 {
 		t.Fatalf("report %+v", rep)
 	}
 	u := rep.Units[0]

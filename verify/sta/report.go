@@ -34,6 +34,9 @@ type Report struct {
 	Source string `json:"source"`
 	// RemovedCells counts the don't-use cells cut from the liberty.
 	RemovedCells int `json:"removed_cells"`
+	// FraigConflicts is the conflict limit per candidate of ABC's SAT
+	// sweeping in both flows.
+	FraigConflicts int `json:"fraig_conflicts"`
 	// FO4 is the library's FO4 delay as measured.
 	FO4 FO4 `json:"fo4"`
 	// Model is the library as the logical-effort model sees it, from
@@ -144,20 +147,21 @@ type FlowReport struct {
 // NewReport starts a report of flow f whose FO4 was measured as fo4.
 func NewReport(f *Flow, fo4 FO4, bandPct float64) *Report {
 	return &Report{
-		Library:      f.Lib.Name,
-		Liberty:      f.Lib.Source,
-		Yosys:        f.Yosys.Version,
-		STA:          f.STA.Version,
-		Driver:       f.Driver.Name,
-		DriverCapFF:  round(f.DriverCap*f.Lib.CapUnitFF, 4),
-		OutputLoadFF: round(f.OutputLoad*f.Lib.CapUnitFF, 4),
-		Source:       string(f.Source()),
-		RemovedCells: len(f.Lib.Removed),
-		FO4:          FO4{RisePS: round(fo4.RisePS, 2), FallPS: round(fo4.FallPS, 2), PS: round(fo4.PS, 2)},
-		BandPct:      bandPct,
-		Units:        []UnitReport{},
-		Skipped:      []Skipped{},
-		OutsideBand:  []string{},
+		Library:        f.Lib.Name,
+		Liberty:        f.Lib.Source,
+		Yosys:          f.Yosys.Version,
+		STA:            f.STA.Version,
+		Driver:         f.Driver.Name,
+		DriverCapFF:    round(f.DriverCap*f.Lib.CapUnitFF, 4),
+		OutputLoadFF:   round(f.OutputLoad*f.Lib.CapUnitFF, 4),
+		Source:         string(f.Source()),
+		RemovedCells:   len(f.Lib.Removed),
+		FraigConflicts: f.FraigConflicts(),
+		FO4:            FO4{RisePS: round(fo4.RisePS, 2), FallPS: round(fo4.FallPS, 2), PS: round(fo4.PS, 2)},
+		BandPct:        bandPct,
+		Units:          []UnitReport{},
+		Skipped:        []Skipped{},
+		OutsideBand:    []string{},
 	}
 }
 
@@ -223,7 +227,7 @@ func (r *Report) JSON() ([]byte, error) {
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "library   %s (%s)\n", r.Library, r.Liberty)
 	fmt.Fprintf(w, "tools     yosys %s, OpenSTA %s\n", r.Yosys, r.STA)
-	fmt.Fprintf(w, "source    %s\n", r.Source)
+	fmt.Fprintf(w, "source    %s; ABC: Yosys's default scripts, &fraig -x -C %d\n", r.Source, r.FraigConflicts)
 	fmt.Fprintf(w, "driver    %s (input %.2f fF); output load %.2f fF per bit\n", r.Driver, r.DriverCapFF, r.OutputLoadFF)
 	fmt.Fprintf(w, "FO4       %.2f ps (rise %.2f, fall %.2f): %s driving 4 copies of itself\n", r.FO4.PS, r.FO4.RisePS, r.FO4.FallPS, r.Driver)
 	m := r.Model
