@@ -129,8 +129,8 @@ func newA2ABench(t *testing.T) *Bench {
 // TestVerilatorBench_FlatNetlistSmallStatements: a flat gate netlist of
 // the coalescers' shape verilates into small C++ statements (with
 // Verilator's DFG pass, this 441-gate one becomes a 129 KB statement, and
-// the 64-lane all-to-all coalescer's a 23 MB one that g++ took 8 minutes
-// and 7.5 GB to compile), and the build computes what the Go model does.
+// the 64-lane all-to-all coalescer's a 21.6 MB one, most of a 7 min 45 s
+// build), and the build computes what the Go model does.
 func TestVerilatorBench_FlatNetlistSmallStatements(t *testing.T) {
 	requireEngine(t, Verilator)
 	b := newA2ABench(t)
