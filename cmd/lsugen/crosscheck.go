@@ -27,6 +27,7 @@ func cmdCrosscheck(args []string, stdout, stderr io.Writer) error {
 	load := fs.Float64("load", sta.DefaultLoadFactor, "load on every output bit, in driver input capacitances")
 	target := fs.Float64("target", sta.DefaultTargetPS, "timing-driven delay target in ps (abc -D); the default asks for the fastest netlist")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	asMarkdown := fs.Bool("markdown", false, "print the units as a Markdown table (the README's)")
 	work := fs.String("work", "", "work directory for RTL, scripts, netlists and logs (default: a temporary directory, kept only on failure)")
 	maxGates := fs.Int("max-gates", 0, "skip units with more lsugen gates than this (0: no limit)")
 	jobs := fs.Int("jobs", 1, "units run in parallel")
@@ -37,7 +38,7 @@ func cmdCrosscheck(args []string, stdout, stderr io.Writer) error {
 	progress := fs.Bool("progress", false, "print a line on stderr as each unit finishes")
 	fraig := fs.Int("fraig-conflicts", sta.DefaultFraigConflicts, "conflict limit per candidate of ABC's SAT sweeping (&fraig -x -C) in both flows; ABC's default, 1000000, ran past 30 minutes on the 32-lane speculative coalescer")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json] [flags] SPEC...
+		fmt.Fprintln(stderr, `Usage: lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json|--markdown] [flags] SPEC...
 
 Cross-validates lsugen's FO4 model against a real timing flow. Each unit's
 RTL is synthesised with Yosys to the library twice (plain ABC mapping, and
@@ -64,6 +65,10 @@ errors.`)
 	if !(*load > 0) || math.IsInf(*load, 0) || !(*target > 0) || math.IsInf(*target, 0) ||
 		*jobs < 1 || *maxGates < 0 || *timeout <= 0 || !(*band >= 0) || *fraig < 1 {
 		fmt.Fprintln(stderr, "lsugen crosscheck-timing: --load, --target, --jobs, --timeout and --fraig-conflicts must be positive, --max-gates and --band not negative")
+		return errUsage
+	}
+	if *asJSON && *asMarkdown {
+		fmt.Fprintln(stderr, "lsugen crosscheck-timing: --json and --markdown exclude each other")
 		return errUsage
 	}
 	if *srcKind != string(sta.SourceRTL) && *srcKind != string(sta.SourceGates) {
@@ -239,6 +244,9 @@ errors.`)
 		}
 		_, err = stdout.Write(b)
 		return err
+	}
+	if *asMarkdown {
+		return rep.WriteMarkdown(stdout)
 	}
 	return rep.WriteText(stdout)
 }

@@ -20,6 +20,7 @@ func TestCrosscheck_Usage(t *testing.T) {
 		{"--liberty", "x.lib", "--source", "netlist", spec},
 		{"--liberty", "x.lib", "--jobs", "0", spec},
 		{"--liberty", "x.lib", "--fraig-conflicts", "0", spec},
+		{"--liberty", "x.lib", "--json", "--markdown", spec},
 		{"--liberty", "x.lib"}, // no specs
 		{"--liberty", "x.lib", "--skip", "nonesuch", spec},
 	} {

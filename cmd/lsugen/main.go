@@ -42,7 +42,7 @@ Usage:
   lsugen pipesim [--json] [-o FILE] SPEC --trace FILE | --synthetic|--preset NAME [flags]
                                                cycles, stalls and IPC of the elastic pipeline and its baselines
   lsugen fusesoc-gen GAPI.yml                  lsugen as a FuseSoC generator (parameters: spec, unit)
-  lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json] SPEC...
+  lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json|--markdown] SPEC...
                                                FO4 model against Yosys + OpenSTA with a real cell library
   lsugen characterize [--json] LIBERTY         a cell library as the FO4 model sees it (gate table, tau, wire load)
   lsugen version

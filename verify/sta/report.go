@@ -1,6 +1,7 @@
 package sta
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -272,6 +273,27 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// WriteMarkdown prints the units as a Markdown table (the README's): FO4
+// figures in the flow's measured FO4 (the textbook model's in its own),
+// the timing-driven delay also in ps, ✗ after a sized error outside the
+// band.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("| unit | gates | lsugen's gates in library cells | model unsized | error | flow plain | error | flow timing-driven | model sized | error | textbook sized | error |\n")
+	bw.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, u := range r.Units {
+		mark := ""
+		if !u.WithinBand {
+			mark = " ✗"
+		}
+		fmt.Fprintf(bw, "| %s | %d | %.2f | %.2f | %s | %.2f | %s | %.2f (%.0f ps) | %.2f | %s%s | %.2f | %s |\n",
+			u.Name, u.Gates, u.Mapped.FO4, u.Lib.UnsizedFO4, pct(u.Lib.MappedErrorPct), u.Plain.FO4, pct(u.Lib.UnsizedErrorPct),
+			u.TimingDriven.FO4, u.TimingDriven.DelayPS, u.Lib.SizedFO4, pct(u.Lib.SizedErrorPct), mark,
+			u.Textbook.SizedFO4, pct(u.Textbook.SizedErrorPct))
+	}
+	return bw.Flush()
 }
 
 func pct(p *float64) string {
