@@ -351,7 +351,7 @@ func benchGen(ctx context.Context, c *config, tmp string, stdout, stderr io.Writ
 			return err
 		}
 		name := u.design.Name + ".v"
-		if err := writeFileAtomic(filepath.Join(tmp, name), files[name]); err != nil {
+		if err := hdl.WriteFileAtomic(filepath.Join(tmp, name), files[name]); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "lsugen-bench: yosys synth + ltp of %s ...\n", name)

@@ -204,7 +204,7 @@ func writeVectorFile(path string, set *vectorSet) error {
 	binary.Write(&b, binary.LittleEndian, uint64(set.n))
 	binary.Write(&b, binary.LittleEndian, uint64(set.stride))
 	binary.Write(&b, binary.LittleEndian, set.data)
-	return writeFileAtomic(path, b.Bytes())
+	return hdl.WriteFileAtomic(path, b.Bytes())
 }
 
 // verilatorBuild is a built harness.
@@ -449,25 +449,4 @@ func parseHarness(out []byte) (*harnessResult, error) {
 		return nil, fmt.Errorf("harness output: best pass of %v (wall %v)", r.bestPass, r.bestWall)
 	}
 	return r, nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it into place.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-	}
-	return werr
 }

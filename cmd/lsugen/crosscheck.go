@@ -96,13 +96,8 @@ errors.`)
 		}
 	}
 
-	dir := *work
-	keep := dir != ""
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "lsugen-crosscheck-"); err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, keep, err := workDir(*work, "lsugen-crosscheck-")
+	if err != nil {
 		return err
 	}
 	fail := func(err error) error {

@@ -59,12 +59,9 @@ func verifyFormal(fs *flag.FlagSet, f *formalFlags, work string, paths []string,
 	if err != nil {
 		return err
 	}
-	dir := work
-	keep := dir != ""
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "lsugen-formal-"); err != nil {
-			return err
-		}
+	dir, keep, err := workDir(work, "lsugen-formal-")
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

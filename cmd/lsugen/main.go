@@ -141,6 +141,17 @@ func source(u specs.Unit) string {
 	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
 }
 
+// workDir is the directory a run works in: given (the --work flag; created
+// if need be, and kept) or, when that is empty, a new temporary one named
+// after prefix, which the caller removes unless the run failed.
+func workDir(given, prefix string) (dir string, keep bool, err error) {
+	if given == "" {
+		dir, err = os.MkdirTemp("", prefix)
+		return dir, false, err
+	}
+	return given, true, os.MkdirAll(given, 0o755)
+}
+
 // loadAndGenerate loads the spec files and generates every unit. All
 // diagnostics are printed once, here; on any error nothing is returned, so
 // no command starts work on a partly valid input.

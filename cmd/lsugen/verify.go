@@ -61,12 +61,9 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dir := *work
-	keep := dir != ""
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "lsugen-verify-"); err != nil {
-			return err
-		}
+	dir, keep, err := workDir(*work, "lsugen-verify-")
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -150,12 +150,9 @@ func verifyRTL(fs *flag.FlagSet, f *rtlFlags, paths []string, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	dir := fs.Lookup("work").Value.String()
-	keep := dir != ""
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "lsugen-verify-rtl-"); err != nil {
-			return err
-		}
+	dir, keep, err := workDir(fs.Lookup("work").Value.String(), "lsugen-verify-rtl-")
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -187,7 +187,7 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	}
 	unlock := lockDir(p.dir, e)
 	defer unlock()
-	if err := writeFileAtomic(p.tbPath, []byte(p.tbText)); err != nil {
+	if err := WriteFileAtomic(p.tbPath, []byte(p.tbText)); err != nil {
 		return fail("setup", err)
 	}
 
@@ -359,9 +359,9 @@ func (b *Bench) prepare() (*prepared, error) {
 	return p, nil
 }
 
-// writeFileAtomic replaces path with data unless it holds data already;
+// WriteFileAtomic replaces path with data unless it holds data already;
 // readers see the old or the new file, never a part.
-func writeFileAtomic(path string, data []byte) error {
+func WriteFileAtomic(path string, data []byte) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}

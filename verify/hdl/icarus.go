@@ -31,7 +31,7 @@ func (p *prepared) buildIcarus(ctx context.Context) (*command, error) {
 	}
 	const vvpFile = "sim_icarus.vvp"
 	cmdFile := filepath.Join(p.dir, "iverilog.cmd")
-	if err := writeFileAtomic(cmdFile, []byte(icarusCmdFile)); err != nil {
+	if err := WriteFileAtomic(cmdFile, []byte(icarusCmdFile)); err != nil {
 		return nil, err
 	}
 	args := []string{"-g2005", "-Wall", "-c", "iverilog.cmd", "-o", vvpFile, "-s", TopModule, p.tbPath}
