@@ -37,6 +37,8 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/lsugen/lsugen/verilog"
+
 	"github.com/lsugen/lsugen/netlist"
 )
 
@@ -290,12 +292,12 @@ func clog2(n int) int {
 
 // checkPorts validates the port names and widths of d.
 func checkPorts(d *netlist.Design) error {
-	if !validIdent(d.Name) || IsReserved(d.Name) {
+	if !validIdent(d.Name) || verilog.IsReserved(d.Name) {
 		return fmt.Errorf("rtl: module name %q is not a usable Verilog identifier", d.Name)
 	}
 	seen := map[string]bool{}
 	for _, p := range d.Ports {
-		if !validIdent(p.Name) || IsReserved(p.Name) {
+		if !validIdent(p.Name) || verilog.IsReserved(p.Name) {
 			return fmt.Errorf("rtl: %s: port name %q is not a usable Verilog identifier", d.Name, p.Name)
 		}
 		if seen[p.Name] {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/verilog"
+
 	"github.com/lsugen/lsugen/netlist"
 )
 
@@ -956,7 +958,7 @@ func TestWriteGates_Names(t *testing.T) {
 	decl := regexp.MustCompile(`(?m)^    (?:wire|reg) (\w+)( =|;)`)
 	for _, m := range decl.FindAllStringSubmatch(text, -1) {
 		name := m[1]
-		if seen[name] || IsReserved(name) {
+		if seen[name] || verilog.IsReserved(name) {
 			t.Errorf("declared name %s collides", name)
 		}
 		seen[name] = true

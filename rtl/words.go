@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/lsugen/lsugen/verilog"
+
 	"github.com/lsugen/lsugen/netlist"
 )
 
@@ -163,7 +165,7 @@ func allTrue(bs []bool) bool {
 func rangeOf0(w int) string { return fmt.Sprintf("[%d:0]", w-1) }
 
 func (rw *rtlWriter) newName(name, what string) error {
-	if !validIdent(name) || IsReserved(name) {
+	if !validIdent(name) || verilog.IsReserved(name) {
 		return fmt.Errorf("rtl: %s: %s name %q is not a usable Verilog identifier", rw.d.Name, what, name)
 	}
 	if !rw.names.reserve(name) {

@@ -3,7 +3,7 @@ package specs
 import (
 	"fmt"
 
-	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/verilog"
 )
 
 // maxUnitNameLen bounds unit names, which become module and file names.
@@ -17,7 +17,7 @@ func checkUnitName(name string) string {
 		return "A unit name must not be empty"
 	case len(name) > maxUnitNameLen:
 		return fmt.Sprintf("The unit name %q is longer than %d characters", name[:maxUnitNameLen]+"...", maxUnitNameLen)
-	case rtl.IsReserved(name):
+	case verilog.IsReserved(name):
 		// One list, the Verilog writer's: what it refuses, specs refuse.
 		return fmt.Sprintf("%q is a reserved Verilog keyword and cannot be a unit name", name)
 	}

@@ -34,12 +34,8 @@
 package specs
 
 import (
-	"math/rand/v2"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // Bounds of a pattern block. The coefficient bounds keep every address
@@ -262,39 +258,4 @@ func (p *Pattern) Class() string {
 		return ClassLinear
 	}
 	return ClassStride
-}
-
-// Accesses expands the pattern: for each iteration, one access per warp
-// in warp order, lanes in tid order. Instr is the pattern name and Line
-// the line of its block header.
-func (p *Pattern) Accesses() []trace.Access {
-	threads := p.Block[0] * p.Block[1]
-	if threads == 0 || p.WarpSize < 1 {
-		return nil // not from the decoder
-	}
-	warps := (threads + p.WarpSize - 1) / p.WarpSize
-	var rng *rand.Rand
-	if p.Random {
-		rng = rand.New(rand.NewPCG(p.RandomSeed, 0x9e3779b97f4a7c15))
-	}
-	out := make([]trace.Access, 0, warps*p.Iterations)
-	m, c := p.Matrix, p.Cols
-	for i := int64(0); i < int64(p.Iterations); i++ {
-		for w := 0; w < warps; w++ {
-			lo, hi := w*p.WarpSize, min((w+1)*p.WarpSize, threads)
-			addrs := make([]uint64, 0, hi-lo)
-			for tid := lo; tid < hi; tid++ {
-				tx, ty := int64(tid%p.Block[0]), int64(tid/p.Block[0])
-				m00, m11 := m[0][0], m[1][1]
-				if rng != nil {
-					m00, m11 = int64(rng.Uint64N(uint64(m00)+1)), int64(rng.Uint64N(uint64(m11)+1))
-				}
-				row := m00*ty + m[0][1]*tx + p.Offset[0] + i*p.Step[0]
-				s := row*c + m[1][0]*ty + m11*tx + p.Offset[1] + i*p.Step[1]
-				addrs = append(addrs, uint64(s))
-			}
-			out = append(out, trace.Access{Instr: p.Name, Line: p.Range.Start.Line, Addrs: addrs})
-		}
-	}
-	return out
 }

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // Golden vectors: a unit's inputs and its behavioural model's expected

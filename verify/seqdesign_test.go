@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // Hand-built sequential designs for the harness's tests: a gate-level

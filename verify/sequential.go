@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/verify/hdl"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // ResetPort is the name of the synchronous active-high reset input every

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // Stimulus makes the input stream of a sequential run one cycle at a time.

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // The stimulus tests drive the generators with small stand-in models that

@@ -14,10 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/verify/hdl"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // Engine names a checker of the design.

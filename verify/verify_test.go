@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // job writes the design's Verilog into a fresh directory and pairs it

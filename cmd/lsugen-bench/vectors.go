@@ -11,10 +11,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // unitRef names one unit of one spec file: "specs/FILE.hcl:NAME".

@@ -124,7 +124,7 @@ func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
 		}
 		t := &trace.Trace{File: in}
 		for _, p := range file.Patterns {
-			t.Accesses = append(t.Accesses, p.Accesses()...)
+			t.Accesses = append(t.Accesses, trace.FromPattern(p)...)
 		}
 		out = append(out, t)
 	}

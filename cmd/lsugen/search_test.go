@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/trace"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // transposeTrace is a 32×32 tile of a 2^10-word scratchpad read by rows

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 func cmdVerify(args []string, stdout, stderr io.Writer) error {

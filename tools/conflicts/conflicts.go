@@ -20,9 +20,9 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/trace"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // MaxMapSize bounds the number of banks or locks, so the count array of a

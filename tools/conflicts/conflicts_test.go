@@ -47,7 +47,7 @@ func TestDegree_Paper000(t *testing.T) {
 		name string
 		want int
 	}{{"transpose_store", 8}, {"transpose_load", 1}, {"fwt_stride8", 4}} {
-		if got := c.Degree(pattern(t, tc.name).Accesses()[0].Addrs); got != tc.want {
+		if got := c.Degree(trace.FromPattern(pattern(t, tc.name))[0].Addrs); got != tc.want {
 			t.Errorf("%s warp 0: %d-way, want %d-way", tc.name, got, tc.want)
 		}
 	}

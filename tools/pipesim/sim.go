@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/verify/model"
 )
 
 // Run is the outcome of one simulation: one pipeline variant, with or
