@@ -57,7 +57,7 @@ verify-all: deps build
 LIBERTY         ?= ../shared/liberty/sky130_fd_sc_hd__tt_025C_1v80.lib.gz
 CROSSCHECK_FLAGS ?= --jobs 2 --timeout 15m --progress
 crosscheck: deps build
-	$(BIN) crosscheck-timing --liberty $(LIBERTY) $(CROSSCHECK_FLAGS) $(SPECS)
+	$(BIN) crosscheck-timing --liberty $(LIBERTY) $(CROSSCHECK_FLAGS) --doc docs/crosscheck-timing.md $(SPECS)
 
 # Refresh the golden files after a reviewed change of the generators.
 golden:

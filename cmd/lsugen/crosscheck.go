@@ -1,22 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/timing"
-	"github.com/lsugen/lsugen/timing/liberty"
+	"github.com/lsugen/lsugen/verify/hdl"
 	"github.com/lsugen/lsugen/verify/sta"
 )
 
@@ -36,9 +35,10 @@ func cmdCrosscheck(args []string, stdout, stderr io.Writer) error {
 	band := fs.Float64("band", sta.DefaultBandPct, "tolerance in percent of the sized model against the timing-driven flow")
 	srcKind := fs.String("source", string(sta.SourceRTL), "what to synthesise: rtl (the readable module NAME) or gates (NAME_gates, the gates lsugen times)")
 	progress := fs.Bool("progress", false, "print a line on stderr as each unit finishes")
+	doc := fs.String("doc", "", "also write the report as a complete Markdown page (method, table, summary, provenance) to `FILE`")
 	fraig := fs.Int("fraig-conflicts", sta.DefaultFraigConflicts, "conflict limit per candidate of ABC's SAT sweeping (&fraig -x -C) in both flows; ABC's default, 1000000, ran past 30 minutes on the 32-lane speculative coalescer")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json|--markdown] [flags] SPEC...
+		fmt.Fprintln(stderr, `Usage: lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json|--markdown] [--doc FILE] [flags] SPEC...
 
 Cross-validates lsugen's FO4 model against a real timing flow. Each unit's
 RTL is synthesised with Yosys to the library twice (plain ABC mapping, and
@@ -79,8 +79,62 @@ errors.`)
 	if err != nil {
 		return err
 	}
+	ccUnits, err := crosscheckUnits(units, *skip, *maxGates, stderr)
+	if err != nil {
+		return err
+	}
+	dir, keep, err := workDir(*work, "lsugen-crosscheck-")
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var progressTo func(sta.UnitDone)
+	if *progress {
+		progressTo = printProgress(stderr, *timeout)
+	}
+	start := time.Now()
+	rep, err := sta.Crosscheck(ctx, ccUnits, sta.CrosscheckOptions{
+		Config: sta.Config{Liberty: *libFile, Driver: *driver, LoadFactor: *load, WorkDir: dir, TargetPS: *target,
+			FraigConflicts: *fraig, Timeout: *timeout, Source: sta.Source(*srcKind)},
+		BandPct: *band, Jobs: *jobs, TimeoutName: "--timeout",
+	}, progressTo)
+	if err != nil {
+		fmt.Fprintf(stderr, "lsugen crosscheck-timing: %v\n(work directory kept: %s)\n", err, dir)
+		return errReported
+	}
+	seconds := time.Since(start).Seconds()
+	if !keep {
+		os.RemoveAll(dir)
+	}
+	if *doc != "" {
+		var b bytes.Buffer
+		if err := rep.WritePage(&b, sta.PageInfo{Version: "lsugen " + gen.Version, Jobs: *jobs, CPUs: runtime.NumCPU(), Seconds: seconds}); err != nil {
+			return err
+		}
+		if err := hdl.WriteFileAtomic(*doc, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	switch {
+	case *asJSON:
+		b, err := rep.JSON()
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(b)
+		return err
+	case *asMarkdown:
+		return rep.WriteMarkdown(stdout)
+	}
+	return rep.WriteText(stdout)
+}
+
+// crosscheckUnits are the units for sta.Crosscheck, those named in
+// --skip (comma-separated) or larger than --max-gates marked skipped.
+func crosscheckUnits(units []unit, skip string, maxGates int, stderr io.Writer) ([]sta.CrosscheckUnit, error) {
 	skipSet := map[string]bool{}
-	for _, n := range strings.Split(*skip, ",") {
+	for _, n := range strings.Split(skip, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			skipSet[n] = true
 		}
@@ -92,156 +146,34 @@ errors.`)
 		}
 		if !found {
 			fmt.Fprintf(stderr, "lsugen crosscheck-timing: --skip %s: no such unit\n", n)
-			return errUsage
+			return nil, errUsage
 		}
 	}
-
-	dir, keep, err := workDir(*work, "lsugen-crosscheck-")
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		fmt.Fprintf(stderr, "lsugen crosscheck-timing: %v\n(work directory kept: %s)\n", err, dir)
-		return errReported
-	}
-	flow, err := sta.New(sta.Config{Liberty: *libFile, Driver: *driver, LoadFactor: *load, WorkDir: dir, TargetPS: *target, FraigConflicts: *fraig, Timeout: *timeout, Source: sta.Source(*srcKind)})
-	if err != nil {
-		return fail(err)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	fo4, err := flow.MeasureFO4(ctx)
-	if err != nil {
-		return fail(err)
-	}
-	ch, err := liberty.Characterize(flow.Lib.Library, liberty.Options{DontUse: []string{}})
-	if err != nil {
-		return fail(err)
-	}
-	rep := sta.NewReport(flow, fo4, *band)
-	rep.Model = sta.NewModelTech(ch)
-	// The characterized model in the flow's environment: the same driver
-	// and output load, in reference-inverter caps.
-	libOpt := timing.OptionsFor(ch.Tech)
-	libOpt.DriverSize = flow.DriverCap * flow.Lib.CapUnitFF / ch.RefCapFF
-	libOpt.OutputLoad = flow.OutputLoad * flow.Lib.CapUnitFF / ch.RefCapFF
-
-	// Run the units, up to --jobs at a time; the report keeps spec order.
-	type outcome struct {
-		res      *sta.UnitResult
-		mapped   *sta.Timing
-		seconds  float64
-		err      error
-		timedOut bool
-	}
-	results := make([]outcome, len(units))
-	var todo []int
+	out := make([]sta.CrosscheckUnit, len(units))
 	for i, u := range units {
-		if skipSet[u.design.Name] {
-			rep.Skipped = append(rep.Skipped, sta.Skipped{Name: u.design.Name, Gates: len(u.design.Gates), Reason: "--skip"})
-			continue
+		cu := sta.CrosscheckUnit{Design: u.design, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(),
+			Info: rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)}}
+		switch {
+		case skipSet[u.design.Name]:
+			cu.Skip = "--skip"
+		case maxGates > 0 && len(u.design.Gates) > maxGates:
+			cu.Skip = fmt.Sprintf("more than --max-gates %d", maxGates)
 		}
-		if *maxGates > 0 && len(u.design.Gates) > *maxGates {
-			rep.Skipped = append(rep.Skipped, sta.Skipped{Name: u.design.Name, Gates: len(u.design.Gates),
-				Reason: fmt.Sprintf("more than --max-gates %d", *maxGates)})
-			continue
+		out[i] = cu
+	}
+	return out, nil
+}
+
+// printProgress is --progress: a line on stderr as each unit finishes.
+func printProgress(stderr io.Writer, timeout time.Duration) func(sta.UnitDone) {
+	return func(d sta.UnitDone) {
+		switch {
+		case d.Err != nil:
+			fmt.Fprintf(stderr, "%-24s failed\n", d.Name)
+		case d.TimedOut:
+			fmt.Fprintf(stderr, "%-24s a tool run exceeded --timeout %v: skipped\n", d.Name, timeout)
+		default:
+			fmt.Fprintf(stderr, "%-24s plain %.1f ps, timing-driven %.1f ps, %.1fs\n", d.Name, d.Result.Plain.DelayPS, d.Result.TimingDriven.DelayPS, d.Seconds)
 		}
-		todo = append(todo, i)
 	}
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		next     int
-		firstErr error // the first unit to fail; the others are cancelled
-	)
-	for w := 0; w < min(*jobs, len(todo)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				if next >= len(todo) || ctx.Err() != nil {
-					mu.Unlock()
-					return
-				}
-				i := todo[next]
-				next++
-				mu.Unlock()
-				u := units[i]
-				start := time.Now()
-				res, err := flow.Run(ctx, u.design, rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)})
-				var mapped *sta.Timing
-				if err == nil {
-					mapped, err = flow.RunMapped(ctx, u.design, ch)
-				}
-				results[i] = outcome{res: res, mapped: mapped, seconds: time.Since(start).Seconds(), err: err}
-				if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-					// Too slow for --timeout: reported, not fatal.
-					results[i].timedOut, err = true, nil
-				}
-				if *progress {
-					mu.Lock()
-					if err != nil {
-						fmt.Fprintf(stderr, "%-24s failed\n", u.design.Name)
-					} else if results[i].timedOut {
-						fmt.Fprintf(stderr, "%-24s a tool run exceeded --timeout %v: skipped\n", u.design.Name, *timeout)
-					} else {
-						fmt.Fprintf(stderr, "%-24s plain %.1f ps, timing-driven %.1f ps, %.1fs\n", u.design.Name, res.Plain.DelayPS, res.TimingDriven.DelayPS, results[i].seconds)
-					}
-					mu.Unlock()
-				}
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("%s: %w", u.design.Name, err)
-					}
-					mu.Unlock()
-					stop() // cancel the units in flight; start no more
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return fail(firstErr)
-	}
-	if err := ctx.Err(); err != nil {
-		return fail(err)
-	}
-	for _, i := range todo {
-		u := units[i]
-		if results[i].timedOut {
-			rep.Skipped = append(rep.Skipped, sta.Skipped{Name: u.design.Name, Gates: len(u.design.Gates),
-				Reason: fmt.Sprintf("a Yosys or OpenSTA run exceeded --timeout %v (%.0fs)", *timeout, results[i].seconds)})
-			continue
-		}
-		var lib, textbook [2]*timing.Result
-		for i, mode := range []timing.Mode{timing.Unsized, timing.Sized} {
-			opt := timing.DefaultOptions()
-			opt.Mode = mode
-			if textbook[i], err = timing.Analyze(u.design, opt); err != nil {
-				return fmt.Errorf("%s: %w", u.design.Name, err)
-			}
-			libOpt.Mode = mode
-			if lib[i], err = timing.Analyze(u.design, libOpt); err != nil {
-				return fmt.Errorf("%s: %w", u.design.Name, err)
-			}
-		}
-		rep.Add(results[i].res, results[i].mapped, u.spec.UnitKind(), u.spec.Variant(), len(u.design.Gates), lib, textbook, results[i].seconds)
-	}
-	if !keep {
-		os.RemoveAll(dir)
-	}
-	if *asJSON {
-		b, err := rep.JSON()
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(b)
-		return err
-	}
-	if *asMarkdown {
-		return rep.WriteMarkdown(stdout)
-	}
-	return rep.WriteText(stdout)
 }
