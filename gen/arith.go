@@ -1,6 +1,10 @@
 package gen
 
 import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 )
@@ -194,8 +198,10 @@ func prefixAdd(b *netlist.Builder, a, c netlist.Bus, cin netlist.Net) netlist.Bu
 
 // addWith adds with the named architecture: ripple, cla (lookahead tree),
 // cla4 (003_*'s cascaded 4-bit lookahead blocks) or prefix.
-func addWith(b *netlist.Builder, arch string, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
+func addWith(b *netlist.Builder, arch specs.Adder, a, c netlist.Bus, cin netlist.Net) netlist.Bus {
 	switch arch {
+	case specs.AdderRipple:
+		return rippleAdd(b, a, c, cin)
 	case specs.AdderCLA:
 		return claAdd(b, a, c, cin)
 	case specs.AdderCLA4:
@@ -203,13 +209,15 @@ func addWith(b *netlist.Builder, arch string, a, c netlist.Bus, cin netlist.Net)
 	case specs.AdderPrefix:
 		return prefixAdd(b, a, c, cin)
 	}
-	return rippleAdd(b, a, c, cin)
+	// The generators' entry points refuse an invalid adder (checkChoice)
+	// before any gate is built, so this is a bug, not bad input.
+	panic(fmt.Sprintf("gen: adder %q was not validated", arch))
 }
 
 // lessThan returns x < y, unsigned: the sign of the (n+1)-bit difference
 // {0,x} - {0,y} = {0,x} + {1,~y} + 1, from a full subtractor of the given
 // adder architecture (unused sum bits are removed at Build).
-func lessThan(b *netlist.Builder, arch string, x, y netlist.Bus) netlist.Net {
+func lessThan(b *netlist.Builder, arch specs.Adder, x, y netlist.Bus) netlist.Net {
 	xe := append(append(netlist.Bus(nil), x...), netlist.Const0)
 	ye := make(netlist.Bus, len(y)+1)
 	for i := range y {
@@ -218,4 +226,20 @@ func lessThan(b *netlist.Builder, arch string, x, y netlist.Bus) netlist.Net {
 	ye[len(y)] = netlist.Const1
 	diff := addWith(b, arch, xe, ye, netlist.Const1)
 	return diff[len(x)]
+}
+
+// checkChoice refuses a named value (an adder, a structure, a variant)
+// that is not one of its type's constants. The loader accepts only those;
+// a spec built in Go could hold anything, and no generator falls back to
+// a default in its place.
+func checkChoice[T ~string](u specs.Unit, attr string, v T, valid bool) hcl.Diagnostics {
+	if valid {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Unsupported " + attr,
+		Detail:   fmt.Sprintf("%s %q: %q is not a supported %s.", u.UnitKind(), u.UnitName(), string(v), attr),
+		Subject:  u.DeclRange().Ptr(),
+	}}
 }

@@ -48,7 +48,7 @@ func evalAll(t *testing.T, n int, f func(b *netlist.Builder, x, y netlist.Bus) n
 // TestAdders_Exhaustive checks every adder architecture and the
 // subtractor-based comparison on all inputs of widths 1 to 9.
 func TestAdders_Exhaustive(t *testing.T) {
-	for _, arch := range []string{specs.AdderRipple, specs.AdderCLA4, specs.AdderPrefix} {
+	for _, arch := range []specs.Adder{specs.AdderRipple, specs.AdderCLA4, specs.AdderPrefix} {
 		for n := 1; n <= 9; n++ {
 			evalAll(t, n, func(b *netlist.Builder, x, y netlist.Bus) netlist.Bus {
 				return addWith(b, arch, x, y, netlist.Const1)

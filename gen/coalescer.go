@@ -100,7 +100,7 @@ func (w *warp) neighbor(blockBits int) (nl.Bus, *nl.Expr) {
 // monotonic is the detector of 003_* Figure 4.5: per neighbour pair a
 // subtractor (is lane i below lane i+1?) and an equality unit; the
 // non-decreasing and non-increasing flags are ANDed over all pairs.
-func (w *warp) monotonic(adder string) (nondec, noninc nl.Net, nondecE, nonincE *nl.Expr) {
+func (w *warp) monotonic(adder specs.Adder) (nondec, noninc nl.Net, nondecE, nonincE *nl.Expr) {
 	n := len(w.lanes)
 	le, ge := make(nl.Bus, n-1), make(nl.Bus, n-1)
 	leE, geE := make([]*nl.Expr, n-1), make([]*nl.Expr, n-1)
@@ -167,6 +167,10 @@ func allOnes(e *nl.Expr) *nl.Expr {
 
 // Coalescer builds a coalescer of the given structure.
 func Coalescer(c *specs.Coalescer) (*nl.Design, hcl.Diagnostics) {
+	if d := append(checkChoice(c, "structure", c.Structure, c.Structure.Valid()),
+		checkChoice(c, "adder", c.Adder, c.Structure != specs.Speculative || c.Adder.Valid())...); d.HasErrors() {
+		return nil, d
+	}
 	w := newWarp(c.Name, c.Lanes, c.AddrBits)
 	header := []string{
 		fmt.Sprintf("Coalescer, %s structure, %d lanes of %d-bit addresses; block address = address >> %d.", c.Structure, c.Lanes, c.AddrBits, c.BlockBits),
@@ -201,6 +205,9 @@ func Coalescer(c *specs.Coalescer) (*nl.Design, hcl.Diagnostics) {
 
 // MonotonicityDetector builds the detector on its own.
 func MonotonicityDetector(m *specs.MonotonicityDetector) (*nl.Design, hcl.Diagnostics) {
+	if d := checkChoice(m, "adder", m.Adder, m.Adder.Valid()); d.HasErrors() {
+		return nil, d
+	}
 	w := newWarp(m.Name, m.Lanes, m.AddrBits)
 	nondec, noninc, nondecE, nonincE := w.monotonic(m.Adder)
 	w.output("nondecreasing_o", nl.Bus{nondec}, nondecE, "lane i <= lane i+1 for every pair")

@@ -32,6 +32,11 @@ type hashGen struct {
 
 // Hash builds the netlist and word-level view of a hash unit.
 func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
+	if h.Function == specs.Add || h.Function == specs.RAP {
+		if d := checkChoice(h, "adder", h.Adder, h.Adder == specs.AdderRipple || h.Adder == specs.AdderCLA); d.HasErrors() {
+			return nil, d
+		}
+	}
 	g := &hashGen{h: h, b: nl.NewBuilder(h.Name), rtl: &nl.RTL{}, m: h.BankBits, s: SelWidth(h.AddrBits)}
 	n := h.AddrBits
 	g.addr = g.b.Input("addr_i", n, "word address")

@@ -31,6 +31,9 @@ type slot struct {
 
 // ElasticPipeline builds the back end of Figure 4(a), 4(b) or 6.
 func ElasticPipeline(p *specs.ElasticPipeline) (*nl.Design, hcl.Diagnostics) {
+	if d := checkChoice(p, "variant", p.PipeVariant, p.PipeVariant.Valid()); d.HasErrors() {
+		return nil, d
+	}
 	g := &pipeGen{dual: newDual(p.Name), p: p}
 	g.b.Clock("clk", "clock; all state changes at its rising edge")
 	g.clear = g.input("rst", 1, "synchronous reset, active high: empties the pipeline")
@@ -265,7 +268,7 @@ func (g *pipeGen) elastic(outV, outTag, free sig) (stall, wbV, wbTag sig, in0 sl
 func (g *pipeGen) header() []string {
 	p := g.p
 	m, n := p.MemStages, p.PremDepth()
-	title := map[string]string{
+	title := map[specs.PipelineVariant]string{
 		specs.PipeUnified: "baseline with unified memory stages (Figure 4a of Gou and Gaydadjiev, CF'11)",
 		specs.PipeSplit:   "baseline with split memory stages (Figure 4b of Gou and Gaydadjiev, CF'11)",
 		specs.PipeElastic: "elastic pipeline (Figure 6 of Gou and Gaydadjiev, CF'11)",

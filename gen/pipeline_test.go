@@ -25,7 +25,11 @@ func loadUnits(t *testing.T, path string) map[string]specs.Unit {
 // flip-flop of the netlist.
 func TestWarpReadyMask_Storage(t *testing.T) {
 	for name, u := range loadUnits(t, "../specs/pipeline.hcl") {
-		d, diags := Generate(u)
+		w, ok := u.(*specs.WarpReadyMask)
+		if !ok {
+			continue
+		}
+		d, diags := WarpReadyMask(w)
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
@@ -62,7 +66,7 @@ func TestElasticPipeline_Registers(t *testing.T) {
 		{"ep_elastic_fig6", 2*7 + 3 + 2*7 + 1*(7+3)},
 	}
 	for _, c := range cases {
-		d, diags := Generate(units[c.name])
+		d, diags := ElasticPipeline(units[c.name].(*specs.ElasticPipeline))
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}

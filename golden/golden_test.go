@@ -22,6 +22,7 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
@@ -41,7 +42,7 @@ func generate(t testing.TB, path string) []unit {
 	}
 	var us []unit
 	for _, su := range file.Units {
-		d, gd := gen.Generate(su)
+		d, gd := units.Generate(su)
 		if gd.HasErrors() {
 			t.Fatalf("%s: %s", su.UnitName(), gd.Error())
 		}
@@ -137,7 +138,7 @@ func checkNoStale(t *testing.T, want map[string]bool, dirs ...string) {
 // testbench, as `lsugen gen --tb` does.
 func testbenchFiles(t testing.TB, u unit) map[string][]byte {
 	t.Helper()
-	g, err := verify.Golden(u.spec, u.design)
+	g, err := units.Golden(u.spec, u.design)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func BenchmarkGenTiming_LargestSpec(b *testing.B) {
 	b.ReportMetric(float64(most), "gates")
 	b.ResetTimer()
 	for b.Loop() {
-		d, diags := gen.Generate(largest)
+		d, diags := units.Generate(largest)
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}
@@ -309,7 +310,7 @@ func BenchmarkGenTiming_AllToAll64(b *testing.B) {
 		b.Fatal("coalesce_a2a_64 not in specs/coalescer_thesis.hcl")
 	}
 	for b.Loop() {
-		d, diags := gen.Generate(unit)
+		d, diags := units.Generate(unit)
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}

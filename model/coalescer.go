@@ -39,7 +39,7 @@ import (
 //     nonincreasing_o. The adder only picks the subtractor's hardware; it
 //     does not change the function.
 //
-// ForUnit refuses lanes outside 2..128, addr_bits outside 1..64, a
+// ForCoalescer and ForMonotonicityDetector refuse lanes outside 2..128, addr_bits outside 1..64, a
 // coalescer's block_bits outside 0..addr_bits-1 and an unknown coalescer
 // structure. The adder is not checked: it does not change the function.
 
@@ -106,15 +106,16 @@ func b2u(b bool) uint64 {
 // coalescer
 
 type coalescer struct {
-	structure string
+	structure specs.Structure
 	lanes     int
 	addrBits  int
 	blockBits int
 	ports     []Port
 }
 
-// forCoalescer is ForUnit for a coalescer; its errors name the unit.
-func forCoalescer(c *specs.Coalescer) (Model, error) {
+// ForCoalescer returns the model of a coalescer unit; its errors name the
+// unit.
+func ForCoalescer(c *specs.Coalescer) (Model, error) {
 	if c == nil {
 		return nil, errors.New("model: nil coalescer unit")
 	}
@@ -200,9 +201,9 @@ type monotonicityDetector struct {
 	ports    []Port
 }
 
-// forMonotonicityDetector is ForUnit for a monotonicity detector; its
+// ForMonotonicityDetector returns the model of a monotonicity detector; its
 // errors name the unit.
-func forMonotonicityDetector(d *specs.MonotonicityDetector) (Model, error) {
+func ForMonotonicityDetector(d *specs.MonotonicityDetector) (Model, error) {
 	if d == nil {
 		return nil, errors.New("model: nil monotonicity_detector unit")
 	}

@@ -109,7 +109,7 @@ func checkWarp(t *testing.T, w warp) {
 		t.Fatalf("bad test data: lane strings do not have %d lanes", L)
 	}
 
-	for _, st := range []string{specs.AllToAll, specs.Neighbor, specs.Speculative} {
+	for _, st := range []specs.Structure{specs.AllToAll, specs.Neighbor, specs.Speculative} {
 		m := mustModel(t, &specs.Coalescer{Name: "c", Structure: st, Lanes: L, AddrBits: w.addrBits,
 			BlockBits: w.blockBits, Adder: specs.AdderCLA4})
 		out := coRun(m, w.addrBits, w.addrs)
@@ -126,7 +126,7 @@ func checkWarp(t *testing.T, w warp) {
 			}
 		}
 	}
-	for _, adder := range []string{specs.AdderCLA4, specs.AdderRipple, specs.AdderPrefix} {
+	for _, adder := range []specs.Adder{specs.AdderCLA4, specs.AdderRipple, specs.AdderPrefix} {
 		m := mustModel(t, &specs.MonotonicityDetector{Name: "d", Lanes: L, AddrBits: w.addrBits, Adder: adder})
 		out := coRun(m, w.addrBits, w.addrs)
 		got := [3]uint64{out[0][0], out[1][0], out[2][0]}
@@ -382,7 +382,7 @@ func TestCoalescer_Ports(t *testing.T) {
 // TestForUnit_CoalescerErrors checks the refused field values, and that the
 // limits themselves are accepted.
 func TestForUnit_CoalescerErrors(t *testing.T) {
-	co := func(st string, lanes, addrBits, blockBits int) *specs.Coalescer {
+	co := func(st specs.Structure, lanes, addrBits, blockBits int) *specs.Coalescer {
 		return &specs.Coalescer{Name: "c", Structure: st, Lanes: lanes, AddrBits: addrBits, BlockBits: blockBits}
 	}
 	det := func(lanes, addrBits int) *specs.MonotonicityDetector {
@@ -410,12 +410,12 @@ func TestForUnit_CoalescerErrors(t *testing.T) {
 		{det(32, 65), "addr_bits = 65"},
 	}
 	for _, c := range bad {
-		m, err := ForUnit(c.u)
+		m, err := forUnit(c.u)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ForUnit(%#v): error %v, want one containing %q", c.u, err, c.want)
+			t.Errorf("forUnit(%#v): error %v, want one containing %q", c.u, err, c.want)
 		}
 		if m != nil {
-			t.Errorf("ForUnit(%#v): non-nil model %#v with error", c.u, m)
+			t.Errorf("forUnit(%#v): non-nil model %#v with error", c.u, m)
 		}
 	}
 	for _, u := range []specs.Unit{
@@ -423,8 +423,8 @@ func TestForUnit_CoalescerErrors(t *testing.T) {
 		det(2, 1), det(128, 64),
 		&specs.MonotonicityDetector{Lanes: 4, AddrBits: 8, Adder: "anything"},
 	} {
-		if _, err := ForUnit(u); err != nil {
-			t.Errorf("ForUnit(%#v): %v, want no error", u, err)
+		if _, err := forUnit(u); err != nil {
+			t.Errorf("forUnit(%#v): %v, want no error", u, err)
 		}
 	}
 }
@@ -469,7 +469,7 @@ func TestCoalescer_RandomProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 17))
 	for _, sh := range randShapes {
 		for _, bb := range []int{0, sh.A / 2, sh.A - 1} {
-			mk := func(st string) Model {
+			mk := func(st specs.Structure) Model {
 				return mustModel(t, &specs.Coalescer{Structure: st, Lanes: sh.L, AddrBits: sh.A, BlockBits: bb})
 			}
 			all, nb, spec := mk(specs.AllToAll), mk(specs.Neighbor), mk(specs.Speculative)
@@ -529,8 +529,8 @@ func TestCoalescer_RandomProperties(t *testing.T) {
 // size (64 lanes of 32 bits).
 func coAllModels(t testing.TB) map[string]Model {
 	ms := map[string]Model{}
-	for _, st := range []string{specs.AllToAll, specs.Neighbor, specs.Speculative} {
-		ms[st] = mustModel(t, &specs.Coalescer{Name: st, Structure: st, Lanes: 64, AddrBits: 32, BlockBits: 5})
+	for _, st := range []specs.Structure{specs.AllToAll, specs.Neighbor, specs.Speculative} {
+		ms[string(st)] = mustModel(t, &specs.Coalescer{Name: string(st), Structure: st, Lanes: 64, AddrBits: 32, BlockBits: 5})
 	}
 	ms["detector"] = mustModel(t, &specs.MonotonicityDetector{Name: "d", Lanes: 64, AddrBits: 32})
 	ms["speculative_128x64"] = mustModel(t, &specs.Coalescer{Name: "s", Structure: specs.Speculative,

@@ -60,7 +60,8 @@
 //
 // # Sequential units (001_*)
 //
-// elastic_pipeline and warp_ready_mask are clocked; ForSequential returns
+// elastic_pipeline and warp_ready_mask are clocked; ForPipeline and
+// ForReadyMask return
 // their Sequential models (the struct APIs are Pipeline and ReadyMask).
 // The ports are listed without clk; rst is a synchronous, active-high
 // input. Let T = tag_bits, DB = bits for 0..simd_width, W = warp_contexts,
@@ -133,8 +134,8 @@ type Model interface {
 	Eval(in, out [][]uint64)
 }
 
-// ForUnit returns the model of u. It refuses, with an error: unit kinds
-// without a model; configurable xor_matrix, fixed_xor and add; unknown hash
+// ForHash returns the model of a hash unit. It refuses, with an error:
+// configurable xor_matrix, fixed_xor and add; unknown hash
 // functions; addr_bits < 1; bank_bits outside 1..64 (rap: w not a power of
 // two >= 2, or bank_bits set and not log2(w)); negative k, k1, k2 or Bits
 // elements; a Bits list without one entry per bank bit, or with entries of
@@ -143,26 +144,15 @@ type Model interface {
 // Permutation that does not have w entries in 0..w-1 (repeats are allowed).
 // Constant shifts and Bits elements at or above addr_bits are accepted and
 // read zeros.
-func ForUnit(u specs.Unit) (Model, error) {
-	switch u := u.(type) {
-	case *specs.Hash:
-		if u == nil {
-			return nil, errors.New("model: nil hash unit")
-		}
-		m, err := forHash(u)
-		if err != nil {
-			return nil, fmt.Errorf("model: hash %q (%s): %w", u.Name, u.Function, err)
-		}
-		return m, nil
-	case *specs.Coalescer:
-		return forCoalescer(u)
-	case *specs.MonotonicityDetector:
-		return forMonotonicityDetector(u)
-	case nil:
-		return nil, errors.New("model: nil unit")
-	default:
-		return nil, fmt.Errorf("model: unit %q: kind %q is not modelled", u.UnitName(), u.UnitKind())
+func ForHash(u *specs.Hash) (Model, error) {
+	if u == nil {
+		return nil, errors.New("model: nil hash unit")
 	}
+	m, err := forHash(u)
+	if err != nil {
+		return nil, fmt.Errorf("model: hash %q (%s): %w", u.Name, u.Function, err)
+	}
+	return m, nil
 }
 
 // selWidth is S, the width of one address-bit selection in a configuration

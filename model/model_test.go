@@ -13,9 +13,9 @@ import (
 // mustModel builds the model of h or fails the test.
 func mustModel(t testing.TB, h specs.Unit) Model {
 	t.Helper()
-	m, err := ForUnit(h)
+	m, err := forUnit(h)
 	if err != nil {
-		t.Fatalf("ForUnit(%s): %v", h.UnitName(), err)
+		t.Fatalf("forUnit(%s): %v", h.UnitName(), err)
 	}
 	return m
 }
@@ -194,7 +194,7 @@ func TestFixedXor_PaperExample(t *testing.T) {
 // TestAdd_PaperStride5 checks 002's ADD hash with m=2 on the stride-5
 // diagonal of Fig. 6c: only half of the banks are used.
 func TestAdd_PaperStride5(t *testing.T) {
-	for _, adder := range []string{specs.AdderRipple, specs.AdderCLA, ""} {
+	for _, adder := range []specs.Adder{specs.AdderRipple, specs.AdderCLA, ""} {
 		m := mustModel(t, &specs.Hash{Function: specs.Add, AddrBits: 4, BankBits: 2, Adder: adder})
 		// 0: 0+0; 5 = 01|01: 1+1; 10 = 10|10: 2+2=4 -> 0; 15 = 11|11: 3+3=6 -> 2.
 		want := map[uint64]uint64{0: 0, 5: 2, 10: 0, 15: 2,
@@ -717,9 +717,9 @@ func TestForUnit_Errors(t *testing.T) {
 		{&specs.Hash{Function: specs.RAP, AddrBits: 8, BankBits: 2, W: 4, Permutation: []int{0, 1, 2, 4}}, "permutation[3] = 4"},
 	}
 	for _, c := range cases {
-		_, err := ForUnit(c.u)
+		_, err := forUnit(c.u)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ForUnit(%#v): error %v, want one containing %q", c.u, err, c.want)
+			t.Errorf("forUnit(%#v): error %v, want one containing %q", c.u, err, c.want)
 		}
 	}
 }

@@ -175,7 +175,7 @@ func checkPipelineSpec(p *specs.ElasticPipeline) error {
 
 // NewPipeline returns the model of p in the reset state. It reads
 // MemStages, WarpSize, SIMDWidth, ShmemPorts and PipeVariant, and panics
-// on a configuration ForSequential refuses (mem_stages outside 1..16,
+// on a configuration ForPipeline refuses (mem_stages outside 1..16,
 // sizes that are not powers of two, warp_size < simd_width, more than 17
 // subwarps, tag_bits outside 1..64, an unknown or empty variant).
 func NewPipeline(p *specs.ElasticPipeline) *Pipeline {
@@ -425,27 +425,29 @@ func (p *Pipeline) Cycle(in PipeIn) PipeOut {
 // ---------------------------------------------------------------------------
 // Port-level wrappers.
 
-// ForSequential returns the port-level model of a sequential unit
-// (*specs.ElasticPipeline or *specs.WarpReadyMask; see the package
-// documentation for the ports), or an error for other kinds, nil and
-// configurations the models refuse (see NewPipeline and NewReadyMask).
-func ForSequential(u specs.Unit) (Sequential, error) {
-	switch u := u.(type) {
-	case *specs.ElasticPipeline:
-		if err := checkPipelineSpec(u); err != nil {
-			return nil, fmt.Errorf("model: %w", err)
-		}
-		return newSeqPipeline(u), nil
-	case *specs.WarpReadyMask:
-		if err := checkReadyMaskSpec(u); err != nil {
-			return nil, fmt.Errorf("model: %w", err)
-		}
-		return newSeqReadyMask(u), nil
-	case nil:
-		return nil, errors.New("model: nil unit")
-	default:
-		return nil, fmt.Errorf("model: unit %q: kind %q is not a sequential unit", u.UnitName(), u.UnitKind())
+// ForPipeline returns the port-level model of an elastic_pipeline (see the
+// package documentation for the ports), or an error for nil and the
+// configurations NewPipeline refuses.
+func ForPipeline(u *specs.ElasticPipeline) (Sequential, error) {
+	if u == nil {
+		return nil, errors.New("model: nil elastic_pipeline unit")
 	}
+	if err := checkPipelineSpec(u); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return newSeqPipeline(u), nil
+}
+
+// ForReadyMask returns the port-level model of a warp_ready_mask, or an
+// error for nil and the configurations NewReadyMask refuses.
+func ForReadyMask(u *specs.WarpReadyMask) (Sequential, error) {
+	if u == nil {
+		return nil, errors.New("model: nil warp_ready_mask unit")
+	}
+	if err := checkReadyMaskSpec(u); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return newSeqReadyMask(u), nil
 }
 
 // seqPipeline is the port-level elastic_pipeline:

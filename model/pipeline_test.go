@@ -14,7 +14,7 @@ import (
 // cycle semantics (issue 4) and the paper's Figures 4 to 6; none is
 // computed by the model under test.
 
-func pipeSpec(variant string, m, warp, simd, ports int) *specs.ElasticPipeline {
+func pipeSpec(variant specs.PipelineVariant, m, warp, simd, ports int) *specs.ElasticPipeline {
 	return &specs.ElasticPipeline{
 		Name: "p", MemStages: m, WarpSize: warp, SIMDWidth: simd,
 		ShmemPorts: ports, TagBits: 8, PipeVariant: variant,
@@ -325,7 +325,7 @@ func TestPipelineOccupancy(t *testing.T) {
 		// The degree is read for shmem only; kind 3 is kind 2.
 		{1, PipeMem, 8, 1}, {1, 3, 8, 1}, {1, PipeALU, 8, 1}, {2, 3, 15, 1},
 	}
-	for _, variant := range []string{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
+	for _, variant := range []specs.PipelineVariant{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
 		for _, m := range []int{1, 3} {
 			for _, tc := range cases {
 				if tc.kind == PipeALU && variant != specs.PipeUnified {
@@ -447,7 +447,7 @@ func TestPipelineResetAndInFlight(t *testing.T) {
 	// instruction is written back exactly once, InFlight = accepted -
 	// written back, and Reset empties the pipeline.
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, variant := range []string{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
+	for _, variant := range []specs.PipelineVariant{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
 		for _, cfg := range [][3]int{{1, 8, 8}, {2, 32, 8}, {4, 32, 8}, {3, 64, 4}} {
 			spec := pipeSpec(variant, cfg[0], cfg[1], cfg[2], 1)
 			p := NewPipeline(spec)
@@ -487,7 +487,7 @@ func TestPipelineResetAndInFlight(t *testing.T) {
 }
 
 func TestPipelineNoAllocs(t *testing.T) {
-	for _, variant := range []string{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
+	for _, variant := range []specs.PipelineVariant{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
 		p := NewPipeline(pipeSpec(variant, 4, 32, 8, 1))
 		ins := randomPipeIns(1024)
 		k := 0
@@ -529,8 +529,8 @@ func TestNewPipelinePanics(t *testing.T) {
 			}()
 			NewPipeline(s)
 		}()
-		if _, err := ForSequential(s); err == nil {
-			t.Errorf("ForSequential(%+v) gave no error", s)
+		if _, err := forSequential(s); err == nil {
+			t.Errorf("forSequential(%+v) gave no error", s)
 		}
 	}
 }
@@ -540,9 +540,9 @@ func TestNewPipelinePanics(t *testing.T) {
 
 func mustSeq(t testing.TB, u specs.Unit) Sequential {
 	t.Helper()
-	s, err := ForSequential(u)
+	s, err := forSequential(u)
 	if err != nil {
-		t.Fatalf("ForSequential(%s): %v", u.UnitName(), err)
+		t.Fatalf("forSequential(%s): %v", u.UnitName(), err)
 	}
 	return s
 }
@@ -595,23 +595,23 @@ func TestForSequentialPorts(t *testing.T) {
 		}
 	}
 
-	if _, err := ForSequential(nil); err == nil {
-		t.Error("ForSequential(nil) gave no error")
+	if _, err := forSequential(nil); err == nil {
+		t.Error("forSequential(nil) gave no error")
 	}
-	if _, err := ForSequential((*specs.WarpReadyMask)(nil)); err == nil {
-		t.Error("ForSequential(nil *WarpReadyMask) gave no error")
+	if _, err := forSequential((*specs.WarpReadyMask)(nil)); err == nil {
+		t.Error("forSequential(nil *WarpReadyMask) gave no error")
 	}
-	if _, err := ForSequential(&specs.Coalescer{Name: "c", Lanes: 4, AddrBits: 8}); err == nil {
-		t.Error("ForSequential(coalescer) gave no error")
+	if _, err := forSequential(&specs.Coalescer{Name: "c", Lanes: 4, AddrBits: 8}); err == nil {
+		t.Error("forSequential(coalescer) gave no error")
 	}
-	if _, err := ForUnit(pipeSpec(specs.PipeElastic, 2, 8, 8, 1)); err == nil {
-		t.Error("ForUnit(elastic_pipeline) gave no error")
+	if _, err := forUnit(pipeSpec(specs.PipeElastic, 2, 8, 8, 1)); err == nil {
+		t.Error("forUnit(elastic_pipeline) gave no error")
 	}
 }
 
 func TestSeqPipelineMatchesStruct(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, variant := range []string{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
+	for _, variant := range []specs.PipelineVariant{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
 		spec := pipeSpec(variant, 3, 32, 8, 2)
 		spec.TagBits = 5
 		s := mustSeq(t, spec)
@@ -699,8 +699,8 @@ func TestSeqPipelineRstAndTagMask(t *testing.T) {
 
 func BenchmarkPipelineCycle(b *testing.B) {
 	ins := randomPipeIns(4096)
-	for _, variant := range []string{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
-		b.Run(variant, func(b *testing.B) {
+	for _, variant := range []specs.PipelineVariant{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
+		b.Run(string(variant), func(b *testing.B) {
 			p := NewPipeline(pipeSpec(variant, 4, 32, 8, 1))
 			k := 0
 			for b.Loop() {
@@ -717,9 +717,9 @@ func TestPipelineBubbleAfterMEM0(t *testing.T) {
 	// A degree-2 shmem accepted in 0 is in MEM0 in 1, 2, MEM1 in 3, MEM2
 	// in 4 and written back in 4; it was due in 0 + 3 = 3: cycle 3 is the
 	// one bubble (in 1 and 2 it is not yet due).
-	for _, variant := range []string{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
+	for _, variant := range []specs.PipelineVariant{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic} {
 		p := NewPipeline(pipeSpec(variant, 3, 8, 8, 1))
-		checkEvents(t, variant+" M=3", exe(p, []PipeIn{shmem(1, 2)}, 6), []ev{
+		checkEvents(t, string(variant)+" M=3", exe(p, []PipeIn{shmem(1, 2)}, 6), []ev{
 			{}, {}, {}, {bubble: true}, {wb: 1}, {},
 		})
 	}

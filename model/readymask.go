@@ -103,7 +103,7 @@ func checkReadyMaskSpec(w *specs.WarpReadyMask) error {
 }
 
 // NewReadyMask returns the model of w in the reset state. It panics on a
-// configuration ForSequential refuses (warp_contexts outside 1..64,
+// configuration ForReadyMask refuses (warp_contexts outside 1..64,
 // history_sets not a power of two, history_ways outside 1..8, pc_bits
 // below log2(history_sets) or above 64, sizes that are not powers of two,
 // warp_size < 2 or < simd_width, more than 17 subwarps).

@@ -448,8 +448,8 @@ func TestNewReadyMaskPanics(t *testing.T) {
 			}()
 			NewReadyMask(w)
 		}()
-		if _, err := ForSequential(w); err == nil {
-			t.Errorf("ForSequential(%+v) gave no error", w)
+		if _, err := forSequential(w); err == nil {
+			t.Errorf("forSequential(%+v) gave no error", w)
 		}
 	}
 }

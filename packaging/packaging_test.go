@@ -22,6 +22,7 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
@@ -70,7 +71,7 @@ func generateWith(t *testing.T, tb bool) []generated {
 	}
 	var out []generated
 	for _, su := range file.Units {
-		d, gd := gen.Generate(su)
+		d, gd := units.Generate(su)
 		if gd.HasErrors() {
 			t.Fatal(gd)
 		}
@@ -90,7 +91,7 @@ func generateWith(t *testing.T, tb bool) []generated {
 		if tb {
 			u.Testbench = &packaging.Testbench{File: verify.TestbenchFileName(d), Module: verify.TestbenchModule(d),
 				Vectors: verify.VectorFileName(d), DUTMacro: verify.DUTMacro}
-			g, err := verify.Golden(su, d)
+			g, err := units.Golden(su, d)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,17 +7,32 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-var coalescerBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "structure", Required: true},
-		{Name: "lanes", Required: true},
-		{Name: "addr_bits", Required: true},
-		{Name: "block_bits"},
-		{Name: "adder"},
-	},
+// coalescerDoc introduces the coalescer block in the spec reference.
+const coalescerDoc = `A coalescer (003_*): finds the lanes of a warp whose cache-block address
+no later lane repeats. Combinational.
+
+Ports: ` + "`addr_i [lanes*addr_bits-1:0]`" + ` (lane 0 in the least significant bits) in,
+` + "`unique_o [lanes-1:0]`" + ` out. ` + "`all_to_all`" + ` sets lane i when no later lane j > i holds the
+same block address; ` + "`neighbor`" + ` sets lane i when its block differs from lane
+i+1's (exact only for monotonic warps), the last lane always; ` + "`speculative`" + `
+outputs the neighbor result when the warp's full addresses are monotonic
+(unsigned) and the all-to-all result otherwise, and ` + "`monotonic_o`" + `.`
+
+// subtractorAdderDoc is the adder argument of the units with a
+// monotonicity detector.
+const subtractorAdderDoc = "Subtractor architecture of the monotonicity detector: `cla4` (the thesis's: 4-bit carry-lookahead blocks, carry passed block to block; default), `cla` (tree of 4-bit lookahead units), `ripple` or `prefix` (Sklansky)."
+
+var coalescerAttrs = []Attr{
+	{Name: "structure", Required: true, Type: "string", Doc: "`all_to_all`, `neighbor` or `speculative`."},
+	{Name: "lanes", Required: true, Type: "number", Doc: "Lanes of the warp, 2..128."},
+	{Name: "addr_bits", Required: true, Type: "number", Doc: "Address bits per lane, 1..64."},
+	{Name: "block_bits", Type: "number", Doc: "Low address bits ignored (the cache-block offset), 0..addr_bits-1; default 0."},
+	{Name: "adder", Type: "string", Doc: "speculative only. " + subtractorAdderDoc},
 }
 
-var coalescerStructures = []string{AllToAll, Neighbor, Speculative}
+var coalescerBlockSchema = schemaOf(coalescerAttrs)
+
+var coalescerStructures = names(Structures)
 
 // decodeCoalescerBlock decodes and validates a `coalescer "NAME" { ... }`
 // block. It returns nil when the block has errors.
@@ -26,7 +41,7 @@ func (d *decoder) decodeCoalescerBlock(block *hcl.Block) (*Coalescer, hcl.Diagno
 	c := &Coalescer{Name: block.Labels[0], Range: block.DefRange, AttrRanges: ranges}
 	if s, ok := cd.str("structure"); ok {
 		if oneOf(s, coalescerStructures) {
-			c.Structure = s
+			c.Structure = Structure(s)
 		} else {
 			cd.errorf(cd.rng("structure"), "Unsupported structure", "%q is not a coalescer structure.%s The structures are %s.",
 				s, didYouMean(s, coalescerStructures), strings.Join(coalescerStructures, ", "))
@@ -55,13 +70,22 @@ func (d *decoder) decodeCoalescerBlock(block *hcl.Block) (*Coalescer, hcl.Diagno
 	return c, cd.diags
 }
 
-var detectorBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "lanes", Required: true},
-		{Name: "addr_bits", Required: true},
-		{Name: "adder"},
-	},
+// detectorDoc introduces the monotonicity_detector block in the spec
+// reference.
+const detectorDoc = `The address-monotonicity detector (003_*): tells whether a warp's
+addresses are non-decreasing or non-increasing in lane order, compared
+unsigned. Combinational.
+
+Ports: ` + "`addr_i [lanes*addr_bits-1:0]`" + ` in; ` + "`nondecreasing_o`, `nonincreasing_o`" + ` and
+` + "`monotonic_o`" + ` out.`
+
+var detectorAttrs = []Attr{
+	{Name: "lanes", Required: true, Type: "number", Doc: "Lanes of the warp, 2..128."},
+	{Name: "addr_bits", Required: true, Type: "number", Doc: "Address bits per lane, 1..64."},
+	{Name: "adder", Type: "string", Doc: subtractorAdderDoc},
 }
+
+var detectorBlockSchema = schemaOf(detectorAttrs)
 
 // decodeMonotonicityDetectorBlock decodes a `monotonicity_detector "NAME"`
 // block. It returns nil when the block has errors.
@@ -96,11 +120,11 @@ func (bd *blockDecoder) warpSizes() (lanes, addrBits int) {
 	return lanes, addrBits
 }
 
-var subtractorAdders = []string{AdderCLA4, AdderCLA, AdderRipple, AdderPrefix}
+var subtractorAdders = names([]Adder{AdderCLA4, AdderCLA, AdderRipple, AdderPrefix})
 
 // subtractorAdder decodes the optional adder of a monotonicity detector
 // (default cla4, the thesis's 4-bit carry-lookahead blocks).
-func (bd *blockDecoder) subtractorAdder() string {
+func (bd *blockDecoder) subtractorAdder() Adder {
 	if !bd.has("adder") {
 		return AdderCLA4
 	}
@@ -113,7 +137,17 @@ func (bd *blockDecoder) subtractorAdder() string {
 			strings.Join(subtractorAdders, ", "), s, didYouMean(s, subtractorAdders))
 		return ""
 	}
-	return s
+	return Adder(s)
+}
+
+// names lists the values of a named string type as strings, for
+// messages and did-you-mean suggestions.
+func names[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
 }
 
 func oneOf(s string, set []string) bool {

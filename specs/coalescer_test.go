@@ -53,7 +53,7 @@ monotonicity_detector "det" {
 			if g.Name != w.Name || g.Structure != w.Structure || g.Lanes != w.Lanes || g.AddrBits != w.AddrBits || g.BlockBits != w.BlockBits || g.Adder != w.Adder {
 				t.Errorf("unit %d: got %+v, want %+v", i, g, w)
 			}
-			if g.UnitKind() != "coalescer" || g.Variant() != w.Structure {
+			if g.UnitKind() != "coalescer" || g.Variant() != string(w.Structure) {
 				t.Errorf("unit %d: kind %q variant %q", i, g.UnitKind(), g.Variant())
 			}
 		case *MonotonicityDetector:

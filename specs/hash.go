@@ -11,25 +11,44 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// hashBlockSchema lists every argument of a hash block; which of them a
+// hashDoc introduces the hash block in the spec reference.
+const hashDoc = `A bank-index hash (000_*, 002_*, 004_*): a combinational unit that maps a
+word address to a bank. NAME is the Verilog module and file name.
+
+Ports: ` + "`addr_i [n-1:0]`" + ` in, ` + "`bank_o [m-1:0]`" + ` out; rap also ` + "`addr_o [n-1:0]`" + `.
+Configurable units add configuration ports, with S = clog2(n) (at least 1)
+and field 0 in the least significant bits: bitvector_perm ` + "`cfg_k_i [S-1:0]`" + `;
+bitvector_xor ` + "`cfg_k1_i`, `cfg_k2_i [S-1:0]`, `cfg_mask_i [m-1:0]`" + `; bitwise_perm
+` + "`cfg_sel_i [m*S-1:0]`" + ` (field b selects the address bit of bank bit b);
+bitwise_xor ` + "`cfg_sel_a_i`, `cfg_sel_b_i [m*S-1:0]`" + ` (equal selections mean the
+single bit); rap ` + "`cfg_perm_i [w*L-1:0]`" + ` (field i is r_i). Shifts fill with zeros
+and a selection at or above n reads 0.
+
+rap: row i = addr[2L-1:L], column j = addr[L-1:0] (L = log2 w); bank = (j +
+r_i) mod w; ` + "`addr_o`" + ` = i*w + bank with higher bits passed through.
+
+Warnings flag hashes that cannot reach every bank (duplicate or linearly
+dependent bank bits).`
+
+// hashAttrs lists every argument of a hash block; which of them a
 // function accepts is checked by hashArgs.
-var hashBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "function", Required: true},
-		{Name: "addr_bits"},
-		{Name: "bank_bits"},
-		{Name: "configurable"},
-		{Name: "k"},
-		{Name: "k1"},
-		{Name: "k2"},
-		{Name: "mask"},
-		{Name: "bits"},
-		{Name: "adder"},
-		{Name: "w"},
-		{Name: "permutation"},
-		{Name: "seed"},
-	},
+var hashAttrs = []Attr{
+	{Name: "function", Required: true, Type: "string", Doc: "`bitvector_perm`, `bitvector_xor`, `bitwise_perm`, `bitwise_xor`, `xor_matrix`, `fixed_xor` (bank = addr[m-1:0] ^ addr[2m-1:m], 2m <= n), `add` (bank = (addr[m-1:0] + addr[2m-1:m]) mod 2^m) or `rap` (random address permute-shift)."},
+	{Name: "addr_bits", Type: "number", Doc: "Word-address width n, 1..64. Required but for rap, where it defaults to 2*log2(w); bits above pass through to `addr_o`."},
+	{Name: "bank_bits", Type: "number", Doc: "Bank-index width m, 1..16, m <= n. Every function but rap (whose bank index is log2(w) bits)."},
+	{Name: "configurable", Type: "bool", Doc: "bitvector_*, bitwise_*, rap: take the configuration on `cfg_*` ports at run time instead of the constant arguments (default false)."},
+	{Name: "k", Type: "number", Doc: "bitvector_perm: bank = addr[k+m-1:k]; k + m <= n."},
+	{Name: "k1", Type: "number", Doc: "bitvector_xor: bank = ((addr >> k1) ^ ((addr >> k2) & mask)) mod 2^m; k1 + m <= n."},
+	{Name: "k2", Type: "number", Doc: "bitvector_xor: the second shift, k2 < n."},
+	{Name: "mask", Type: "number", Doc: "bitvector_xor: which bits of addr >> k2 are XORed in, mask < 2^m."},
+	{Name: "bits", Type: "list", Doc: "bitwise_perm: m address-bit indices, element b gives bank bit b. bitwise_xor: m pairs `[i, j]`, bank bit b = addr[i] ^ addr[j] (`[i, i]` is the single bit i). xor_matrix: m lists, bank bit b = XOR of the listed address bits (fixed and IPOLY hashes)."},
+	{Name: "adder", Type: "string", Doc: "add, rap: `ripple` (default) or `cla` (hierarchical 4-bit carry lookahead)."},
+	{Name: "w", Type: "number", Doc: "rap: matrix width, a power of two, 2..1024."},
+	{Name: "permutation", Type: "list", Doc: "rap: the row shifts r_i, a permutation of 0..w-1 (or give seed)."},
+	{Name: "seed", Type: "number", Doc: "rap: a seed to draw the permutation from; the same seed always gives the same permutation."},
 }
+
+var hashBlockSchema = schemaOf(hashAttrs)
 
 // hashArgs lists the arguments each function accepts besides function,
 // addr_bits and configurable.
@@ -588,7 +607,7 @@ func firstMissing(perm []int, w int) int {
 }
 
 // adder decodes the optional adder argument (default ripple).
-func (hd *blockDecoder) adder() string {
+func (hd *blockDecoder) adder() Adder {
 	if !hd.has("adder") {
 		return AdderRipple
 	}
@@ -596,11 +615,11 @@ func (hd *blockDecoder) adder() string {
 	if !ok {
 		return ""
 	}
-	if s != AdderRipple && s != AdderCLA {
+	if a := Adder(s); a != AdderRipple && a != AdderCLA {
 		hd.errorf(hd.rng("adder"), "Unsupported adder", "adder must be %q or %q; got %q.", AdderRipple, AdderCLA, s)
 		return ""
 	}
-	return s
+	return Adder(s)
 }
 
 // requiredValue returns a required argument's value, reporting it missing.

@@ -226,19 +226,6 @@ func (l *Loader) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 	return f, diags
 }
 
-// rootSchema is the top level of a spec file.
-var rootSchema = &hcl.BodySchema{
-	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "hash", LabelNames: []string{"name"}},
-		{Type: "coalescer", LabelNames: []string{"name"}},
-		{Type: "monotonicity_detector", LabelNames: []string{"name"}},
-		{Type: "elastic_pipeline", LabelNames: []string{"name"}},
-		{Type: "warp_ready_mask", LabelNames: []string{"name"}},
-		{Type: "pattern", LabelNames: []string{"name"}},
-		{Type: "locals"},
-	},
-}
-
 // decode decodes parsed files, each with its own locals, and checks that
 // unit names are unique across all of them.
 func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
@@ -295,22 +282,9 @@ func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []any, dia
 	}
 	diags = append(diags, d.evalLocals()...)
 	for _, block := range blocks {
-		var u any
-		var moreDiags hcl.Diagnostics
-		switch block.Type {
-		case "pattern":
-			u, moreDiags = decoded(d.decodePatternBlock(block))
-		case "hash":
-			u, moreDiags = decoded(d.decodeHashBlock(block))
-		case "coalescer":
-			u, moreDiags = decoded(d.decodeCoalescerBlock(block))
-		case "monotonicity_detector":
-			u, moreDiags = decoded(d.decodeMonotonicityDetectorBlock(block))
-		case "elastic_pipeline":
-			u, moreDiags = decoded(d.decodeElasticPipelineBlock(block))
-		case "warp_ready_mask":
-			u, moreDiags = decoded(d.decodeWarpReadyMaskBlock(block))
-		}
+		// Content has refused any type not in rootSchema, which is built
+		// from blockKinds, so the lookup cannot miss.
+		u, moreDiags := blockKindByType[block.Type].decode(d, block)
 		diags = append(diags, moreDiags...)
 		units = append(units, u)
 	}

@@ -74,18 +74,32 @@ type Pattern struct {
 	AttrRanges map[string]hcl.Range // attribute name -> range of its expression
 }
 
-var patternBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "matrix", Required: true},
-		{Name: "cols"},
-		{Name: "offset"},
-		{Name: "block", Required: true},
-		{Name: "warp_size"},
-		{Name: "iterations"},
-		{Name: "step"},
-		{Name: "random_seed"},
-	},
+// patternDoc introduces the pattern block in the spec reference.
+const patternDoc = `The scratchpad accesses of one memory instruction, in the linearised
+notation of eq. (4) of 000_*. Thread (tx, ty) of a thread block, in
+iteration i, accesses word address
+
+    s = (M00*ty + M01*tx + o0 + i*d0) * cols + M10*ty + M11*tx + o1 + i*d1
+
+Threads are numbered tid = ty*bdx + tx; each group of warp_size consecutive
+tids in each iteration is one access. Patterns generate no hardware: they
+are inputs to ` + "`lsugen conflicts`" + ` and ` + "`lsugen search`" + `, and share the name rules
+of units. At most 2^20 accesses and 2^22 addresses; every address must be
+non-negative. Each pattern is classified linear, stride, block or random
+(§3.1) from its first warp.`
+
+var patternAttrs = []Attr{
+	{Name: "matrix", Required: true, Type: "list", Doc: "`[[M00, M01], [M10, M11]]`; entries at most 2^20 in magnitude."},
+	{Name: "cols", Type: "number", Doc: "Row length of the 2D array (default 1)."},
+	{Name: "offset", Type: "list", Doc: "`[o0, o1]`, row and column offset (default [0, 0])."},
+	{Name: "block", Required: true, Type: "list", Doc: "`[bdx, bdy]`, the thread block, at most 1024 threads."},
+	{Name: "warp_size", Type: "number", Doc: "Lanes per access, 1..1024 (default 32)."},
+	{Name: "iterations", Type: "number", Doc: "Loop trip count (default 1)."},
+	{Name: "step", Type: "list", Doc: "`[d0, d1]`, added to the offset each iteration (default [0, 0])."},
+	{Name: "random_seed", Type: "number", Doc: "Eq. (8): per-lane random Zy in [0, M00] and Zx in [0, M11] (M01 = M10 = 0), reproducible from the seed; unset by default."},
 }
+
+var patternBlockSchema = schemaOf(patternAttrs)
 
 // decodePatternBlock decodes and validates a `pattern "NAME"` block. It
 // returns nil when the block has errors.

@@ -6,18 +6,55 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-var elasticPipelineSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "mem_stages", Required: true},
-		{Name: "warp_size", Required: true},
-		{Name: "simd_width", Required: true},
-		{Name: "shmem_ports"},
-		{Name: "tag_bits", Required: true},
-		{Name: "variant"},
-	},
+// elasticPipelineDoc introduces the elastic_pipeline block in the spec
+// reference.
+const elasticPipelineDoc = `The back end of an in-order SIMD pipeline from EXE to writeback (001_*,
+Figures 4 and 6). Synchronous: one clock ` + "`clk`" + ` (rising edge) and a synchronous,
+active-high reset ` + "`rst`" + `; outputs are combinational in the state and that
+cycle's inputs.
+
+Ports: ` + "`rst`, `in_valid_i`, `in_kind_i[1:0]`" + ` (0 alu, 1 shmem, 2 mem, 3 as 2),
+` + "`in_degree_i`" + ` (bank-conflict degree, enough bits for 0..simd_width), ` + "`in_tag_i`" + `;
+outputs ` + "`stall_o`, `wb_valid_o`, `wb_tag_o`" + `.
+
+- Each cycle EXE may offer one instruction. It is accepted when
+  ` + "`in_valid_i & !stall_o`" + `; on ` + "`stall_o`" + ` EXE keeps it and offers it again.
+- A shmem instruction occupies MEM0 for max(1, ceil(degree / P)) cycles
+  (degree 0 counts as 1), every other kind one cycle; then MEM1..MEM(M-1)
+  one cycle each. The memory path has writeback priority and never waits.
+- ` + "`wb_valid_o`/`wb_tag_o`" + `: what the writeback multiplexer selects this cycle
+  (one instruction at most; the tag is 0 when nothing is written back).
+- ` + "`baseline_unified`" + `: everything goes through MEM0..MEM(M-1); an offer is
+  accepted when MEM0 is free (empty, or finishing this cycle). A stall here
+  is a bank-conflict stall.
+- ` + "`baseline_split`" + `: alu instructions take an M-stage NONMEM pipeline. When
+  the memory path and NONMEM(M-1) deliver in the same cycle (writeback
+  conflict) the NONMEM pipeline holds and an alu offer stalls.
+- ` + "`elastic`" + `: writeback takes the memory path, else the oldest entry of the
+  M-entry NONMEM queue, else EXE's alu instruction directly. An alu offer
+  that is not forwarded joins the NONMEM queue, or stalls when it is full
+  (writeback conflict); a memory offer goes to a free MEM0 when the N-entry
+  PREMEM queue is empty, else joins the PREMEM queue, or stalls when it is
+  full (bank conflict); a free MEM0 takes the oldest PREMEM entry first.`
+
+// simdAttrs are the warp geometry arguments shared by the two sequential
+// units.
+var simdAttrs = []Attr{
+	{Name: "warp_size", Required: true, Type: "number", Doc: "Threads per warp, a power of two; at most 17 subwarps (warp_size/simd_width) per warp."},
+	{Name: "simd_width", Required: true, Type: "number", Doc: "SIMD lanes, a power of two <= warp_size; N = warp_size/simd_width - 1 is the PREMEM queue depth."},
+	{Name: "shmem_ports", Type: "number", Doc: "Shared-memory ports P, a power of two <= simd_width (default 1)."},
 }
 
-var pipeVariants = []string{PipeElastic, PipeUnified, PipeSplit}
+var elasticPipelineAttrs = append([]Attr{
+	{Name: "mem_stages", Required: true, Type: "number", Doc: "M, memory stages MEM0..MEM(M-1), 1..16."},
+}, append(append([]Attr(nil), simdAttrs...),
+	Attr{Name: "tag_bits", Required: true, Type: "number", Doc: "Width of the instruction tag carried to writeback, 1..64."},
+	Attr{Name: "variant", Type: "string", Doc: "`elastic` (Figure 6, default), `baseline_unified` (Figure 4a) or `baseline_split` (Figure 4b)."},
+)...)
+
+var elasticPipelineSchema = schemaOf(elasticPipelineAttrs)
+
+var pipeVariants = names([]PipelineVariant{PipeElastic, PipeUnified, PipeSplit})
 
 // decodeElasticPipelineBlock decodes an `elastic_pipeline "NAME"` block. It
 // returns nil when the block has errors.
@@ -30,7 +67,7 @@ func (d *decoder) decodeElasticPipelineBlock(block *hcl.Block) (*ElasticPipeline
 	if bd.has("variant") {
 		if s, ok := bd.str("variant"); ok {
 			if oneOf(s, pipeVariants) {
-				p.PipeVariant = s
+				p.PipeVariant = PipelineVariant(s)
 			} else {
 				bd.errorf(bd.rng("variant"), "Unsupported variant", "%q is not a pipeline variant.%s The variants are %s.",
 					s, didYouMean(s, pipeVariants), strings.Join(pipeVariants, ", "))
@@ -43,17 +80,35 @@ func (d *decoder) decodeElasticPipelineBlock(block *hcl.Block) (*ElasticPipeline
 	return p, bd.diags
 }
 
-var warpReadyMaskSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "warp_contexts", Required: true},
-		{Name: "history_sets", Required: true},
-		{Name: "history_ways", Required: true},
-		{Name: "pc_bits", Required: true},
-		{Name: "warp_size", Required: true},
-		{Name: "simd_width", Required: true},
-		{Name: "shmem_ports"},
-	},
-}
+// warpReadyMaskDoc introduces the warp_ready_mask block in the spec
+// reference.
+const warpReadyMaskDoc = `Bank-conflict-aware warp ready signal generation (001_*, Figure 7).
+Synchronous, like elastic_pipeline.
+
+Inputs ` + "`rst`, `launch_i`" + ` (kernel launch), ` + "`warp_ready_i[W]`, `warp_is_mem_i[W]`" + `,
+` + "`sched_valid_i`, `sched_shmem_i`, `sched_pc_i`, `res_valid_i`, `res_pc_i`" + `,
+` + "`res_degree_i`" + `; outputs ` + "`warp_ready_o[W]`, `mask_o`" + `.
+
+- ` + "`mask_o = counter != 0`; `warp_ready_o = warp_ready_i & ~(warp_is_mem_i & mask_o)`" + `.
+- Scheduling a shared-memory warp looks its PC up in the history cache
+  (miss: 0) and loads the counter with warp_safe_mem_dist - 1 =
+  (pred + S - 1) >> log2(P) (eq. 5 with the stored degree sum - S of
+  footnote 9); otherwise a nonzero counter counts down.
+- ` + "`res_valid_i`" + ` delivers one subwarp's conflict degree; the sum of
+  (degree - 1) over the warp's S subwarps is written for ` + "`res_pc_i`" + ` with the
+  last one: to the hit way, else the lowest invalid way, else the way the
+  set's replacement pointer names (round robin over replacements). A lookup
+  in the same cycle sees the cache before the write. ` + "`rst` and `launch_i`" + `
+  clear the cache's valid bits and the counter.`
+
+var warpReadyMaskAttrs = append([]Attr{
+	{Name: "warp_contexts", Required: true, Type: "number", Doc: "W, one ready bit per hardware warp, 1..64."},
+	{Name: "history_sets", Required: true, Type: "number", Doc: "Sets of the bank-conflict history cache, a power of two 2..4096."},
+	{Name: "history_ways", Required: true, Type: "number", Doc: "Ways per set, 1..8."},
+	{Name: "pc_bits", Required: true, Type: "number", Doc: "PC width, >= log2(history_sets); the low log2(sets) bits index the cache, the rest is the tag."},
+}, simdAttrs...)
+
+var warpReadyMaskSchema = schemaOf(warpReadyMaskAttrs)
 
 // decodeWarpReadyMaskBlock decodes a `warp_ready_mask "NAME"` block. It
 // returns nil when the block has errors.

@@ -18,7 +18,7 @@ func TestPipelineSpecs(t *testing.T) {
 	if ep.PremDepth() != 3 || ep.DegreeBits() != 4 {
 		t.Errorf("ep_elastic_m4: N = %d, degree bits %d; want 3, 4", ep.PremDepth(), ep.DegreeBits())
 	}
-	if u := units["ep_unified_m4"].(*ElasticPipeline); u.PremDepth() != 0 || u.Variant() != PipeUnified {
+	if u := units["ep_unified_m4"].(*ElasticPipeline); u.PremDepth() != 0 || u.Variant() != string(PipeUnified) {
 		t.Errorf("baseline: N = %d, variant %s", u.PremDepth(), u.Variant())
 	}
 	if f6 := units["ep_elastic_fig6"].(*ElasticPipeline); f6.PremDepth() != 1 || f6.ShmemPorts != 2 {

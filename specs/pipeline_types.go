@@ -2,19 +2,25 @@ package specs
 
 import "github.com/hashicorp/hcl/v2"
 
-// Elastic pipeline variants (001_*, Figures 4 and 6).
+// PipelineVariant names an elastic_pipeline variant (001_*, Figures 4
+// and 6).
+type PipelineVariant string
+
 const (
 	// PipeElastic is Figure 6: a PREMEM queue of depth N before MEM0, the
 	// NONMEM path as a queue of depth M whose entries, and EXE's output,
 	// are forwarded to writeback by a priority multiplexer.
-	PipeElastic = "elastic"
+	PipeElastic = PipelineVariant("elastic")
 	// PipeUnified is Figure 4(a): every instruction goes through the M
 	// memory stages; a bank conflict holds MEM0 and stalls EXE.
-	PipeUnified = "baseline_unified"
+	PipeUnified = PipelineVariant("baseline_unified")
 	// PipeSplit is Figure 4(b): non-memory instructions take an M-stage
 	// NONMEM pipeline beside the memory stages; the two meet at writeback.
-	PipeSplit = "baseline_split"
+	PipeSplit = PipelineVariant("baseline_split")
 )
+
+// Valid reports whether v is one of the variants.
+func (v PipelineVariant) Valid() bool { return v == PipeElastic || v == PipeUnified || v == PipeSplit }
 
 // ElasticPipeline is a decoded `elastic_pipeline "NAME" { ... }` block: the
 // back end of an in-order SIMD pipeline from EXE to writeback.
@@ -25,7 +31,7 @@ type ElasticPipeline struct {
 	SIMDWidth   int // lanes, a power of two <= WarpSize
 	ShmemPorts  int // shared-memory ports, a power of two <= SIMDWidth
 	TagBits     int // width of the instruction tag carried to writeback
-	PipeVariant string
+	PipeVariant PipelineVariant
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range
@@ -34,7 +40,7 @@ type ElasticPipeline struct {
 func (p *ElasticPipeline) UnitName() string     { return p.Name }
 func (p *ElasticPipeline) UnitKind() string     { return "elastic_pipeline" }
 func (p *ElasticPipeline) DeclRange() hcl.Range { return p.Range }
-func (p *ElasticPipeline) Variant() string      { return p.PipeVariant }
+func (p *ElasticPipeline) Variant() string      { return string(p.PipeVariant) }
 
 // PremDepth is N = ceil(warp_size / simd_width) - 1, the PREMEM queue depth
 // of the elastic variant (eq. 3); the baselines have no PREMEM queue.

@@ -42,11 +42,32 @@ const (
 // HashFunctions lists every hash function in documentation order.
 var HashFunctions = []HashFunction{BitvectorPerm, BitvectorXor, BitwisePerm, BitwiseXor, XorMatrix, FixedXor, Add, RAP}
 
-// Adder architectures for the add hash and the rap column adder.
+// Adder names an adder architecture. The loader accepts only the
+// constants below, and generators refuse any other value, so an unknown
+// name never falls back to one of them.
+type Adder string
+
+// Adder architectures: AdderRipple and AdderCLA for the add hash and the
+// rap column adder; all four for the subtractors of the monotonicity
+// detector.
 const (
-	AdderRipple = "ripple"
-	AdderCLA    = "cla"
+	AdderRipple = Adder("ripple")
+	AdderCLA    = Adder("cla") // a tree of 4-bit lookahead units
+	// AdderCLA4 is 003_*'s subtractor: 4-bit carry-lookahead blocks
+	// composed into 8, 16 and 32 bits and a 33rd, the carry passed from
+	// block to block.
+	AdderCLA4   = Adder("cla4")
+	AdderPrefix = Adder("prefix") // parallel prefix (Sklansky)
 )
+
+// Valid reports whether a is one of the adder architectures.
+func (a Adder) Valid() bool {
+	switch a {
+	case AdderRipple, AdderCLA, AdderCLA4, AdderPrefix:
+		return true
+	}
+	return false
+}
 
 // Hash is a decoded `hash "NAME" { ... }` block.
 //
@@ -71,7 +92,7 @@ type Hash struct {
 	// wrote [i, i]; xor_matrix entries have any number (none means 0).
 	Bits [][]int
 
-	Adder string // add, rap: AdderRipple or AdderCLA
+	Adder Adder // add, rap: AdderRipple or AdderCLA
 
 	W           int   // rap: matrix width, a power of two
 	Permutation []int // rap: r_i for row i; derived from Seed when given

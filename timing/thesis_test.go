@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/units"
 )
 
 // The delays 003_* measured with Design Compiler (§5.1.2) and its cycle
@@ -42,7 +42,7 @@ func TestThesis003(t *testing.T) {
 		if !ok {
 			t.Fatalf("specs/coalescer_thesis.hcl has no unit %s", want.unit)
 		}
-		d, gd := gen.Generate(u)
+		d, gd := units.Generate(u)
 		if gd.HasErrors() {
 			t.Fatal(gd.Error())
 		}

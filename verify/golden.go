@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/specs"
 )
 
 // Golden vectors: a unit's inputs and its behavioural model's expected
@@ -56,18 +54,20 @@ func (g *GoldenSet) Len() int { return g.s.cycles }
 func (g *GoldenSet) Inputs() []*netlist.Port  { return g.s.ins }
 func (g *GoldenSet) Outputs() []*netlist.Port { return g.s.outs }
 
-// Golden computes the golden vectors of unit u, generated as d, with its
-// behavioural model. The result depends only on u and d.
-func Golden(u specs.Unit, d *netlist.Design) (*GoldenSet, error) {
+// Golden computes the golden vectors of job.Design with its behavioural
+// model (job.Model, or job.Seq for a clocked design) and its directed
+// vectors or stimulus. The result depends only on the job.
+func Golden(job Job) (*GoldenSet, error) {
+	d := job.Design
 	if err := checkTestbenchNames(d); err != nil {
 		return nil, err
 	}
 	if d.Clock != "" {
-		return goldenSequential(u, d)
+		return goldenSequential(job)
 	}
-	m, err := model.ForUnit(u)
-	if err != nil {
-		return nil, fmt.Errorf("%s: no behavioural model: %w", d.Name, err)
+	m := job.Model
+	if m == nil {
+		return nil, fmt.Errorf("%s: no behavioural model", d.Name)
 	}
 	ins, outs, err := matchInterface(d, m)
 	if err != nil {
@@ -76,10 +76,7 @@ func Golden(u specs.Unit, d *netlist.Design) (*GoldenSet, error) {
 	enum := min(goldenExhaustive, 2*goldenBudget/lineBytes(ins, outs))
 	plan := Plan{MaxVectors: enum, Configs: goldenConfigs, Random: goldenLines(ins, outs), Seed: goldenSeed}
 	vs, coverage := plan.Vectors(ins, 0)
-	if dv := Directed(u, ins, goldenSeed); len(dv) > 0 {
-		vs = append(dv, vs...)
-		coverage = fmt.Sprintf("%d directed + %s", len(dv), coverage)
-	}
+	vs, coverage = withDirected(job.Directed, ins, goldenSeed, vs, coverage)
 	want := expected(m, outs, vs)
 	s := newStream(ins, outs, len(vs))
 	in := make([][]uint64, len(ins))
@@ -111,16 +108,16 @@ func checkTestbenchNames(d *netlist.Design) error {
 // goldenSequential records the unit's stimulus (the one the lockstep runs
 // use, with the same seed) through its sequential model, as one uncut
 // stream: the stimulus's own rare resets are its resets in mid-stream.
-func goldenSequential(u specs.Unit, d *netlist.Design) (*GoldenSet, error) {
-	m, err := model.ForSequential(u)
-	if err != nil {
-		return nil, fmt.Errorf("%s: no sequential model: %w", d.Name, err)
+func goldenSequential(job Job) (*GoldenSet, error) {
+	d, m := job.Design, job.Seq
+	if m == nil {
+		return nil, fmt.Errorf("%s: no sequential model", d.Name)
 	}
 	ins, outs, err := matchSeqInterface(d, m)
 	if err != nil {
 		return nil, err
 	}
-	stim, err := NewStimulus(u, m.Ports(), goldenSeed)
+	stim, err := job.stimulus(m.Ports(), goldenSeed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Name, err)
 	}

@@ -402,7 +402,7 @@ func (m *regfileModel) Reset() {
 }
 
 func (m *regfileModel) Cycle(in, out [][]uint64) {
-	am, dm := mask(m.abits), mask(m.width)
+	am, dm := Mask(m.abits), Mask(m.width)
 	for i, r := range []uint64{in[4][0] & am, in[5][0] & am} {
 		out[i][0] = 0
 		if m.valid[r] {

@@ -90,7 +90,7 @@ func RunSequential(ctx context.Context, job Job, plan SeqPlan, engines []Engine)
 	if err != nil {
 		return nil, err
 	}
-	stim, err := NewStimulus(job.Spec, job.Seq.Ports(), plan.Seed)
+	stim, err := job.stimulus(job.Seq.Ports(), plan.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Name, err)
 	}
@@ -462,4 +462,29 @@ func dumpHDL(ctx context.Context, bench *hdl.Bench, e hdl.Engine, vecs [][][]uin
 	}
 	mm.VCD = path
 	return nil
+}
+
+// Record runs stim through m for the given cycles as one uncut stream and
+// returns each cycle's inputs and outputs (indexed [cycle][port]), as the
+// lockstep runs apply them: for tests of a family's stimulus, and for
+// tools that want a stream without a design.
+func Record(m model.Sequential, stim Stimulus, cycles int) (in, out [][][]uint64) {
+	var ins, outs []*netlist.Port
+	for _, p := range m.Ports() {
+		np := &netlist.Port{Name: p.Name, Bits: make(netlist.Bus, p.Width)}
+		if p.Output {
+			np.Dir = netlist.Out
+			outs = append(outs, np)
+		} else {
+			ins = append(ins, np)
+		}
+	}
+	s := record(m, stim, ins, outs, cycles, []segment{{0, cycles}})
+	in, out = make([][][]uint64, cycles), make([][][]uint64, cycles)
+	for c := range cycles {
+		in[c], out[c] = make([][]uint64, len(ins)), make([][]uint64, len(outs))
+		s.inView(in[c], c)
+		s.outView(out[c], c)
+	}
+	return in, out
 }

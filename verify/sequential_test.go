@@ -74,7 +74,7 @@ func firstMismatch(t *testing.T, d *netlist.Design, job Job, plan SeqPlan) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stim, err := NewStimulus(nil, job.Seq.Ports(), plan.Seed)
+	stim, err := RandomStimulus(job.Seq.Ports(), plan.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestSequential_BrokenRTLIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stim, _ := NewStimulus(nil, job.Seq.Ports(), plan.Seed)
+	stim, _ := RandomStimulus(job.Seq.Ports(), plan.Seed)
 	s := record(&seqaccModel{}, stim, ins, outs, plan.Cycles, plan.segments())
 	buggy := &seqaccModel{bug: true}
 	buggy.Reset()
@@ -398,7 +398,7 @@ func BenchmarkSequentialNetlist(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			stim, _ := NewStimulus(nil, job.Seq.Ports(), plan.Seed)
+			stim, _ := RandomStimulus(job.Seq.Ports(), plan.Seed)
 			s := record(job.Seq, stim, ins, outs, plan.Cycles, plan.segments())
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
@@ -42,7 +42,7 @@ func exampleUnits(t *testing.T) []exampleUnit {
 	var us []exampleUnit
 	for _, path := range paths {
 		for _, u := range load(t, path) {
-			d, diags := gen.Generate(u)
+			d, diags := units.Generate(u)
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
@@ -67,7 +67,7 @@ func exampleUnitNamed(t *testing.T, name string) exampleUnit {
 // into dir, as `lsugen gen --tb -o dir` does, and returns the golden set.
 func writeTB(t *testing.T, dir string, u exampleUnit) *verify.GoldenSet {
 	t.Helper()
-	g, err := verify.Golden(u.spec, u.design)
+	g, err := golden(t, u.spec, u.design)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +409,7 @@ func TestStandaloneTestbench_BadVectorFiles(t *testing.T) {
 // bank = addr[4:0] ^ addr[9:5], worked out here.
 func TestGolden_HashVectorsAreExhaustiveAndRight(t *testing.T) {
 	u := exampleUnitNamed(t, "atomic_xor")
-	g, err := verify.Golden(u.spec, u.design)
+	g, err := golden(t, u.spec, u.design)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +441,7 @@ func TestGolden_HashVectorsAreExhaustiveAndRight(t *testing.T) {
 // block.
 func TestGolden_CoalescerVectorsStartDirected(t *testing.T) {
 	u := exampleUnitNamed(t, "coalesce_a2a_8") // 8 lanes of 16-bit addresses
-	g, err := verify.Golden(u.spec, u.design)
+	g, err := golden(t, u.spec, u.design)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,4 +481,14 @@ func TestGolden_CoalescerVectorsStartDirected(t *testing.T) {
 			t.Errorf("vector %d (lanes %x): unique_o %s, want %s", i, a, f[1], want)
 		}
 	}
+}
+
+// golden computes a unit's golden vectors through its family's job.
+func golden(t *testing.T, u specs.Unit, d *netlist.Design) (*verify.GoldenSet, error) {
+	t.Helper()
+	j, err := units.Job(u, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return verify.Golden(j)
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
@@ -49,14 +48,18 @@ func ParseEngines(s string) ([]Engine, error) {
 
 // Job is one unit to check.
 type Job struct {
-	// Spec is the unit's spec; it picks the directed vectors, if any, or
-	// a sequential unit's stimulus.
-	Spec   specs.Unit
 	Design *netlist.Design
 	// Model is a combinational unit's model, for Run.
 	Model model.Model
 	// Seq is a sequential unit's model, for RunSequential.
 	Seq model.Sequential
+	// Directed gives a combinational unit's directed vectors, applied
+	// before the planned ones; nil for none.
+	Directed DirectedFunc
+	// Stimulus makes a sequential unit's input stream; nil drives it with
+	// RandomStimulus. The caller (package units) picks both by the
+	// unit's family.
+	Stimulus StimulusFunc
 	// Sources are the Verilog files of the RTL and gate-level modules,
 	// already written; needed by the HDL engines.
 	Sources []string
@@ -133,13 +136,7 @@ func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	vs, coverage := plan.Vectors(ins, len(d.Gates))
-	if job.Spec != nil {
-		if dv := Directed(job.Spec, ins, plan.Seed); len(dv) > 0 {
-			vs = append(dv, vs...)
-			coverage = fmt.Sprintf("%d directed + %s", len(dv), coverage)
-		}
-	}
+	vs, coverage := plan.JobVectors(job)
 	want := expected(job.Model, outs, vs)
 	res := &Result{Unit: d.Name, Vectors: len(vs), Coverage: coverage}
 	for _, e := range engines {
@@ -157,6 +154,38 @@ func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, er
 		res.Checks = append(res.Checks, Check{Engine: e, Vectors: len(vs), Elapsed: time.Since(start), Mismatch: mm})
 	}
 	return res, nil
+}
+
+// DirectedFunc gives the vectors that matter for a unit beyond what
+// random vectors reach, over the design's inputs.
+type DirectedFunc func(ins []*netlist.Port, seed uint64) []Vector
+
+// JobVectors are the vectors Run applies to a combinational job: its
+// directed vectors, then the plan's.
+func (p Plan) JobVectors(job Job) (vs []Vector, coverage string) {
+	ins := job.Design.Inputs()
+	vs, coverage = p.Vectors(ins, len(job.Design.Gates))
+	return withDirected(job.Directed, ins, p.Seed, vs, coverage)
+}
+
+// withDirected puts the directed vectors, if any, before vs.
+func withDirected(directed DirectedFunc, ins []*netlist.Port, seed uint64, vs []Vector, coverage string) ([]Vector, string) {
+	if directed == nil {
+		return vs, coverage
+	}
+	dv := directed(ins, seed)
+	if len(dv) == 0 {
+		return vs, coverage
+	}
+	return append(dv, vs...), fmt.Sprintf("%d directed + %s", len(dv), coverage)
+}
+
+// stimulus is the job's stimulus with the given seed.
+func (job Job) stimulus(ports []model.Port, seed uint64) (Stimulus, error) {
+	if job.Stimulus == nil {
+		return RandomStimulus(ports, seed)
+	}
+	return job.Stimulus(ports, seed)
 }
 
 // matchInterface checks that the design has exactly the ports the model

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
 
@@ -21,16 +21,7 @@ import (
 // with the unit's model (sequential for a design with a clock).
 func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
 	t.Helper()
-	var (
-		m   model.Model
-		seq model.Sequential
-		err error
-	)
-	if d.Clock != "" {
-		seq, err = model.ForSequential(u)
-	} else {
-		m, err = model.ForUnit(u)
-	}
+	j, err := units.Job(u, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,15 +36,10 @@ func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
 			t.Fatal(err)
 		}
 	}
-	return verify.Job{
-		Spec:    u,
-		Design:  d,
-		Model:   m,
-		Seq:     seq,
-		Sources: []string{filepath.Join(dir, rtl.RTLFileName(d)), filepath.Join(dir, rtl.GatesFileName(d))},
-		Modules: []string{d.Name, rtl.GatesModuleName(d)},
-		Dir:     dir,
-	}
+	j.Sources = []string{filepath.Join(dir, rtl.RTLFileName(d)), filepath.Join(dir, rtl.GatesFileName(d))}
+	j.Modules = []string{d.Name, rtl.GatesModuleName(d)}
+	j.Dir = dir
+	return j
 }
 
 func load(t *testing.T, paths ...string) []specs.Unit {
@@ -94,7 +80,7 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	for _, path := range paths {
 		for _, u := range load(t, path) {
 			t.Run(u.UnitName(), func(t *testing.T) {
-				d, diags := gen.Generate(u)
+				d, diags := units.Generate(u)
 				if diags.HasErrors() {
 					t.Fatal(diags.Error())
 				}
@@ -154,7 +140,7 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 // report the mismatch with the failing vector and leave a VCD.
 func TestVerify_BrokenGateIsCaught(t *testing.T) {
 	h := &specs.Hash{Name: "broken_xor", Function: specs.FixedXor, AddrBits: 10, BankBits: 5}
-	d, diags := gen.Generate(h)
+	d, diags := units.Generate(h)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -200,7 +186,7 @@ func TestVerify_BrokenGateIsCaught(t *testing.T) {
 // model's interface is refused before any simulation.
 func TestVerify_InterfaceMismatch(t *testing.T) {
 	h := &specs.Hash{Name: "x", Function: specs.FixedXor, AddrBits: 10, BankBits: 5}
-	d, _ := gen.Generate(h)
+	d, _ := units.Generate(h)
 	d.Ports[0].Name = "address_i"
 	_, err := verify.Run(context.Background(), verify.Job{Design: d, Model: mustModel(t, h)}, verify.DefaultPlan(), []verify.Engine{verify.Netlist})
 	if err == nil || !strings.Contains(err.Error(), "interface mismatch") {
@@ -208,8 +194,8 @@ func TestVerify_InterfaceMismatch(t *testing.T) {
 	}
 }
 
-func mustModel(t *testing.T, u specs.Unit) model.Model {
-	m, err := model.ForUnit(u)
+func mustModel(t *testing.T, h *specs.Hash) model.Model {
+	m, err := model.ForHash(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +248,7 @@ func TestPlan_Coverage(t *testing.T) {
 func TestSequentialEdges(t *testing.T) {
 	for _, u := range load(t, "testdata/pipeline_edges.hcl") {
 		t.Run(u.UnitName(), func(t *testing.T) {
-			d, diags := gen.Generate(u)
+			d, diags := units.Generate(u)
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
@@ -286,7 +272,7 @@ func TestSequentialEdges(t *testing.T) {
 // VCD.
 func TestVerify_BrokenPipelineIsCaught(t *testing.T) {
 	p := &specs.ElasticPipeline{Name: "broken_ep", MemStages: 2, WarpSize: 16, SIMDWidth: 8, ShmemPorts: 1, TagBits: 4, PipeVariant: specs.PipeElastic}
-	d, diags := gen.Generate(p)
+	d, diags := units.Generate(p)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

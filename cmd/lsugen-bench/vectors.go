@@ -10,10 +10,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lsugen/lsugen/gen"
-	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
 
@@ -47,6 +46,7 @@ type benchUnit struct {
 	ref    unitRef
 	spec   specs.Unit
 	design *netlist.Design
+	job    verify.Job // its model and directed vectors
 }
 
 // loadUnit loads the spec file, finds the named unit and generates it. The
@@ -64,12 +64,16 @@ func loadUnit(ref unitRef, diagOut io.Writer) (*benchUnit, error) {
 			names = append(names, su.UnitName())
 			continue
 		}
-		d, gd := gen.Generate(su)
+		d, gd := units.Generate(su)
 		if gd.HasErrors() {
 			writeDiags(diagOut, loader, gd)
 			return nil, fmt.Errorf("%s: unit %s does not generate", ref.path, ref.name)
 		}
-		return &benchUnit{ref: ref, spec: su, design: d}, nil
+		job, err := units.Job(su, d)
+		if err != nil {
+			return nil, err
+		}
+		return &benchUnit{ref: ref, spec: su, design: d, job: job}, nil
 	}
 	return nil, fmt.Errorf("%s: no unit %q (the file declares %s)", ref.path, ref.name, strings.Join(names, ", "))
 }
@@ -93,14 +97,8 @@ func words64(width int) int { return (width + 63) / 64 }
 // unitVectors draws the vectors `lsugen verify` uses for the unit: the
 // default plan, with the directed vectors of coalescers first.
 func unitVectors(u *benchUnit) *vectorSet {
-	ins := u.design.Inputs()
-	plan := verify.DefaultPlan()
-	vs, coverage := plan.Vectors(ins, len(u.design.Gates))
-	if dv := verify.Directed(u.spec, ins, plan.Seed); len(dv) > 0 {
-		vs = append(dv, vs...)
-		coverage = fmt.Sprintf("%d directed + %s", len(dv), coverage)
-	}
-	return packVectors(ins, vs, coverage)
+	vs, coverage := verify.DefaultPlan().JobVectors(u.job)
+	return packVectors(u.design.Inputs(), vs, coverage)
 }
 
 func packVectors(ins []*netlist.Port, vs []verify.Vector, coverage string) *vectorSet {
@@ -332,9 +330,9 @@ func (r *simRunner) pass() uint64 {
 // modelChecksum is the checksum of the behavioural model's outputs on the
 // vectors: the reference both simulators must match.
 func modelChecksum(u *benchUnit, set *vectorSet) (uint64, error) {
-	m, err := model.ForUnit(u.spec)
-	if err != nil {
-		return 0, err
+	m := u.job.Model
+	if m == nil {
+		return 0, fmt.Errorf("%s: no combinational model", u.design.Name)
 	}
 	mp := m.Ports()
 	// Map the model's ports onto the design's by name.

@@ -20,6 +20,7 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/units"
 )
 
 const usage = `lsugen generates, times and verifies load/store-unit hardware blocks.
@@ -162,13 +163,13 @@ func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
 	}
 	loader := specs.NewLoader()
 	file, diags := loader.Load(paths...)
-	var units []unit
+	var loaded []unit
 	if !diags.HasErrors() {
 		for _, su := range file.Units {
-			d, gd := gen.Generate(su)
+			d, gd := units.Generate(su)
 			diags = append(diags, gd...)
 			if d != nil {
-				units = append(units, unit{spec: su, design: d})
+				loaded = append(loaded, unit{spec: su, design: d})
 			}
 		}
 	}
@@ -178,11 +179,11 @@ func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
 	if diags.HasErrors() {
 		return nil, errReported
 	}
-	if len(units) == 0 {
+	if len(loaded) == 0 {
 		fmt.Fprintln(stderr, "lsugen: the spec files declare no units")
 		return nil, errReported
 	}
-	return units, nil
+	return loaded, nil
 }
 
 func printDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) {

@@ -223,15 +223,11 @@ func loadPipeline(path, unitName, maskName string, stderr io.Writer) (*specs.Ela
 	var pipe *specs.ElasticPipeline
 	var mask *specs.WarpReadyMask
 	for _, u := range file.Units {
-		switch u := u.(type) {
-		case *specs.ElasticPipeline:
-			if pipe == nil && (unitName == "" || u.Name == unitName) {
-				pipe = u
-			}
-		case *specs.WarpReadyMask:
-			if mask == nil && (maskName == "" || u.Name == maskName) {
-				mask = u
-			}
+		if p, ok := u.(*specs.ElasticPipeline); ok && pipe == nil && (unitName == "" || p.Name == unitName) {
+			pipe = p
+		}
+		if m, ok := u.(*specs.WarpReadyMask); ok && mask == nil && (maskName == "" || m.Name == maskName) {
+			mask = m
 		}
 	}
 	kindOf := func(name string) string {

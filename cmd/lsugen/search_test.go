@@ -10,11 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsugen/lsugen/gen"
-	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/trace"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
 
@@ -160,15 +159,16 @@ func TestSearch_TraceToVerifiedHash(t *testing.T) {
 				t.Fatalf("the written spec does not load: %v", diags)
 			}
 			u := f.Units[0]
-			d, gd := gen.Generate(u)
+			d, gd := units.Generate(u)
 			if gd.HasErrors() {
 				t.Fatal(gd.Error())
 			}
-			mdl, err := model.ForUnit(u)
+			job, err := units.Job(u, d)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := verify.Run(context.Background(), verify.Job{Spec: u, Design: d, Model: mdl, Dir: t.TempDir()},
+			job.Dir = t.TempDir()
+			r, err := verify.Run(context.Background(), job,
 				verify.DefaultPlan(), []verify.Engine{verify.Netlist})
 			if err != nil {
 				t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/lsugen/lsugen/plot"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/units"
 )
 
 // defaultSVGClocks are the clock periods drawn when --clock is not given:
@@ -19,7 +19,7 @@ var defaultSVGClocks = []float64{40, 48, 56}
 // one series), with the clock periods as horizontal lines, and (b) the
 // critical path of one unit (focus, or the slowest) as a stacked bar of
 // gate delays. Panel (a) is left out when the specs have no such units.
-func timingSVG(units []unit, rep *timing.Report, opt timing.Options, clocks []float64, focus string) ([]byte, error) {
+func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float64, focus string) ([]byte, error) {
 	if len(clocks) == 0 {
 		clocks = defaultSVGClocks
 	}
@@ -28,7 +28,7 @@ func timingSVG(units []unit, rep *timing.Report, opt timing.Options, clocks []fl
 		mode = string(timing.Unsized)
 	}
 	f := plot.NewFigure()
-	if series := laneSeries(units, rep); len(series) > 0 {
+	if series := laneSeries(us, rep); len(series) > 0 {
 		c := &plot.LineChart{
 			Title:    "(a) Critical path of the coalescers and monotonicity detectors against lanes",
 			Subtitle: fmt.Sprintf("%s (--mode %s); dashed: clock periods", modeWords(opt), mode),
@@ -104,14 +104,16 @@ func pathBar(u *timing.UnitReport, clocks []float64, slowest bool, mode string) 
 	return b
 }
 
-// laneSeries groups the coalescer and detector units into series: one per
-// coalescer structure and one for the detectors, split further by the
-// attributes (address bits, block bits, subtractor) that differ within a
-// family, so that a series joins only units that differ in lanes.
-func laneSeries(units []unit, rep *timing.Report) []plot.Series {
+// laneSeries groups the warp-wide units (those whose family places them
+// on the lanes plot: coalescers and detectors) into series: one per
+// series family (a coalescer structure, the detectors), split further by
+// the attributes (subtractor, address bits, block bits) that differ within
+// it, so that a series joins only units that differ in lanes.
+func laneSeries(us []unit, rep *timing.Report) []plot.Series {
 	type member struct {
 		family string
-		attrs  [3]string // adder, address bits, block bits ("" where not applicable)
+		rank   int
+		attrs  [3]string
 		lanes  int
 		name   string
 		fo4    float64
@@ -121,16 +123,10 @@ func laneSeries(units []unit, rep *timing.Report) []plot.Series {
 		fo4[u.Name] = u.FO4
 	}
 	var ms []member
-	for _, u := range units {
-		switch s := u.spec.(type) {
-		case *specs.Coalescer:
-			adder := ""
-			if s.Structure == specs.Speculative {
-				adder = s.Adder
-			}
-			ms = append(ms, member{s.Structure, [3]string{adder, fmt.Sprintf("%d-bit", s.AddrBits), fmt.Sprintf("block %d", s.BlockBits)}, s.Lanes, s.Name, fo4[s.Name]})
-		case *specs.MonotonicityDetector:
-			ms = append(ms, member{"detector", [3]string{s.Adder, fmt.Sprintf("%d-bit", s.AddrBits), ""}, s.Lanes, s.Name, fo4[s.Name]})
+	for _, u := range us {
+		if p, ok := units.LanePlot(u.spec); ok {
+			name := u.spec.UnitName()
+			ms = append(ms, member{p.Series, p.Rank, p.Attrs, p.Lanes, name, fo4[name]})
 		}
 	}
 	// Which attributes vary within each family.
@@ -148,7 +144,6 @@ func laneSeries(units []unit, rep *timing.Report) []plot.Series {
 		}
 		varies[m.family] = v
 	}
-	order := map[string]int{specs.AllToAll: 0, specs.Neighbor: 1, specs.Speculative: 2, "detector": 3}
 	byName := map[string]*plot.Series{}
 	var names []string
 	rank := map[string]int{} // series name -> its family's place
@@ -168,7 +163,7 @@ func laneSeries(units []unit, rep *timing.Report) []plot.Series {
 			s = &plot.Series{Name: name}
 			byName[name] = s
 			names = append(names, name)
-			rank[name] = order[m.family]
+			rank[name] = m.rank
 		}
 		s.Points = append(s.Points, plot.Point{X: float64(m.lanes), Y: m.fo4, Tip: fmt.Sprintf("%s: %d lanes, %g FO4", m.name, m.lanes, m.fo4)})
 	}

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
 
@@ -57,7 +57,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	seqPlan.Seed = plan.Seed
-	units, err := loadAndGenerate(paths, stderr)
+	loaded, err := loadAndGenerate(paths, stderr)
 	if err != nil {
 		return err
 	}
@@ -69,21 +69,13 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 
 	failed := false
-	for _, u := range units {
+	for _, u := range loaded {
 		// A design with a clock is sequential: it runs a stream of
 		// cycles against its sequential model.
 		sequential := u.design.Clock != ""
-		var (
-			m   model.Model
-			seq model.Sequential
-		)
-		if sequential {
-			seq, err = model.ForSequential(u.spec)
-		} else {
-			m, err = model.ForUnit(u.spec)
-		}
+		job, err := units.Job(u.spec, u.design)
 		if err != nil {
-			return fmt.Errorf("%s: no behavioural model: %w", u.design.Name, err)
+			return err
 		}
 		udir := filepath.Join(dir, u.design.Name)
 		set, err := verilogFiles([]unit{u})
@@ -93,15 +85,9 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		if err := writeAll(udir, set); err != nil {
 			return err
 		}
-		job := verify.Job{
-			Spec:    u.spec,
-			Design:  u.design,
-			Model:   m,
-			Seq:     seq,
-			Sources: []string{filepath.Join(udir, rtl.RTLFileName(u.design)), filepath.Join(udir, rtl.GatesFileName(u.design))},
-			Modules: []string{u.design.Name, rtl.GatesModuleName(u.design)},
-			Dir:     udir,
-		}
+		job.Sources = []string{filepath.Join(udir, rtl.RTLFileName(u.design)), filepath.Join(udir, rtl.GatesFileName(u.design))}
+		job.Modules = []string{u.design.Name, rtl.GatesModuleName(u.design)}
+		job.Dir = udir
 		var res *verify.Result
 		if sequential {
 			res, err = verify.RunSequential(ctx, job, seqPlan, engines)
@@ -139,7 +125,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if !keep {
 		os.RemoveAll(dir)
 	}
-	fmt.Fprintf(stdout, "verified %d units: model = %s\n", len(units), engineList(engines))
+	fmt.Fprintf(stdout, "verified %d units: model = %s\n", len(loaded), engineList(engines))
 	return nil
 }
 

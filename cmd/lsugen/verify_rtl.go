@@ -14,15 +14,16 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
 
 // testbenchFiles renders every unit's standalone testbench NAME_tb.v and
 // golden vector file NAME.vec (`lsugen gen --tb`).
-func testbenchFiles(units []unit) (map[string][]byte, error) {
+func testbenchFiles(us []unit) (map[string][]byte, error) {
 	set := map[string][]byte{}
-	for _, u := range units {
-		g, err := verify.Golden(u.spec, u.design)
+	for _, u := range us {
+		g, err := units.Golden(u.spec, u.design)
 		if err != nil {
 			return nil, err
 		}
@@ -124,20 +125,20 @@ func verifyRTL(fs *flag.FlagSet, f *rtlFlags, paths []string, stdout, stderr io.
 			}
 		}
 	}
-	units, err := loadAndGenerate(paths, stderr)
+	loaded, err := loadAndGenerate(paths, stderr)
 	if err != nil {
 		return err
 	}
 	var u *unit
-	for i := range units {
-		if units[i].design.Name == f.unit || f.unit == "" && len(units) == 1 {
-			u = &units[i]
+	for i := range loaded {
+		if loaded[i].design.Name == f.unit || f.unit == "" && len(loaded) == 1 {
+			u = &loaded[i]
 		}
 	}
 	if u == nil {
-		names := joinNames(units)
+		names := joinNames(loaded)
 		if f.unit == "" {
-			return usageErr("the specs declare %d units: choose one with --unit (%s)", len(units), names)
+			return usageErr("the specs declare %d units: choose one with --unit (%s)", len(loaded), names)
 		}
 		return usageErr("no unit %q in the specs (units: %s)", f.unit, names)
 	}
@@ -146,7 +147,7 @@ func verifyRTL(fs *flag.FlagSet, f *rtlFlags, paths []string, stdout, stderr io.
 		top = u.design.Name
 	}
 
-	g, err := verify.Golden(u.spec, u.design)
+	g, err := units.Golden(u.spec, u.design)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
 
@@ -46,11 +47,11 @@ func TestGenTB_WritesTestbenchesAndGoldenVectors(t *testing.T) {
 		t.Fatal(diags)
 	}
 	for _, su := range file.Units {
-		d, gd := gen.Generate(su)
+		d, gd := units.Generate(su)
 		if gd.HasErrors() {
 			t.Fatal(gd)
 		}
-		g, err := verify.Golden(su, d)
+		g, err := units.Golden(su, d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,7 @@ func HashUnit(h *specs.Hash) (Mapping, error) {
 	if h.BankBits < 1 || 1<<h.BankBits > MaxMapSize {
 		return Mapping{}, fmt.Errorf("hash %q: %d bank bits: want 1 to %d", h.Name, h.BankBits, bits.Len(MaxMapSize)-1)
 	}
-	m, err := model.ForUnit(h)
+	m, err := model.ForHash(h)
 	if err != nil {
 		return Mapping{}, err
 	}

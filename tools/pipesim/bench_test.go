@@ -9,7 +9,7 @@ import (
 // benchRun simulates the aes_encrypt preset (16 warps, 17088 warp
 // instructions) on the paper's core and reports simulated cycles per
 // second of wall time.
-func benchRun(b *testing.B, variant string, mask bool) {
+func benchRun(b *testing.B, variant specs.PipelineVariant, mask bool) {
 	p := specs.ElasticPipeline{Name: "bench", MemStages: 4, WarpSize: 32, SIMDWidth: 8, ShmemPorts: 1, TagBits: 16, PipeVariant: variant}
 	pre, _ := LookupPreset("aes_encrypt")
 	g := pre.Synthetic(32, 32, 1)

@@ -11,7 +11,7 @@ import (
 )
 
 // Variants are the pipeline variants a study runs, in report order.
-var Variants = []string{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic}
+var Variants = []specs.PipelineVariant{specs.PipeUnified, specs.PipeSplit, specs.PipeElastic}
 
 // Report is a study: every variant without and with the ready mask.
 type Report struct {

@@ -84,15 +84,15 @@ func TestFigure4(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]counts{
-		specs.PipeUnified: {cycles: 9, bank: 1, bubbles: 1},
-		specs.PipeSplit:   {cycles: 9, wb: 1, bubbles: 1},
-		specs.PipeElastic: {cycles: 7},
+		string(specs.PipeUnified): {cycles: 9, bank: 1, bubbles: 1},
+		string(specs.PipeSplit):   {cycles: 9, wb: 1, bubbles: 1},
+		string(specs.PipeElastic): {cycles: 7},
 	}
 	if len(rep.Runs) != 6 {
 		t.Fatalf("%d runs", len(rep.Runs))
 	}
 	for i, r := range rep.Runs {
-		if r.Variant != Variants[i/2] || r.Mask != (i%2 == 1) {
+		if r.Variant != string(Variants[i/2]) || r.Mask != (i%2 == 1) {
 			t.Errorf("run %d is %s mask %v", i, r.Variant, r.Mask)
 		}
 		if got := countsOf(r); got != want[r.Variant] {
@@ -218,7 +218,7 @@ func TestSimulate_Invariants(t *testing.T) {
 				if r.Stalls.Total != r.Stalls.BankConflict+r.Stalls.WritebackConflict || r.SchedFails.Total != r.SchedFails.Masked+r.SchedFails.NoneReady {
 					t.Errorf("%+v %s: totals %+v %+v", cfg, where(), r.Stalls, r.SchedFails)
 				}
-				if r.Variant == specs.PipeUnified && r.Stalls.WritebackConflict != 0 {
+				if r.Variant == string(specs.PipeUnified) && r.Stalls.WritebackConflict != 0 {
 					t.Errorf("%+v %s: writeback conflicts in the unified pipeline", cfg, where())
 				}
 				if !r.Mask && (r.SchedFails.Masked != 0 || r.MaskCycles != 0 || r.HistoryLookups != 0) {
@@ -308,7 +308,7 @@ func TestSimulate_NoneReady(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		variant string
+		variant specs.PipelineVariant
 		want    counts
 	}{
 		{specs.PipeUnified, counts{cycles: 6, none: 2}},

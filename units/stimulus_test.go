@@ -1,4 +1,4 @@
-package verify
+package units
 
 import (
 	"slices"
@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/lsugen/lsugen/model"
-	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/verify"
 )
 
 // The stimulus tests drive the generators with small stand-in models that
@@ -15,29 +15,32 @@ import (
 // stall and to mask), and check the streams: the protocol is followed and
 // the phases reach what they are for.
 
-// portsOf turns a model's ports into design ports for record.
-func portsOf(mp []model.Port) (ins, outs []*netlist.Port) {
-	for _, p := range mp {
-		np := &netlist.Port{Name: p.Name, Bits: make(netlist.Bus, p.Width)}
-		if p.Output {
-			np.Dir = netlist.Out
-			outs = append(outs, np)
-		} else {
-			ins = append(ins, np)
+// recording is a stream of a unit's stimulus over a stand-in model.
+type recording struct{ ins, outs [][][]uint64 }
+
+func (r *recording) inView(v [][]uint64, c int)  { copy(v, r.ins[c]) }
+func (r *recording) outView(v [][]uint64, c int) { copy(v, r.outs[c]) }
+
+// flat is every input word of the stream in order, to compare streams.
+func (r *recording) flat() []uint64 {
+	var out []uint64
+	for _, cyc := range r.ins {
+		for _, p := range cyc {
+			out = append(out, p...)
 		}
 	}
-	return ins, outs
+	return out
 }
 
 // drive records a stream of the unit's stimulus over m, uncut.
-func drive(t *testing.T, u specs.Unit, m model.Sequential, cycles int, seed uint64) (*stream, Stimulus) {
+func drive(t *testing.T, stimulus verify.StimulusFunc, m model.Sequential, cycles int, seed uint64) (*recording, verify.Stimulus) {
 	t.Helper()
-	stim, err := NewStimulus(u, m.Ports(), seed)
+	stim, err := stimulus(m.Ports(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ins, outs := portsOf(m.Ports())
-	return record(m, stim, ins, outs, cycles, []segment{{0, cycles}}), stim
+	in, out := verify.Record(m, stim, cycles)
+	return &recording{in, out}, stim
 }
 
 // fakePipe has the elastic pipeline's ports; MEM0 holds every instruction
@@ -88,12 +91,12 @@ func (f *fakePipe) Cycle(in, out [][]uint64) {
 	}
 }
 
-func TestStimulus_ElasticPipeline(t *testing.T) {
+func TestPipelineStimulus_FollowsProtocol(t *testing.T) {
 	u := &specs.ElasticPipeline{Name: "p", MemStages: 2, WarpSize: 32, SIMDWidth: 8, ShmemPorts: 2, TagBits: 6, PipeVariant: specs.PipeElastic}
 	const cycles = 60_000
-	s, stim := drive(t, u, &fakePipe{db: u.DegreeBits(), tb: u.TagBits, ports: 2}, cycles, 1)
-	in, out := make([][]uint64, len(s.ins)), make([][]uint64, len(s.outs))
-	prev := make([][]uint64, len(s.ins))
+	s, stim := drive(t, pipelineStimulus(u), &fakePipe{db: u.DegreeBits(), tb: u.TagBits, ports: 2}, cycles, 1)
+	in, out := make([][]uint64, len(s.ins[0])), make([][]uint64, len(s.outs[0]))
+	prev := make([][]uint64, len(s.ins[0]))
 	var kinds [4]int
 	degrees := map[uint64]int{}
 	stalls, resets, idle, maxIdle, shmemRun, maxShmemRun := 0, 0, 0, 0, 0, 0
@@ -156,12 +159,12 @@ func TestStimulus_ElasticPipeline(t *testing.T) {
 	}
 
 	// The same seed gives the same stream, another seed another.
-	again, _ := drive(t, u, &fakePipe{db: u.DegreeBits(), tb: u.TagBits, ports: 2}, cycles, 1)
-	other, _ := drive(t, u, &fakePipe{db: u.DegreeBits(), tb: u.TagBits, ports: 2}, cycles, 2)
-	if !slices.Equal(s.in, again.in) {
+	again, _ := drive(t, pipelineStimulus(u), &fakePipe{db: u.DegreeBits(), tb: u.TagBits, ports: 2}, cycles, 1)
+	other, _ := drive(t, pipelineStimulus(u), &fakePipe{db: u.DegreeBits(), tb: u.TagBits, ports: 2}, cycles, 2)
+	if !slices.Equal(s.flat(), again.flat()) {
 		t.Error("the stream is not deterministic")
 	}
-	if slices.Equal(s.in, other.in) {
+	if slices.Equal(s.flat(), other.flat()) {
 		t.Error("seeds 1 and 2 give the same stream")
 	}
 }
@@ -191,7 +194,7 @@ func (f *fakeMask) Cycle(in, out [][]uint64) {
 		m = 1
 	}
 	out[1][0] = m
-	out[0][0] = in[2][0] &^ (in[3][0] & -m) & mask(f.w)
+	out[0][0] = in[2][0] &^ (in[3][0] & -m) & verify.Mask(f.w)
 	switch {
 	case in[0][0]&1 == 1 || in[1][0]&1 == 1:
 		f.c = 0
@@ -202,12 +205,12 @@ func (f *fakeMask) Cycle(in, out [][]uint64) {
 	}
 }
 
-func TestStimulus_WarpReadyMask(t *testing.T) {
+func TestReadyMaskStimulus_ReachesPhases(t *testing.T) {
 	u := &specs.WarpReadyMask{Name: "m", WarpContexts: 8, HistorySets: 16, HistoryWays: 2, PCBits: 10, WarpSize: 32, SIMDWidth: 8, ShmemPorts: 2}
 	const cycles = 100_000
 	f := &fakeMask{w: 8, pcb: 10, db: u.DegreeBits()}
-	s, stim := drive(t, u, f, cycles, 1)
-	in := make([][]uint64, len(s.ins))
+	s, stim := drive(t, readyMaskStimulus(u), f, cycles, 1)
+	in := make([][]uint64, len(s.ins[0]))
 	S := u.Subwarps()
 	scheduled := map[uint64]bool{} // shmem PCs scheduled since the last reset or launch
 	perSet := map[uint64]map[uint64]bool{}
@@ -285,13 +288,13 @@ func TestStimulus_WarpReadyMask(t *testing.T) {
 func TestStimulus_WrongPorts(t *testing.T) {
 	u := &specs.ElasticPipeline{Name: "p", MemStages: 2, WarpSize: 32, SIMDWidth: 8, ShmemPorts: 2, TagBits: 6}
 	f := &fakePipe{db: u.DegreeBits() + 1, tb: 6}
-	if _, err := NewStimulus(u, f.Ports(), 1); err == nil || !strings.Contains(err.Error(), "in_degree_i is 5 bits wide, want 4") {
+	if _, err := pipelineStimulus(u)(f.Ports(), 1); err == nil || !strings.Contains(err.Error(), "in_degree_i is 5 bits wide, want 4") {
 		t.Errorf("wrong degree width: %v", err)
 	}
 	w := &specs.WarpReadyMask{Name: "m", WarpContexts: 8, HistorySets: 16, HistoryWays: 2, PCBits: 10, WarpSize: 32, SIMDWidth: 8, ShmemPorts: 2}
 	ports := (&fakeMask{w: 8, pcb: 10, db: 4}).Ports()
 	ports[1].Name = "kernel_launch_i"
-	if _, err := NewStimulus(w, ports, 1); err == nil || !strings.Contains(err.Error(), "no input launch_i") {
+	if _, err := readyMaskStimulus(w)(ports, 1); err == nil || !strings.Contains(err.Error(), "no input launch_i") {
 		t.Errorf("missing launch_i: %v", err)
 	}
 }

@@ -1,27 +1,19 @@
-package verify
+package units
 
 import (
 	"math/rand/v2"
 
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/verify"
 )
 
-// Directed returns the vectors that matter for a unit beyond what random
-// vectors reach. For warps of lane addresses, random addresses almost never
+// warpVectors returns the vectors that matter for a unit whose only input
+// is a warp of lane addresses (lanes of bits bits, block the cache-block
+// offset), beyond what random vectors reach. Random addresses almost never
 // repeat and are almost never monotonic, so the interesting cases are
 // built here: monotonic warps, runs of equal addresses, single inversions,
 // wrap-around, block merges, and random warps over a few distinct values.
-func Directed(u specs.Unit, ins []*netlist.Port, seed uint64) []Vector {
-	var lanes, bits, block int
-	switch u := u.(type) {
-	case *specs.Coalescer:
-		lanes, bits, block = u.Lanes, u.AddrBits, u.BlockBits
-	case *specs.MonotonicityDetector:
-		lanes, bits = u.Lanes, u.AddrBits
-	default:
-		return nil
-	}
+func warpVectors(lanes, bits, block int, ins []*netlist.Port, seed uint64) []verify.Vector {
 	if len(ins) != 1 || ins[0].Width() != lanes*bits {
 		return nil
 	}
@@ -104,7 +96,7 @@ func Directed(u specs.Unit, ins []*netlist.Port, seed uint64) []Vector {
 		add(w)
 	}
 
-	vs := make([]Vector, len(warps))
+	vs := make([]verify.Vector, len(warps))
 	for i, w := range warps {
 		words := make([]uint64, (lanes*bits+63)/64)
 		for k, a := range w {
@@ -115,7 +107,7 @@ func Directed(u specs.Unit, ins []*netlist.Port, seed uint64) []Vector {
 				}
 			}
 		}
-		vs[i] = Vector{words}
+		vs[i] = verify.Vector{words}
 	}
 	return vs
 }

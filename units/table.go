@@ -1,0 +1,84 @@
+package units
+
+import (
+	"fmt"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/model"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/verify"
+)
+
+// table is the list of unit families, one row each, in the order of
+// specs.BlockKinds. TestTable_Complete checks every row for every part and
+// the kinds against the loader's.
+var table = []Family{
+	row[*specs.Hash]{
+		kind:     "hash",
+		summary:  "bank-index hash: bit-vector and bitwise permutations and XORs, XOR matrices, add, and the random address permute-shift",
+		source:   "000_*, 002_*, 004_*",
+		generate: gen.Hash,
+		model:    model.ForHash,
+		// A hash's inputs are an address and its configuration: every
+		// address is enumerated up to 2^20, and random addresses reach
+		// every bank, so there is nothing for directed vectors to add.
+		directed: noDirected[*specs.Hash],
+		lanePlot: notWarpWide[*specs.Hash],
+	}.family(),
+	row[*specs.Coalescer]{
+		kind:     "coalescer",
+		summary:  "coalescer: marks the lanes whose cache block no later lane repeats (all-to-all, neighbor or speculative)",
+		source:   "003_*",
+		generate: gen.Coalescer,
+		model:    model.ForCoalescer,
+		directed: func(c *specs.Coalescer) verify.DirectedFunc {
+			return func(ins []*netlist.Port, seed uint64) []verify.Vector {
+				return warpVectors(c.Lanes, c.AddrBits, c.BlockBits, ins, seed)
+			}
+		},
+		lanePlot: func(c *specs.Coalescer) (LanePoint, bool) {
+			sub := ""
+			if c.Structure == specs.Speculative {
+				sub = string(c.Adder)
+			}
+			rank := map[specs.Structure]int{specs.AllToAll: 0, specs.Neighbor: 1, specs.Speculative: 2}[c.Structure]
+			return LanePoint{Series: string(c.Structure), Rank: rank, Lanes: c.Lanes,
+				Attrs: [3]string{sub, fmt.Sprintf("%d-bit", c.AddrBits), fmt.Sprintf("block %d", c.BlockBits)}}, true
+		},
+	}.family(),
+	row[*specs.MonotonicityDetector]{
+		kind:     "monotonicity_detector",
+		summary:  "address-monotonicity detector: are a warp's addresses non-decreasing or non-increasing",
+		source:   "003_*",
+		generate: gen.MonotonicityDetector,
+		model:    model.ForMonotonicityDetector,
+		directed: func(m *specs.MonotonicityDetector) verify.DirectedFunc {
+			return func(ins []*netlist.Port, seed uint64) []verify.Vector {
+				return warpVectors(m.Lanes, m.AddrBits, 0, ins, seed)
+			}
+		},
+		lanePlot: func(m *specs.MonotonicityDetector) (LanePoint, bool) {
+			return LanePoint{Series: "detector", Rank: 3, Lanes: m.Lanes,
+				Attrs: [3]string{string(m.Adder), fmt.Sprintf("%d-bit", m.AddrBits), ""}}, true
+		},
+	}.family(),
+	row[*specs.ElasticPipeline]{
+		kind:       "elastic_pipeline",
+		summary:    "pipeline back end from EXE to writeback: the elastic pipeline and its two baselines",
+		source:     "001_*",
+		generate:   gen.ElasticPipeline,
+		sequential: model.ForPipeline,
+		stimulus:   pipelineStimulus,
+		lanePlot:   notWarpWide[*specs.ElasticPipeline],
+	}.family(),
+	row[*specs.WarpReadyMask]{
+		kind:       "warp_ready_mask",
+		summary:    "bank-conflict-aware warp ready mask with its conflict history cache",
+		source:     "001_*",
+		generate:   gen.WarpReadyMask,
+		sequential: model.ForReadyMask,
+		stimulus:   readyMaskStimulus,
+		lanePlot:   notWarpWide[*specs.WarpReadyMask],
+	}.family(),
+}

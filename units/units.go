@@ -1,0 +1,239 @@
+// Package units is lsugen's table of unit families. A family is one HCL
+// block kind that describes hardware (hash, coalescer, ...); its row says
+// everything the tool does with such a unit: the generator, the
+// behavioural model that checks it, the directed vectors or stimulus that
+// exercise it, and where it appears on the timing figure. The spec loader
+// (package specs) declares the block's arguments and decoder beside its
+// documentation; a test here fails when a family lacks a part or when the
+// loader and this table disagree, so no unit kind can be decoded and then
+// silently skipped.
+//
+// Adding a family: docs/adding-a-unit-family.md.
+package units
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lsugen/lsugen/model"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/verify"
+)
+
+// Family is one row of the table, with the unit type erased; rows are
+// written with row[T], which checks the types at compile time.
+type Family struct {
+	Kind    string // the HCL block type, as specs.BlockKinds lists it
+	Summary string // one line for listings and the spec reference
+	Source  string // the paper the family comes from (see docs/sources.md)
+
+	Generate func(specs.Unit) (*netlist.Design, hcl.Diagnostics)
+
+	// A combinational family has Model and Directed; a sequential one
+	// (clocked, with a synchronous reset rst) has Sequential and Stimulus.
+	Model      func(specs.Unit) (model.Model, error)
+	Directed   func(specs.Unit) verify.DirectedFunc
+	Sequential func(specs.Unit) (model.Sequential, error)
+	Stimulus   func(specs.Unit) verify.StimulusFunc
+
+	// LanePlot places a unit on the timing figure's FO4-against-lanes
+	// plot; ok is false for families that are not warp-wide.
+	LanePlot func(specs.Unit) (p LanePoint, ok bool)
+}
+
+// LanePoint is a unit's place on the FO4-against-lanes plot.
+type LanePoint struct {
+	Series string // the curve's family, e.g. "all_to_all" or "detector"
+	Rank   int    // the series' place in the legend
+	// Attrs are what else can tell two units of one series apart
+	// (subtractor, address bits, block bits; "" where not applicable): the
+	// figure splits a series by those that differ.
+	Attrs [3]string
+	Lanes int
+}
+
+// row is a family written against its spec type T; family erases T.
+type row[T specs.Unit] struct {
+	kind, summary, source string
+	generate              func(T) (*netlist.Design, hcl.Diagnostics)
+	model                 func(T) (model.Model, error)
+	directed              func(T) verify.DirectedFunc
+	sequential            func(T) (model.Sequential, error)
+	stimulus              func(T) verify.StimulusFunc
+	lanePlot              func(T) (LanePoint, bool)
+}
+
+// family erases the row's type. A part the row leaves nil stays nil, so
+// the completeness test sees it.
+func (r row[T]) family() Family {
+	f := Family{Kind: r.kind, Summary: r.summary, Source: r.source}
+	if r.generate != nil {
+		f.Generate = func(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
+			t, diags := as[T](u, r.kind)
+			if diags.HasErrors() {
+				return nil, diags
+			}
+			return r.generate(t)
+		}
+	}
+	f.Model = erase(r.kind, r.model)
+	f.Sequential = erase(r.kind, r.sequential)
+	if r.directed != nil {
+		f.Directed = func(u specs.Unit) verify.DirectedFunc {
+			if t, diags := as[T](u, r.kind); !diags.HasErrors() {
+				return r.directed(t)
+			}
+			return nil
+		}
+	}
+	if r.stimulus != nil {
+		f.Stimulus = func(u specs.Unit) verify.StimulusFunc {
+			t, diags := as[T](u, r.kind)
+			if diags.HasErrors() {
+				return func([]model.Port, uint64) (verify.Stimulus, error) { return nil, diags }
+			}
+			return r.stimulus(t)
+		}
+	}
+	if r.lanePlot != nil {
+		f.LanePlot = func(u specs.Unit) (LanePoint, bool) {
+			if t, diags := as[T](u, r.kind); !diags.HasErrors() {
+				return r.lanePlot(t)
+			}
+			return LanePoint{}, false
+		}
+	}
+	return f
+}
+
+// erase wraps a typed model constructor; nil stays nil.
+func erase[T specs.Unit, M any](kind string, fn func(T) (M, error)) func(specs.Unit) (M, error) {
+	if fn == nil {
+		return nil
+	}
+	return func(u specs.Unit) (M, error) {
+		t, diags := as[T](u, kind)
+		if diags.HasErrors() {
+			var zero M
+			return zero, diags
+		}
+		return fn(t)
+	}
+}
+
+// as converts u to the row's spec type.
+func as[T specs.Unit](u specs.Unit, kind string) (T, hcl.Diagnostics) {
+	t, ok := u.(T)
+	if !ok || u == nil {
+		var zero T
+		return zero, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unit of the wrong type",
+			Detail:   fmt.Sprintf("The %s family was given a %T; please report this bug.", kind, u),
+		}}
+	}
+	return t, nil
+}
+
+// byKind indexes the table.
+var byKind = func() map[string]*Family {
+	m := map[string]*Family{}
+	for i := range table {
+		m[table[i].Kind] = &table[i]
+	}
+	return m
+}()
+
+// Families returns the table in documentation order (the order of
+// specs.BlockKinds).
+func Families() []Family { return append([]Family(nil), table...) }
+
+// Kinds returns the families' block kinds, sorted.
+func Kinds() []string {
+	var out []string
+	for _, f := range table {
+		out = append(out, f.Kind)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// For returns the family of u, or a diagnostic at the unit's block when
+// lsugen has none for its kind.
+func For(u specs.Unit) (*Family, hcl.Diagnostics) {
+	if u == nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No unit", Detail: "A nil unit was given to the family table; please report this bug."}}
+	}
+	if f := byKind[u.UnitKind()]; f != nil {
+		return f, nil
+	}
+	return nil, hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Unsupported unit kind",
+		Detail:   fmt.Sprintf("lsugen decodes %s blocks but has no unit family for them: no generator, model or vectors.", u.UnitKind()),
+		Subject:  u.DeclRange().Ptr(),
+	}}
+}
+
+// Generate builds the design of any unit.
+func Generate(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
+	f, diags := For(u)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return f.Generate(u)
+}
+
+// Job returns the verification job of unit u generated as d: its
+// behavioural model and its directed vectors or stimulus. The caller adds
+// the HDL sources, modules and work directory.
+func Job(u specs.Unit, d *netlist.Design) (verify.Job, error) {
+	f, diags := For(u)
+	if diags.HasErrors() {
+		return verify.Job{}, diags
+	}
+	job := verify.Job{Design: d}
+	var err error
+	if f.Sequential != nil {
+		job.Seq, err = f.Sequential(u)
+		job.Stimulus = f.Stimulus(u)
+	} else {
+		job.Model, err = f.Model(u)
+		job.Directed = f.Directed(u)
+	}
+	if err != nil {
+		return verify.Job{}, fmt.Errorf("%s: no behavioural model: %w", u.UnitName(), err)
+	}
+	return job, nil
+}
+
+// LanePlot places u on the FO4-against-lanes plot, if its family is
+// warp-wide.
+func LanePlot(u specs.Unit) (LanePoint, bool) {
+	f, diags := For(u)
+	if diags.HasErrors() {
+		return LanePoint{}, false
+	}
+	return f.LanePlot(u)
+}
+
+// noDirected is the Directed part of a family whose inputs random and
+// exhaustive vectors already cover (say why in the row).
+func noDirected[T specs.Unit](T) verify.DirectedFunc { return nil }
+
+// notWarpWide is the LanePlot part of a family that has no lanes.
+func notWarpWide[T specs.Unit](T) (LanePoint, bool) { return LanePoint{}, false }
+
+// Golden computes the golden vectors of unit u generated as d (what `gen
+// --tb` writes and `verify --rtl` runs): its model's outputs on its
+// directed and planned vectors, or on its stimulus.
+func Golden(u specs.Unit, d *netlist.Design) (*verify.GoldenSet, error) {
+	job, err := Job(u, d)
+	if err != nil {
+		return nil, err
+	}
+	return verify.Golden(job)
+}
