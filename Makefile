@@ -7,7 +7,7 @@ OUT     ?= out
 TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys sta:opensta
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test verify-all crosscheck golden bench fuzz clean
+.PHONY: all deps build run test verify-all crosscheck golden docs bench fuzz clean
 
 all: build
 
@@ -62,6 +62,11 @@ crosscheck: deps build
 # Refresh the golden files after a reviewed change of the generators.
 golden:
 	$(GO) test ./golden -update
+
+# Regenerate docs/spec-reference.md from the spec loader's tables (a test
+# fails while it is stale).
+docs:
+	$(GO) test ./units -run SpecReference -update-docs
 
 # lsugen side by side with Verilator and Yosys on this machine (the first
 # run builds the Verilator models, minutes for the 64-lane coalescer, and
