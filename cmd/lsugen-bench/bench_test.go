@@ -14,8 +14,8 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 const (
@@ -136,7 +136,7 @@ func TestSimRunner_WordsStraddlingChunks(t *testing.T) {
 // the checksums agree; a second build comes from the cache.
 func TestVerilatorHarness_ChecksumAgrees(t *testing.T) {
 	for _, tool := range []string{"verilator", "make", "g++"} {
-		if _, err := hdl.Find(tool); err != nil {
+		if _, err := toolchain.Find(tool); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -270,7 +270,7 @@ func TestParseUnitRefs_Errors(t *testing.T) {
 // TestRun_GenAndSearchParts runs the command's gen part on the small hash
 // (Yosys included) and a small search, and checks the report's lines.
 func TestRun_GenAndSearchParts(t *testing.T) {
-	if _, err := hdl.Find("yosys"); err != nil {
+	if _, err := toolchain.Find("yosys"); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir("../..")

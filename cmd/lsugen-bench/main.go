@@ -38,6 +38,7 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/tools/search"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
@@ -194,7 +195,7 @@ func toolVersions(c *config) string {
 	}
 	var parts []string
 	for _, n := range names {
-		if t, err := hdl.Find(n); err == nil {
+		if t, err := toolchain.Find(n); err == nil {
 			v := n + " " + t.Version
 			if n == "g++" {
 				v += " (model C++ at " + cxxOpt + ")"

@@ -10,13 +10,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
@@ -218,15 +218,15 @@ type verilatorBuild struct {
 const buildInfo = "build.json"
 
 // verilatorTools are the programs a build runs.
-type verilatorTools struct{ verilator, make, cxx *hdl.Tool }
+type verilatorTools struct{ verilator, make, cxx *toolchain.Tool }
 
 func findVerilatorTools() (*verilatorTools, error) {
 	var t verilatorTools
 	for _, f := range []struct {
-		dst  **hdl.Tool
+		dst  **toolchain.Tool
 		name string
 	}{{&t.verilator, "verilator"}, {&t.make, "make"}, {&t.cxx, "g++"}} {
-		tool, err := hdl.Find(f.name)
+		tool, err := toolchain.Find(f.name)
 		if err != nil {
 			return nil, err
 		}
@@ -289,12 +289,12 @@ func buildVerilator(ctx context.Context, d *netlist.Design, gates []byte, cacheD
 	args := append(append([]string{}, verilatorFlags...),
 		"--top-module", d.Name+"_gates", "-Mdir", "obj", "-o", "sim", src, "harness.cpp")
 	start := time.Now()
-	if err := runTool(ctx, dir, tools.verilator.Path, args...); err != nil {
+	if err := runTool(ctx, tools.verilator, dir, args...); err != nil {
 		return nil, err
 	}
 	b.Verilate = time.Since(start)
 	start = time.Now()
-	if err := runTool(ctx, filepath.Join(dir, "obj"), tools.make.Path, tools.makeArgs()...); err != nil {
+	if err := runTool(ctx, tools.make, filepath.Join(dir, "obj"), tools.makeArgs()...); err != nil {
 		return nil, err
 	}
 	b.Compile = time.Since(start)
@@ -362,14 +362,11 @@ func cachedBuild(dir string) (*verilatorBuild, bool) {
 	return b, true
 }
 
-// runTool runs a command in dir; a failure returns the tail of its output.
-func runTool(ctx context.Context, dir, path string, args ...string) error {
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", filepath.Base(path), strings.Join(args, " "), err, lastLines(out.String(), 30))
+// runTool runs tool t with args in dir; a failure names the tool and has
+// the command line and the tail of its output.
+func runTool(ctx context.Context, t *toolchain.Tool, dir string, args ...string) error {
+	if _, err := t.Command(dir, args...).Run(ctx); err != nil {
+		return fmt.Errorf("%s: %w", t.Name, err)
 	}
 	return nil
 }
@@ -394,13 +391,13 @@ type harnessResult struct {
 
 // runHarness runs a built harness on a vector file.
 func runHarness(ctx context.Context, exe, vectors string, minTime time.Duration, trials int) (*harnessResult, error) {
-	cmd := exec.CommandContext(ctx, exe, vectors, strconv.FormatFloat(minTime.Seconds(), 'f', 3, 64), strconv.Itoa(trials))
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("verilated harness: %v\n%s", err, lastLines(errOut.String(), 10))
+	// Stdout is the result lines, stderr the diagnostics.
+	c := &toolchain.Cmd{Path: exe, Args: []string{vectors, strconv.FormatFloat(minTime.Seconds(), 'f', 3, 64), strconv.Itoa(trials)}, SplitStdout: true}
+	res, err := c.Run(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("verilated harness: %w", err)
 	}
-	return parseHarness(out.Bytes())
+	return parseHarness(res.Stdout)
 }
 
 // parseHarness reads the harness's "key value" lines; every key is needed.

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,7 +12,8 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
+	"github.com/lsugen/lsugen/units"
 )
 
 // genTiming is lsugen's side of the generation comparison, one pass as
@@ -31,7 +30,7 @@ func genTiming(ref unitRef, render bool) (depth int, err error) {
 		if su.UnitName() != ref.name {
 			continue
 		}
-		d, gd := gen.Generate(su)
+		d, gd := units.Generate(su)
 		if gd.HasErrors() {
 			return 0, fmt.Errorf("%s: %s", ref, gd.Error())
 		}
@@ -81,33 +80,26 @@ type yosysResult struct {
 // processes it runs and waits for (Linux adds those to the child's
 // resource usage).
 func runYosys(ctx context.Context, dir, file, top string, trials int, budget time.Duration) (*yosysResult, error) {
-	yosys, err := hdl.Find("yosys")
+	yosys, err := toolchain.Find("yosys")
 	if err != nil {
 		return nil, err
 	}
 	r := &yosysResult{}
 	var spent time.Duration
 	for r.runs < max(1, trials) && (r.runs == 0 || spent < budget) {
-		cmd := exec.CommandContext(ctx, yosys.Path, "-p", yosysScript(filepath.Base(file), top))
-		cmd.Dir = dir
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		err := cmd.Run()
-		t := time.Since(start)
+		res, err := yosys.Command(dir, "-p", yosysScript(filepath.Base(file), top)).Run(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("yosys on %s: %v\n%s", file, err, lastLines(out.String(), 20))
+			return nil, fmt.Errorf("yosys on %s: %w", file, err)
 		}
-		n, err := parseLTP(out.Bytes(), top)
+		n, err := parseLTP(res.Output, top)
 		if err != nil {
 			return nil, err
 		}
 		r.length = n
 		r.runs++
-		spent += t
-		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-		if r.cpu == 0 || cpu < r.cpu {
-			r.cpu, r.wall = cpu, t
+		spent += res.Wall
+		if r.cpu == 0 || res.CPU < r.cpu {
+			r.cpu, r.wall = res.CPU, res.Wall
 		}
 	}
 	return r, nil

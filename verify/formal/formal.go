@@ -43,7 +43,7 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // Unit is one generated unit and its two Verilog files.
@@ -104,7 +104,7 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	yosys, err := hdl.Find("yosys")
+	yosys, err := toolchain.Find("yosys")
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 
 // findABC returns the yosys-abc that ships beside yosys (where Yosys
 // itself looks for it).
-func findABC(yosys *hdl.Tool) (*hdl.Tool, error) {
+func findABC(yosys *toolchain.Tool) (*toolchain.Tool, error) {
 	dirs := []string{filepath.Dir(yosys.Path)}
 	if real, err := filepath.EvalSymlinks(yosys.Path); err == nil && filepath.Dir(real) != dirs[0] {
 		dirs = append(dirs, filepath.Dir(real))
@@ -145,16 +145,16 @@ func findABC(yosys *hdl.Tool) (*hdl.Tool, error) {
 	for _, dir := range dirs {
 		path := filepath.Join(dir, "yosys-abc")
 		if st, err := os.Stat(path); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return &hdl.Tool{Name: "yosys-abc", Path: path, Version: yosys.Version}, nil
+			return &toolchain.Tool{Name: "yosys-abc", Path: path, Version: yosys.Version}, nil
 		}
 	}
-	return nil, fmt.Errorf("formal: yosys-abc not found beside %s (Debian's yosys package installs both): %s", yosys.Path, hdl.InstallHint("yosys"))
+	return nil, fmt.Errorf("formal: yosys-abc not found beside %s (Debian's yosys package installs both): %s", yosys.Path, toolchain.InstallHint("yosys"))
 }
 
 type prover struct {
 	d          *netlist.Design
 	dir        string
-	yosys, abc *hdl.Tool
+	yosys, abc *toolchain.Tool
 	rtl, gates string
 	frames     int
 
@@ -256,7 +256,7 @@ func inputBits(d *netlist.Design) int {
 }
 
 func (p *prover) runYosys(ctx context.Context, step, script, log string) error {
-	_, err := hdl.RunTool(ctx, p.yosys, step, p.dir, "-q", "-l", log, "-s", script)
+	_, err := p.run(ctx, p.yosys, step, "-q", "-l", log, "-s", script)
 	if err != nil {
 		return fmt.Errorf("%w\n  (script %s, log %s)", err, filepath.Join(p.dir, script), filepath.Join(p.dir, log))
 	}
@@ -266,11 +266,21 @@ func (p *prover) runYosys(ctx context.Context, step, script, log string) error {
 // runABC runs an ABC command line and keeps its output in log. ABC exits
 // 0 even when a command fails, so callers check the output.
 func (p *prover) runABC(ctx context.Context, step, cmds, log string) ([]byte, error) {
-	out, err := hdl.RunTool(ctx, p.abc, step, p.dir, "-c", cmds)
+	out, err := p.run(ctx, p.abc, step, "-c", cmds)
 	if werr := os.WriteFile(filepath.Join(p.dir, log), out, 0o644); werr != nil && err == nil {
 		err = werr
 	}
 	return out, err
+}
+
+// run runs tool t with args in the work directory and returns its combined
+// output; a failure names the tool and the step.
+func (p *prover) run(ctx context.Context, t *toolchain.Tool, step string, args ...string) ([]byte, error) {
+	res, err := t.Command(p.dir, args...).Run(ctx)
+	if err != nil {
+		return res.Output, fmt.Errorf("%s %s: %w", t.Name, step, err)
+	}
+	return res.Output, nil
 }
 
 var verdictRE = regexp.MustCompile(`(?m)^(UNSATISFIABLE|SATISFIABLE|UNDECIDED)\b.*$`)

@@ -12,18 +12,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
+	"github.com/lsugen/lsugen/units"
 )
 
 // requireYosys fails the test when Yosys (and its ABC) is missing: in
 // make test a missing tool is a failure, not a skip.
 func requireYosys(t testing.TB) {
 	t.Helper()
-	y, err := hdl.Find("yosys")
+	y, err := toolchain.Find("yosys")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func loadDesigns(t testing.TB, paths ...string) []*netlist.Design {
 	}
 	var ds []*netlist.Design
 	for _, u := range file.Units {
-		d, gd := gen.Generate(u)
+		d, gd := units.Generate(u)
 		if gd.HasErrors() {
 			t.Fatalf("generate %s: %v", u.UnitName(), gd)
 		}

@@ -217,11 +217,11 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	if err != nil {
 		return fail("build", err)
 	}
-	sim.args = append(sim.args, "+in="+vecFile, "+out="+outFile, "+n="+strconv.Itoa(len(vectors)))
+	sim.Args = append(sim.Args, "+in="+vecFile, "+out="+outFile, "+n="+strconv.Itoa(len(vectors)))
 	if vcdFile != "" {
-		sim.args = append(sim.args, "+vcd="+vcdFile)
+		sim.Args = append(sim.Args, "+vcd="+vcdFile)
 		if p.l.clock != "" {
-			sim.args = append(sim.args, "+vcdfrom="+strconv.Itoa(b.vcdFrom(len(vectors))))
+			sim.Args = append(sim.Args, "+vcdfrom="+strconv.Itoa(b.vcdFrom(len(vectors))))
 		}
 	}
 	for _, f := range []string{vecFile, outFile, vcdFile} {

@@ -119,57 +119,6 @@ func newAdd3Bench(t testing.TB) *Bench {
 	}
 }
 
-func TestFind_Tools(t *testing.T) {
-	for _, name := range []string{"iverilog", "vvp", "verilator", "yosys", "make", "g++"} {
-		tool, err := Find(name)
-		if err != nil {
-			t.Fatalf("Find(%q): %v", name, err)
-		}
-		if tool.Name != name || !filepath.IsAbs(tool.Path) || tool.Version == "" {
-			t.Errorf("Find(%q) = %+v", name, *tool)
-		}
-		again, _ := Find(name)
-		if again != tool {
-			t.Errorf("Find(%q) not cached", name)
-		}
-		t.Logf("%s", tool)
-	}
-}
-
-func TestFind_EnvOverrideMissing(t *testing.T) {
-	t.Setenv("LSUGEN_IVERILOG", "/nonexistent")
-	_, err := Find("iverilog")
-	if err == nil {
-		t.Fatal("Find(iverilog) with LSUGEN_IVERILOG=/nonexistent succeeded")
-	}
-	for _, want := range []string{"iverilog", "/nonexistent", "apt-get install iverilog", "make deps"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not mention %q", err, want)
-		}
-	}
-}
-
-func TestFind_EnvOverridePath(t *testing.T) {
-	real, err := Find("verilator")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("LSUGEN_VERILATOR", real.Path)
-	got, err := Find("verilator")
-	if err != nil || got.Path != real.Path || got.Version != real.Version {
-		t.Fatalf("Find(verilator) with LSUGEN_VERILATOR=%s: %+v, %v", real.Path, got, err)
-	}
-}
-
-func TestFind_Unknown(t *testing.T) {
-	if _, err := Find("modelsim"); err == nil || !strings.Contains(err.Error(), "unknown tool") {
-		t.Fatalf("Find(modelsim): %v", err)
-	}
-	if got := EnvVar("g++"); got != "LSUGEN_GXX" {
-		t.Errorf("EnvVar(g++) = %s", got)
-	}
-}
-
 func TestBench_IcarusMatchesGo(t *testing.T)    { testMatchesGo(t, Icarus) }
 func TestBench_VerilatorMatchesGo(t *testing.T) { testMatchesGo(t, Verilator) }
 

@@ -36,9 +36,9 @@ func (p *prepared) buildIcarus(ctx context.Context) (*command, error) {
 	}
 	args := []string{"-g2005", "-Wall", "-c", "iverilog.cmd", "-o", vvpFile, "-s", TopModule, p.tbPath}
 	args = append(args, p.sources...)
-	build := &command{engine: Icarus, step: "build (iverilog)", dir: p.dir, path: iverilog.Path, args: args}
+	build := newCommand(Icarus, "build (iverilog)", p.dir, iverilog.Path, args...)
 
-	sim := &command{engine: Icarus, step: "run (vvp)", dir: p.dir, path: vvp.Path, args: []string{"-n", vvpFile}}
+	sim := newCommand(Icarus, "run (vvp)", p.dir, vvp.Path, "-n", vvpFile)
 
 	stamp := filepath.Join(p.dir, vvpFile+".stamp")
 	fp := p.fingerprint(iverilog.Path, iverilog.Version, vvp.Version, build.String(), icarusCmdFile)

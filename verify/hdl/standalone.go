@@ -101,7 +101,7 @@ func (s *Standalone) Run(ctx context.Context, e Engine) (*StandaloneRun, error) 
 	if err != nil {
 		return nil, err
 	}
-	sim.args = append(sim.args, s.Args...)
+	sim.Args = append(sim.Args, s.Args...)
 	out, err := sim.run(ctx)
 	run := &StandaloneRun{Engine: e, Output: string(out), Status: "exit status 0", Command: sim.String()}
 	var exit *exec.ExitError
@@ -138,7 +138,7 @@ func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []str
 	os.Remove(filepath.Join(dir, vvpFile))
 	args := append([]string{gen, "-Wall", "-s", s.Top, "-o", vvpFile}, s.defineArgs()...)
 	args = append(append(args, tb), srcs...)
-	build := &command{engine: Icarus, step: "build (iverilog)", dir: dir, path: iverilog.Path, args: args}
+	build := newCommand(Icarus, "build (iverilog)", dir, iverilog.Path, args...)
 	out, err := build.run(ctx)
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []str
 	if w := warningsAt(out, tb); len(w) > 0 {
 		return nil, build.fail(ErrInterface, []byte(strings.Join(w, "\n")))
 	}
-	return &command{engine: Icarus, step: "run (vvp)", dir: dir, path: vvp.Path, args: []string{"-n", vvpFile}}, nil
+	return newCommand(Icarus, "run (vvp)", dir, vvp.Path, "-n", vvpFile), nil
 }
 
 func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []string) (*command, error) {
@@ -172,7 +172,7 @@ func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []
 	args = append(args, verilatorFlags...)
 	args = append(args, s.defineArgs()...)
 	args = append(append(args, tb), srcs...)
-	verilate := &command{engine: Verilator, step: "build (verilate)", dir: dir, path: verilator.Path, args: args}
+	verilate := newCommand(Verilator, "build (verilate)", dir, verilator.Path, args...)
 	out, err := verilate.run(ctx)
 	if err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []
 	if err := compileVerilated(ctx, mkCmd, mdir, prefix, verilator, cxx); err != nil {
 		return nil, err
 	}
-	return &command{engine: Verilator, step: "run (sim)", dir: dir, path: filepath.Join(mdir, "sim")}, nil
+	return newCommand(Verilator, "run (sim)", dir, filepath.Join(mdir, "sim")), nil
 }
 
 // standalonePrefix is the C++ prefix of Verilator's model of a

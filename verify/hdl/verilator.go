@@ -55,13 +55,13 @@ const (
 // verilatorMake is the make command that compiles the verilated model
 // whose makefile is mdir/<prefix>.mk into mdir/sim, with every core.
 func verilatorMake(mdir, prefix string, mk, cxx *Tool) *command {
-	return &command{engine: Verilator, step: "build (make)", dir: mdir, path: mk.Path, args: []string{
-		"-f", prefix + ".mk",
+	return newCommand(Verilator, "build (make)", mdir, mk.Path,
+		"-f", prefix+".mk",
 		"-j", strconv.Itoa(max(2, runtime.NumCPU())),
-		"OPT_FAST=" + verilatorOptFast, "OPT_SLOW=" + verilatorOptSlow, "OPT_GLOBAL=" + verilatorOptGlobal,
-		"CXX=" + cxx.Path, "LINK=" + cxx.Path,
+		"OPT_FAST="+verilatorOptFast, "OPT_SLOW="+verilatorOptSlow, "OPT_GLOBAL="+verilatorOptGlobal,
+		"CXX="+cxx.Path, "LINK="+cxx.Path,
 		"sim",
-	}}
+	)
 }
 
 // verilatorTools finds what a Verilator build runs: verilator, make, g++.
@@ -123,10 +123,10 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 	}
 	args = append(args, p.tbPath)
 	args = append(args, p.sources...)
-	verilate := &command{engine: Verilator, step: "build (verilate)", dir: p.dir, path: verilator.Path, args: args}
+	verilate := newCommand(Verilator, "build (verilate)", p.dir, verilator.Path, args...)
 	prefix := "V" + TopModule
 	mkCmd := verilatorMake(mdir, prefix, mk, cxx)
-	sim := &command{engine: Verilator, step: "run (sim)", dir: p.dir, path: exe}
+	sim := newCommand(Verilator, "run (sim)", p.dir, exe)
 
 	stamp := filepath.Join(mdir, "lsugen.stamp")
 	fp := p.fingerprint(verilator.Path, verilator.Version, cxx.Path, cxx.Version, verilate.String(), mkCmd.String())

@@ -1,13 +1,13 @@
 package sta
 
 import (
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // TestABCScript_YosysDefaults: the flow's ABC scripts are the ones Yosys's
@@ -22,7 +22,7 @@ func TestABCScript_YosysDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	lib := prepared.Path
-	yosys, err := hdl.Find("yosys")
+	yosys, err := toolchain.Find("yosys")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,9 @@ func TestABCScript_YosysDefaults(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			cmd := exec.Command(yosys.Path, "-q", "-p", "read_verilog m.v; synth -top m; abc -nocleanup "+c.abcArgs+"-liberty "+yosysQuote(lib))
-			cmd.Dir = dir
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("yosys: %v\n%s", err, out)
+			yosysCmd := yosys.Command(dir, "-q", "-p", "read_verilog m.v; synth -top m; abc -nocleanup "+c.abcArgs+"-liberty "+yosysQuote(lib))
+			if _, err := yosysCmd.Run(context.Background()); err != nil {
+				t.Fatalf("yosys: %v", err)
 			}
 			scripts, _ := filepath.Glob(filepath.Join(dir, "*yosys-abc-*", "abc.script"))
 			if len(scripts) != 1 {

@@ -7,7 +7,7 @@
 //
 // # The flow
 //
-// Synthesis (Yosys, found with hdl.Find("yosys")), for the unit's RTL:
+// Synthesis (Yosys, found with toolchain.Find("yosys")), for the unit's RTL:
 //
 //	read_verilog NAME.v; synth -top NAME; dfflibmap -liberty LIB
 //	abc -script TAG.abc -liberty LIB                     (plain)
@@ -34,7 +34,7 @@
 // on no example unit was -D 1 slower.
 // LIB is the liberty with the DefaultDontUse cells removed (PrepareLibrary).
 //
-// Timing (OpenSTA, hdl.Find("sta")): read_liberty, read_verilog,
+// Timing (OpenSTA, toolchain.Find("sta")): read_liberty, read_verilog,
 // link_design, a clock (virtual for combinational units, on the design's
 // clock port for sequential ones; ideal), input and output delays of 0,
 // set_driving_cell on every data input and set_load on every output. The
@@ -88,7 +88,7 @@ import (
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // Config sets up a Flow.
@@ -160,8 +160,8 @@ func abcScript(targetPS float64, conflicts int) string {
 // Flow runs units through synthesis and static timing with one library.
 type Flow struct {
 	cfg   Config
-	Yosys *hdl.Tool
-	STA   *hdl.Tool
+	Yosys *toolchain.Tool
+	STA   *toolchain.Tool
 	Lib   *Library
 	// Driver is the cell that drives the inputs, DriverIn and DriverOut
 	// its pins.
@@ -218,10 +218,10 @@ func New(cfg Config) (*Flow, error) {
 	}
 	cfg.WorkDir = abs
 	f := &Flow{cfg: cfg}
-	if f.Yosys, err = hdl.Find("yosys"); err != nil {
+	if f.Yosys, err = toolchain.Find("yosys"); err != nil {
 		return nil, err
 	}
-	if f.STA, err = hdl.Find("sta"); err != nil {
+	if f.STA, err = toolchain.Find("sta"); err != nil {
 		return nil, err
 	}
 	if f.Lib, err = PrepareLibrary(cfg.Liberty, filepath.Join(cfg.WorkDir, "lib"), cfg.DontUse); err != nil {
@@ -304,7 +304,7 @@ func (f *Flow) MeasureFO4(ctx context.Context) (FO4, error) {
 		a, okA := lines["u2_0/"+in]
 		b, okB := lines["u3_0/"+in]
 		if !okA || !okB {
-			return FO4{}, &StepError{Step: "fo4", Err: fmt.Errorf("no %s path through u2_0 in OpenSTA's report", tr), Output: tail(outp)}
+			return FO4{}, outputError("fo4", fmt.Errorf("no %s path through u2_0 in OpenSTA's report", tr), outp)
 		}
 		d := (b - a) * f.Lib.TimeUnitPS
 		switch tr {
@@ -315,7 +315,7 @@ func (f *Flow) MeasureFO4(ctx context.Context) (FO4, error) {
 		}
 	}
 	if !(r.RisePS > 0 && r.FallPS > 0) {
-		return FO4{}, &StepError{Step: "fo4", Err: fmt.Errorf("stage delays %v / %v ps are not positive", r.RisePS, r.FallPS), Output: tail(outp)}
+		return FO4{}, outputError("fo4", fmt.Errorf("stage delays %v / %v ps are not positive", r.RisePS, r.FallPS), outp)
 	}
 	r.PS = (r.RisePS + r.FallPS) / 2
 	return r, nil
@@ -478,8 +478,8 @@ func (f *Flow) Synthesize(ctx context.Context, dir, top, rtlFile, tag string, ta
 	}
 	log := tag + "_yosys.log"
 	start := time.Now()
-	if _, err := run(ctx, f.cfg.Timeout, "synth "+tag+" "+top, dir, f.Yosys.Path, "-q", "-l", log, "-s", ys); err != nil {
-		return nil, err
+	if _, err := f.command(f.Yosys, dir, "-q", "-l", log, "-s", ys).Run(ctx); err != nil {
+		return nil, &StepError{Step: "synth " + tag + " " + top, Err: err}
 	}
 	n := &Netlist{Path: filepath.Join(dir, out), Top: top, Seconds: time.Since(start).Seconds()}
 	b, err := os.ReadFile(filepath.Join(dir, log))
@@ -577,14 +577,14 @@ exit
 	r := &Timing{Seconds: time.Since(start).Seconds()}
 	m := worstRE.FindStringSubmatch(string(out))
 	if m == nil {
-		return nil, &StepError{Step: "sta " + tag + " " + n.Top, Err: fmt.Errorf("no result line in OpenSTA's output"), Output: tail(out)}
+		return nil, outputError("sta "+tag+" "+n.Top, fmt.Errorf("no result line in OpenSTA's output"), out)
 	}
 	if m[1] == "none" {
 		return r, nil
 	}
 	sec, err := strconv.ParseFloat(m[1], 64)
 	if err != nil {
-		return nil, &StepError{Step: "sta " + tag + " " + n.Top, Err: fmt.Errorf("arrival %q: %v", m[1], err), Output: tail(out)}
+		return nil, outputError("sta "+tag+" "+n.Top, fmt.Errorf("arrival %q: %v", m[1], err), out)
 	}
 	r.DelayPS = sec * 1e12
 	r.Endpoint = m[2]
@@ -625,12 +625,41 @@ func (f *Flow) depth(report string) int {
 var errorLineRE = regexp.MustCompile(`(?m)^Error: .*$`)
 
 func (f *Flow) runSTA(ctx context.Context, step, dir, script string) ([]byte, error) {
-	out, err := run(ctx, f.cfg.Timeout, step, dir, f.STA.Path, "-no_splash", "-exit", script)
+	c := f.command(f.STA, dir, "-no_splash", "-exit", script)
+	res, err := c.Run(ctx)
 	if err != nil {
-		return out, err
+		return res.Output, &StepError{Step: step, Err: err}
 	}
-	if m := errorLineRE.Find(out); m != nil {
-		return out, &StepError{Step: step, Cmd: cmdLine(f.STA.Path, []string{"-no_splash", "-exit", script}), Err: fmt.Errorf("%s", m), Output: tail(out)}
+	if m := errorLineRE.Find(res.Output); m != nil {
+		return res.Output, &StepError{Step: step, Err: c.Fail(fmt.Errorf("%s", m), res.Output)}
 	}
-	return out, nil
+	return res.Output, nil
+}
+
+// command is a run of tool t with args in dir under the flow's timeout.
+// TMPDIR is dir, so that the temporary directories Yosys makes for ABC,
+// which a killed run leaves behind, stay in the work directory.
+func (f *Flow) command(t *toolchain.Tool, dir string, args ...string) *toolchain.Cmd {
+	c := t.Command(dir, args...)
+	c.Env = []string{"TMPDIR=" + dir}
+	c.Timeout = f.cfg.Timeout
+	return c
+}
+
+// StepError is the failure of one step of the flow, e.g. "synth plain
+// coalesce_a2a_8". A step that ran a tool, or read its output, has a
+// *toolchain.Error as Err, with the command line and the output's tail.
+type StepError struct {
+	Step string
+	Err  error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("sta: %s: %v", e.Step, e.Err) }
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// outputError is the StepError of a step whose tool's output out lacks
+// what the flow reads from it.
+func outputError(step string, err error, out []byte) *StepError {
+	return &StepError{Step: step, Err: &toolchain.Error{Err: err, Output: toolchain.Tail(out)}}
 }

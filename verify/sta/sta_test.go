@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/timing/liberty"
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
+	"github.com/lsugen/lsugen/units"
 )
 
 // tinyLib is timing/liberty's test library: among its cells an lpflow
@@ -137,7 +137,7 @@ func needFlow(t *testing.T) string {
 		t.Skip("synthesis and timing runs: not in -short")
 	}
 	for _, tool := range []string{"yosys", "sta"} {
-		if _, err := hdl.Find(tool); err != nil {
+		if _, err := toolchain.Find(tool); err != nil {
 			t.Skipf("%v", err)
 		}
 	}
@@ -167,7 +167,7 @@ func unitsFrom(t *testing.T, file string, names ...string) map[string]specUnit {
 		if !want[u.UnitName()] {
 			continue
 		}
-		d, gd := gen.Generate(u)
+		d, gd := units.Generate(u)
 		if gd.HasErrors() {
 			t.Fatal(gd)
 		}

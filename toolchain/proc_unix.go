@@ -1,6 +1,6 @@
 //go:build unix
 
-package sta
+package toolchain
 
 import (
 	"os/exec"
@@ -8,7 +8,8 @@ import (
 )
 
 // setProcessGroup starts cmd in a process group of its own and makes
-// cancellation kill the whole group.
+// cancellation kill the whole group: killing only the direct child would
+// leave make's compilers or Yosys's ABC running, holding the output pipes.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package toolchain
+
+import "os/exec"
+
+// setProcessGroup does nothing where there are no process groups: the
+// default cancellation kills the direct child only.
+func setProcessGroup(cmd *exec.Cmd) {}

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package hdl
-
-import "os/exec"
-
-func setProcessGroup(cmd *exec.Cmd) {}
