@@ -98,237 +98,366 @@ type inflight struct {
 // ready mask mask, or without one when mask is nil. See the package
 // documentation for the system model.
 func Simulate(wl *Workload, p specs.ElasticPipeline, mask *specs.WarpReadyMask, opt Options) (Run, error) {
+	s, err := newSim(wl, p, mask)
+	if err != nil {
+		return Run{}, err
+	}
+	limit := opt.MaxCycles
+	if limit <= 0 {
+		limit = CycleLimit(wl, &s.spec)
+	}
+	for t := int64(0); s.remaining > 0; t++ {
+		if t >= limit {
+			return s.run, fmt.Errorf("pipesim: %s: %d of %d warp instructions not written back after %d cycles (the cycle limit)",
+				s.spec.PipeVariant, s.remaining, wl.Instructions(), limit)
+		}
+		if err := s.cycle(t); err != nil {
+			return s.run, err
+		}
+		s.run.Cycles = t + 1
+	}
+	s.finish()
+	return s.run, nil
+}
+
+// sim is one run in progress: the two models, the warps, the front end
+// and the subwarps in flight. Its methods are the phases of a cycle, in
+// the order cycle calls them.
+type sim struct {
+	wl   *Workload
+	spec specs.ElasticPipeline
+	subs int // S, subwarps per warp instruction
+	run  Run
+	pipe *model.Pipeline
+
+	// Warp state: next[w] is the index of w's next instruction to issue,
+	// wbDone[w] the subwarps of its instruction in flight written back.
+	next, wbDone []int
+	ready, isMem uint64 // bit w: warp w ready; its next instruction is a memory one
+	remaining    int64  // warp instructions not yet written back
+	unissued     int64  // not yet scheduled
+
+	// The front end: the warp instruction being offered, subwarp by
+	// subwarp; cur is -1 when none is.
+	cur    int
+	curIn  Instr
+	curDeg []uint8
+	curSub int
+	rr     int // round robin: the first warp to consider next
+
+	slots []inflight
+	free  []uint32 // slots written back, reused last in first out
+	seq   uint64   // the next subwarp's sequence number
+
+	mask *maskMirror // nil without the ready mask
+}
+
+// maskMirror is the ready mask model with the scheduler's copy of its
+// counter C: the model computes a cycle's outputs and its clock edge in
+// one call, so the scheduler needs C to know the mask before it chooses.
+type maskMirror struct {
+	rm       *model.ReadyMask
+	log2P    uint
+	contexts uint
+	pcMask   uint64
+	counter  int // mirror of the mask's last_warp_bkconf_degree counter
+}
+
+// cycleIn is what one cycle's phases pass on: whether the mask is on, and
+// the ready mask model's inputs, filled in as the cycle goes (the warps
+// ready at its start, the scheduler's choice, the MEM0 result).
+type cycleIn struct {
+	maskOn bool
+	rm     model.ReadyIn
+}
+
+// newSim checks the workload against the pipeline and the mask and builds
+// the models in their reset state.
+func newSim(wl *Workload, p specs.ElasticPipeline, mask *specs.WarpReadyMask) (*sim, error) {
 	S := wl.Subwarps
 	if p.WarpSize < 1 || p.SIMDWidth < 1 || p.WarpSize/p.SIMDWidth != S || p.SIMDWidth != wl.SIMDWidth {
-		return Run{}, fmt.Errorf("pipesim: the workload has %d subwarps of %d lanes, pipeline %s has warp_size %d, simd_width %d",
+		return nil, fmt.Errorf("pipesim: the workload has %d subwarps of %d lanes, pipeline %s has warp_size %d, simd_width %d",
 			S, wl.SIMDWidth, p.Name, p.WarpSize, p.SIMDWidth)
 	}
 	nw := len(wl.Programs)
 	if nw == 0 || nw > MaxWarps {
-		return Run{}, fmt.Errorf("pipesim: %d warps: want 1..%d", nw, MaxWarps)
+		return nil, fmt.Errorf("pipesim: %d warps: want 1..%d", nw, MaxWarps)
 	}
 	p.TagBits = 64
-	// The model constructors panic on configurations ForSequential refuses
-	// with an error; ask it first.
-	if _, err := model.ForSequential(&p); err != nil {
-		return Run{}, fmt.Errorf("pipesim: elastic_pipeline %s: %w", p.Name, err)
+	// The model constructors panic on configurations ForPipeline (and
+	// ForReadyMask, in newMaskMirror) refuse with an error; ask first.
+	if _, err := model.ForPipeline(&p); err != nil {
+		return nil, fmt.Errorf("pipesim: elastic_pipeline %s: %w", p.Name, err)
 	}
-	run := Run{Variant: p.PipeVariant, Mask: mask != nil}
-	pipe := model.NewPipeline(&p)
-	pipe.Reset()
-
-	var rm *model.ReadyMask
-	var log2P, maskContexts uint
-	var pcMask uint64
+	s := &sim{wl: wl, spec: p, subs: S, run: Run{Variant: string(p.PipeVariant), Mask: mask != nil}, cur: -1,
+		next: make([]int, nw), wbDone: make([]int, nw)}
+	s.pipe = model.NewPipeline(&s.spec)
+	s.pipe.Reset()
 	if mask != nil {
-		if mask.WarpSize != p.WarpSize || mask.SIMDWidth != p.SIMDWidth || mask.ShmemPorts != p.ShmemPorts {
-			return Run{}, fmt.Errorf("pipesim: warp_ready_mask %s (warp_size %d, simd_width %d, shmem_ports %d) does not match elastic_pipeline %s (%d, %d, %d)",
-				mask.Name, mask.WarpSize, mask.SIMDWidth, mask.ShmemPorts, p.Name, p.WarpSize, p.SIMDWidth, p.ShmemPorts)
-		}
-		if nw > mask.WarpContexts {
-			return Run{}, fmt.Errorf("pipesim: the workload has %d warps, warp_ready_mask %s has %d warp contexts", nw, mask.Name, mask.WarpContexts)
-		}
-		if mask.WarpSize < 2 {
-			return Run{}, fmt.Errorf("pipesim: the warp ready mask needs warp_size >= 2")
-		}
-		if _, err := model.ForSequential(mask); err != nil {
-			return Run{}, fmt.Errorf("pipesim: warp_ready_mask %s: %w", mask.Name, err)
-		}
-		rm = model.NewReadyMask(mask)
-		rm.Reset()
-		rm.Cycle(model.ReadyIn{Launch: true}) // the kernel launch, before cycle 0
-		log2P = uint(bits.TrailingZeros(uint(mask.ShmemPorts)))
-		maskContexts = uint(mask.WarpContexts)
-		pcMask = 1<<uint(mask.PCBits) - 1
-	}
-	limit := opt.MaxCycles
-	if limit <= 0 {
-		limit = CycleLimit(wl, &p)
-	}
-
-	// Warp state: next[w] is the index of w's next instruction to issue,
-	// wbDone[w] the subwarps of its instruction in flight written back.
-	next := make([]int, nw)
-	wbDone := make([]int, nw)
-	var ready, isMem uint64 // bit w: warp w ready; its next instruction is a memory one
-	setNext := func(w int) {
-		bit := uint64(1) << uint(w)
-		isMem &^= bit
-		if next[w] < len(wl.Programs[w]) && wl.Programs[w][next[w]].Kind != ALU {
-			isMem |= bit
+		var err error
+		if s.mask, err = newMaskMirror(mask, &p, nw); err != nil {
+			return nil, err
 		}
 	}
 	for w, prog := range wl.Programs {
 		if len(prog) > 0 {
-			ready |= 1 << uint(w)
+			s.ready |= 1 << uint(w)
 		}
-		setNext(w)
+		s.setNext(w)
 	}
-	remaining := int64(wl.Instructions()) // not yet written back
-	unissued := remaining                 // not yet scheduled
+	s.remaining = int64(wl.Instructions())
+	s.unissued = s.remaining
+	return s, nil
+}
 
-	// The front end: the warp instruction being offered, subwarp by subwarp.
-	cur := -1
-	var curIn Instr
-	var curDeg []uint8
-	curSub := 0
-	rr := 0 // round robin: the first warp to consider next
-
-	var slots []inflight
-	var free []uint32
-	var seq uint64
-	counter := 0 // mirror of the mask's last_warp_bkconf_degree counter
-
-	for t := int64(0); remaining > 0; t++ {
-		if t >= limit {
-			return run, fmt.Errorf("pipesim: %s: %d of %d warp instructions not written back after %d cycles (the cycle limit)",
-				p.PipeVariant, remaining, wl.Instructions(), limit)
-		}
-		readyIn, isMemIn := ready, isMem
-		maskOn := rm != nil && counter != 0
-		avail := ready
-		if maskOn {
-			avail &^= isMem
-			run.MaskCycles++
-		}
-		var sched, schedShmem bool
-		var schedPC uint64
-		if cur < 0 && unissued > 0 {
-			if avail == 0 {
-				if ready != 0 {
-					run.SchedFails.Masked++
-				} else {
-					run.SchedFails.NoneReady++
-				}
-			} else {
-				w := (bits.TrailingZeros64(bits.RotateLeft64(avail, -rr)) + rr) & 63
-				cur, curSub = w, 0
-				curIn = wl.Programs[w][next[w]]
-				curDeg = wl.Degrees(curIn)
-				next[w]++
-				unissued--
-				wbDone[w] = 0
-				ready &^= 1 << uint(w)
-				setNext(w)
-				rr = (w + 1) % nw
-				sched, schedShmem, schedPC = true, curIn.Kind == Shmem, uint64(curIn.PC)
-			}
-		}
-
-		var in model.PipeIn
-		var slot uint32
-		if cur >= 0 {
-			if len(free) > 0 {
-				slot = free[len(free)-1]
-			} else {
-				slot = uint32(len(slots))
-			}
-			in = model.PipeIn{Valid: true, Kind: model.PipeKind(curIn.Kind), Tag: seq<<slotBits | uint64(slot)}
-			if curDeg != nil {
-				in.Degree = int(curDeg[curSub])
-			}
-		}
-		out := pipe.Cycle(in)
-		switch {
-		case out.Stall && !in.Valid:
-			return run, fmt.Errorf("pipesim: cycle %d: the pipeline model stalled with nothing offered", t)
-		case out.Stall && out.Cause == model.BankConflictStall:
-			run.Stalls.BankConflict++
-		case out.Stall && out.Cause == model.WritebackConflictStall:
-			run.Stalls.WritebackConflict++
-		case out.Stall:
-			return run, fmt.Errorf("pipesim: cycle %d: the pipeline model stalled with cause %v", t, out.Cause)
-		case in.Valid:
-			if int(slot) == len(slots) {
-				if slot == 1<<slotBits {
-					return run, fmt.Errorf("pipesim: cycle %d: more than %d subwarps in flight", t, 1<<slotBits)
-				}
-				slots = append(slots, inflight{})
-			} else {
-				free = free[:len(free)-1]
-			}
-			e := &slots[slot]
-			*e = inflight{tag: in.Tag, used: true, warp: uint8(cur), kind: curIn.Kind, pc: curIn.PC}
-			if curDeg != nil {
-				e.deg = curDeg[curSub]
-			}
-			seq++
-			curSub++
-			if curSub == S {
-				cur = -1
-			}
-		}
-		if out.Bubble {
-			run.WBBubbles++
-		}
-
-		var res model.ReadyIn
-		if out.MEM0Done {
-			e, err := lookup(slots, out.MEM0Tag, t, "MEM0")
-			if err != nil {
-				return run, err
-			}
-			if e.kind == Shmem {
-				res.ResValid, res.ResPC, res.ResDegree = true, uint64(e.pc), int(e.deg)
-			}
-		}
-		if out.WBValid {
-			e, err := lookup(slots, out.WBTag, t, "writeback")
-			if err != nil {
-				return run, err
-			}
-			w := int(e.warp)
-			e.used = false
-			free = append(free, uint32(out.WBTag&(1<<slotBits-1)))
-			wbDone[w]++
-			if wbDone[w] == S {
-				// The warp's instruction is complete: ready next cycle.
-				remaining--
-				run.WarpInstructions++
-				if next[w] < len(wl.Programs[w]) {
-					ready |= 1 << uint(w)
-				}
-			}
-		}
-
-		if rm != nil {
-			res.Ready, res.IsMem = readyIn, isMemIn
-			res.SchedValid, res.SchedShmem, res.SchedPC = sched, schedShmem, schedPC&pcMask
-			ro := rm.Cycle(res)
-			want := readyIn
-			if maskOn {
-				want &^= isMemIn
-			}
-			if maskContexts < 64 {
-				want &= 1<<maskContexts - 1
-			}
-			if ro.Mask != maskOn || ro.Ready != want {
-				return run, fmt.Errorf("pipesim: cycle %d: the ready mask model gave mask %v, ready %#x; the scheduler expected mask %v, ready %#x",
-					t, ro.Mask, ro.Ready, maskOn, want)
-			}
-			// Mirror the counter C: the mask of the next cycle is C != 0.
-			switch {
-			case sched && schedShmem:
-				run.HistoryLookups++
-				if ro.Hit {
-					run.HistoryHits++
-				}
-				pred := max(ro.Pred, 0)
-				counter = (pred + S - 1) >> log2P
-			case counter > 0:
-				counter--
-			}
-		}
-		run.Cycles = t + 1
+// newMaskMirror checks mask against pipeline p and a workload of nw warps
+// and starts the model, with the kernel launch before cycle 0.
+func newMaskMirror(mask *specs.WarpReadyMask, p *specs.ElasticPipeline, nw int) (*maskMirror, error) {
+	if mask.WarpSize != p.WarpSize || mask.SIMDWidth != p.SIMDWidth || mask.ShmemPorts != p.ShmemPorts {
+		return nil, fmt.Errorf("pipesim: warp_ready_mask %s (warp_size %d, simd_width %d, shmem_ports %d) does not match elastic_pipeline %s (%d, %d, %d)",
+			mask.Name, mask.WarpSize, mask.SIMDWidth, mask.ShmemPorts, p.Name, p.WarpSize, p.SIMDWidth, p.ShmemPorts)
 	}
-	run.SubwarpInstructions = run.WarpInstructions * int64(S)
-	if run.Cycles > 0 {
-		run.IPC = float64(run.WarpInstructions) / float64(run.Cycles)
-		run.SubwarpIPC = float64(run.SubwarpInstructions) / float64(run.Cycles)
+	if nw > mask.WarpContexts {
+		return nil, fmt.Errorf("pipesim: the workload has %d warps, warp_ready_mask %s has %d warp contexts", nw, mask.Name, mask.WarpContexts)
 	}
-	run.Stalls.Total = run.Stalls.BankConflict + run.Stalls.WritebackConflict
-	run.SchedFails.Total = run.SchedFails.Masked + run.SchedFails.NoneReady
-	return run, nil
+	if mask.WarpSize < 2 {
+		return nil, fmt.Errorf("pipesim: the warp ready mask needs warp_size >= 2")
+	}
+	if _, err := model.ForReadyMask(mask); err != nil {
+		return nil, fmt.Errorf("pipesim: warp_ready_mask %s: %w", mask.Name, err)
+	}
+	m := &maskMirror{rm: model.NewReadyMask(mask), log2P: uint(bits.TrailingZeros(uint(mask.ShmemPorts))),
+		contexts: uint(mask.WarpContexts), pcMask: 1<<uint(mask.PCBits) - 1}
+	m.rm.Reset()
+	m.rm.Cycle(model.ReadyIn{Launch: true})
+	return m, nil
+}
+
+// setNext records whether warp w's next instruction is a memory one.
+func (s *sim) setNext(w int) {
+	bit := uint64(1) << uint(w)
+	s.isMem &^= bit
+	if s.next[w] < len(s.wl.Programs[w]) && s.wl.Programs[w][s.next[w]].Kind != ALU {
+		s.isMem |= bit
+	}
+}
+
+// cycle is cycle t: schedule, offer a subwarp to EXE, account for what
+// the pipeline did with it, take MEM0's and writeback's results, then
+// clock the ready mask. The tests before each phase's call keep the
+// common cycle, where most phases have nothing to do, free of calls.
+func (s *sim) cycle(t int64) error {
+	c := cycleIn{maskOn: s.mask != nil && s.mask.counter != 0, rm: model.ReadyIn{Ready: s.ready, IsMem: s.isMem}}
+	if c.maskOn {
+		s.run.MaskCycles++
+	}
+	if s.cur < 0 && s.unissued > 0 {
+		s.schedule(&c)
+	}
+	in, slot := s.offer()
+	out := s.pipe.Cycle(in)
+	switch {
+	case out.Stall:
+		if err := s.stall(t, in, out); err != nil {
+			return err
+		}
+	case in.Valid:
+		if err := s.take(t, in.Tag, slot); err != nil {
+			return err
+		}
+	}
+	if out.Bubble {
+		s.run.WBBubbles++
+	}
+	if out.MEM0Done {
+		if err := s.mem0(t, out.MEM0Tag, &c.rm); err != nil {
+			return err
+		}
+	}
+	if out.WBValid {
+		if err := s.writeback(t, out.WBTag); err != nil {
+			return err
+		}
+	}
+	if s.mask != nil {
+		return s.clockMask(t, &c)
+	}
+	return nil
+}
+
+// schedule picks the next warp round robin among those ready (and, with
+// the mask on, not memory warps) for the free front end, or counts why
+// it could not.
+func (s *sim) schedule(c *cycleIn) {
+	avail := s.ready
+	if c.maskOn {
+		avail &^= s.isMem
+	}
+	if avail == 0 {
+		if s.ready != 0 {
+			s.run.SchedFails.Masked++
+		} else {
+			s.run.SchedFails.NoneReady++
+		}
+		return
+	}
+	// The first available warp at or after rr, wrapping around.
+	w := (bits.TrailingZeros64(bits.RotateLeft64(avail, -s.rr)) + s.rr) & 63
+	s.start(w)
+	c.rm.SchedValid, c.rm.SchedShmem, c.rm.SchedPC = true, s.curIn.Kind == Shmem, uint64(s.curIn.PC)
+}
+
+// start makes warp w's next instruction the front end's; w is not ready
+// until it is written back.
+func (s *sim) start(w int) {
+	s.cur, s.curSub = w, 0
+	s.curIn = s.wl.Programs[w][s.next[w]]
+	s.curDeg = s.wl.Degrees(s.curIn)
+	s.next[w]++
+	s.unissued--
+	s.wbDone[w] = 0
+	s.ready &^= 1 << uint(w)
+	s.setNext(w)
+	s.rr = (w + 1) % len(s.next)
+}
+
+// offer is the front end's input to EXE: the current subwarp, tagged with
+// the slot it will take if accepted (the last freed, else a new one).
+func (s *sim) offer() (model.PipeIn, uint32) {
+	if s.cur < 0 {
+		return model.PipeIn{}, 0
+	}
+	slot := uint32(len(s.slots))
+	if len(s.free) > 0 {
+		slot = s.free[len(s.free)-1]
+	}
+	in := model.PipeIn{Valid: true, Kind: model.PipeKind(s.curIn.Kind), Tag: s.seq<<slotBits | uint64(slot)}
+	if s.curDeg != nil {
+		in.Degree = int(s.curDeg[s.curSub])
+	}
+	return in, slot
+}
+
+// stall counts a cycle in which the pipeline refused the offered subwarp
+// by cause; a stall with nothing offered, or of no known cause, is the
+// model's error.
+func (s *sim) stall(t int64, in model.PipeIn, out model.PipeOut) error {
+	switch {
+	case !in.Valid:
+		return fmt.Errorf("pipesim: cycle %d: the pipeline model stalled with nothing offered", t)
+	case out.Cause == model.BankConflictStall:
+		s.run.Stalls.BankConflict++
+	case out.Cause == model.WritebackConflictStall:
+		s.run.Stalls.WritebackConflict++
+	default:
+		return fmt.Errorf("pipesim: cycle %d: the pipeline model stalled with cause %v", t, out.Cause)
+	}
+	return nil
+}
+
+// take fills slot with the subwarp the pipeline just accepted under tag
+// and moves the front end on to the next subwarp.
+func (s *sim) take(t int64, tag uint64, slot uint32) error {
+	if int(slot) == len(s.slots) {
+		if slot == 1<<slotBits {
+			return fmt.Errorf("pipesim: cycle %d: more than %d subwarps in flight", t, 1<<slotBits)
+		}
+		s.slots = append(s.slots, inflight{})
+	} else {
+		s.free = s.free[:len(s.free)-1]
+	}
+	e := &s.slots[slot]
+	*e = inflight{tag: tag, used: true, warp: uint8(s.cur), kind: s.curIn.Kind, pc: s.curIn.PC}
+	if s.curDeg != nil {
+		e.deg = s.curDeg[s.curSub]
+	}
+	s.seq++
+	s.curSub++
+	if s.curSub == s.subs {
+		s.cur = -1
+	}
+	return nil
+}
+
+// mem0 passes on to the ready mask the PC and measured conflict degree of
+// the subwarp (tag) leaving MEM0, if a shared-memory one.
+func (s *sim) mem0(t int64, tag uint64, res *model.ReadyIn) error {
+	e, err := lookup(s.slots, tag, t, "MEM0")
+	if err != nil {
+		return err
+	}
+	if e.kind == Shmem {
+		res.ResValid, res.ResPC, res.ResDegree = true, uint64(e.pc), int(e.deg)
+	}
+	return nil
+}
+
+// writeback frees the written-back subwarp's slot; the last subwarp of a
+// warp instruction completes it, and the warp is ready next cycle if it
+// has instructions left.
+func (s *sim) writeback(t int64, tag uint64) error {
+	e, err := lookup(s.slots, tag, t, "writeback")
+	if err != nil {
+		return err
+	}
+	w := int(e.warp)
+	e.used = false
+	s.free = append(s.free, uint32(tag&(1<<slotBits-1)))
+	s.wbDone[w]++
+	if s.wbDone[w] == s.subs {
+		s.remaining--
+		s.run.WarpInstructions++
+		if s.next[w] < len(s.wl.Programs[w]) {
+			s.ready |= 1 << uint(w)
+		}
+	}
+	return nil
+}
+
+// clockMask runs the ready mask model's cycle on the scheduler's inputs
+// of this cycle, checks that its outputs agree with the mask the
+// scheduler used, and updates the mirrored counter and the history
+// statistics.
+func (s *sim) clockMask(t int64, c *cycleIn) error {
+	m := s.mask
+	c.rm.SchedPC &= m.pcMask
+	ro := m.rm.Cycle(c.rm)
+	want := c.rm.Ready
+	if c.maskOn {
+		want &^= c.rm.IsMem
+	}
+	if m.contexts < 64 {
+		want &= 1<<m.contexts - 1
+	}
+	if ro.Mask != c.maskOn || ro.Ready != want {
+		return fmt.Errorf("pipesim: cycle %d: the ready mask model gave mask %v, ready %#x; the scheduler expected mask %v, ready %#x",
+			t, ro.Mask, ro.Ready, c.maskOn, want)
+	}
+	// Mirror the counter C: the mask of the next cycle is C != 0.
+	switch {
+	case c.rm.SchedValid && c.rm.SchedShmem:
+		s.run.HistoryLookups++
+		if ro.Hit {
+			s.run.HistoryHits++
+		}
+		pred := max(ro.Pred, 0)
+		m.counter = (pred + s.subs - 1) >> m.log2P
+	case m.counter > 0:
+		m.counter--
+	}
+	return nil
+}
+
+// finish derives the totals and rates.
+func (s *sim) finish() {
+	r := &s.run
+	r.SubwarpInstructions = r.WarpInstructions * int64(s.subs)
+	if r.Cycles > 0 {
+		r.IPC = float64(r.WarpInstructions) / float64(r.Cycles)
+		r.SubwarpIPC = float64(r.SubwarpInstructions) / float64(r.Cycles)
+	}
+	r.Stalls.Total = r.Stalls.BankConflict + r.Stalls.WritebackConflict
+	r.SchedFails.Total = r.SchedFails.Masked + r.SchedFails.NoneReady
 }
 
 func lookup(slots []inflight, tag uint64, t int64, where string) (*inflight, error) {
