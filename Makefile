@@ -52,8 +52,9 @@ verify-all: deps build
 	$(BIN) verify $(SPECS)
 
 # The FO4 model against Yosys + OpenSTA on a real cell library, every
-# example unit (the README's table). LIBERTY: your library; the default is
-# the sky130 library that sits beside the repository, not in it.
+# example unit; rewrites docs/crosscheck-timing.md. LIBERTY: your library;
+# the default is the sky130 library that sits beside the repository, not in
+# it.
 LIBERTY         ?= ../shared/liberty/sky130_fd_sc_hd__tt_025C_1v80.lib.gz
 CROSSCHECK_FLAGS ?= --jobs 2 --timeout 15m --progress
 crosscheck: deps build

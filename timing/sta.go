@@ -64,7 +64,7 @@ type Wire struct {
 // measured with Design Compiler (all-to-all 55.92 / 112.25 FO4, neighbor
 // 5 / 5, monotonicity detector 46 / 55, at 32 / 64 lanes) so that the
 // figures of this model land in the thesis's cycle tables at 40, 48 and
-// 56 FO4 and within 20% of each delay; see README "Timing model".
+// 56 FO4 and within 20% of each delay; see docs/timing-model.md.
 var DefaultWire = Wire{CapPerFanout: 2, AreaCapPerFanout: 6.5, RefAreaGE: 10000, AreaExponent: 0.3}
 
 // perFanout is the wire capacitance per fanout in a design of area GE.

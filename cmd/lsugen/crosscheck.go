@@ -26,7 +26,7 @@ func cmdCrosscheck(args []string, stdout, stderr io.Writer) error {
 	load := fs.Float64("load", sta.DefaultLoadFactor, "load on every output bit, in driver input capacitances")
 	target := fs.Float64("target", sta.DefaultTargetPS, "timing-driven delay target in ps (abc -D); the default asks for the fastest netlist")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	asMarkdown := fs.Bool("markdown", false, "print the units as a Markdown table (the README's)")
+	asMarkdown := fs.Bool("markdown", false, "print the units as a Markdown table (as in docs/crosscheck-timing.md)")
 	work := fs.String("work", "", "work directory for RTL, scripts, netlists and logs (default: a temporary directory, kept only on failure)")
 	maxGates := fs.Int("max-gates", 0, "skip units with more lsugen gates than this (0: no limit)")
 	jobs := fs.Int("jobs", 1, "units run in parallel")

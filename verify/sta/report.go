@@ -275,7 +275,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	return nil
 }
 
-// WriteMarkdown prints the units as a Markdown table (the README's): FO4
+// WriteMarkdown prints the units as a Markdown table (as in docs/crosscheck-timing.md): FO4
 // figures in the flow's measured FO4 (the textbook model's in its own),
 // the timing-driven delay also in ps, ✗ after a sized error outside the
 // band.
