@@ -3,8 +3,6 @@ package gen
 import (
 	"fmt"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 )
@@ -209,7 +207,7 @@ func addWith(b *netlist.Builder, arch specs.Adder, a, c netlist.Bus, cin netlist
 	case specs.AdderPrefix:
 		return prefixAdd(b, a, c, cin)
 	}
-	// The generators' entry points refuse an invalid adder (checkChoice)
+	// The generators' entry points refuse an invalid adder (checkChoice in gen.go)
 	// before any gate is built, so this is a bug, not bad input.
 	panic(fmt.Sprintf("gen: adder %q was not validated", arch))
 }
@@ -226,20 +224,4 @@ func lessThan(b *netlist.Builder, arch specs.Adder, x, y netlist.Bus) netlist.Ne
 	ye[len(y)] = netlist.Const1
 	diff := addWith(b, arch, xe, ye, netlist.Const1)
 	return diff[len(x)]
-}
-
-// checkChoice refuses a named value (an adder, a structure, a variant)
-// that is not one of its type's constants. The loader accepts only those;
-// a spec built in Go could hold anything, and no generator falls back to
-// a default in its place.
-func checkChoice[T ~string](u specs.Unit, attr string, v T, valid bool) hcl.Diagnostics {
-	if valid {
-		return nil
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Unsupported " + attr,
-		Detail:   fmt.Sprintf("%s %q: %q is not a supported %s.", u.UnitKind(), u.UnitName(), string(v), attr),
-		Subject:  u.DeclRange().Ptr(),
-	}}
 }

@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
@@ -68,6 +71,43 @@ func TestAdders_Exhaustive(t *testing.T) {
 					t.Fatalf("%s %d bits: %d < %d gave %d", arch, n, x, y, got)
 				}
 			})
+		}
+	}
+}
+
+// TestGenerators_RefuseUnknownChoices checks that a spec built in Go with
+// an adder, structure or variant the loader would refuse gets a
+// diagnostic, not a default in its place and not a panic.
+func TestGenerators_RefuseUnknownChoices(t *testing.T) {
+	cases := []struct {
+		name string
+		gen  func() hcl.Diagnostics
+	}{
+		{"speculative adder", func() hcl.Diagnostics {
+			_, d := Coalescer(&specs.Coalescer{Name: "c", Structure: specs.Speculative, Lanes: 4, AddrBits: 8, Adder: "carry_save"})
+			return d
+		}},
+		{"structure", func() hcl.Diagnostics {
+			_, d := Coalescer(&specs.Coalescer{Name: "c", Structure: "all2all", Lanes: 4, AddrBits: 8})
+			return d
+		}},
+		{"detector adder", func() hcl.Diagnostics {
+			_, d := MonotonicityDetector(&specs.MonotonicityDetector{Name: "m", Lanes: 4, AddrBits: 8, Adder: ""})
+			return d
+		}},
+		{"hash adder", func() hcl.Diagnostics {
+			_, d := Hash(&specs.Hash{Name: "h", Function: specs.Add, AddrBits: 8, BankBits: 4, Adder: specs.AdderPrefix})
+			return d
+		}},
+		{"pipeline variant", func() hcl.Diagnostics {
+			_, d := ElasticPipeline(&specs.ElasticPipeline{Name: "p", MemStages: 2, WarpSize: 8, SIMDWidth: 8, ShmemPorts: 1, TagBits: 4, PipeVariant: "fast"})
+			return d
+		}},
+	}
+	for _, c := range cases {
+		d := c.gen()
+		if !d.HasErrors() || !strings.HasPrefix(d[0].Summary, "Unsupported ") {
+			t.Errorf("%s: %v", c.name, d)
 		}
 	}
 }

@@ -22,9 +22,9 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 type unit struct {
@@ -242,11 +242,11 @@ func BenchmarkGenTiming_LargestSpec(b *testing.B) {
 // and its standalone testbench with its RTL, through `verilator --lint-only
 // -Wall` and `iverilog -g2005 -Wall`; any output is a failure.
 func TestGolden_LintClean(t *testing.T) {
-	verilator, err := hdl.Find("verilator")
+	verilator, err := toolchain.Find("verilator")
 	if err != nil {
 		t.Fatal(err)
 	}
-	iverilog, err := hdl.Find("iverilog")
+	iverilog, err := toolchain.Find("iverilog")
 	if err != nil {
 		t.Fatal(err)
 	}

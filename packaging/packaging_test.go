@@ -22,9 +22,9 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 // Two small units: a combinational hash and a clocked pipeline.
@@ -315,7 +315,7 @@ func TestSDC(t *testing.T) {
 // generated files: it must succeed, print the statistics and write
 // NAME_synth.v with module NAME.
 func TestYosysScript(t *testing.T) {
-	y, err := hdl.Find("yosys")
+	y, err := toolchain.Find("yosys")
 	if err != nil {
 		t.Skip(err)
 	}
@@ -338,11 +338,11 @@ func TestYosysScript(t *testing.T) {
 // the SDC must read without errors or warnings and constrain the paths
 // (a sequential unit's clock group, a combinational unit's max_delay).
 func TestLibertyFlow_OpenSTA(t *testing.T) {
-	y, err := hdl.Find("yosys")
+	y, err := toolchain.Find("yosys")
 	if err != nil {
 		t.Skip(err)
 	}
-	sta, err := hdl.Find("sta") // OpenSTA, Debian package opensta
+	sta, err := toolchain.Find("sta") // OpenSTA, Debian package opensta
 	if err != nil {
 		t.Skip(err)
 	}
@@ -600,10 +600,10 @@ func icarusFlow(t *testing.T, core []byte, files map[string][]byte, target strin
 	return runTool(t, work, "vvp", "-n", "-M.", "-l", "icarus.log", sane, "-fst")
 }
 
-// runTool runs a tool found by hdl.Find in dir: its output and exit status.
+// runTool runs a tool found by toolchain.Find in dir: its output and exit status.
 func runTool(t *testing.T, dir, name string, args ...string) (string, int) {
 	t.Helper()
-	tl, err := hdl.Find(name)
+	tl, err := toolchain.Find(name)
 	if err != nil {
 		t.Fatal(err)
 	}

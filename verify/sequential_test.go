@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // hdlEngines are the HDL engines whose tools are installed; the others are
@@ -21,7 +21,7 @@ func hdlEngines(t testing.TB) []Engine {
 		tools := map[Engine][]string{Icarus: {"iverilog", "vvp"}, Verilator: {"verilator", "make", "g++"}}[e]
 		ok := true
 		for _, n := range tools {
-			if _, err := hdl.Find(n); err != nil {
+			if _, err := toolchain.Find(n); err != nil {
 				t.Logf("skipping %s: %v", e, err)
 				ok = false
 				break

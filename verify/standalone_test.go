@@ -16,6 +16,7 @@ import (
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 	"github.com/lsugen/lsugen/verify/hdl"
@@ -85,13 +86,13 @@ func writeTB(t *testing.T, dir string, u exampleUnit) *verify.GoldenSet {
 	return g
 }
 
-// tool runs an external tool (found by hdl.Find) in dir and returns its
+// tool runs an external tool (found by toolchain.Find) in dir and returns its
 // combined output and exit status (-1: ended by a signal).
 func tool(t *testing.T, dir, name string, args ...string) (string, int) {
 	t.Helper()
 	path := name
 	if !strings.Contains(name, "/") {
-		tl, err := hdl.Find(name)
+		tl, err := toolchain.Find(name)
 		if err != nil {
 			t.Fatal(err)
 		}

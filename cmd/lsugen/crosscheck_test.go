@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsugen/lsugen/verify/hdl"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 func TestCrosscheck_Usage(t *testing.T) {
@@ -30,8 +30,8 @@ func TestCrosscheck_Usage(t *testing.T) {
 	}
 	// A missing liberty is an error of the run, not of usage.
 	code, _, stderr := lsugen(t, "crosscheck-timing", "--liberty", filepath.Join(dir, "none.lib"), "--work", filepath.Join(dir, "work"), spec)
-	if _, err := hdl.Find("yosys"); err == nil {
-		if _, err := hdl.Find("sta"); err == nil && (code != 1 || !strings.Contains(stderr, "none.lib")) {
+	if _, err := toolchain.Find("yosys"); err == nil {
+		if _, err := toolchain.Find("sta"); err == nil && (code != 1 || !strings.Contains(stderr, "none.lib")) {
 			t.Errorf("missing liberty: exit %d, stderr %q", code, stderr)
 		}
 	}
@@ -45,7 +45,7 @@ func TestCrosscheck_JSON(t *testing.T) {
 		t.Skip("synthesis and timing runs: not in -short")
 	}
 	for _, tool := range []string{"yosys", "sta"} {
-		if _, err := hdl.Find(tool); err != nil {
+		if _, err := toolchain.Find(tool); err != nil {
 			t.Skipf("%v", err)
 		}
 	}

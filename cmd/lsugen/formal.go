@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/verify/formal"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 // formalFlags are the flags of `lsugen verify --formal`.
@@ -130,7 +130,7 @@ func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration) 
 }
 
 func yosysVersion() string {
-	if y, err := hdl.Find("yosys"); err == nil {
+	if y, err := toolchain.Find("yosys"); err == nil {
 		return y.Version
 	}
 	return "?"

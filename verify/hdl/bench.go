@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // Engine is an external simulator.
@@ -411,8 +412,8 @@ func upToDate(stamp, fp, product string) bool {
 }
 
 // findFor is Find with the error wrapped as a step of engine e.
-func findFor(e Engine, name string) (*Tool, error) {
-	t, err := Find(name)
+func findFor(e Engine, name string) (*toolchain.Tool, error) {
+	t, err := toolchain.Find(name)
 	if err != nil {
 		return nil, &StepError{Engine: e, Step: "find " + name, Err: err}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // add3 is the module under test: s_o = a_i + 3 (4 bits) and
@@ -88,7 +89,7 @@ func requireEngine(t testing.TB, e Engine) {
 	t.Helper()
 	names := map[Engine][]string{Icarus: {"iverilog", "vvp"}, Verilator: {"verilator", "make", "g++"}}[e]
 	for _, n := range names {
-		if _, err := Find(n); err != nil {
+		if _, err := toolchain.Find(n); err != nil {
 			t.Fatalf("%s needs %s: %v", e, n, err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // icarusCmdFile holds the iverilog options that only a command file can
@@ -11,7 +13,7 @@ import (
 const icarusCmdFile = "+timescale+1ns/1ps\n"
 
 // icarusTools finds what an Icarus build and run use: iverilog and vvp.
-func icarusTools() (iverilog, vvp *Tool, err error) {
+func icarusTools() (iverilog, vvp *toolchain.Tool, err error) {
 	if iverilog, err = findFor(Icarus, "iverilog"); err != nil {
 		return nil, nil, err
 	}

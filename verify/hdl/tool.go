@@ -2,8 +2,7 @@
 // (Icarus Verilog and Verilator).
 //
 // The simulators are found and run by package toolchain, the one place
-// where lsugen locates and runs external programs; Find and Tool are its
-// Find and Tool, kept here for the packages that ask hdl.
+// where lsugen locates and runs external programs.
 //
 // A Bench is a cross-check: one generated testbench instantiates several
 // modules with the same ports (say the readable RTL and the gate-level
@@ -21,14 +20,6 @@ import (
 
 	"github.com/lsugen/lsugen/toolchain"
 )
-
-// Tool is an external program found on this machine.
-type Tool = toolchain.Tool
-
-// Find is toolchain.Find: it locates tool name ("iverilog", "vvp",
-// "verilator", "yosys", "make", "g++", "sta"), honouring its LSUGEN_
-// override variable, and checks its version.
-func Find(name string) (*Tool, error) { return toolchain.Find(name) }
 
 // StepError is the error of one step of a simulation: which engine, which
 // step (build, run, parse, ...) and what went wrong. A step that ran a

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // Verilator build.
@@ -54,7 +56,7 @@ const (
 
 // verilatorMake is the make command that compiles the verilated model
 // whose makefile is mdir/<prefix>.mk into mdir/sim, with every core.
-func verilatorMake(mdir, prefix string, mk, cxx *Tool) *command {
+func verilatorMake(mdir, prefix string, mk, cxx *toolchain.Tool) *command {
 	return newCommand(Verilator, "build (make)", mdir, mk.Path,
 		"-f", prefix+".mk",
 		"-j", strconv.Itoa(max(2, runtime.NumCPU())),
@@ -65,7 +67,7 @@ func verilatorMake(mdir, prefix string, mk, cxx *Tool) *command {
 }
 
 // verilatorTools finds what a Verilator build runs: verilator, make, g++.
-func verilatorTools() (verilator, mk, cxx *Tool, err error) {
+func verilatorTools() (verilator, mk, cxx *toolchain.Tool, err error) {
 	if verilator, err = findFor(Verilator, "verilator"); err != nil {
 		return nil, nil, nil, err
 	}
@@ -81,7 +83,7 @@ func verilatorTools() (verilator, mk, cxx *Tool, err error) {
 // compileVerilated runs mkCmd (verilatorMake's) on a verilated model in
 // mdir, with the run-time library's objects from the cache, or into it
 // when they were not there, and checks that mdir/sim was made.
-func compileVerilated(ctx context.Context, mkCmd *command, mdir, prefix string, verilator, cxx *Tool) error {
+func compileVerilated(ctx context.Context, mkCmd *command, mdir, prefix string, verilator, cxx *toolchain.Tool) error {
 	rt := runtimeCache(mdir, prefix, verilator, cxx)
 	seeded := rt.seed()
 	if out, err := mkCmd.run(ctx); err != nil {
@@ -185,7 +187,7 @@ func cacheRoot() string {
 // for their configuration: the key hashes the tools, the makefile (flags,
 // VERILATOR_ROOT) and the VM_ settings and global objects of the classes
 // makefile.
-func runtimeCache(mdir, prefix string, verilator, cxx *Tool) *rtCache {
+func runtimeCache(mdir, prefix string, verilator, cxx *toolchain.Tool) *rtCache {
 	c := &rtCache{mdir: mdir}
 	root := cacheRoot()
 	if root == "" {
