@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
@@ -79,6 +78,16 @@ type segment struct{ start, end int }
 // cycle (cycle 0 is the first after the reset cycle), its inputs and a VCD
 // of at most the last 1000 cycles up to it.
 func RunSequential(ctx context.Context, job Job, plan SeqPlan, engines []Engine) (*Result, error) {
+	p, err := prepareSeq(job, plan)
+	if err != nil {
+		return nil, err
+	}
+	return p.runAll(ctx, engines)
+}
+
+// prepareSeq records a clocked job's stream: the stimulus and the model's
+// outputs of every cycle.
+func prepareSeq(job Job, plan SeqPlan) (*prepared, error) {
 	d := job.Design
 	if job.Seq == nil {
 		return nil, fmt.Errorf("%s: no sequential model", d.Name)
@@ -103,27 +112,16 @@ func RunSequential(ctx context.Context, job Job, plan SeqPlan, engines []Engine)
 	if c := stim.Coverage(); c != "" {
 		coverage += "; " + c
 	}
-	res := &Result{Unit: d.Name, Vectors: plan.Cycles, Coverage: coverage}
-	for _, e := range engines {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		start := time.Now()
-		var mm *Mismatch
+	check := func(ctx context.Context, e Engine) (*Mismatch, error) {
 		switch e {
 		case Netlist:
-			mm, err = checkNetlistSeq(d, s, segs, job.Dir)
+			return checkNetlistSeq(d, s, segs, job.Dir)
 		case Icarus, Verilator:
-			mm, err = checkHDLSeq(ctx, job, hdl.Engine(e), s)
-		default:
-			err = fmt.Errorf("unknown engine %q", e)
+			return checkHDLSeq(ctx, job, hdl.Engine(e), s)
 		}
-		if err != nil {
-			return res, fmt.Errorf("%s: %s: %w", d.Name, e, err)
-		}
-		res.Checks = append(res.Checks, Check{Engine: e, Vectors: plan.Cycles, Elapsed: time.Since(start), Mismatch: mm})
+		return nil, fmt.Errorf("unknown engine %q", e)
 	}
-	return res, nil
+	return &prepared{job: job, vectors: plan.Cycles, coverage: coverage, check: check}, nil
 }
 
 // matchSeqInterface checks a clocked design against its model: the clock

@@ -121,10 +121,56 @@ func (r *Result) Failed() bool {
 	return false
 }
 
-// Run checks a job with the given engines. It returns an error when a check
-// could not run (a missing tool, an interface mismatch); mismatches are
-// reported in the Result.
+// Run checks a job with the given engines, one after another. It returns
+// an error when a check could not run (a missing tool, an interface
+// mismatch); mismatches are reported in the Result. RunTasks runs the
+// engines of many jobs in parallel.
 func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, error) {
+	p, err := prepareComb(job, plan)
+	if err != nil {
+		return nil, err
+	}
+	return p.runAll(ctx, engines)
+}
+
+// prepared is a job with its inputs and expected outputs computed, ready
+// for any engine; the engines of one job may run concurrently.
+type prepared struct {
+	job      Job
+	vectors  int    // vectors, or cycles
+	coverage string // how they cover the input space
+	check    func(ctx context.Context, e Engine) (*Mismatch, error)
+}
+
+// runAll runs the engines in turn and collects their checks.
+func (p *prepared) runAll(ctx context.Context, engines []Engine) (*Result, error) {
+	res := &Result{Unit: p.job.Design.Name, Vectors: p.vectors, Coverage: p.coverage}
+	for _, e := range engines {
+		c, err := p.run(ctx, e)
+		if err != nil {
+			return res, err
+		}
+		res.Checks = append(res.Checks, c)
+	}
+	return res, nil
+}
+
+// run is one engine's check, timed.
+func (p *prepared) run(ctx context.Context, e Engine) (Check, error) {
+	if err := ctx.Err(); err != nil {
+		return Check{}, err
+	}
+	start := time.Now()
+	mm, err := p.check(ctx, e)
+	if err != nil {
+		return Check{}, fmt.Errorf("%s: %s: %w", p.job.Design.Name, e, err)
+	}
+	return Check{Engine: e, Vectors: p.vectors, Elapsed: time.Since(start), Mismatch: mm}, nil
+}
+
+// prepareComb computes a combinational job's vectors and the model's
+// outputs for them.
+func prepareComb(job Job, plan Plan) (*prepared, error) {
 	d := job.Design
 	if d.Clock != "" {
 		return nil, fmt.Errorf("%s: a sequential design (clock %s): use RunSequential", d.Name, d.Clock)
@@ -138,22 +184,16 @@ func Run(ctx context.Context, job Job, plan Plan, engines []Engine) (*Result, er
 	}
 	vs, coverage := plan.JobVectors(job)
 	want := expected(job.Model, outs, vs)
-	res := &Result{Unit: d.Name, Vectors: len(vs), Coverage: coverage}
-	for _, e := range engines {
-		start := time.Now()
-		var mm *Mismatch
+	check := func(ctx context.Context, e Engine) (*Mismatch, error) {
 		switch e {
 		case Netlist:
-			mm, err = checkNetlist(d, ins, outs, vs, want, job.Dir)
+			return checkNetlist(d, ins, outs, vs, want, job.Dir)
 		case Icarus, Verilator:
-			mm, err = checkHDL(ctx, job, hdl.Engine(e), ins, outs, vs, want)
+			return checkHDL(ctx, job, hdl.Engine(e), ins, outs, vs, want)
 		}
-		if err != nil {
-			return res, fmt.Errorf("%s: %s: %w", d.Name, e, err)
-		}
-		res.Checks = append(res.Checks, Check{Engine: e, Vectors: len(vs), Elapsed: time.Since(start), Mismatch: mm})
+		return nil, fmt.Errorf("unknown engine %q", e)
 	}
-	return res, nil
+	return &prepared{job: job, vectors: len(vs), coverage: coverage, check: check}, nil
 }
 
 // DirectedFunc gives the vectors that matter for a unit beyond what
