@@ -3,9 +3,12 @@
 // (NAME.ys) and SDC timing constraints (NAME.sdc), and reads the GAPI file
 // through which FuseSoC calls lsugen as a generator.
 //
-// Every file is plain text built by hand, deterministic, and small enough
-// to read: the CAPI2 file follows the schema FuseSoC checks generated cores
-// against (CheckCore repeats the parts of it lsugen relies on).
+// Every file is deterministic and small enough to read. The CAPI2 file is
+// marshalled from Go structs with yaml.v3 and follows the JSON schema
+// FuseSoC validates cores against (the tests validate it with that schema;
+// CheckCore repeats the parts lsugen relies on). The SDC and the Yosys
+// script are generic, or, with a Unit's Library, target that cell
+// library (LoadLibrary).
 package packaging
 
 import (
@@ -14,6 +17,7 @@ import (
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/timing"
 )
 
 // Unit is what the packaging files say about one generated unit.
@@ -38,6 +42,18 @@ type Unit struct {
 	FO4      float64
 	Depth    int
 	Endpoint string
+	// Tech names the gate table of the estimate: "" for lsugen's textbook
+	// table, else the characterized library's (timing.Result.Tech).
+	Tech string
+	// DriverSize and OutputLoad are the environment of the estimate: the
+	// inverter driving each input bit, in unit inverters, and the load on
+	// each output bit, in unit-inverter input capacitances
+	// (timing.Options). The SDC states them with set_driving_cell and
+	// set_load.
+	DriverSize, OutputLoad float64
+	// Library, when set, is the cell library the SDC's defaults and the
+	// Yosys script's mapping target; nil leaves both generic.
+	Library *Library
 	// Testbench, when set, puts the unit's self-checking testbench into the
 	// core: the fileset tb and the simulation targets sim and sim_gates.
 	Testbench *Testbench
@@ -60,11 +76,17 @@ type Port struct {
 	Width int
 }
 
-// Estimate is the timing figure the SDC file documents.
+// Estimate is the timing figure the SDC file documents: a result of
+// timing.Analyze (EstimateOf builds it).
 type Estimate struct {
 	FO4      float64
 	Depth    int
 	Endpoint string
+	// Tech is timing.Result.Tech: "" for the textbook gate table.
+	Tech string
+	// Options are the options of the analysis; the zero Options, which
+	// timing refuses (no driver), stands for timing.DefaultOptions.
+	Options timing.Options
 }
 
 // NewUnit describes design d, generated from source by lsugen version.
@@ -72,8 +94,13 @@ func NewUnit(d *netlist.Design, kind, variant, source, version string, est Estim
 	u := &Unit{
 		Name: d.Name, Kind: kind, Variant: variant, Source: source, Version: version,
 		RTLFile: rtl.RTLFileName(d), GatesFile: rtl.GatesFileName(d), GatesModule: rtl.GatesModuleName(d),
-		Clock: d.Clock, FO4: est.FO4, Depth: est.Depth, Endpoint: est.Endpoint,
+		Clock: d.Clock, FO4: est.FO4, Depth: est.Depth, Endpoint: est.Endpoint, Tech: est.Tech,
 	}
+	opt := est.Options
+	if opt.DriverSize == 0 {
+		opt = timing.DefaultOptions()
+	}
+	u.DriverSize, u.OutputLoad = opt.DriverSize, opt.OutputLoad
 	for _, p := range d.Inputs() {
 		if p.Name != d.Clock {
 			u.Inputs = append(u.Inputs, Port{p.Name, p.Width()})
@@ -107,12 +134,19 @@ func SDCFileName(name string) string   { return name + ".sdc" }
 func SynthOutputName(name string) string { return name + "_synth.v" }
 
 // Files renders the three packaging files of u: file name -> contents.
+// With a gzipped u.Library, which Yosys does not read, it also holds the
+// unpacked Liberty under the name the Yosys script reads (Library.Path),
+// the same for every unit of that library.
 func Files(u *Unit) map[string][]byte {
-	return map[string][]byte{
+	files := map[string][]byte{
 		CoreFileName(u.Name):  CoreFile(u),
 		YosysFileName(u.Name): YosysScript(u),
 		SDCFileName(u.Name):   SDC(u),
 	}
+	if lib := u.Library; lib != nil && lib.Unpacked != nil {
+		files[lib.Path] = lib.Unpacked
+	}
+	return files
 }
 
 // describe is "KIND NAME (VARIANT)".

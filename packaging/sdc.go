@@ -9,9 +9,18 @@ import (
 
 // SDC renders u's timing constraints. The period (or, for a combinational
 // unit, the input-to-output budget) defaults to lsugen's sized
-// critical-path estimate, rounded up to 0.01 FO4, times FO4_DELAY: set
-// FO4_DELAY to the library's FO4 inverter delay in its time unit (the
-// default 1.0 leaves the numbers in FO4), or the period itself.
+// critical-path estimate, rounded up to 0.01 FO4, times FO4_DELAY, one FO4
+// inverter delay in the library's time unit.
+//
+// The environment the estimate assumes is stated too: set_driving_cell
+// puts the library's unit inverter (DRIVING_CELL, output pin DRIVING_PIN)
+// on every data input and set_load puts OutputLoad unit-inverter input
+// capacitances (INV_CAP each, in the library's capacitance unit) on every
+// output. FO4_DELAY, DRIVING_CELL, DRIVING_PIN and INV_CAP keep a value
+// the user set before read_sdc. Their defaults come from u.Library; without
+// one they are generic and valid with any library: FO4_DELAY 1.0 (the
+// numbers stay in FO4), no driving cell (ideal inputs) and INV_CAP 0 (no
+// load).
 //
 // A sequential unit gets create_clock on its clock port and input and
 // output delays (0 by default: lsugen's estimate gives those paths the
@@ -25,8 +34,12 @@ func SDC(u *Unit) []byte {
 	if u.Clock != "" {
 		kind = "sequential, clock " + u.Clock
 	}
+	lib := u.Library
 	w("# SDC timing constraints of %s, %s;", u.describe(), kind)
 	w("# %s.", u.provenance())
+	if lib != nil {
+		w("# Library: %s.", lib.Name)
+	}
 	w("#")
 	end := ""
 	switch {
@@ -35,11 +48,25 @@ func SDC(u *Unit) []byte {
 	case u.Endpoint != "":
 		end = ", ending at " + u.Endpoint
 	}
-	w("# lsugen's critical-path estimate, logical effort with buffered fanout")
-	w("# (lsugen timing --mode sized): %s FO4, %d gate levels%s.", strconv.FormatFloat(u.FO4, 'f', -1, 64), u.Depth, end)
-	w("# Set FO4_DELAY to one FO4 inverter delay in your library's time unit")
-	w("# (1.0 keeps every number below in FO4), or set the budget directly.")
-	w("set FO4_DELAY 1.0")
+	cmd, table := "lsugen timing --mode sized", ""
+	if u.Tech != "" {
+		cmd += " --liberty"
+		table = " in the gate table of " + u.Tech
+	}
+	w("# lsugen's critical-path estimate, logical effort with buffered fanout%s", table)
+	w("# (%s): %s FO4, %d gate levels%s.", cmd, strconv.FormatFloat(u.FO4, 'f', -1, 64), u.Depth, end)
+	w("# FO4_DELAY, DRIVING_CELL, DRIVING_PIN and INV_CAP keep a value set before")
+	w("# read_sdc.")
+	w("")
+	if lib != nil {
+		w("# FO4_DELAY: one FO4 inverter delay in the library's time unit (%s):", unitName(lib.TimeUnitPS, "ps", "ns", "us"))
+		w("# %s ps, as lsugen characterize computes it.", strconv.FormatFloat(lib.FO4PS, 'f', 2, 64))
+		w("if {![info exists FO4_DELAY]} { set FO4_DELAY %s }", fmtG(lib.FO4PS/lib.TimeUnitPS))
+	} else {
+		w("# FO4_DELAY: one FO4 inverter delay in your library's time unit; 1.0")
+		w("# keeps every number below in FO4.")
+		w("if {![info exists FO4_DELAY]} { set FO4_DELAY 1.0 }")
+	}
 	p := fmtNum(u.periodFO4())
 	clock, budget := u.Clock, "CLK_PERIOD"
 	if clock == "" {
@@ -60,11 +87,44 @@ func SDC(u *Unit) []byte {
 	w("# inputs and to outputs the whole of it, as lsugen's estimate assumes.")
 	w("set INPUT_DELAY  [expr {0.0 * $%s}]", budget)
 	w("set OUTPUT_DELAY [expr {0.0 * $%s}]", budget)
+	inputs, outputs := portList(u.Inputs), portList(u.Outputs)
 	if len(u.Inputs) > 0 {
-		w("set_input_delay  $INPUT_DELAY  -clock %s [get_ports {%s}]", clock, portList(u.Inputs))
+		w("set_input_delay  $INPUT_DELAY  -clock %s [get_ports {%s}]", clock, inputs)
 	}
 	if len(u.Outputs) > 0 {
-		w("set_output_delay $OUTPUT_DELAY -clock %s [get_ports {%s}]", clock, portList(u.Outputs))
+		w("set_output_delay $OUTPUT_DELAY -clock %s [get_ports {%s}]", clock, outputs)
+	}
+	w("")
+	w("# The environment of the estimate: each input bit driven by %s,", sized(u.DriverSize, "the unit inverter", "an inverter of %s times its size"))
+	w("# each output bit loaded with %s.", sized(u.OutputLoad, "one unit-inverter input capacitance", "%s unit-inverter input capacitances"))
+	w("# DRIVING_CELL is the library's unit inverter (its smallest) and")
+	w("# DRIVING_PIN its output pin; INV_CAP is its input capacitance in the")
+	w("# library's capacitance unit.")
+	if u.DriverSize != 1 {
+		w("# The estimate's driver is %s unit inverters: name an inverter of that", fmtG(u.DriverSize))
+		w("# drive as DRIVING_CELL.")
+	}
+	if lib != nil {
+		w("# %s: input pin %s, %s fF; capacitance unit %s.", lib.Inverter, lib.InverterIn,
+			strconv.FormatFloat(lib.InverterCap*lib.CapUnitFF, 'f', 3, 64), unitName(lib.CapUnitFF, "fF", "pF", "nF"))
+		w("if {![info exists DRIVING_CELL]} { set DRIVING_CELL %s }", tclWord(lib.Inverter))
+		w("if {![info exists DRIVING_PIN]}  { set DRIVING_PIN %s }", tclWord(lib.InverterOut))
+		w("if {![info exists INV_CAP]}      { set INV_CAP %s }", fmtG(lib.InverterCap))
+	} else {
+		w("# Without them (the defaults) inputs are ideal and outputs unloaded.")
+		w(`if {![info exists DRIVING_CELL]} { set DRIVING_CELL "" }`)
+		w(`if {![info exists DRIVING_PIN]}  { set DRIVING_PIN "" }`)
+		w("if {![info exists INV_CAP]}      { set INV_CAP 0.0 }")
+	}
+	if len(u.Inputs) > 0 {
+		w(`if {$DRIVING_CELL ne "" && $DRIVING_PIN ne ""} {`)
+		w("  set_driving_cell -lib_cell $DRIVING_CELL -pin $DRIVING_PIN [get_ports {%s}]", inputs)
+		w(`} elseif {$DRIVING_CELL ne ""} {`)
+		w("  set_driving_cell -lib_cell $DRIVING_CELL [get_ports {%s}]", inputs)
+		w("}")
+	}
+	if len(u.Outputs) > 0 {
+		w("set_load [expr {%s * $INV_CAP}] [get_ports {%s}]", fmtG(u.OutputLoad), outputs)
 	}
 	if u.Clock == "" {
 		w("")
@@ -90,4 +150,41 @@ func fmtNum(x float64) string {
 	s := strconv.FormatFloat(x, 'f', 2, 64)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+// fmtG prints x with at most 6 significant digits, as Tcl reads it back.
+func fmtG(x float64) string {
+	return strconv.FormatFloat(x, 'g', 6, 64)
+}
+
+// unitName names a library unit of x base units: "1ns" for 1000 ps, else
+// "X ps".
+func unitName(x float64, base, kilo, mega string) string {
+	switch x {
+	case 1:
+		return "1" + base
+	case 1e3:
+		return "1" + kilo
+	case 1e6:
+		return "1" + mega
+	}
+	return fmtG(x) + " " + base
+}
+
+// sized is one when x is 1, else many with x in place of its %s.
+func sized(x float64, one, many string) string {
+	if x == 1 {
+		return one
+	}
+	return fmt.Sprintf(many, fmtG(x))
+}
+
+// tclWord quotes s as one Tcl word: braced unless it is a plain name.
+func tclWord(s string) string {
+	for _, r := range s {
+		if !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "{" + s + "}"
+		}
+	}
+	return s
 }

@@ -3,13 +3,18 @@ package packaging
 import (
 	"bytes"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // YosysScript renders u's Yosys synthesis script, run as `yosys NAME.ys` in
-// the directory of the generated files: it reads the RTL, synthesizes it
-// onto Yosys's internal gate library, checks the result, prints the cell
-// statistics and writes NAME_synth.v. Comments show where a Liberty
-// standard-cell mapping goes.
+// the directory of the generated files: it reads the RTL, synthesizes it,
+// checks the result, prints the cell statistics and writes NAME_synth.v.
+// Without u.Library it maps onto Yosys's internal gate library, and
+// comments show where a Liberty standard-cell mapping goes; with one it
+// maps onto that library: read_liberty -lib (so that check knows the
+// cells' ports), dfflibmap -liberty for a sequential unit, abc -liberty,
+// and stat -liberty for the area.
 func YosysScript(u *Unit) []byte {
 	var b bytes.Buffer
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -22,20 +27,45 @@ func YosysScript(u *Unit) []byte {
 	w("hierarchy -check -top %s", u.Name)
 	w("synth -top %s", u.Name)
 	w("")
-	w("# To map onto a standard-cell library instead of Yosys's internal gates,")
-	w("# uncomment and name your Liberty file (read_liberty -lib declares its")
-	w("# cells, so that check below knows their ports):")
-	w("#   read_liberty -lib cells.lib")
-	if u.Clock != "" {
-		w("#   dfflibmap -liberty cells.lib")
+	stat := "stat"
+	if lib := u.Library; lib != nil {
+		p := yosysWord(lib.Path)
+		w("# Map onto %s (lsugen gen --liberty):", lib.Name)
+		if lib.Unpacked != nil {
+			w("# %s is the library unpacked, since Yosys reads no gzipped Liberty.", lib.Path)
+		}
+		w("read_liberty -lib %s", p)
+		if u.Clock != "" {
+			w("dfflibmap -liberty %s", p)
+		}
+		w("abc -liberty %s", p)
+		w("opt_clean")
+		stat = "stat -liberty " + p
+	} else {
+		w("# To map onto a standard-cell library instead of Yosys's internal gates,")
+		w("# uncomment and name your Liberty file (read_liberty -lib declares its")
+		w("# cells, so that check below knows their ports), or generate with")
+		w("# lsugen gen --liberty LIB:")
+		w("#   read_liberty -lib cells.lib")
+		if u.Clock != "" {
+			w("#   dfflibmap -liberty cells.lib")
+		}
+		w("#   abc -liberty cells.lib")
+		w("#   opt_clean")
+		w("#   stat -liberty cells.lib")
 	}
-	w("#   abc -liberty cells.lib")
-	w("#   opt_clean")
-	w("#   stat -liberty cells.lib")
 	w("")
 	w("# Fail on undriven or multiply driven nets and combinational loops.")
 	w("check -assert")
-	w("stat")
+	w("%s", stat)
 	w("write_verilog -noattr %s", out)
 	return b.Bytes()
+}
+
+// yosysWord quotes s as one argument of a Yosys command.
+func yosysWord(s string) string {
+	if strings.ContainsAny(s, " \t\"\\;#") {
+		return strconv.Quote(s)
+	}
+	return s
 }

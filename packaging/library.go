@@ -1,0 +1,116 @@
+package packaging
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/timing/liberty"
+)
+
+// Library is the standard-cell library a unit's packaging files target
+// (lsugen gen --liberty): the SDC's defaults come from it and the Yosys
+// script maps onto it. A Unit without one gets generic files.
+type Library struct {
+	// Name is the library's name, e.g. "sky130_fd_sc_hd__tt_025C_1v80".
+	Name string
+	// Path is the Liberty file as the Yosys script names it: the absolute
+	// path of a plain file, or, for a gzipped one, which Yosys does not
+	// read, the file name under which Files writes Unpacked beside the
+	// scripts.
+	Path string
+	// Unpacked is the Liberty source of a gzipped library, which Files
+	// writes as Path; nil for a plain file.
+	Unpacked []byte
+	// TimeUnitPS and CapUnitFF are the library's time and capacitance
+	// units, in which SDC figures are read: 1000 and 1000 for ns and pF.
+	TimeUnitPS, CapUnitFF float64
+	// FO4PS is the library's FO4 delay in ps as `lsugen characterize`
+	// computes it (liberty.Characterization.FO4PS): its unit inverter
+	// driving four copies of itself and their wire.
+	FO4PS float64
+	// Inverter is the unit inverter (liberty.Characterization.Inverter,
+	// by default the library's smallest), InverterIn and InverterOut its
+	// pins, and InverterCap its input capacitance in the library's
+	// capacitance unit.
+	Inverter, InverterIn, InverterOut string
+	InverterCap                       float64
+	// Tech is the characterized gate table (EstimateOptions).
+	Tech *timing.Tech
+}
+
+// LoadLibrary reads a Liberty file, plain or gzipped, and characterizes it
+// with opt as `lsugen characterize` does (liberty.Options{}: the smallest
+// inverter as the unit, liberty.DefaultDontUse left out).
+func LoadLibrary(path string, opt liberty.Options) (*Library, error) {
+	src, err := liberty.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l, err := liberty.ParseLibrary(src)
+	if err != nil {
+		return nil, fmt.Errorf("liberty %s: %w", path, err)
+	}
+	ch, err := liberty.Characterize(l, opt)
+	if err != nil {
+		return nil, fmt.Errorf("liberty %s: %w", path, err)
+	}
+	inv := l.Cells[ch.Inverter]
+	if inv == nil || len(inv.Inputs) != 1 || len(inv.Outputs) != 1 {
+		return nil, fmt.Errorf("liberty %s: unit inverter %q has not one input and one output", path, ch.Inverter)
+	}
+	lib := &Library{
+		Name: l.Name, TimeUnitPS: l.TimeUnitPS, CapUnitFF: l.CapUnitFF, FO4PS: ch.FO4PS,
+		Inverter: inv.Name, InverterIn: inv.Inputs[0].Name, InverterOut: inv.Outputs[0].Name, InverterCap: inv.Inputs[0].Cap,
+		Tech: ch.Tech,
+	}
+	if gzipped, err := isGzip(path); err != nil {
+		return nil, err
+	} else if gzipped {
+		// Gzipped: Yosys 0.23 reads no compressed Liberty, so the
+		// scripts name an unpacked copy beside them.
+		lib.Unpacked = src
+		lib.Path = strings.TrimSuffix(filepath.Base(path), ".gz")
+		if !strings.HasSuffix(lib.Path, ".lib") {
+			lib.Path += ".lib"
+		}
+	} else if lib.Path, err = filepath.Abs(path); err != nil {
+		return nil, err
+	}
+	return lib, nil
+}
+
+// EstimateOptions are the timing options of the critical-path estimate
+// that a unit's SDC states, the figures of `lsugen timing --mode sized`:
+// the default input driver and output load (timing.DefaultOptions), sized,
+// and with lib its characterized gate table and wire load (`--liberty`).
+func EstimateOptions(lib *Library) timing.Options {
+	opt := timing.DefaultOptions()
+	if lib != nil && lib.Tech != nil {
+		opt = timing.OptionsFor(lib.Tech)
+	}
+	opt.Mode = timing.Sized
+	return opt
+}
+
+// EstimateOf is the Estimate of res, a result of timing.Analyze under opt.
+func EstimateOf(res *timing.Result, opt timing.Options) Estimate {
+	return Estimate{FO4: res.FO4, Depth: res.Depth, Endpoint: res.Endpoint, Tech: res.Tech, Options: opt}
+}
+
+// isGzip tells a gzipped file by its magic number, as liberty.ReadFile does.
+func isGzip(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	var magic [2]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil {
+		return false, nil // too short for gzip; ReadFile read it as plain
+	}
+	return magic == [2]byte{0x1f, 0x8b}, nil
+}
