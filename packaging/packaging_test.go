@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,6 +62,14 @@ func generate(t *testing.T) []generated {
 // vectors (the files of lsugen gen --tb) and the core's simulation targets.
 func generateWith(t *testing.T, tb bool) []generated {
 	t.Helper()
+	return generateFor(t, tb, nil)
+}
+
+// generateFor is generateWith for cell library lib (nil: generic files),
+// the estimate computed as the documentation tells callers to: under
+// packaging.EstimateOptions(lib).
+func generateFor(t *testing.T, tb bool, lib *packaging.Library) []generated {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.hcl")
 	if err := os.WriteFile(path, []byte(testSpec), 0o644); err != nil {
@@ -75,15 +85,15 @@ func generateWith(t *testing.T, tb bool) []generated {
 		if gd.HasErrors() {
 			t.Fatal(gd)
 		}
-		opt := timing.DefaultOptions()
-		opt.Mode = timing.Sized
+		opt := packaging.EstimateOptions(lib)
 		res, err := timing.Analyze(d, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := su.DeclRange()
 		u := packaging.NewUnit(d, su.UnitKind(), su.Variant(), "t.hcl:"+strconv.Itoa(r.Start.Line), gen.Version,
-			packaging.Estimate{FO4: res.FO4, Depth: res.Depth, Endpoint: res.Endpoint})
+			packaging.EstimateOf(res, opt))
+		u.Library = lib
 		files, err := rtl.Files(d, rtl.Info{Version: "lsugen " + gen.Version, Source: "t.hcl"})
 		if err != nil {
 			t.Fatal(err)
@@ -286,14 +296,34 @@ func TestParseGAPI(t *testing.T) {
 
 // TestSDC: a clock on clk for the pipeline, a virtual clock and
 // set_max_delay for the hash; the period is the sized estimate rounded up.
+// Without a library the defaults are generic: FO4_DELAY 1.0, no driving
+// cell, INV_CAP 0, each kept when set before read_sdc; set_driving_cell
+// names the data inputs and set_load the outputs.
 func TestSDC(t *testing.T) {
 	for _, g := range generate(t) {
 		sdc := string(g.files[g.unit.Name+".sdc"])
 		seq := g.unit.Clock != ""
-		for _, want := range []string{"set FO4_DELAY 1.0", "set_input_delay", "set_output_delay", "lsugen timing --mode sized"} {
+		for _, want := range []string{
+			"if {![info exists FO4_DELAY]} { set FO4_DELAY 1.0 }\n",
+			`if {![info exists DRIVING_CELL]} { set DRIVING_CELL "" }` + "\n",
+			`if {![info exists DRIVING_PIN]}  { set DRIVING_PIN "" }` + "\n",
+			"if {![info exists INV_CAP]}      { set INV_CAP 0.0 }\n",
+			"set_driving_cell -lib_cell $DRIVING_CELL -pin $DRIVING_PIN [get_ports {" + portsOf(g.unit.Inputs) + "}]\n",
+			"set_load [expr {1 * $INV_CAP}] [get_ports {" + portsOf(g.unit.Outputs) + "}]\n",
+			"set_input_delay", "set_output_delay", "(lsugen timing --mode sized): ",
+		} {
 			if !strings.Contains(sdc, want) {
 				t.Errorf("%s.sdc lacks %q", g.unit.Name, want)
 			}
+		}
+		if p := periodFactor(t, sdc); p < g.unit.FO4 || p >= g.unit.FO4+0.01 {
+			t.Errorf("%s.sdc: budget %v FO4 for an estimate of %v", g.unit.Name, p, g.unit.FO4)
+		}
+		if strings.Contains(sdc, "\nset FO4_DELAY") {
+			t.Errorf("%s.sdc sets FO4_DELAY unconditionally", g.unit.Name)
+		}
+		if strings.Contains(sdc, "[get_ports {clk") || strings.Contains(sdc, " clk[*]") {
+			t.Errorf("%s.sdc: the clock is a data input", g.unit.Name)
 		}
 		if seq {
 			if g.unit.Clock != "clk" || !strings.Contains(sdc, "create_clock -name clk -period $CLK_PERIOD [get_ports clk]") ||
@@ -333,6 +363,30 @@ func TestYosysScript(t *testing.T) {
 	}
 }
 
+// mapTiny writes g's files into a new directory, uncomments the Liberty
+// mapping of NAME.ys with the made-up library testdata/tiny.lib and runs
+// it: the directory then holds NAME_synth.v in that library's cells.
+// It returns the directory and the library's absolute path.
+func mapTiny(t *testing.T, y *toolchain.Tool, g generated) (dir, lib string) {
+	t.Helper()
+	lib, err := filepath.Abs("testdata/tiny.lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := g.unit.Name
+	dir = t.TempDir()
+	writeFiles(t, dir, g.files)
+	ys := string(g.files[name+".ys"])
+	mapped := strings.NewReplacer("#   read_liberty", "read_liberty", "#   dfflibmap", "dfflibmap", "#   abc", "abc",
+		"#   opt_clean", "opt_clean", "#   stat -liberty", "stat -liberty", "cells.lib", lib).Replace(ys)
+	if mapped == ys || !strings.Contains(mapped, "\nabc -liberty ") || (g.unit.Clock != "") != strings.Contains(mapped, "\ndfflibmap -liberty ") {
+		t.Fatalf("%s.ys: the Liberty lines are not where expected:\n%s", name, ys)
+	}
+	writeFiles(t, dir, map[string][]byte{"mapped.ys": []byte(mapped)})
+	runIn(t, dir, y.Path, "mapped.ys")
+	return dir, lib
+}
+
 // TestLibertyFlow_OpenSTA uncomments the Liberty mapping of NAME.ys with a
 // made-up library, then has OpenSTA read the mapped netlist and NAME.sdc:
 // the SDC must read without errors or warnings and constrain the paths
@@ -346,22 +400,9 @@ func TestLibertyFlow_OpenSTA(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	lib, err := filepath.Abs("testdata/tiny.lib")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, g := range generate(t) {
 		name := g.unit.Name
-		dir := t.TempDir()
-		writeFiles(t, dir, g.files)
-		ys := string(g.files[name+".ys"])
-		mapped := strings.NewReplacer("#   read_liberty", "read_liberty", "#   dfflibmap", "dfflibmap", "#   abc", "abc",
-			"#   opt_clean", "opt_clean", "#   stat -liberty", "stat -liberty", "cells.lib", lib).Replace(ys)
-		if mapped == ys || !strings.Contains(mapped, "\nabc -liberty ") || (g.unit.Clock != "") != strings.Contains(mapped, "\ndfflibmap -liberty ") {
-			t.Fatalf("%s.ys: the Liberty lines are not where expected:\n%s", name, ys)
-		}
-		writeFiles(t, dir, map[string][]byte{"mapped.ys": []byte(mapped)})
-		runIn(t, dir, y.Path, "mapped.ys")
+		dir, lib := mapTiny(t, y, g)
 		script := "read_liberty " + lib + "\nread_verilog " + name + "_synth.v\nlink_design " + name + "\nread_sdc " + name + ".sdc\nreport_checks -path_delay max\n"
 		writeFiles(t, dir, map[string][]byte{"sta.tcl": []byte(script)})
 		out := runIn(t, dir, sta.Path, "-no_splash", "-exit", "sta.tcl")
@@ -376,6 +417,109 @@ func TestLibertyFlow_OpenSTA(t *testing.T) {
 			t.Errorf("%s: OpenSTA report lacks %q:\n%s", name, want, out)
 		}
 	}
+}
+
+// TestSDC_OpenSTAKeepsPresets: the generic SDC, read by OpenSTA after the
+// user set FO4_DELAY 123, DRIVING_CELL, DRIVING_PIN and INV_CAP (those of
+// testdata/tiny.lib), keeps them: the clock period is 123 times the
+// budget in FO4, and set_driving_cell and set_load take the library's
+// inverter and capacitance without an error or warning.
+func TestSDC_OpenSTAKeepsPresets(t *testing.T) {
+	y, err := toolchain.Find("yosys")
+	if err != nil {
+		t.Skip(err)
+	}
+	sta, err := toolchain.Find("sta")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, g := range generate(t) {
+		name := g.unit.Name
+		sdc := string(g.files[name+".sdc"])
+		dir, lib := mapTiny(t, y, g)
+		presets := "set FO4_DELAY 123\nset DRIVING_CELL INV\nset DRIVING_PIN Y\nset INV_CAP 0.001\n"
+		out := runSTA(t, sta, dir, lib, name, presets, clockOf(g.unit))
+		if strings.Contains(out, "Error") || strings.Contains(out, "Warning") {
+			t.Errorf("%s: OpenSTA:\n%s", name, out)
+		}
+		v := staValues(t, out)
+		if want := 123 * periodFactor(t, sdc); math.Abs(v["period"]-want) > 1e-3*want {
+			t.Errorf("%s: clock period %v, want 123 x the budget = %v", name, v["period"], want)
+		}
+		if v["FO4_DELAY"] != 123 || v["INV_CAP"] != 0.001 {
+			t.Errorf("%s: the SDC changed the presets: %v", name, v)
+		}
+	}
+}
+
+// clockOf is the clock the SDC of u creates.
+func clockOf(u *packaging.Unit) string {
+	if u.Clock != "" {
+		return u.Clock
+	}
+	return "vclk"
+}
+
+// runSTA has OpenSTA read lib, dir/NAME_synth.v and, after the Tcl
+// presets, dir/NAME.sdc, and print "lsugen KEY VALUE" lines: FO4_DELAY,
+// INV_CAP, the period of clock, and the latest arrival at an output from
+// an input port.
+func runSTA(t *testing.T, sta *toolchain.Tool, dir, lib, name, presets, clock string) string {
+	t.Helper()
+	script := "read_liberty {" + lib + "}\nread_verilog " + name + "_synth.v\nlink_design " + name + "\n" + presets +
+		"read_sdc " + name + ".sdc\n" +
+		"puts \"lsugen FO4_DELAY $FO4_DELAY\"\nputs \"lsugen INV_CAP $INV_CAP\"\n" +
+		"puts \"lsugen period [get_property [get_clocks " + clock + "] period]\"\n" +
+		"set pe [lindex [find_timing_paths -path_delay max -from [all_inputs] -to [all_outputs]] 0]\n" +
+		"puts \"lsugen arrival [$pe data_arrival_time]\"\n"
+	writeFiles(t, dir, map[string][]byte{"sta.tcl": []byte(script)})
+	return runIn(t, dir, sta.Path, "-no_splash", "-exit", "sta.tcl")
+}
+
+// staValues reads runSTA's "lsugen KEY VALUE" lines.
+func staValues(t *testing.T, out string) map[string]float64 {
+	t.Helper()
+	v := map[string]float64{}
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 3 && f[0] == "lsugen" {
+			x, err := strconv.ParseFloat(f[2], 64)
+			if err != nil {
+				t.Fatalf("OpenSTA printed %q", l)
+			}
+			v[f[1]] = x
+		}
+	}
+	for _, k := range []string{"FO4_DELAY", "INV_CAP", "period", "arrival"} {
+		if _, ok := v[k]; !ok {
+			t.Fatalf("OpenSTA did not print %s:\n%s", k, out)
+		}
+	}
+	return v
+}
+
+// periodFactor is the budget in FO4 of an SDC: X in "[expr {X * $FO4_DELAY}]".
+func periodFactor(t *testing.T, sdc string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^set (?:CLK_PERIOD|MAX_DELAY) \[expr \{([0-9.]+) \* \$FO4_DELAY\}\]$`).FindStringSubmatch(sdc)
+	if m == nil {
+		t.Fatalf("no budget in the SDC:\n%s", sdc)
+	}
+	x, _ := strconv.ParseFloat(m[1], 64)
+	return x
+}
+
+// portsOf names ports as the SDC does: NAME, NAME[*] for a bus.
+func portsOf(ps []packaging.Port) string {
+	var names []string
+	for _, p := range ps {
+		n := p.Name
+		if p.Width > 1 {
+			n += "[*]"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, " ")
 }
 
 func runIn(t *testing.T, dir, prog string, args ...string) string {
