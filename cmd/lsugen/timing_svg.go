@@ -31,7 +31,7 @@ func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float
 	if series := laneSeries(us, rep); len(series) > 0 {
 		c := &plot.LineChart{
 			Title:    "(a) Critical path of the coalescers and monotonicity detectors against lanes",
-			Subtitle: fmt.Sprintf("%s (--mode %s); dashed: clock periods", modeWords(opt), mode),
+			Subtitle: fmt.Sprintf("%s (--mode %s); dashed lines: clock periods", modeWords(opt), mode),
 			XLabel:   "lanes (log scale)",
 			YLabel:   "critical path (FO4)",
 			LogX:     true,
@@ -82,11 +82,11 @@ func focusUnit(rep *timing.Report, name string) (*timing.UnitReport, error) {
 func pathBar(u *timing.UnitReport, clocks []float64, slowest bool, mode string) *plot.Bar {
 	which := ""
 	if slowest {
-		which = "the slowest unit; "
+		which = "the slowest unit: "
 	}
 	b := &plot.Bar{
-		Title:    fmt.Sprintf("(b) Critical path of %s: %.2f FO4, %d gate levels", u.Name, u.FO4, u.Depth),
-		Subtitle: fmt.Sprintf("%s%s, %s; ends at %s; %s; dashed: the clock periods shorter than the path", which, u.Kind, u.Variant, u.Endpoint, mode),
+		Title:    fmt.Sprintf("(b) Critical path of %s: %.2f FO4, %s", u.Name, u.FO4, plot.Plural(u.Depth, "gate level")),
+		Subtitle: fmt.Sprintf("%s%s, %s; ends at %s; %s; dashed: clock periods shorter than the path", which, u.Kind, u.Variant, u.Endpoint, mode),
 		Unit:     "FO4, stage delays in path order (hover a segment for its gate, nets and fanout)",
 	}
 	for _, s := range u.CriticalPath {
@@ -165,7 +165,7 @@ func laneSeries(us []unit, rep *timing.Report) []plot.Series {
 			names = append(names, name)
 			rank[name] = m.rank
 		}
-		s.Points = append(s.Points, plot.Point{X: float64(m.lanes), Y: m.fo4, Tip: fmt.Sprintf("%s: %d lanes, %g FO4", m.name, m.lanes, m.fo4)})
+		s.Points = append(s.Points, plot.Point{X: float64(m.lanes), Y: m.fo4, Tip: fmt.Sprintf("%s: %s, %g FO4", m.name, plot.Plural(m.lanes, "lane"), m.fo4)})
 	}
 	slices.SortFunc(names, func(a, b string) int {
 		if d := rank[a] - rank[b]; d != 0 {
