@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/hashicorp/hcl/v2 v2.25.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sebdah/goldie/v2 v2.8.0
 	github.com/zclconf/go-cty v1.19.0
 	gopkg.in/yaml.v3 v3.0.1
