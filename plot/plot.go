@@ -404,17 +404,41 @@ func (f *Figure) Bar(b *Bar) {
 	// the labels already there.
 	type markLabel struct {
 		x, lx float64
-		tier  int
+		tier  int // -1: the mark's line
 		label string
 	}
+	// Marks within a few units of each other on the page share one label
+	// ("40, 48, 56" on a long path).
+	var inside []Line
+	for _, m := range b.Marks {
+		if m.Value > 0 && m.Value < end {
+			inside = append(inside, m)
+		}
+	}
+	slices.SortStableFunc(inside, func(a, b Line) int {
+		switch {
+		case a.Value < b.Value:
+			return -1
+		case a.Value > b.Value:
+			return 1
+		}
+		return 0
+	})
 	var marks []markLabel
 	var right []float64 // per tier, the right edge of its last label
-	for _, m := range b.Marks {
-		if m.Value <= 0 || m.Value >= end {
-			continue
+	for k := 0; k < len(inside); {
+		x := px(inside[k].Value)
+		labels := []string{inside[k].Label}
+		j := k + 1
+		for ; j < len(inside) && px(inside[j].Value)-px(inside[j-1].Value) < 4; j++ {
+			labels = append(labels, inside[j].Label)
 		}
-		x := px(m.Value)
-		w := TextWidth(m.Label, fontSize)
+		for _, m := range inside[k:j] {
+			marks = append(marks, markLabel{x: px(m.Value), tier: -1})
+		}
+		k = j
+		lbl := strings.Join(labels, ", ")
+		w := TextWidth(lbl, fontSize)
 		lx := min(max(x, margin+w/2), width-margin-w/2)
 		t := 0
 		for t < len(right) && lx-w/2 < right[t]+6 {
@@ -424,7 +448,7 @@ func (f *Figure) Bar(b *Bar) {
 			right = append(right, 0)
 		}
 		right[t] = lx + w/2
-		marks = append(marks, markLabel{x, lx, t, m.Label})
+		marks = append(marks, markLabel{x, lx, t, lbl})
 	}
 	top := head + float64(len(right))*tier + 8
 
@@ -448,7 +472,7 @@ func (f *Figure) Bar(b *Bar) {
 			ca, cb := xa, xb
 			cuts := []float64{xa}
 			for _, m := range marks {
-				if m.x > xa && m.x < xb {
+				if m.tier < 0 && m.x > xa && m.x < xb {
 					cuts = append(cuts, m.x)
 				}
 			}
@@ -467,8 +491,11 @@ func (f *Figure) Bar(b *Bar) {
 		at += s.Width
 	}
 	for _, m := range marks {
-		f.printf(`<line class="mark" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#222" stroke-dasharray="4 3"/>`, num(m.x), num(top-5), num(m.x), num(top+barH+5))
-		f.text(m.lx, top-8-float64(m.tier)*tier, "middle", "mark-label", m.label, `fill="#333"`)
+		if m.tier < 0 {
+			f.printf(`<line class="mark" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#222" stroke-dasharray="4 3"/>`, num(m.x), num(top-5), num(m.x), num(top+barH+5))
+		} else {
+			f.text(m.lx, top-8-float64(m.tier)*tier, "middle", "mark-label", m.label, `fill="#333"`)
+		}
 	}
 	// Axis.
 	ay := top + barH + 8

@@ -28,7 +28,8 @@ func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float
 		mode = string(timing.Unsized)
 	}
 	f := plot.NewFigure()
-	if series := laneSeries(us, rep); len(series) > 0 {
+	series := laneSeries(us, rep)
+	if len(series) > 0 {
 		c := &plot.LineChart{
 			Title:    "(a) Critical path of the coalescers and monotonicity detectors against lanes",
 			Subtitle: fmt.Sprintf("%s (--mode %s); dashed lines: clock periods", modeWords(opt), mode),
@@ -46,7 +47,11 @@ func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float
 	if err != nil {
 		return nil, err
 	}
-	f.Bar(pathBar(u, clocks, len(rep.Units) > 1 && focus == "", mode))
+	bar := pathBar(u, clocks, len(rep.Units) > 1 && focus == "", mode)
+	if len(series) > 0 {
+		bar.Title = "(b) " + bar.Title
+	}
+	f.Bar(bar)
 	return f.SVG(), nil
 }
 
@@ -85,7 +90,7 @@ func pathBar(u *timing.UnitReport, clocks []float64, slowest bool, mode string) 
 		which = "the slowest unit: "
 	}
 	b := &plot.Bar{
-		Title:    fmt.Sprintf("(b) Critical path of %s: %.2f FO4, %s", u.Name, u.FO4, plot.Plural(u.Depth, "gate level")),
+		Title:    fmt.Sprintf("Critical path of %s: %.2f FO4, %s", u.Name, u.FO4, plot.Plural(u.Depth, "gate level")),
 		Subtitle: fmt.Sprintf("%s%s, %s; ends at %s; %s; dashed: clock periods shorter than the path", which, u.Kind, u.Variant, u.Endpoint, mode),
 		Unit:     "FO4, stage delays in path order (hover a segment for its gate, nets and fanout)",
 	}
