@@ -247,6 +247,22 @@ func TestFigure_Layouts(t *testing.T) {
 	}
 }
 
+// TestBar_MergedMarks: clock marks that fall on one spot of a long path
+// keep their lines but share one label.
+func TestBar_MergedMarks(t *testing.T) {
+	f := NewFigure()
+	f.Bar(&Bar{Title: "long path", Unit: "FO4", Segments: []Segment{{4250, "in", "input driver", "in"}, {48, "MUX2", "MUX2", "m"}},
+		Marks: []Line{{56, "56"}, {40, "40"}, {48, "48"}, {2000, "2000"}}})
+	d := check(t, "merged marks", f.SVG())
+	if got := d.TextsOf("mark-label"); !slices.Equal(got, []string{"40, 48, 56", "2000"}) || d.Classes["mark"] != 4 {
+		t.Errorf("mark labels %q, %d marks; want [40, 48, 56] [2000] and 4", got, d.Classes["mark"])
+	}
+	// The segment label moves out from under the mark at 2000.
+	if got := d.TextsOf("segment-label"); !slices.Equal(got, []string{"in"}) {
+		t.Errorf("segment labels %q", got)
+	}
+}
+
 func num2(s string) float64 {
 	var v float64
 	fmt.Sscan(s, &v)
