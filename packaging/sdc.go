@@ -48,13 +48,13 @@ func SDC(u *Unit) []byte {
 	case u.Endpoint != "":
 		end = ", ending at " + u.Endpoint
 	}
-	cmd, table := "lsugen timing --mode sized", ""
+	w("# lsugen's critical-path estimate, logical effort with buffered fanout")
 	if u.Tech != "" {
-		cmd += " --liberty"
-		table = " in the gate table of " + u.Tech
+		w("# (lsugen timing --mode sized --liberty LIB, the gate table of")
+		w("# %s): %s FO4, %d gate levels%s.", u.Tech, strconv.FormatFloat(u.FO4, 'f', -1, 64), u.Depth, end)
+	} else {
+		w("# (lsugen timing --mode sized): %s FO4, %d gate levels%s.", strconv.FormatFloat(u.FO4, 'f', -1, 64), u.Depth, end)
 	}
-	w("# lsugen's critical-path estimate, logical effort with buffered fanout%s", table)
-	w("# (%s): %s FO4, %d gate levels%s.", cmd, strconv.FormatFloat(u.FO4, 'f', -1, 64), u.Depth, end)
 	w("# FO4_DELAY, DRIVING_CELL, DRIVING_PIN and INV_CAP keep a value set before")
 	w("# read_sdc.")
 	w("")

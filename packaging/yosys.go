@@ -32,7 +32,8 @@ func YosysScript(u *Unit) []byte {
 		p := yosysWord(lib.Path)
 		w("# Map onto %s (lsugen gen --liberty):", lib.Name)
 		if lib.Unpacked != nil {
-			w("# %s is the library unpacked, since Yosys reads no gzipped Liberty.", lib.Path)
+			w("# %s, beside this script, is the library unpacked:", lib.Path)
+			w("# Yosys reads no gzipped Liberty.")
 		}
 		w("read_liberty -lib %s", p)
 		if u.Clock != "" {
