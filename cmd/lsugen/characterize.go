@@ -1,13 +1,14 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/timing/liberty"
 )
 
@@ -22,54 +23,57 @@ func characterizeFile(path string) (*liberty.Characterization, error) {
 	return liberty.Characterize(l, liberty.Options{})
 }
 
-func cmdCharacterize(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("characterize", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the characterization as JSON")
-	inverter := fs.String("inverter", "", "the reference (unit) inverter (default: the library's smallest)")
-	dontUse := fs.String("dont-use", strings.Join(liberty.DefaultDontUse, ","), "comma-separated cell name patterns to leave out")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: lsugen characterize [--json] [--inverter CELL] [--dont-use PATTERNS] LIBERTY
-
-Describes a cell library in the terms of lsugen's logical-effort model, as
+const characterizeLong = `Describes a cell library in the terms of lsugen's logical-effort model, as
 lsugen timing --liberty and crosscheck-timing use it: for every gate kind
 the unit-drive cell that implements it, each pin's input capacitance,
 logical effort g and parasitic delay p (fitted to the cell's delay tables
-at the input transition of an FO4 chain), tau in ps and the wire load.`)
-		fs.PrintDefaults()
+at the input transition of an FO4 chain), tau in ps and the wire load.`
+
+func newCharacterizeCmd(a *app) *cobra.Command {
+	var (
+		asJSON            bool
+		inverter, dontUse string
+	)
+	cmd := &cobra.Command{
+		Use:   "characterize [--json] [--inverter CELL] [--dont-use PATTERNS] LIBERTY",
+		Short: "a cell library as the FO4 model sees it (gate table, tau, wire load)",
+		Long:  characterizeLong,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one liberty file")
+			}
+			l, err := liberty.Load(pos[0])
+			if err != nil {
+				return badInput(err)
+			}
+			var patterns []string
+			for _, p := range strings.Split(dontUse, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					patterns = append(patterns, p)
+				}
+			}
+			if patterns == nil {
+				patterns = []string{}
+			}
+			ch, err := liberty.Characterize(l, liberty.Options{DontUse: patterns, Inverter: inverter})
+			if err != nil {
+				return badInput(err)
+			}
+			if asJSON {
+				return printJSON(a.stdout, characterizeDoc{Version: gen.Version, Characterization: ch})
+			}
+			return writeCharacterization(a.stdout, ch)
+		},
 	}
-	pos, err := parseFlags(fs, args, stderr)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "lsugen characterize: want one liberty file")
-		return errUsage
-	}
-	l, err := liberty.Load(pos[0])
-	if err != nil {
-		return err
-	}
-	var patterns []string
-	for _, p := range strings.Split(*dontUse, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			patterns = append(patterns, p)
-		}
-	}
-	if patterns == nil {
-		patterns = []string{}
-	}
-	ch, err := liberty.Characterize(l, liberty.Options{DontUse: patterns, Inverter: *inverter})
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		b, err := json.MarshalIndent(ch, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(append(b, '\n'))
-		return err
-	}
+	fs := cmd.Flags()
+	addJSONFlag(fs, &asJSON)
+	fs.StringVar(&inverter, "inverter", "", "the reference (unit) inverter (default: the library's smallest)")
+	fs.StringVar(&dontUse, "dont-use", strings.Join(liberty.DefaultDontUse, ","), "comma-separated cell name patterns to leave out")
+	return cmd
+}
+
+// writeCharacterization prints the characterization as a table.
+func writeCharacterization(stdout io.Writer, ch *liberty.Characterization) error {
 	fmt.Fprintf(stdout, "library    %s\n", ch.Library)
 	fmt.Fprintf(stdout, "unit       %s: input %.3f fF\n", ch.Inverter, ch.RefCapFF)
 	fmt.Fprintf(stdout, "tau        %.3f ps; p_inv %.3f tau (%.3f tau from an ideal input); tables read at %.1f ps input transition\n", ch.TauPS, ch.PInv, ch.InputPInv, ch.SlewPS)

@@ -45,7 +45,7 @@ func TestCharacterize_Sky130TableAndJSON(t *testing.T) {
 	}
 	// Leaving out every XOR cell leaves XOR2 without a cell.
 	code, _, stderr = lsugen(t, "characterize", "--dont-use", "*xor2*", lib)
-	if code != 1 || !strings.Contains(stderr, "XOR2") {
+	if code != 2 || !strings.Contains(stderr, "XOR2") {
 		t.Errorf("no XOR cell: exit %d, %s", code, stderr)
 	}
 }
@@ -83,17 +83,17 @@ func TestCharacterize_Errors(t *testing.T) {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
 	code, _, stderr := lsugen(t, "characterize", filepath.Join(t.TempDir(), "none.lib"))
-	if code != 1 || !strings.Contains(stderr, "none.lib") {
+	if code != 2 || !strings.Contains(stderr, "none.lib") {
 		t.Errorf("missing file: exit %d, %s", code, stderr)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.lib")
 	os.WriteFile(bad, []byte("library (x) {"), 0o644)
 	code, _, stderr = lsugen(t, "characterize", bad)
-	if code != 1 || !strings.Contains(stderr, "not closed") {
+	if code != 2 || !strings.Contains(stderr, "not closed") {
 		t.Errorf("bad file: exit %d, %s", code, stderr)
 	}
 	code, _, stderr = lsugen(t, "timing", "--liberty", bad, "x.hcl")
-	if code != 1 || !strings.Contains(stderr, "not closed") {
+	if code != 2 || !strings.Contains(stderr, "not closed") {
 		t.Errorf("timing with a bad library: exit %d, %s", code, stderr)
 	}
 }

@@ -1,76 +1,80 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/conflicts"
 	"github.com/lsugen/lsugen/tools/trace"
 )
 
-func cmdConflicts(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("conflicts", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the report as JSON (see tools/conflicts.Report)")
-	hash := fs.String("hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
-	banks := fs.Int("banks", 32, "without --hash: bank = address mod N (a power of two)")
-	lockBits := fs.Int("lock-bits", -1, "count lock and position conflicts of atomics, lock = address bits N-1:0 (Fermi: 10)")
-	perAccess := fs.Bool("accesses", false, "list every access, not only the totals per instruction")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...\n\nBank conflicts of warp accesses: per access the largest number of distinct\naddresses in one bank (its degree); conflicts = sum of (degree - 1). Inputs\nare trace files, or spec files (.hcl) whose pattern blocks are expanded.")
-		fs.PrintDefaults()
+const conflictsLong = `Bank conflicts of warp accesses: per access the largest number of distinct
+addresses in one bank (its degree); conflicts = sum of (degree - 1). Inputs
+are trace files, or spec files (.hcl) whose pattern blocks are expanded.
+Conflicts are results, not failures: the exit status is 0 whatever they
+count.`
+
+func newConflictsCmd(a *app) *cobra.Command {
+	var (
+		asJSON, perAccess bool
+		hash              string
+		banks, lockBits   int
+	)
+	cmd := &cobra.Command{
+		Use:   "conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...",
+		Short: "bank, lock and position conflicts of access traces",
+		Long:  conflictsLong,
+		RunE: func(cmd *cobra.Command, inputs []string) error {
+			if len(inputs) == 0 {
+				return usagef("no trace or spec files given")
+			}
+			var opt conflicts.Options
+			var err error
+			if hash != "" {
+				if opt.Banks, err = hashMapping(hash, a.stderr); err != nil {
+					return err
+				}
+			} else if opt.Banks, err = conflicts.Modulo(banks); err != nil {
+				return usagef("--banks: %v", err)
+			}
+			if lockBits >= 0 {
+				m, err := conflicts.LowBits(lockBits)
+				if err != nil {
+					return usagef("--lock-bits: %v", err)
+				}
+				opt.Locks = &m
+			}
+			traces, err := loadTraces(inputs, a.stderr)
+			if err != nil {
+				return err
+			}
+			rep := conflicts.Analyze(traces, opt)
+			if asJSON {
+				return printJSON(a.stdout, conflictsDoc{Version: gen.Version, Report: rep})
+			}
+			return writeConflicts(a.stdout, rep, perAccess)
+		},
 	}
-	inputs, err := parseFlags(fs, args, stderr)
-	if err != nil {
-		return err
-	}
-	if len(inputs) == 0 {
-		fmt.Fprintln(stderr, "lsugen conflicts: no trace or spec files given")
-		return errUsage
-	}
-	var opt conflicts.Options
-	if *hash != "" {
-		if opt.Banks, err = hashMapping(*hash, stderr); err != nil {
-			return err
-		}
-	} else if opt.Banks, err = conflicts.Modulo(*banks); err != nil {
-		fmt.Fprintf(stderr, "lsugen conflicts: --banks: %v\n", err)
-		return errUsage
-	}
-	if *lockBits >= 0 {
-		m, err := conflicts.LowBits(*lockBits)
-		if err != nil {
-			fmt.Fprintf(stderr, "lsugen conflicts: --lock-bits: %v\n", err)
-			return errUsage
-		}
-		opt.Locks = &m
-	}
-	traces, err := loadTraces(inputs, stderr)
-	if err != nil {
-		return err
-	}
-	rep := conflicts.Analyze(traces, opt)
-	if *asJSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(append(b, '\n'))
-		return err
-	}
-	return writeConflicts(stdout, rep, *perAccess)
+	fs := cmd.Flags()
+	addJSONFlag(fs, &asJSON)
+	fs.StringVar(&hash, "hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
+	fs.IntVar(&banks, "banks", 32, "without --hash: bank = address mod N (a power of two)")
+	fs.IntVar(&lockBits, "lock-bits", -1, "count lock and position conflicts of atomics, lock = address bits N-1:0 (Fermi: 10)")
+	fs.BoolVar(&perAccess, "accesses", false, "list every access, not only the totals per instruction")
+	return cmd
 }
 
 // hashMapping loads SPEC:UNIT and returns its bank mapping.
 func hashMapping(ref string, stderr io.Writer) (conflicts.Mapping, error) {
 	i := strings.LastIndexByte(ref, ':')
 	if i <= 0 || i == len(ref)-1 {
-		fmt.Fprintf(stderr, "lsugen conflicts: --hash %q: want SPEC:UNIT\n", ref)
-		return conflicts.Mapping{}, errUsage
+		return conflicts.Mapping{}, usagef("--hash %q: want SPEC:UNIT", ref)
 	}
 	path, name := ref[:i], ref[i+1:]
 	loader := specs.NewLoader()
@@ -79,7 +83,7 @@ func hashMapping(ref string, stderr io.Writer) (conflicts.Mapping, error) {
 		printDiagnostics(stderr, loader, diags)
 	}
 	if diags.HasErrors() {
-		return conflicts.Mapping{}, errReported
+		return conflicts.Mapping{}, errBadInput
 	}
 	for _, u := range file.Units {
 		if u.UnitName() != name {
@@ -87,15 +91,15 @@ func hashMapping(ref string, stderr io.Writer) (conflicts.Mapping, error) {
 		}
 		h, ok := u.(*specs.Hash)
 		if !ok {
-			return conflicts.Mapping{}, fmt.Errorf("--hash %s: %s is a %s unit, not a hash", ref, name, u.UnitKind())
+			return conflicts.Mapping{}, usagef("--hash %s: %s is a %s unit, not a hash", ref, name, u.UnitKind())
 		}
 		m, err := conflicts.HashUnit(h)
 		if err != nil {
-			return conflicts.Mapping{}, fmt.Errorf("--hash %s: %w", ref, err)
+			return conflicts.Mapping{}, badInput(fmt.Errorf("--hash %s: %w", ref, err))
 		}
 		return m, nil
 	}
-	return conflicts.Mapping{}, fmt.Errorf("--hash %s: %s declares no unit %q", ref, path, name)
+	return conflicts.Mapping{}, usagef("--hash %s: %s declares no unit %q", ref, path, name)
 }
 
 // loadTraces reads trace files and expands the pattern blocks of spec
@@ -106,7 +110,7 @@ func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
 		if !strings.HasSuffix(in, ".hcl") {
 			t, err := trace.ParseFile(in)
 			if err != nil {
-				return nil, err
+				return nil, badInput(err)
 			}
 			out = append(out, t)
 			continue
@@ -117,10 +121,10 @@ func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
 			printDiagnostics(stderr, loader, diags)
 		}
 		if diags.HasErrors() {
-			return nil, errReported
+			return nil, errBadInput
 		}
 		if len(file.Patterns) == 0 {
-			return nil, fmt.Errorf("%s declares no pattern blocks", in)
+			return nil, badInput(fmt.Errorf("%s declares no pattern blocks", in))
 		}
 		t := &trace.Trace{File: in}
 		for _, p := range file.Patterns {

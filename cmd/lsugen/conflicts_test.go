@@ -76,12 +76,12 @@ func TestConflicts_Errors(t *testing.T) {
 		{[]string{"conflicts"}, 2, "no trace or spec files"},
 		{[]string{"conflicts", "--banks", "12", bad}, 2, "power of two"},
 		{[]string{"conflicts", "--lock-bits", "40", bad}, 2, "--lock-bits"},
-		{[]string{"conflicts", bad}, 1, "bad.trace:2: address 1"},
+		{[]string{"conflicts", bad}, 2, "bad.trace:2: address 1"},
 		{[]string{"conflicts", "--hash", spec, bad}, 2, "want SPEC:UNIT"},
-		{[]string{"conflicts", "--hash", spec + ":nope", bad}, 1, `declares no unit "nope"`},
-		{[]string{"conflicts", "--hash", spec + ":cfg", bad}, 1, "configurable"},
-		{[]string{"conflicts", units}, 1, "declares no pattern blocks"},
-		{[]string{"conflicts", dir + "/missing.trace"}, 1, "missing.trace"},
+		{[]string{"conflicts", "--hash", spec + ":nope", bad}, 2, `declares no unit "nope"`},
+		{[]string{"conflicts", "--hash", spec + ":cfg", bad}, 2, "configurable"},
+		{[]string{"conflicts", units}, 2, "declares no pattern blocks"},
+		{[]string{"conflicts", dir + "/missing.trace"}, 2, "missing.trace"},
 	} {
 		code, _, errOut := lsugen(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -13,34 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/verify/hdl"
 	"github.com/lsugen/lsugen/verify/sta"
 )
 
-func cmdCrosscheck(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("crosscheck-timing", flag.ContinueOnError)
-	libFile := fs.String("liberty", "", "cell library (liberty, plain or gzipped); required")
-	driver := fs.String("driver", "", "cell driving every input (default: the library's smallest inverter)")
-	load := fs.Float64("load", sta.DefaultLoadFactor, "load on every output bit, in driver input capacitances")
-	target := fs.Float64("target", sta.DefaultTargetPS, "timing-driven delay target in ps (abc -D); the default asks for the fastest netlist")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	asMarkdown := fs.Bool("markdown", false, "print the units as a Markdown table (as in docs/crosscheck-timing.md)")
-	work := fs.String("work", "", "work directory for RTL, scripts, netlists and logs (default: a temporary directory, kept only on failure)")
-	maxGates := fs.Int("max-gates", 0, "skip units with more lsugen gates than this (0: no limit)")
-	jobs := fs.Int("jobs", 1, "units run in parallel")
-	timeout := fs.Duration("timeout", 30*time.Minute, "limit on each Yosys or OpenSTA run; a unit that exceeds it is reported as skipped")
-	skip := fs.String("skip", "", "comma-separated units not to run (reported as skipped)")
-	band := fs.Float64("band", sta.DefaultBandPct, "tolerance in percent of the sized model against the timing-driven flow")
-	srcKind := fs.String("source", string(sta.SourceRTL), "what to synthesise: rtl (the readable module NAME) or gates (NAME_gates, the gates lsugen times)")
-	progress := fs.Bool("progress", false, "print a line on stderr as each unit finishes")
-	doc := fs.String("doc", "", "also write the report as a complete Markdown page (method, table, summary, provenance) to `FILE`")
-	fraig := fs.Int("fraig-conflicts", sta.DefaultFraigConflicts, "conflict limit per candidate of ABC's SAT sweeping (&fraig -x -C) in both flows; ABC's default, 1000000, ran past 30 minutes on the 32-lane speculative coalescer")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json|--markdown] [--doc FILE] [flags] SPEC...
-
-Cross-validates lsugen's FO4 model against a real timing flow. Each unit's
+const crosscheckLong = `Cross-validates lsugen's FO4 model against a real timing flow. Each unit's
 RTL is synthesised with Yosys to the library twice (plain ABC mapping, and
 timing-driven: -D TARGET -constr; both with Yosys's default ABC scripts
 but a bounded &fraig) and timed with OpenSTA; lsugen's own
@@ -50,89 +30,124 @@ inverter chain. Prints per unit the delays in FO4 beside lsugen's unsized
 and sized estimates with the gate table characterized from the library
 (lsugen characterize) and with the default textbook table, and the
 errors: unsized against mapped and plain, sized against timing-driven.
-Large errors are reported, not failed: the exit status is 1 only on
-errors.`)
-		fs.PrintDefaults()
+Large errors are reported, not failed: the exit status is 1 only when a
+run fails, 2 for bad flags or an unreadable library or spec.`
+
+// crosscheckFlags are the flags of lsugen crosscheck-timing.
+type crosscheckFlags struct {
+	libFile, driver, work, skip, srcKind, doc string
+	load, target, band                        float64
+	asJSON, asMarkdown, progress              bool
+	maxGates, jobs, fraig                     int
+	timeout                                   time.Duration
+}
+
+func newCrosscheckCmd(a *app) *cobra.Command {
+	f := &crosscheckFlags{}
+	cmd := &cobra.Command{
+		Use:   "crosscheck-timing --liberty FILE [--driver-cell CELL] [--json|--markdown] [--doc FILE] [flags] SPEC...",
+		Short: "FO4 model against Yosys + OpenSTA with a real cell library",
+		Long:  crosscheckLong,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			return runCrosscheck(a, f, paths)
+		},
 	}
-	paths, err := parseFlags(fs, args, stderr)
+	fs := cmd.Flags()
+	addLibertyFlag(fs, &f.libFile)
+	fs.StringVar(&f.driver, "driver-cell", "", "cell driving every input (default: the library's smallest inverter)")
+	deprecatedAlias(fs, "driver", "driver-cell")
+	fs.Float64Var(&f.load, "load-factor", sta.DefaultLoadFactor, "load on every output bit, in input capacitances of the --driver-cell")
+	deprecatedAlias(fs, "load", "load-factor")
+	fs.Float64Var(&f.target, "target", sta.DefaultTargetPS, "timing-driven delay target in ps (abc -D); the default asks for the fastest netlist")
+	addJSONFlag(fs, &f.asJSON)
+	fs.BoolVar(&f.asMarkdown, "markdown", false, "print the units as a Markdown table (as in docs/crosscheck-timing.md)")
+	addWorkFlag(fs, &f.work)
+	fs.IntVar(&f.maxGates, "max-gates", 0, "skip units with more lsugen gates than this (0: no limit)")
+	addJobsFlag(fs, &f.jobs, 1)
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "limit on each Yosys or OpenSTA run; a unit that exceeds it is reported as skipped")
+	fs.StringVar(&f.skip, "skip", "", "comma-separated units not to run (reported as skipped)")
+	fs.Float64Var(&f.band, "band", sta.DefaultBandPct, "tolerance in percent of the sized model against the timing-driven flow")
+	fs.StringVar(&f.srcKind, "source", string(sta.SourceRTL), "what to synthesise: rtl (the readable module NAME) or gates (NAME_gates, the gates lsugen times)")
+	fs.BoolVar(&f.progress, "progress", false, "print a line on stderr as each unit finishes")
+	fs.StringVar(&f.doc, "doc", "", "also write the report as a complete Markdown page (method, table, summary, provenance) to `FILE`")
+	fs.IntVar(&f.fraig, "fraig-conflicts", sta.DefaultFraigConflicts, "conflict limit per candidate of ABC's SAT sweeping (&fraig -x -C) in both flows; ABC's default, 1000000, ran past 30 minutes on the 32-lane speculative coalescer")
+	return cmd
+}
+
+func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
+	if f.libFile == "" {
+		return usagef("--liberty is required")
+	}
+	if !(f.load > 0) || math.IsInf(f.load, 0) || !(f.target > 0) || math.IsInf(f.target, 0) ||
+		f.jobs < 1 || f.maxGates < 0 || f.timeout <= 0 || !(f.band >= 0) || f.fraig < 1 {
+		return usagef("--load-factor, --target, --jobs, --timeout and --fraig-conflicts must be positive, --max-gates and --band not negative")
+	}
+	if f.asJSON && f.asMarkdown {
+		return usagef("--json and --markdown exclude each other")
+	}
+	if f.srcKind != string(sta.SourceRTL) && f.srcKind != string(sta.SourceGates) {
+		return usagef("--source %q: want rtl or gates", f.srcKind)
+	}
+	units, err := loadAndGenerate(paths, a.stderr)
 	if err != nil {
 		return err
 	}
-	if *libFile == "" {
-		fmt.Fprintln(stderr, "lsugen crosscheck-timing: --liberty is required")
-		return errUsage
-	}
-	if !(*load > 0) || math.IsInf(*load, 0) || !(*target > 0) || math.IsInf(*target, 0) ||
-		*jobs < 1 || *maxGates < 0 || *timeout <= 0 || !(*band >= 0) || *fraig < 1 {
-		fmt.Fprintln(stderr, "lsugen crosscheck-timing: --load, --target, --jobs, --timeout and --fraig-conflicts must be positive, --max-gates and --band not negative")
-		return errUsage
-	}
-	if *asJSON && *asMarkdown {
-		fmt.Fprintln(stderr, "lsugen crosscheck-timing: --json and --markdown exclude each other")
-		return errUsage
-	}
-	if *srcKind != string(sta.SourceRTL) && *srcKind != string(sta.SourceGates) {
-		fmt.Fprintf(stderr, "lsugen crosscheck-timing: --source %q: want rtl or gates\n", *srcKind)
-		return errUsage
-	}
-	units, err := loadAndGenerate(paths, stderr)
+	ccUnits, err := crosscheckUnits(units, f.skip, f.maxGates)
 	if err != nil {
 		return err
 	}
-	ccUnits, err := crosscheckUnits(units, *skip, *maxGates, stderr)
-	if err != nil {
-		return err
+	// The library is read by the flow much later: a missing or unreadable
+	// file is bad input now.
+	if fh, err := os.Open(f.libFile); err != nil {
+		return badInput(err)
+	} else {
+		fh.Close()
 	}
-	dir, keep, err := workDir(*work, "lsugen-crosscheck-")
+	dir, keep, err := workDir(f.work, "lsugen-crosscheck-")
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var progressTo func(sta.UnitDone)
-	if *progress {
-		progressTo = printProgress(stderr, *timeout)
+	if f.progress {
+		progressTo = printProgress(a.stderr, f.timeout)
 	}
 	start := time.Now()
 	rep, err := sta.Crosscheck(ctx, ccUnits, sta.CrosscheckOptions{
-		Config: sta.Config{Liberty: *libFile, Driver: *driver, LoadFactor: *load, WorkDir: dir, TargetPS: *target,
-			FraigConflicts: *fraig, Timeout: *timeout, Source: sta.Source(*srcKind)},
-		BandPct: *band, Jobs: *jobs, TimeoutName: "--timeout",
+		Config: sta.Config{Liberty: f.libFile, Driver: f.driver, LoadFactor: f.load, WorkDir: dir, TargetPS: f.target,
+			FraigConflicts: f.fraig, Timeout: f.timeout, Source: sta.Source(f.srcKind)},
+		BandPct: f.band, Jobs: f.jobs, TimeoutName: "--timeout",
 	}, progressTo)
 	if err != nil {
-		fmt.Fprintf(stderr, "lsugen crosscheck-timing: %v\n(work directory kept: %s)\n", err, dir)
+		fmt.Fprintf(a.stderr, "lsugen crosscheck-timing: %v\n(work directory kept: %s)\n", err, dir)
 		return errReported
 	}
 	seconds := time.Since(start).Seconds()
 	if !keep {
 		os.RemoveAll(dir)
 	}
-	if *doc != "" {
+	if f.doc != "" {
 		var b bytes.Buffer
-		if err := rep.WritePage(&b, sta.PageInfo{Version: "lsugen " + gen.Version, Jobs: *jobs, CPUs: runtime.NumCPU(), Seconds: seconds}); err != nil {
+		if err := rep.WritePage(&b, sta.PageInfo{Version: "lsugen " + gen.Version, Jobs: f.jobs, CPUs: runtime.NumCPU(), Seconds: seconds}); err != nil {
 			return err
 		}
-		if err := hdl.WriteFileAtomic(*doc, b.Bytes()); err != nil {
+		if err := hdl.WriteFileAtomic(f.doc, b.Bytes()); err != nil {
 			return err
 		}
 	}
 	switch {
-	case *asJSON:
-		b, err := rep.JSON()
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(b)
-		return err
-	case *asMarkdown:
-		return rep.WriteMarkdown(stdout)
+	case f.asJSON:
+		return printJSON(a.stdout, crosscheckDoc{Version: gen.Version, Report: rep})
+	case f.asMarkdown:
+		return rep.WriteMarkdown(a.stdout)
 	}
-	return rep.WriteText(stdout)
+	return rep.WriteText(a.stdout)
 }
 
 // crosscheckUnits are the units for sta.Crosscheck, those named in
 // --skip (comma-separated) or larger than --max-gates marked skipped.
-func crosscheckUnits(units []unit, skip string, maxGates int, stderr io.Writer) ([]sta.CrosscheckUnit, error) {
+func crosscheckUnits(units []unit, skip string, maxGates int) ([]sta.CrosscheckUnit, error) {
 	skipSet := map[string]bool{}
 	for _, n := range strings.Split(skip, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -145,8 +160,7 @@ func crosscheckUnits(units []unit, skip string, maxGates int, stderr io.Writer) 
 			found = found || u.design.Name == n
 		}
 		if !found {
-			fmt.Fprintf(stderr, "lsugen crosscheck-timing: --skip %s: no such unit\n", n)
-			return nil, errUsage
+			return nil, usagef("--skip %s: no such unit (units: %s)", n, joinNames(units))
 		}
 	}
 	out := make([]sta.CrosscheckUnit, len(units))

@@ -20,8 +20,8 @@ func TestVerifyFormal_ProvesUnits(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, re := range []string{
-		`(?m)^h +miter, SAT \(ABC dc2; iprove\) +equivalent +[0-9.]+m?s$`,
-		`(?m)^figure4_pipeline +induction, 40 register pairs, SAT \(ABC dc2; iprove\) +equivalent +[0-9.]+m?s$`,
+		`(?m)^h +formal +PASS +[0-9.]+m?s  miter, SAT \(ABC dc2; iprove\): equivalent$`,
+		`(?m)^figure4_pipeline +formal +PASS +[0-9.]+m?s  induction, 40 register pairs, SAT \(ABC dc2; iprove\): equivalent$`,
 		`(?m)^proved 2 units: RTL = gates \(Yosys [0-9.]+, ABC\)$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(stdout) {
@@ -40,7 +40,7 @@ func TestVerifyFormal_ProvesUnits(t *testing.T) {
 func TestVerifyFormal_RejectsSimulationFlags(t *testing.T) {
 	spec := writeSpec(t, t.TempDir(), "a.hcl", goodSpec)
 	code, _, stderr := lsugen(t, "verify", "--formal", "--sim", "netlist", "--cycles", "5", spec)
-	if code != 2 || !strings.Contains(stderr, "--cycles, --sim: not used by --formal") {
+	if code != 2 || !strings.Contains(stderr, "--cycles, --sim: not used by --formal, which takes --timeout") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = lsugen(t, "verify", "--formal", "--jobs", "0", spec)
@@ -55,7 +55,7 @@ func TestVerifyFormal_MissingYosys(t *testing.T) {
 	t.Setenv("LSUGEN_YOSYS", "/nonexistent/yosys")
 	spec := writeSpec(t, t.TempDir(), "a.hcl", goodSpec)
 	code, stdout, stderr := lsugen(t, "verify", "--formal", spec)
-	if code != 1 || !strings.Contains(stdout, "NOT PROVEN") || !strings.Contains(stderr, "apt-get install yosys") {
+	if code != 1 || !regexp.MustCompile(`(?m)^h +formal +ERROR `).MatchString(stdout) || !strings.Contains(stderr, "apt-get install yosys") {
 		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
 }

@@ -1,27 +1,19 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/packaging"
 )
 
-// cmdFusesocGen is lsugen as a FuseSoC generator: FuseSoC runs it in the
-// generator's output directory with one argument, the GAPI file.
-func cmdFusesocGen(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("fusesoc-gen", flag.ContinueOnError)
-	out := fs.String("o", ".", "output directory (FuseSoC runs a generator in its output directory)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: lsugen fusesoc-gen [-o DIR] GAPI.yml
-
-lsugen as a FuseSoC generator. FuseSoC calls it with the path of a GAPI
+const fusesocLong = `lsugen as a FuseSoC generator. FuseSoC calls it with the path of a GAPI
 file (gapi: "1.0", files_root, vlnv, parameters) and runs it in the
 generator's output directory. Parameters:
 
@@ -36,33 +28,53 @@ generator's output directory. Parameters:
 For each unit it writes NAME.v, NAME_gates.v, NAME.ys, NAME.sdc and a
 CAPI2 core NAME.core named by the GAPI vlnv (with several units,
 vendor:library:name-UNIT:version; without a vlnv, lsugen:units:NAME:VERSION).
-Nothing is written unless every file can be.
-`)
-		fs.PrintDefaults()
+Nothing is written unless every file can be. --json lists the units and
+the files written, as lsugen gen --json does.`
+
+// newFusesocGenCmd is lsugen as a FuseSoC generator: FuseSoC runs it in
+// the generator's output directory with one argument, the GAPI file.
+func newFusesocGenCmd(a *app) *cobra.Command {
+	var (
+		out    string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "fusesoc-gen [-o DIR] [--json] GAPI.yml",
+		Short: "lsugen as a FuseSoC generator (parameters: spec, unit, tb)",
+		Long:  fusesocLong,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one argument, the GAPI file; got %d", len(pos))
+			}
+			return fusesocGen(a, pos[0], out, asJSON)
+		},
 	}
-	pos, err := parseFlags(fs, args, stderr)
-	if err != nil {
-		return err
+	fs := cmd.Flags()
+	addOutputFlag(fs, &out, ".", "output directory (FuseSoC runs a generator in its output directory)")
+	addJSONFlag(fs, &asJSON)
+	return cmd
+}
+
+// fusesocGen generates the units a GAPI file names into out. Every
+// problem of the GAPI file or of the specs it names is bad input.
+func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
+	bad := func(format string, args ...any) error {
+		return badInput(fmt.Errorf("%s: "+format, append([]any{gapiPath}, args...)...))
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "lsugen fusesoc-gen: want one argument, the GAPI file; got %d\n", len(pos))
-		return errUsage
-	}
-	gapiPath := pos[0]
 	b, err := os.ReadFile(gapiPath)
 	if err != nil {
-		return fmt.Errorf("fusesoc-gen: %w", err)
+		return badInput(err)
 	}
 	g, err := packaging.ParseGAPI(b)
 	if err != nil {
-		return fmt.Errorf("fusesoc-gen: %s: %w", gapiPath, err)
+		return bad("%w", err)
 	}
 	params, err := gapiParams(g)
 	if err != nil {
-		return fmt.Errorf("fusesoc-gen: %s: %w", gapiPath, err)
+		return bad("%w", err)
 	}
 	specPaths, only := params.specs, params.unit
-	units, err := loadAndGenerate(specPaths, stderr)
+	units, err := loadAndGenerate(specPaths, a.stderr)
 	if err != nil {
 		return err
 	}
@@ -74,8 +86,7 @@ Nothing is written unless every file can be.
 			}
 		}
 		if sel == nil {
-			return fmt.Errorf("fusesoc-gen: %s: parameters: unit %q is not in %s (units: %s)",
-				gapiPath, only, strings.Join(specPaths, ", "), joinNames(units))
+			return bad("parameters: unit %q is not in %s (units: %s)", only, strings.Join(specPaths, ", "), joinNames(units))
 		}
 		units = sel
 	}
@@ -83,7 +94,7 @@ Nothing is written unless every file can be.
 	if g.VLNV != "" {
 		v, l, n, ver, err := packaging.SplitVLNV(g.VLNV)
 		if err != nil {
-			return fmt.Errorf("fusesoc-gen: %s: vlnv: %w", gapiPath, err)
+			return bad("vlnv: %w", err)
 		}
 		if len(units) == 1 {
 			vlnv = func(unit) string { return g.VLNV }
@@ -91,35 +102,22 @@ Nothing is written unless every file can be.
 			vlnv = func(u unit) string { return strings.Join([]string{v, l, n + "-" + u.design.Name, ver}, ":") }
 		}
 	}
-	set, err := verilogFiles(units)
+	rep, set, err := unitFiles(units, out, true, params.tb, vlnv)
 	if err != nil {
 		return err
 	}
-	pkg, err := packagingFiles(units, vlnv, params.tb)
-	if err != nil {
+	if err := writeAll(out, set); err != nil {
 		return err
 	}
-	for name, b := range pkg {
-		set[name] = b
-	}
-	if params.tb {
-		files, err := testbenchFiles(units)
-		if err != nil {
-			return err
-		}
-		if err := mergeFiles(set, files); err != nil {
-			return err
-		}
-	}
-	if err := writeAll(*out, set); err != nil {
-		return err
+	if asJSON {
+		return printJSON(a.stdout, rep)
 	}
 	names := make([]string, 0, len(units))
 	for _, u := range units {
 		names = append(names, packaging.CoreFileName(u.design.Name))
 	}
-	fmt.Fprintf(stdout, "lsugen %s fusesoc-gen: wrote %d files for %d units to %s (cores: %s)\n",
-		gen.Version, len(set), len(units), *out, strings.Join(names, ", "))
+	fmt.Fprintf(a.stdout, "lsugen %s fusesoc-gen: wrote %d files for %d units to %s (cores: %s)\n",
+		gen.Version, len(set), len(units), out, strings.Join(names, ", "))
 	return nil
 }
 

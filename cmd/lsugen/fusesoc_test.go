@@ -150,8 +150,8 @@ func TestFusesocGen_SeveralUnits(t *testing.T) {
 	}
 }
 
-// TestFusesocGen_BadInput: a clear message, exit status 1 (2 for a usage
-// error), and nothing written.
+// TestFusesocGen_BadInput: a clear message, exit status 2 (bad input or
+// usage), and nothing written.
 func TestFusesocGen_BadInput(t *testing.T) {
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "a.hcl", goodSpec)
@@ -161,18 +161,18 @@ func TestFusesocGen_BadInput(t *testing.T) {
 		code       int
 		want       string
 	}{
-		{"not yaml", "gapi: [1.0\n", 1, "not a YAML mapping"},
-		{"wrong version", "gapi: '2.0'\nparameters:\n  spec: " + spec + "\n", 1, `gapi: version "2.0"; lsugen reads version 1.0`},
-		{"no spec", "gapi: '1.0'\nparameters:\n  unit: h\n", 1, "parameters: spec is missing"},
-		{"no parameters", "gapi: '1.0'\n", 1, "parameters: spec is missing"},
-		{"spec not a name", "gapi: '1.0'\nparameters:\n  spec: {a: 1}\n", 1, "spec: want a file name or a list of them"},
-		{"unknown parameter", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  units: h\n", 1, "parameters: unknown units (lsugen reads spec, unit and tb)"},
-		{"tb quoted", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 'true'\n", 1, `parameters: tb: want true or false, unquoted; got the string "true"`},
-		{"tb a number", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 1\n", 1, "parameters: tb: want true or false, got 1"},
-		{"unknown unit", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  unit: nope\n", 1, `unit "nope" is not in ` + spec + " (units: h)"},
-		{"missing spec file", "gapi: '1.0'\nfiles_root: " + dir + "\nparameters:\n  spec: gone.hcl\n", 1, "gone.hcl"},
-		{"spec error", "gapi: '1.0'\nparameters:\n  spec: " + badSpec + "\n", 1, "bad.hcl:"},
-		{"bad vlnv", "gapi: '1.0'\nvlnv: x\nparameters:\n  spec: " + spec + "\n", 1, `vlnv: "x" is not vendor:library:name:version`},
+		{"not yaml", "gapi: [1.0\n", 2, "not a YAML mapping"},
+		{"wrong version", "gapi: '2.0'\nparameters:\n  spec: " + spec + "\n", 2, `gapi: version "2.0"; lsugen reads version 1.0`},
+		{"no spec", "gapi: '1.0'\nparameters:\n  unit: h\n", 2, "parameters: spec is missing"},
+		{"no parameters", "gapi: '1.0'\n", 2, "parameters: spec is missing"},
+		{"spec not a name", "gapi: '1.0'\nparameters:\n  spec: {a: 1}\n", 2, "spec: want a file name or a list of them"},
+		{"unknown parameter", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  units: h\n", 2, "parameters: unknown units (lsugen reads spec, unit and tb)"},
+		{"tb quoted", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 'true'\n", 2, `parameters: tb: want true or false, unquoted; got the string "true"`},
+		{"tb a number", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 1\n", 2, "parameters: tb: want true or false, got 1"},
+		{"unknown unit", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  unit: nope\n", 2, `unit "nope" is not in ` + spec + " (units: h)"},
+		{"missing spec file", "gapi: '1.0'\nfiles_root: " + dir + "\nparameters:\n  spec: gone.hcl\n", 2, "gone.hcl"},
+		{"spec error", "gapi: '1.0'\nparameters:\n  spec: " + badSpec + "\n", 2, "bad.hcl:"},
+		{"bad vlnv", "gapi: '1.0'\nvlnv: x\nparameters:\n  spec: " + spec + "\n", 2, `vlnv: "x" is not vendor:library:name:version`},
 	} {
 		gapi := writeSpec(t, dir, "in.yml", c.gapi)
 		out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "_"))
@@ -187,7 +187,7 @@ func TestFusesocGen_BadInput(t *testing.T) {
 	if code, _, stderr := lsugen(t, "fusesoc-gen"); code != 2 || !strings.Contains(stderr, "want one argument, the GAPI file") {
 		t.Errorf("no argument: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := lsugen(t, "fusesoc-gen", filepath.Join(dir, "none.yml")); code != 1 || !strings.Contains(stderr, "none.yml") {
+	if code, _, stderr := lsugen(t, "fusesoc-gen", filepath.Join(dir, "none.yml")); code != 2 || !strings.Contains(stderr, "none.yml") {
 		t.Errorf("missing GAPI file: exit %d, %q", code, stderr)
 	}
 }

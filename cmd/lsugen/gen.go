@@ -1,9 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
+	"path/filepath"
+	"sort"
+
+	"github.com/spf13/cobra"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/packaging"
@@ -12,50 +14,128 @@ import (
 	"github.com/lsugen/lsugen/verify"
 )
 
-func cmdGen(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	out := fs.String("o", "out", "output directory")
-	fusesoc := fs.Bool("fusesoc", false, "also write per unit a FuseSoC core NAME.core, a Yosys script NAME.ys and SDC constraints NAME.sdc")
-	tb := fs.Bool("tb", false, "also write per unit a self-checking testbench NAME_tb.v and its golden vectors NAME.vec")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen gen [-o DIR] [--fusesoc] [--tb] SPEC...\n\nWrites DIR/NAME.v (readable RTL, module NAME) and DIR/NAME_gates.v\n(structural gate netlist, module NAME_gates) for every unit in the specs;\nwith --fusesoc also DIR/NAME.core (FuseSoC CAPI2 core, name\nlsugen:units:NAME:VERSION), DIR/NAME.ys (run `yosys NAME.ys` in DIR) and\nDIR/NAME.sdc; with --tb also DIR/NAME_tb.v, a self-checking testbench that\nruns under plain iverilog and verilator --binary, and DIR/NAME.vec, its\ngolden vectors (inputs and the behavioural model's outputs). With both,\nNAME.core also has the targets sim and sim_gates, which run the testbench\non the RTL and on the gate netlist under Icarus Verilog. Nothing is\nwritten unless every unit generates.")
-		fs.PrintDefaults()
+const genLong = `Writes DIR/NAME.v (readable RTL, module NAME) and DIR/NAME_gates.v
+(structural gate netlist, module NAME_gates) for every unit in the specs;
+with --fusesoc also DIR/NAME.core (FuseSoC CAPI2 core, name
+lsugen:units:NAME:VERSION), DIR/NAME.ys (run 'yosys NAME.ys' in DIR) and
+DIR/NAME.sdc; with --tb also DIR/NAME_tb.v, a self-checking testbench that
+runs under plain iverilog and verilator --binary, and DIR/NAME.vec, its
+golden vectors (inputs and the behavioural model's outputs). With both,
+NAME.core also has the targets sim and sim_gates, which run the testbench
+on the RTL and on the gate netlist under Icarus Verilog. Nothing is
+written unless every unit generates; each file is written atomically.
+--json lists the units and the files written.`
+
+func newGenCmd(a *app) *cobra.Command {
+	var (
+		out         string
+		fusesoc, tb bool
+		asJSON      bool
+	)
+	cmd := &cobra.Command{
+		Use:   "gen [-o DIR] [--fusesoc] [--tb] [--json] SPEC...",
+		Short: "write the RTL and gate-level Verilog of every unit (and testbenches, FuseSoC cores)",
+		Long:  genLong,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			units, err := loadAndGenerate(paths, a.stderr)
+			if err != nil {
+				return err
+			}
+			rep, set, err := unitFiles(units, out, fusesoc, tb, func(unit) string { return "" })
+			if err != nil {
+				return err
+			}
+			if err := writeAll(out, set); err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(a.stdout, rep)
+			}
+			fmt.Fprintf(a.stdout, "wrote %d files for %d units to %s: %s\n", len(set), len(units), out, joinNames(units))
+			return nil
+		},
 	}
-	paths, err := parseFlags(fs, args, stderr)
-	if err != nil {
-		return err
-	}
-	units, err := loadAndGenerate(paths, stderr)
-	if err != nil {
-		return err
-	}
-	set, err := verilogFiles(units)
-	if err != nil {
-		return err
-	}
-	if *fusesoc {
-		pkg, err := packagingFiles(units, func(u unit) string { return "" }, *tb)
-		if err != nil {
-			return err
+	fs := cmd.Flags()
+	addOutputFlag(fs, &out, "out", "output directory")
+	fs.BoolVar(&fusesoc, "fusesoc", false, "also write per unit a FuseSoC core NAME.core, a Yosys script NAME.ys and SDC constraints NAME.sdc")
+	fs.BoolVar(&tb, "tb", false, "also write per unit a self-checking testbench NAME_tb.v and its golden vectors NAME.vec")
+	addJSONFlag(fs, &asJSON)
+	return cmd
+}
+
+// genReport is the --json document of gen and fusesoc-gen: what was
+// written.
+type genReport struct {
+	Version string `json:"version"`
+	// Dir is the output directory.
+	Dir string `json:"dir"`
+	// Units are the units generated, in spec order.
+	Units []genUnit `json:"units"`
+	// Files are the paths of every file written (Dir joined with the
+	// name), sorted.
+	Files []string `json:"files"`
+}
+
+// genUnit is one generated unit of a genReport.
+type genUnit struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`    // the spec block type, e.g. "hash"
+	Variant string `json:"variant"` // e.g. "bitvector_xor, configurable"
+	Source  string `json:"source"`  // file:line of the unit's block
+	// Files are the paths of the unit's files, sorted.
+	Files []string `json:"files"`
+}
+
+// unitFiles renders every unit's files: its Verilog, with fusesoc its
+// FuseSoC core, Yosys script and SDC (vlnv names a unit's core, "" for the
+// default name), with tb its testbench and golden vectors. Two files of
+// one name are an error (bad input: two units whose names collide). The
+// report lists the files under dir.
+func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) string) (*genReport, map[string][]byte, error) {
+	rep := &genReport{Version: gen.Version, Dir: dir, Units: []genUnit{}, Files: []string{}}
+	set := map[string][]byte{}
+	for _, u := range units {
+		one := []unit{u}
+		own := map[string][]byte{}
+		parts := []func() (map[string][]byte, error){func() (map[string][]byte, error) { return verilogFiles(one) }}
+		if fusesoc {
+			parts = append(parts, func() (map[string][]byte, error) { return packagingFiles(one, vlnv, tb) })
 		}
-		for name, b := range pkg {
-			set[name] = b
+		if tb {
+			parts = append(parts, func() (map[string][]byte, error) { return testbenchFiles(one) })
 		}
-	}
-	if *tb {
-		files, err := testbenchFiles(units)
-		if err != nil {
-			return err
+		for _, part := range parts {
+			files, err := part()
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := mergeFiles(own, files); err != nil {
+				return nil, nil, badInput(err)
+			}
 		}
-		if err := mergeFiles(set, files); err != nil {
-			return err
+		if err := mergeFiles(set, own); err != nil {
+			return nil, nil, badInput(err)
 		}
+		gu := genUnit{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Source: source(u.spec)}
+		for _, name := range sortedNames(own) {
+			gu.Files = append(gu.Files, filepath.Join(dir, name))
+		}
+		rep.Units = append(rep.Units, gu)
 	}
-	if err := writeAll(*out, set); err != nil {
-		return err
+	for _, name := range sortedNames(set) {
+		rep.Files = append(rep.Files, filepath.Join(dir, name))
 	}
-	fmt.Fprintf(stdout, "wrote %d files for %d units to %s: %s\n", len(set), len(units), *out, joinNames(units))
-	return nil
+	return rep, set, nil
+}
+
+// sortedNames are the keys of set, sorted.
+func sortedNames(set map[string][]byte) []string {
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // verilogFiles renders the RTL and gate-level Verilog of every unit.

@@ -4,18 +4,28 @@
 //	lsugen gen     [-o DIR] SPEC...            write NAME.v and NAME_gates.v per unit
 //	lsugen timing  [--json] [--paths] SPEC...  FO4 critical path, area, transistors
 //	lsugen verify  [--sim LIST] SPEC...        model = netlist = Icarus = Verilator
-//	lsugen version
+//	lsugen help COMMAND                        the flags of a command
+//
+// The command line is built with cobra (github.com/spf13/cobra) over pflag.
+// Cobra was chosen over kong because it generates bash, zsh and fish
+// completion scripts itself (`lsugen completion SHELL`; kong has no built-in
+// zsh or fish completion), suggests a command for a misspelt one, and
+// prints help on standard output; flag suggestions are added here (see
+// flagError). Exit status: 0 success; 1 a failure (a verification failed,
+// a tool failed); 2 a usage error or unreadable or invalid input (bad
+// flags, missing arguments, a missing file, an invalid spec).
 package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
@@ -23,110 +33,160 @@ import (
 	"github.com/lsugen/lsugen/units"
 )
 
-const usage = `lsugen generates, times and verifies load/store-unit hardware blocks.
-
-Usage:
-  lsugen gen     [-o DIR] [--fusesoc] [--tb] SPEC...
-                                               write DIR/NAME.v (RTL) and DIR/NAME_gates.v (gates) per unit;
-                                               --fusesoc: also NAME.core (FuseSoC), NAME.ys (Yosys), NAME.sdc;
-                                               --tb: also NAME.vec (golden vectors) and NAME_tb.v (self-checking testbench)
-  lsugen timing  [--json] [--paths] [--svg FILE] SPEC...
-                                               critical path in FO4, area in NAND2 equivalents, transistors
-  lsugen verify  [flags] SPEC...               check model = netlist = Icarus = Verilator
-  lsugen verify  --rtl FILE.v --unit NAME SPEC...
-                                               run any Verilog module against the unit's golden vectors
-  lsugen conflicts [--json] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...
-                                               bank, lock and position conflicts of access traces
-  lsugen search  [flags] INPUTS...             choose a hash configuration for access traces
-  lsugen rapsim  [--json] [--w LIST] [--trials N] [--seed S] [--table II|IV|both]
-                                               Monte Carlo congestion of RAW, RAS, RAP and the w^4 variants
-  lsugen pipesim [--json] [-o FILE] SPEC --trace FILE | --synthetic|--preset NAME [flags]
-                                               cycles, stalls and IPC of the elastic pipeline and its baselines
-  lsugen fusesoc-gen GAPI.yml                  lsugen as a FuseSoC generator (parameters: spec, unit)
-  lsugen crosscheck-timing --liberty FILE [--driver CELL] [--json|--markdown] SPEC...
-                                               FO4 model against Yosys + OpenSTA with a real cell library
-  lsugen characterize [--json] LIBERTY         a cell library as the FO4 model sees it (gate table, tau, wire load)
-  lsugen version
-
-Run 'lsugen COMMAND -h' for the flags of a command.
-`
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// errReported marks an error whose details were already printed.
-var errReported = errors.New("failed")
-
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	var err error
-	switch args[0] {
-	case "gen":
-		err = cmdGen(args[1:], stdout, stderr)
-	case "timing":
-		err = cmdTiming(args[1:], stdout, stderr)
-	case "verify":
-		err = cmdVerify(args[1:], stdout, stderr)
-	case "conflicts":
-		err = cmdConflicts(args[1:], stdout, stderr)
-	case "search":
-		err = cmdSearch(args[1:], stdout, stderr)
-	case "rapsim":
-		err = cmdRapsim(args[1:], stdout, stderr)
-	case "pipesim":
-		err = cmdPipesim(args[1:], stdout, stderr)
-	case "fusesoc-gen":
-		err = cmdFusesocGen(args[1:], stdout, stderr)
-	case "crosscheck-timing":
-		err = cmdCrosscheck(args[1:], stdout, stderr)
-	case "characterize":
-		err = cmdCharacterize(args[1:], stdout, stderr)
-	case "version", "--version":
-		fmt.Fprintf(stdout, "lsugen %s\n", gen.Version)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-	default:
-		fmt.Fprintf(stderr, "lsugen: unknown command %q\n\n%s", args[0], usage)
-		return 2
-	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	case errors.Is(err, errReported):
-		return 1
-	}
-	fmt.Fprintf(stderr, "lsugen: %v\n", err)
-	return 1
+// app is one run of the command line: where it prints. Commands print
+// only through it, so that tests run them in-process.
+type app struct {
+	stdout, stderr io.Writer
+	// ran is set when a command's own code started: an error before that
+	// is cobra's (an unknown command or flag), a usage error.
+	ran bool
 }
 
-var errUsage = errors.New("usage")
+// exitError is an error with its exit status: 1 for a failure of the run,
+// 2 for a usage error or input that cannot be read or is invalid. With a
+// nil err the message was printed already.
+type exitError struct {
+	code int
+	err  error
+}
 
-// parseFlags parses flags that may appear before, between or after the
-// positional arguments, and returns the positional ones.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
-	fs.SetOutput(stderr)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+var (
+	// errUsage: bad flags or arguments, the message printed already.
+	errUsage = &exitError{code: 2}
+	// errBadInput: an input file is missing, unreadable or invalid (spec
+	// diagnostics), the message printed already.
+	errBadInput = &exitError{code: 2}
+	// errReported: the run failed, the details printed already.
+	errReported = &exitError{code: 1}
+)
+
+// usagef is a usage error with its message.
+func usagef(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// badInput marks err (a file that cannot be read, an invalid input) as
+// exit status 2.
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: 2, err: err}
+}
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr}
+	root := newRootCmd(a)
+	if cmd, _, err := root.Find(args); err == nil && cmd != root {
+		args = singleDashLongFlags(cmd, args)
+	}
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return 0
+	}
+	code := 1
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.code
+		if ee.err == nil {
+			return code
+		}
+		err = ee.err
+	case !a.ran:
+		code = 2 // cobra's: an unknown command, a misplaced argument
+	}
+	name := "lsugen"
+	if cmd != nil {
+		name = cmd.CommandPath()
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", name, strings.TrimRight(err.Error(), "\n"))
+	if code == 2 && cmd != nil && !a.ran {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", name)
+	}
+	return code
+}
+
+const rootLong = `lsugen generates, times and verifies load/store-unit hardware blocks
+described in HCL spec files (docs/spec-reference.md).
+
+Exit status: 0 success; 1 a failure (a verification failed, a tool failed);
+2 a usage error or input that cannot be read or is invalid.`
+
+// newRootCmd builds the command tree of one run.
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "lsugen",
+		Short:         "generate, time and verify load/store-unit hardware blocks",
+		Long:          rootLong,
+		Version:       gen.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// lsugen alone: the usage on stderr, exit status 2.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cmd.SetOut(a.stderr)
+			_ = cmd.Usage()
+			return errUsage
+		},
+	}
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.SetVersionTemplate("lsugen {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
+	root.SetGlobalNormalizationFunc(normalizeFlag)
+	root.AddCommand(
+		newGenCmd(a),
+		newTimingCmd(a),
+		newVerifyCmd(a),
+		newConflictsCmd(a),
+		newSearchCmd(a),
+		newRapsimCmd(a),
+		newPipesimCmd(a),
+		newFusesocGenCmd(a),
+		newCrosscheckCmd(a),
+		newCharacterizeCmd(a),
+		newVersionCmd(a),
+	)
+	for _, c := range root.Commands() {
+		wrapRun(a, c)
+	}
+	return root
+}
+
+// wrapRun marks the start of a command's own code (see app.ran) and warns
+// of deprecated flag spellings.
+func wrapRun(a *app, c *cobra.Command) {
+	if c.RunE == nil {
+		return
+	}
+	runE := c.RunE
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		a.ran = true
+		cmd.Flags().Visit(func(f *pflag.Flag) {
+			if to, ok := f.Annotations[deprecatedFor]; ok {
+				fmt.Fprintf(a.stderr, "%s: --%s is deprecated: use --%s\n", cmd.CommandPath(), f.Name, to[0])
 			}
-			return nil, errUsage
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		})
+		return runE(cmd, args)
 	}
 }
 
@@ -155,11 +215,12 @@ func workDir(given, prefix string) (dir string, keep bool, err error) {
 
 // loadAndGenerate loads the spec files and generates every unit. All
 // diagnostics are printed once, here; on any error nothing is returned, so
-// no command starts work on a partly valid input.
+// no command starts work on a partly valid input. A spec that cannot be
+// read or is invalid, or that a generator refuses, is bad input (exit
+// status 2).
 func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "lsugen: no spec files given")
-		return nil, errUsage
+		return nil, usagef("no spec files given")
 	}
 	loader := specs.NewLoader()
 	file, diags := loader.Load(paths...)
@@ -177,23 +238,17 @@ func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
 		printDiagnostics(stderr, loader, diags)
 	}
 	if diags.HasErrors() {
-		return nil, errReported
+		return nil, errBadInput
 	}
 	if len(loaded) == 0 {
-		fmt.Fprintln(stderr, "lsugen: the spec files declare no units")
-		return nil, errReported
+		return nil, badInput(errors.New("the spec files declare no units"))
 	}
 	return loaded, nil
 }
 
 func printDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) {
 	// Colour only on a terminal, and never when NO_COLOR is set.
-	color := false
-	if f, ok := w.(*os.File); ok && os.Getenv("NO_COLOR") == "" {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			color = true
-		}
-	}
+	color := os.Getenv("NO_COLOR") == "" && isTerminal(w)
 	dw := hcl.NewDiagnosticTextWriter(w, loader.Files(), 100, color)
 	_ = dw.WriteDiagnostics(diags)
 	// Then one file:line:column line per diagnostic, for editors and grep.
@@ -208,6 +263,16 @@ func printDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) 
 		}
 		fmt.Fprintf(w, "%s: %s: %s\n", pos, sev, d.Summary)
 	}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func joinNames(us []unit) string {

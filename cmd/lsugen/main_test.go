@@ -77,8 +77,8 @@ func TestGen_FailedRunKeepsEarlierOutputs(t *testing.T) {
 }
 `)
 	code, _, stderr := lsugen(t, "gen", "-o", out, bad)
-	if code != 1 {
-		t.Fatalf("exit %d, want 1", code)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (an invalid spec)", code)
 	}
 	if !strings.Contains(stderr, "b.hcl line 10") || !strings.Contains(stderr, "k         = 7") ||
 		!strings.Contains(stderr, "b.hcl:10:15: error: Invalid k") {

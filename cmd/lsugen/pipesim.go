@@ -2,20 +2,23 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/pipesim"
 )
 
-const pipesimUsage = `Usage: lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --trace FILE
-       lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --synthetic|--preset NAME
-                      [--warps N] [--instructions N] [--shmem F] [--mem F] [--degrees D:P,...]
-                      [--static K] [--irregular] [--seed S] [--write-trace FILE]
+const pipesimLong = `  lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --trace FILE
+  lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --synthetic|--preset NAME
+                 [--warps N] [--instructions N] [--shmem F] [--mem F] [--degrees D:P,...]
+                 [--static K] [--irregular] [--seed S] [--write-trace FILE]
 
 Runs the cycle-accurate model of the spec's elastic_pipeline unit (the first,
 or --unit) as baseline_unified, baseline_split and elastic (its variant
@@ -45,79 +48,86 @@ instructions (PCs 0..K-1) in a loop. --preset NAME takes warps, K, the
 shared-memory intensity, the mean conflict degree and irregularity from a
 row of the paper's Table 4 (` + "aes_encrypt, aes_decrypt, reduction, transpose,\ndct, idct, dct_short, idct_short" + `) and runs K x ceil(1000/K) instructions
 per warp; flags given explicitly override the preset. The global-memory
-intensity of the presets (--mem 0.05) is an assumption, not from the paper.
+intensity of the presets (--mem 0.05) is an assumption, not from the paper.`
 
-Flags:`
+// pipesimFlags are the flags of lsugen pipesim.
+type pipesimFlags struct {
+	asJSON, synthetic, irregular                                    bool
+	out, unitName, maskName, tracePath, preset, degrees, writeTrace string
+	warps, instrs, static                                           int
+	shmem, mem                                                      float64
+	seed                                                            uint64
+	maxCycles                                                       int64
+}
 
-// cmdPipesim runs the pipeline study.
-func cmdPipesim(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("pipesim", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, `print {"spec","pipeline","ready_mask","workload","runs":[{"variant","mask","cycles","ipc","stalls",...}]} as JSON`)
-	out := fs.String("o", "", "write the report to FILE (atomically) instead of standard output")
-	unitName := fs.String("unit", "", "the elastic_pipeline unit to study (default: the spec's first)")
-	maskName := fs.String("mask", "", "the warp_ready_mask unit (default: the spec's first, else the paper's)")
-	tracePath := fs.String("trace", "", "read the workload from this trace file")
-	synthetic := fs.Bool("synthetic", false, "generate the workload (flags marked synthetic)")
-	preset := fs.String("preset", "", "synthetic workload from a row of Table 4: "+strings.Join(pipesim.PresetNames(), ", "))
+// newPipesimCmd runs the pipeline study.
+func newPipesimCmd(a *app) *cobra.Command {
+	f := &pipesimFlags{}
+	cmd := &cobra.Command{
+		Use:   "pipesim [--json] [-o FILE] SPEC --trace FILE | --synthetic|--preset NAME [flags]",
+		Short: "cycles, stalls and IPC of the elastic pipeline and its baselines",
+		Long:  pipesimLong,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			return runPipesim(a, cmd.Flags(), f, pos)
+		},
+	}
+	fs := cmd.Flags()
+	addJSONFlag(fs, &f.asJSON)
+	addOutputFlag(fs, &f.out, "", "write the report to FILE (atomically) instead of standard output")
+	fs.StringVar(&f.unitName, "unit", "", "the elastic_pipeline unit to study (default: the spec's first)")
+	fs.StringVar(&f.maskName, "mask", "", "the warp_ready_mask unit (default: the spec's first, else the paper's)")
+	fs.StringVar(&f.tracePath, "trace", "", "read the workload from this trace file")
+	fs.BoolVar(&f.synthetic, "synthetic", false, "generate the workload (flags marked synthetic)")
+	fs.StringVar(&f.preset, "preset", "", "synthetic workload from a row of Table 4: "+strings.Join(pipesim.PresetNames(), ", "))
 	d := pipesim.DefaultSynthetic
-	warps := fs.Int("warps", d.Warps, "synthetic: warps (at most the mask's warp contexts)")
-	instrs := fs.Int("instructions", d.Instructions, "synthetic: warp instructions per warp")
-	shmem := fs.Float64("shmem", d.Shmem, "synthetic: shared-memory intensity, the fraction of shmem instructions")
-	mem := fs.Float64("mem", d.Mem, "synthetic: global-memory intensity, the fraction of mem instructions")
-	degrees := fs.String("degrees", d.Degrees.String(), "synthetic: conflict-degree distribution DEGREE:WEIGHT,...")
-	static := fs.Int("static", d.Static, "synthetic: static instructions K of the kernel")
-	irregular := fs.Bool("irregular", d.Irregular, "synthetic: draw each subwarp's degree at every execution, not once per static instruction")
-	seed := fs.Uint64("seed", d.Seed, "synthetic: random seed; the same seed gives the same workload")
-	writeTrace := fs.String("write-trace", "", "synthetic: also write the generated workload as a trace file")
-	maxCycles := fs.Int64("max-cycles", 0, "stop a run that has not finished after N cycles with an error (0: a bound no terminating run reaches)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, pipesimUsage)
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args, stderr)
-	if err != nil {
-		return err
-	}
-	usageErr := func(format string, a ...any) error {
-		fmt.Fprintf(stderr, "lsugen pipesim: "+format+"\n", a...)
-		return errUsage
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.IntVar(&f.warps, "warps", d.Warps, "synthetic: warps (at most the mask's warp contexts)")
+	fs.IntVar(&f.instrs, "instructions", d.Instructions, "synthetic: warp instructions per warp")
+	fs.Float64Var(&f.shmem, "shmem", d.Shmem, "synthetic: shared-memory intensity, the fraction of shmem instructions")
+	fs.Float64Var(&f.mem, "mem", d.Mem, "synthetic: global-memory intensity, the fraction of mem instructions")
+	fs.StringVar(&f.degrees, "degrees", d.Degrees.String(), "synthetic: conflict-degree distribution DEGREE:WEIGHT,...")
+	fs.IntVar(&f.static, "static", d.Static, "synthetic: static instructions K of the kernel")
+	fs.BoolVar(&f.irregular, "irregular", d.Irregular, "synthetic: draw each subwarp's degree at every execution, not once per static instruction")
+	fs.Uint64Var(&f.seed, "seed", d.Seed, "synthetic: random seed of the workload; the same seed gives the same workload")
+	fs.StringVar(&f.writeTrace, "write-trace", "", "synthetic: also write the generated workload as a trace file")
+	fs.Int64Var(&f.maxCycles, "max-cycles", 0, "stop a run that has not finished after N cycles with an error (0: a bound no terminating run reaches)")
+	return cmd
+}
+
+func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error {
 	if len(pos) != 1 {
-		return usageErr("want exactly one SPEC file, got %d", len(pos))
+		return usagef("want exactly one SPEC file, got %d", len(pos))
 	}
-	isSynth := *synthetic || *preset != ""
+	isSynth := f.synthetic || f.preset != ""
 	switch {
-	case *tracePath != "" && isSynth:
-		return usageErr("--trace and --synthetic/--preset exclude each other")
-	case *tracePath == "" && !isSynth:
-		return usageErr("no workload: give --trace FILE or --synthetic/--preset NAME")
+	case f.tracePath != "" && isSynth:
+		return usagef("--trace and --synthetic/--preset exclude each other")
+	case f.tracePath == "" && !isSynth:
+		return usagef("no workload: give --trace FILE or --synthetic/--preset NAME")
 	}
 	if !isSynth {
 		for _, n := range []string{"warps", "instructions", "shmem", "mem", "degrees", "static", "irregular", "seed", "write-trace"} {
-			if set[n] {
-				return usageErr("--%s applies to synthetic workloads only", n)
+			if fs.Changed(n) {
+				return usagef("--%s applies to synthetic workloads only", n)
 			}
 		}
 	}
 	var pre pipesim.Preset
-	if *preset != "" {
+	if f.preset != "" {
 		var ok bool
-		if pre, ok = pipesim.LookupPreset(*preset); !ok {
-			return usageErr("--preset %q: want one of %s", *preset, strings.Join(pipesim.PresetNames(), ", "))
+		if pre, ok = pipesim.LookupPreset(f.preset); !ok {
+			return usagef("--preset %q: want one of %s", f.preset, strings.Join(pipesim.PresetNames(), ", "))
 		}
 	}
-	dist, err := pipesim.ParseDist(*degrees)
+	dist, err := pipesim.ParseDist(f.degrees)
 	if err != nil {
-		return usageErr("--degrees: %v", err)
+		return usagef("--degrees: %v", err)
 	}
-	if *maxCycles < 0 {
-		return usageErr("--max-cycles %d: want 0 or more", *maxCycles)
+	if f.maxCycles < 0 {
+		return usagef("--max-cycles %d: want 0 or more", f.maxCycles)
 	}
 
 	spec := pos[0]
-	pipe, mask, err := loadPipeline(spec, *unitName, *maskName, stderr)
+	pipe, mask, err := loadPipeline(spec, f.unitName, f.maskName, a.stderr)
 	if err != nil {
 		return err
 	}
@@ -128,7 +138,7 @@ func cmdPipesim(args []string, stdout, stderr io.Writer) error {
 		shape.PCBits = pipesim.DefaultMask(pipe, pipesim.MaxWarps).PCBits
 	}
 	if mask == nil && pipe.WarpSize < 2 {
-		return fmt.Errorf("elastic_pipeline %s: the warp ready mask needs warp_size >= 2", pipe.Name)
+		return badInput(fmt.Errorf("elastic_pipeline %s: the warp ready mask needs warp_size >= 2", pipe.Name))
 	}
 
 	var wl *pipesim.Workload
@@ -139,30 +149,30 @@ func cmdPipesim(args []string, stdout, stderr io.Writer) error {
 			maxWarps = shape.Warps
 		}
 		g := pipesim.DefaultSynthetic
-		if *preset != "" {
-			g = pre.Synthetic(pipe.WarpSize, maxWarps, *seed)
+		if f.preset != "" {
+			g = pre.Synthetic(pipe.WarpSize, maxWarps, f.seed)
 		}
 		override := func(name string, apply func()) {
-			if set[name] || *preset == "" {
+			if fs.Changed(name) || f.preset == "" {
 				apply()
 			}
 		}
-		override("warps", func() { g.Warps = *warps })
-		override("instructions", func() { g.Instructions = *instrs })
-		override("shmem", func() { g.Shmem = *shmem })
-		override("mem", func() { g.Mem = *mem })
+		override("warps", func() { g.Warps = f.warps })
+		override("instructions", func() { g.Instructions = f.instrs })
+		override("shmem", func() { g.Shmem = f.shmem })
+		override("mem", func() { g.Mem = f.mem })
 		override("degrees", func() { g.Degrees = dist })
-		override("static", func() { g.Static = *static })
-		override("irregular", func() { g.Irregular = *irregular })
-		g.Seed = *seed
+		override("static", func() { g.Static = f.static })
+		override("irregular", func() { g.Irregular = f.irregular })
+		g.Seed = f.seed
 		if err := g.Check(shape); err != nil {
-			return usageErr("%v", err)
+			return usagef("%v", err)
 		}
 		if wl, err = g.Generate(shape); err != nil {
 			return err
 		}
 		info.Source, info.Synthetic = "synthetic", &g
-		if *writeTrace != "" {
+		if f.writeTrace != "" {
 			var b bytes.Buffer
 			hdr := []string{fmt.Sprintf("lsugen pipesim synthetic workload for %s (warp_size %d, simd_width %d)", pipe.Name, pipe.WarpSize, pipe.SIMDWidth)}
 			if g.Preset != "" {
@@ -173,18 +183,18 @@ func cmdPipesim(args []string, stdout, stderr io.Writer) error {
 			if err := wl.WriteTrace(&b, hdr); err != nil {
 				return err
 			}
-			if err := writeFileAtomic(*writeTrace, b.Bytes()); err != nil {
+			if err := writeFileAtomic(f.writeTrace, b.Bytes()); err != nil {
 				return err
 			}
 		}
 	} else {
-		if wl, err = pipesim.ParseFile(*tracePath, shape); err != nil {
-			return err
+		if wl, err = pipesim.ParseFile(f.tracePath, shape); err != nil {
+			return badInput(err)
 		}
-		info.Source, info.Trace = "trace", *tracePath
+		info.Source, info.Trace = "trace", f.tracePath
 	}
 
-	rep, err := pipesim.Study(wl, pipe, mask, pipesim.Options{MaxCycles: *maxCycles})
+	rep, err := pipesim.Study(wl, pipe, mask, pipesim.Options{MaxCycles: f.maxCycles})
 	if err != nil {
 		return err
 	}
@@ -192,8 +202,8 @@ func cmdPipesim(args []string, stdout, stderr io.Writer) error {
 	rep.Workload.Source, rep.Workload.Trace, rep.Workload.Synthetic = info.Source, info.Trace, info.Synthetic
 
 	var b bytes.Buffer
-	if *asJSON {
-		j, err := rep.JSON()
+	if f.asJSON {
+		j, err := marshalJSON(pipesimDoc{Version: gen.Version, Report: rep})
 		if err != nil {
 			return err
 		}
@@ -201,10 +211,10 @@ func cmdPipesim(args []string, stdout, stderr io.Writer) error {
 	} else if err := rep.WriteTable(&b); err != nil {
 		return err
 	}
-	if *out != "" {
-		return writeFileAtomic(*out, b.Bytes())
+	if f.out != "" {
+		return writeFileAtomic(f.out, b.Bytes())
 	}
-	_, err = stdout.Write(b.Bytes())
+	_, err = a.stdout.Write(b.Bytes())
 	return err
 }
 
@@ -218,7 +228,7 @@ func loadPipeline(path, unitName, maskName string, stderr io.Writer) (*specs.Ela
 		printDiagnostics(stderr, loader, diags)
 	}
 	if diags.HasErrors() {
-		return nil, nil, errReported
+		return nil, nil, errBadInput
 	}
 	var pipe *specs.ElasticPipeline
 	var mask *specs.WarpReadyMask
@@ -240,18 +250,18 @@ func loadPipeline(path, unitName, maskName string, stderr io.Writer) (*specs.Ela
 	}
 	switch {
 	case pipe == nil && unitName == "":
-		return nil, nil, fmt.Errorf("%s declares no elastic_pipeline unit", path)
+		return nil, nil, badInput(fmt.Errorf("%s declares no elastic_pipeline unit", path))
 	case pipe == nil && kindOf(unitName) != "":
-		return nil, nil, fmt.Errorf("--unit %s: %s is a %s unit, not an elastic_pipeline", unitName, unitName, kindOf(unitName))
+		return nil, nil, usagef("--unit %s: %s is a %s unit, not an elastic_pipeline", unitName, unitName, kindOf(unitName))
 	case pipe == nil:
-		return nil, nil, fmt.Errorf("--unit %s: %s declares no unit %q", unitName, path, unitName)
+		return nil, nil, usagef("--unit %s: %s declares no unit %q", unitName, path, unitName)
 	case mask == nil && maskName != "" && kindOf(maskName) != "":
-		return nil, nil, fmt.Errorf("--mask %s: %s is a %s unit, not a warp_ready_mask", maskName, maskName, kindOf(maskName))
+		return nil, nil, usagef("--mask %s: %s is a %s unit, not a warp_ready_mask", maskName, maskName, kindOf(maskName))
 	case mask == nil && maskName != "":
-		return nil, nil, fmt.Errorf("--mask %s: %s declares no unit %q", maskName, path, maskName)
+		return nil, nil, usagef("--mask %s: %s declares no unit %q", maskName, path, maskName)
 	}
 	if mask != nil && (mask.WarpSize != pipe.WarpSize || mask.SIMDWidth != pipe.SIMDWidth || mask.ShmemPorts != pipe.ShmemPorts) {
-		return nil, nil, fmt.Errorf("warp_ready_mask %s (warp_size %d, simd_width %d, shmem_ports %d) does not match elastic_pipeline %s (%d, %d, %d)",
+		return nil, nil, usagef("warp_ready_mask %s (warp_size %d, simd_width %d, shmem_ports %d) does not match elastic_pipeline %s (%d, %d, %d)",
 			mask.Name, mask.WarpSize, mask.SIMDWidth, mask.ShmemPorts, pipe.Name, pipe.WarpSize, pipe.SIMDWidth, pipe.ShmemPorts)
 	}
 	return pipe, mask, nil

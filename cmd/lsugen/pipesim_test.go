@@ -48,7 +48,7 @@ func TestPipesim_JSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
 		t.Fatal(err)
 	}
-	if got := sortedKeys(raw); !reflect.DeepEqual(got, []string{"pipeline", "ready_mask", "runs", "spec", "workload"}) {
+	if got := sortedKeys(raw); !reflect.DeepEqual(got, []string{"pipeline", "ready_mask", "runs", "spec", "version", "workload"}) {
 		t.Errorf("top-level keys %v", got)
 	}
 	var doc struct {
@@ -146,7 +146,7 @@ func TestPipesim_OutputFile(t *testing.T) {
 	}
 	bad := writeSpec(t, dir, "bad.ptrace", "0 alu 0\n0 shmem 1 9\n")
 	code, _, stderr = lsugen(t, "pipesim", "-o", out, fig4Spec, "--trace", bad)
-	if code != 1 || !strings.Contains(stderr, "bad.ptrace:2: conflict degree \"9\": want a decimal number 1..8 (simd_width)") {
+	if code != 2 || !strings.Contains(stderr, "bad.ptrace:2: conflict degree \"9\": want a decimal number 1..8 (simd_width)") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	if after, _ := os.ReadFile(out); string(after) != string(b) {
@@ -196,7 +196,8 @@ func TestPipesim_UsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--bogus"}, "flag provided but not defined"},
+		{[]string{"--bogus"}, "unknown flag: --bogus"},
+		{[]string{"--preest", "aes_encrypt"}, "Did you mean this?\n\t--preset"},
 		{[]string{"--trace", fig4Trace}, "want exactly one SPEC file, got 0"},
 		{[]string{fig4Spec, fig4Spec, "--trace", fig4Trace}, "want exactly one SPEC file, got 2"},
 		{[]string{fig4Spec}, "no workload: give --trace FILE or --synthetic/--preset NAME"},
@@ -209,7 +210,7 @@ func TestPipesim_UsageErrors(t *testing.T) {
 		{[]string{fig4Spec, "--synthetic", "--shmem", "0.7", "--mem", "0.5", "--static", "1"}, "cannot hold 1 shmem and 1 mem"},
 		{[]string{fig4Spec, "--synthetic", "--instructions", "0"}, "instructions = 0"},
 		{[]string{fig4Spec, "--synthetic", "--max-cycles", "-1"}, "--max-cycles -1"},
-		{[]string{fig4Spec, "--synthetic", "--seed", "x"}, "invalid value"},
+		{[]string{fig4Spec, "--synthetic", "--seed", "x"}, `invalid argument "x" for "--seed" flag`},
 	} {
 		code, stdout, stderr := lsugen(t, append([]string{"pipesim"}, c.args...)...)
 		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) {
@@ -218,7 +219,8 @@ func TestPipesim_UsageErrors(t *testing.T) {
 	}
 }
 
-// TestPipesim_Errors: bad inputs are errors (exit 1) that name the problem.
+// TestPipesim_Errors: bad inputs are errors (exit 2) that name the problem;
+// a run that does not finish is a failure (exit 1).
 func TestPipesim_Errors(t *testing.T) {
 	dir := t.TempDir()
 	noPipe := writeSpec(t, dir, "h.hcl", goodSpec)
@@ -249,28 +251,31 @@ warp_ready_mask "m" {
 		{[]string{mismatch, "--synthetic"}, "warp_ready_mask m (warp_size 16, simd_width 8, shmem_ports 1) does not match elastic_pipeline p (32, 8, 1)"},
 		{[]string{studySpec, "--trace", wide}, "w.ptrace:1: pc 0x4000 does not fit in 14 bits"},
 		{[]string{studySpec, "--trace", filepath.Join(dir, "missing.ptrace")}, "missing.ptrace: no such file"},
-		{[]string{fig4Spec, "--trace", fig4Trace, "--max-cycles", "3"}, "not written back after 3 cycles (the cycle limit)"},
 		{[]string{filepath.Join(dir, "none.hcl"), "--synthetic"}, "none.hcl"},
 	} {
 		code, _, stderr := lsugen(t, append([]string{"pipesim"}, c.args...)...)
-		if code != 1 || !strings.Contains(stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", c.args, code, stderr, c.want)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+	args := []string{"pipesim", fig4Spec, "--trace", fig4Trace, "--max-cycles", "3"}
+	if code, _, stderr := lsugen(t, args...); code != 1 || !strings.Contains(stderr, "not written back after 3 cycles (the cycle limit)") {
+		t.Errorf("%v: exit %d, stderr %q; want 1", args, code, stderr)
 	}
 }
 
-// TestPipesim_Help documents the trace format and the flags.
+// TestPipesim_Help documents the trace format and the flags, on stdout.
 func TestPipesim_Help(t *testing.T) {
-	code, _, stderr := lsugen(t, "pipesim", "-h")
+	code, stdout, _ := lsugen(t, "pipesim", "-h")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, s := range []string{"WARP KIND PC [DEGREE...]", "1 shmem 0x11 1 2 4 1", "strict barrel processing", "-write-trace", "-preset", "aes_encrypt"} {
-		if !strings.Contains(stderr, s) {
-			t.Errorf("%q missing from -h:\n%s", s, stderr)
+	for _, s := range []string{"WARP KIND PC [DEGREE...]", "1 shmem 0x11 1 2 4 1", "strict barrel processing", "--write-trace", "--preset", "aes_encrypt"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("%q missing from -h:\n%s", s, stdout)
 		}
 	}
-	if _, out, _ := lsugen(t, "help"); !strings.Contains(out, "lsugen pipesim") {
+	if _, out, _ := lsugen(t, "help"); !strings.Contains(out, "\n  pipesim ") {
 		t.Error("pipesim missing from the usage")
 	}
 }

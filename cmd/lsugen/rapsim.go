@@ -1,71 +1,75 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/tools/rapsim"
 )
 
-// cmdRapsim runs the Monte Carlo of RAW, RAS and RAP congestion (Nakano et
-// al., Tables II and IV).
-func cmdRapsim(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("rapsim", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, `print {"trials":N,"seed":S,"results":[{"w","array","mapping","access","congestion","min","max"},...]} as JSON`)
-	wList := fs.String("w", joinRapsimWidths(rapsim.DefaultW), fmt.Sprintf("comma-separated bank counts w: powers of two in %d..%d", rapsim.MinW, rapsim.MaxW))
-	trials := fs.Int("trials", rapsim.DefaultTrials, fmt.Sprintf("trials per cell, 1..%d", rapsim.MaxTrials))
-	seed := fs.Uint64("seed", rapsim.DefaultSeed, "random seed; the same seed gives the same output")
-	table := fs.String("table", "both", "II: the w×w matrix, IV: the w×w×w×w array, both")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen rapsim [--json] [--w 16,32,64,128,256] [--trials N] [--seed S] [--table II|IV|both]\n\nMonte Carlo of the memory access congestion (the most distinct addresses one\nwarp sends to one bank) of the RAW, RAS and RAP mappings: Table II (w×w matrix;\ncontiguous, stride, diagonal, random) and Table IV (w⁴ array; RAP variants 1P,\nR1P, 3P, w2P, 1Pw2R) of Nakano, Matsumae and Ito, \"Random Address Permute-Shift\nTechnique for the Shared Memory on GPUs\".")
-		fs.PrintDefaults()
+const rapsimLong = `Monte Carlo of the memory access congestion (the most distinct addresses one
+warp sends to one bank) of the RAW, RAS and RAP mappings: Table II (w×w matrix;
+contiguous, stride, diagonal, random) and Table IV (w⁴ array; RAP variants 1P,
+R1P, 3P, w2P, 1Pw2R) of Nakano, Matsumae and Ito, "Random Address Permute-Shift
+Technique for the Shared Memory on GPUs".`
+
+// newRapsimCmd runs the Monte Carlo of RAW, RAS and RAP congestion
+// (Nakano et al., Tables II and IV).
+func newRapsimCmd(a *app) *cobra.Command {
+	var (
+		asJSON       bool
+		wList, table string
+		trials       int
+		seed         uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "rapsim [--json] [--w 16,32,64,128,256] [--trials N] [--seed S] [--table II|IV|both]",
+		Short: "Monte Carlo congestion of RAW, RAS, RAP and the w^4 variants",
+		Long:  rapsimLong,
+		RunE: func(cmd *cobra.Command, pos []string) error {
+			if len(pos) > 0 {
+				return usagef("unexpected argument %q", pos[0])
+			}
+			opt := rapsim.Options{Trials: trials, Seed: seed}
+			switch strings.ToUpper(table) {
+			case "II", "2":
+				opt.Matrix = true
+			case "IV", "4":
+				opt.Array4 = true
+			case "BOTH":
+				opt.Matrix, opt.Array4 = true, true
+			default:
+				return usagef("--table %q: want II, IV or both", table)
+			}
+			var err error
+			if opt.W, err = parseRapsimWidths(wList); err != nil {
+				return usagef("--w: %v", err)
+			}
+			if err := opt.Validate(); err != nil {
+				lines := strings.Split(err.Error(), "\n")
+				return usagef("%s", strings.Join(lines, "\n"+cmd.CommandPath()+": "))
+			}
+			rep, err := rapsim.Run(opt)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(a.stdout, rapsimDoc{Version: gen.Version, Report: rep})
+			}
+			return rep.WriteTable(a.stdout)
+		},
 	}
-	pos, err := parseFlags(fs, args, stderr)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "lsugen rapsim: unexpected argument %q\n", pos[0])
-		return errUsage
-	}
-	opt := rapsim.Options{Trials: *trials, Seed: *seed}
-	switch strings.ToUpper(*table) {
-	case "II", "2":
-		opt.Matrix = true
-	case "IV", "4":
-		opt.Array4 = true
-	case "BOTH":
-		opt.Matrix, opt.Array4 = true, true
-	default:
-		fmt.Fprintf(stderr, "lsugen rapsim: --table %q: want II, IV or both\n", *table)
-		return errUsage
-	}
-	if opt.W, err = parseRapsimWidths(*wList); err != nil {
-		fmt.Fprintf(stderr, "lsugen rapsim: --w: %v\n", err)
-		return errUsage
-	}
-	if err := opt.Validate(); err != nil {
-		for _, line := range strings.Split(err.Error(), "\n") {
-			fmt.Fprintf(stderr, "lsugen rapsim: %s\n", line)
-		}
-		return errUsage
-	}
-	rep, err := rapsim.Run(opt)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		b, err := rep.JSON()
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(b)
-		return err
-	}
-	return rep.WriteTable(stdout)
+	fs := cmd.Flags()
+	addJSONFlag(fs, &asJSON)
+	fs.StringVar(&wList, "w", joinRapsimWidths(rapsim.DefaultW), fmt.Sprintf("comma-separated bank counts w: powers of two in %d..%d", rapsim.MinW, rapsim.MaxW))
+	fs.IntVar(&trials, "trials", rapsim.DefaultTrials, fmt.Sprintf("trials per cell, 1..%d", rapsim.MaxTrials))
+	fs.Uint64Var(&seed, "seed", rapsim.DefaultSeed, "random seed of the trials; the same seed gives the same output")
+	fs.StringVar(&table, "table", "both", "II: the w×w matrix, IV: the w×w×w×w array, both")
+	return cmd
 }
 
 // parseRapsimWidths reads --w "16,32,64" into integers.

@@ -84,7 +84,7 @@ func TestRapsim_InvalidFlags(t *testing.T) {
 		{[]string{"--trials", "10000001"}, "trials = 10000001"},
 		{[]string{"--table", "III"}, `--table "III"`},
 		{[]string{"extra"}, `unexpected argument "extra"`},
-		{[]string{"--bogus"}, "flag provided but not defined"},
+		{[]string{"--bogus"}, "unknown flag: --bogus"},
 	} {
 		code, stdout, stderr := lsugen(t, append([]string{"rapsim"}, c.args...)...)
 		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/tools/search"
 	"github.com/lsugen/lsugen/tools/trace"
 )
@@ -38,152 +39,182 @@ func (s *strideList) Set(v string) error {
 
 var verilogIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*$`)
 
-// searchJSON is the --json document.
+// Type is the flag's type name in the help.
+func (s *strideList) Type() string { return "strides" }
+
+// searchJSON is the --json document of a search.
 type searchJSON struct {
-	Function            string `json:"function"`
-	Method              string `json:"method"`
-	Config              any    `json:"config"`
-	CandidatesEvaluated int64  `json:"candidates_evaluated"`
-	ConflictsBefore     int64  `json:"conflicts_before"`
-	ConflictsAfter      int64  `json:"conflicts_after"`
-	AddrBits            int    `json:"addr_bits"`
-	BankBits            int    `json:"bank_bits"`
-	Full                bool   `json:"full"`
-	Accesses            int    `json:"accesses"`
+	Version  string `json:"version"`
+	Function string `json:"function"`
+	Method   string `json:"method"`
+	// Config is the chosen configuration under the hash block's
+	// attribute names.
+	Config              searchConfig `json:"config"`
+	CandidatesEvaluated int64        `json:"candidates_evaluated"`
+	ConflictsBefore     int64        `json:"conflicts_before"`
+	ConflictsAfter      int64        `json:"conflicts_after"`
+	AddrBits            int          `json:"addr_bits"`
+	BankBits            int          `json:"bank_bits"`
+	Full                bool         `json:"full"`
+	Accesses            int          `json:"accesses"`
 }
 
-func cmdSearch(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("search", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, `print {"function", "method", "config", "candidates_evaluated", "conflicts_before", "conflicts_after", ...} as JSON`)
-	function := fs.String("function", "", "hash function: bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor")
-	method := fs.String("method", search.Exhaustive, "exhaustive (bit-vector functions; bitwise ones when small), givargis or mih (bitwise functions)")
-	n := fs.Int("addr-bits", 0, "word-address width n (required)")
-	m := fs.Int("bank-bits", 0, "bank-index width m, 2^m banks (required)")
-	out := fs.String("o", "", "write the chosen configuration as a hash block to this HCL file")
-	name := fs.String("name", "searched_hash", "name of the hash block written by -o (a Verilog identifier)")
-	full := fs.Bool("full", false, "exhaustive bitvector_xor: search all (n-m+1)*n*2^m candidates, not the pruned space of §5.1")
-	count := fs.Bool("count", false, "print the number of hash functions per class (Table 1) for n and m, and no search")
-	svg := fs.String("svg", "", "write an SVG bank x instruction histogram before (mod 2^m) and after the chosen hash")
-	lanes := fs.Int("lanes", 32, "lanes of the reference access of each --stride")
-	var strides strideList
-	fs.Var(&strides, "stride", "add the reference access of stride S: lane i reads word i*S (repeatable, or a comma list)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: lsugen search [--json] --function F --method exhaustive|givargis|mih --addr-bits n --bank-bits m
-                    [-o OUT.hcl] [--name NAME] [--full] [--svg FILE] [--stride S]... TRACE...
-       lsugen search --count [--json] --addr-bits n --bank-bits m [--stride S]... [TRACE...]
+// searchConfig is a configuration under the hash block's attribute names:
+// k (bitvector_perm); k1, k2 and mask (bitvector_xor); bits, a list of
+// bit indices (bitwise_perm) or of index pairs (bitwise_xor).
+type searchConfig struct {
+	K    *int    `json:"k,omitempty"`
+	K1   *int    `json:"k1,omitempty"`
+	K2   *int    `json:"k2,omitempty"`
+	Mask *uint64 `json:"mask,omitempty"`
+	Bits any     `json:"bits,omitempty"`
+}
 
-Chooses the hash configuration with the fewest bank conflicts for the warp
+// searchCountJSON is the --json document of search --count.
+type searchCountJSON struct {
+	Version  string         `json:"version"`
+	AddrBits int            `json:"addr_bits"`
+	BankBits int            `json:"bank_bits"`
+	Classes  []search.Class `json:"classes"`
+	// Pruned is the §5.1 pruned bit-vector XOR space for the given
+	// accesses, when there are any.
+	Pruned *int64 `json:"bitvector_xor_pruned,omitempty"`
+}
+
+const searchLong = `Chooses the hash configuration with the fewest bank conflicts for the warp
 accesses of the traces (one access per line, word addresses, '#' comments,
 '@name' lines naming the instruction) and of the --stride reference accesses.
 A conflict-degree d access costs d-1: d is the most distinct addresses one
-bank receives.`)
-		fs.PrintDefaults()
-	}
-	inputs, err := parseFlags(fs, args, stderr)
-	if err != nil {
-		return err
-	}
-	usageErr := func(format string, a ...any) error {
-		fmt.Fprintf(stderr, "lsugen search: "+format+"\n", a...)
-		return errUsage
-	}
-	if *n == 0 || *m == 0 {
-		return usageErr("--addr-bits and --bank-bits are required")
-	}
-	if err := search.CheckSizes(*n, *m); err != nil {
-		return usageErr("%v", err)
-	}
-	if *lanes < 1 || *lanes > 1<<16 {
-		return usageErr("--lanes %d: want 1..65536", *lanes)
-	}
-	if !*count {
-		switch *function {
-		case search.BitvectorPerm, search.BitvectorXor, search.BitwisePerm, search.BitwiseXor:
-		case "":
-			return usageErr("--function is required: bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor")
-		default:
-			return usageErr("--function %q: want bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor", *function)
-		}
-		switch *method {
-		case search.Exhaustive, search.Givargis, search.MIH:
-		default:
-			return usageErr("--method %q: want exhaustive, givargis or mih", *method)
-		}
-		if *method != search.Exhaustive && (*function == search.BitvectorPerm || *function == search.BitvectorXor) {
-			return usageErr("--method %s selects individual bits: use it with bitwise_perm or bitwise_xor (bit-vector functions are searched exhaustively)", *method)
-		}
-		if *full && *method != search.Exhaustive {
-			return usageErr("--full applies to --method exhaustive only")
-		}
-		if len(inputs) == 0 && len(strides) == 0 {
-			return usageErr("no accesses: give trace files or --stride")
-		}
-		if *out != "" && !verilogIdent.MatchString(*name) {
-			return usageErr("--name %q is not a Verilog identifier", *name)
-		}
-	}
+bank receives.
 
-	accesses, instrs, err := loadAccesses(inputs, strides, *lanes)
-	if err != nil {
-		return err
-	}
+  lsugen search [--json] --function F --method exhaustive|givargis|mih --addr-bits n --bank-bits m
+                [-o OUT.hcl] [--name NAME] [--full] [--svg FILE] [--stride S]... TRACE...
+  lsugen search --count [--json] --addr-bits n --bank-bits m [--stride S]... [TRACE...]`
 
-	if *count {
-		return printCount(stdout, *n, *m, *asJSON, accesses)
+func newSearchCmd(a *app) *cobra.Command {
+	var (
+		asJSON, full, count              bool
+		function, method, out, name, svg string
+		n, m, lanes                      int
+		strides                          strideList
+	)
+	cmd := &cobra.Command{
+		Use:   "search [--json] --function F [--method M] --addr-bits n --bank-bits m [-o OUT.hcl] [flags] TRACE...",
+		Short: "choose a hash configuration for access traces",
+		Long:  searchLong,
+		RunE: func(cmd *cobra.Command, inputs []string) error {
+			if n == 0 || m == 0 {
+				return usagef("--addr-bits and --bank-bits are required")
+			}
+			if err := search.CheckSizes(n, m); err != nil {
+				return usagef("%v", err)
+			}
+			if lanes < 1 || lanes > 1<<16 {
+				return usagef("--lanes %d: want 1..65536", lanes)
+			}
+			if !count {
+				if err := checkSearchFlags(function, method, name, out, full, len(inputs)+len(strides)); err != nil {
+					return err
+				}
+			}
+			accesses, instrs, err := loadAccesses(inputs, strides, lanes)
+			if err != nil {
+				return err
+			}
+			if count {
+				return printCount(a.stdout, n, m, asJSON, accesses)
+			}
+			p, err := search.Prepare(accesses, n, m)
+			if err != nil {
+				return err
+			}
+			res, err := search.Search(p, function, method, full)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			var files []outFile
+			if out != "" {
+				files = append(files, outFile{out, []byte(hashHCL(name, n, m, res, inputs, strides))})
+			}
+			if svg != "" {
+				before := search.BankHistogram(fmt.Sprintf("before: bank = addr mod %d", 1<<uint(m)), accesses, instrs, n, m, search.Config{Function: search.BitvectorPerm})
+				after := search.BankHistogram(fmt.Sprintf("after: %s, %s", res.Config.Function, res.Config), accesses, instrs, n, m, res.Config)
+				files = append(files, outFile{svg, search.SVG(before, after)})
+			}
+			for _, f := range files {
+				if err := writeAll(filepath.Dir(f.path), map[string][]byte{filepath.Base(f.path): f.data}); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return printJSON(a.stdout, searchJSON{
+					Version: gen.Version, Function: res.Config.Function, Method: res.Method, Config: configJSON(res.Config),
+					CandidatesEvaluated: res.CandidatesEvaluated, ConflictsBefore: res.ConflictsBefore,
+					ConflictsAfter: res.ConflictsAfter, AddrBits: n, BankBits: m, Full: res.Full, Accesses: len(accesses),
+				})
+			}
+			space := ""
+			if method == search.Exhaustive && function == search.BitvectorXor {
+				space = " (pruned, §5.1)"
+				if full {
+					space = " (full space)"
+				}
+			}
+			w := a.stdout
+			fmt.Fprintf(w, "function    %s\n", res.Config.Function)
+			fmt.Fprintf(w, "method      %s%s\n", res.Method, space)
+			fmt.Fprintf(w, "accesses    %d (%d distinct up to an XOR offset, with two or more addresses)\n", len(accesses), p.Unique())
+			fmt.Fprintf(w, "candidates  %d evaluated\n", res.CandidatesEvaluated)
+			fmt.Fprintf(w, "config      %s\n", res.Config)
+			fmt.Fprintf(w, "conflicts   %d before (mod %d), %d after\n", res.ConflictsBefore, 1<<uint(m), res.ConflictsAfter)
+			for _, f := range files {
+				fmt.Fprintf(w, "wrote       %s\n", f.path)
+			}
+			return nil
+		},
 	}
+	fs := cmd.Flags()
+	addJSONFlag(fs, &asJSON)
+	fs.StringVar(&function, "function", "", "hash function: bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor")
+	fs.StringVar(&method, "method", search.Exhaustive, "exhaustive (bit-vector functions; bitwise ones when small), givargis or mih (bitwise functions)")
+	fs.IntVar(&n, "addr-bits", 0, "word-address width n (required)")
+	fs.IntVar(&m, "bank-bits", 0, "bank-index width m, 2^m banks (required)")
+	addOutputFlag(fs, &out, "", "write the chosen configuration as a hash block to this HCL file")
+	fs.StringVar(&name, "name", "searched_hash", "name of the hash block written by -o (a Verilog identifier)")
+	fs.BoolVar(&full, "full", false, "exhaustive bitvector_xor: search all (n-m+1)*n*2^m candidates, not the pruned space of §5.1")
+	fs.BoolVar(&count, "count", false, "print the number of hash functions per class (Table 1) for n and m, and no search")
+	fs.StringVar(&svg, "svg", "", "write an SVG bank x instruction histogram before (mod 2^m) and after the chosen hash")
+	fs.IntVar(&lanes, "lanes", 32, "lanes of the reference access of each --stride")
+	fs.Var(&strides, "stride", "add the reference access of stride S: lane i reads word i*S (repeatable, or a comma list)")
+	return cmd
+}
 
-	p, err := search.Prepare(accesses, *n, *m)
-	if err != nil {
-		return err
+// checkSearchFlags refuses a search the flags do not describe, before any
+// work.
+func checkSearchFlags(function, method, name, out string, full bool, sources int) error {
+	switch function {
+	case search.BitvectorPerm, search.BitvectorXor, search.BitwisePerm, search.BitwiseXor:
+	case "":
+		return usagef("--function is required: bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor")
+	default:
+		return usagef("--function %q: want bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor", function)
 	}
-	res, err := search.Search(p, *function, *method, *full)
-	if err != nil {
-		return usageErr("%v", err)
+	switch method {
+	case search.Exhaustive, search.Givargis, search.MIH:
+	default:
+		return usagef("--method %q: want exhaustive, givargis or mih", method)
 	}
-
-	var files []outFile
-	if *out != "" {
-		files = append(files, outFile{*out, []byte(hashHCL(*name, *n, *m, res, inputs, strides))})
+	if method != search.Exhaustive && (function == search.BitvectorPerm || function == search.BitvectorXor) {
+		return usagef("--method %s selects individual bits: use it with bitwise_perm or bitwise_xor (bit-vector functions are searched exhaustively)", method)
 	}
-	if *svg != "" {
-		before := search.BankHistogram(fmt.Sprintf("before: bank = addr mod %d", 1<<uint(*m)), accesses, instrs, *n, *m, search.Config{Function: search.BitvectorPerm})
-		after := search.BankHistogram(fmt.Sprintf("after: %s, %s", res.Config.Function, res.Config), accesses, instrs, *n, *m, res.Config)
-		files = append(files, outFile{*svg, search.SVG(before, after)})
+	if full && method != search.Exhaustive {
+		return usagef("--full applies to --method exhaustive only")
 	}
-	for _, f := range files {
-		if err := writeAll(filepath.Dir(f.path), map[string][]byte{filepath.Base(f.path): f.data}); err != nil {
-			return err
-		}
+	if sources == 0 {
+		return usagef("no accesses: give trace files or --stride")
 	}
-
-	if *asJSON {
-		doc := searchJSON{
-			Function: res.Config.Function, Method: res.Method, Config: configJSON(res.Config),
-			CandidatesEvaluated: res.CandidatesEvaluated, ConflictsBefore: res.ConflictsBefore,
-			ConflictsAfter: res.ConflictsAfter, AddrBits: *n, BankBits: *m, Full: res.Full, Accesses: len(accesses),
-		}
-		b, err := json.MarshalIndent(doc, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
-	}
-	space := ""
-	if *method == search.Exhaustive && *function == search.BitvectorXor {
-		space = " (pruned, §5.1)"
-		if *full {
-			space = " (full space)"
-		}
-	}
-	fmt.Fprintf(stdout, "function    %s\n", res.Config.Function)
-	fmt.Fprintf(stdout, "method      %s%s\n", res.Method, space)
-	fmt.Fprintf(stdout, "accesses    %d (%d distinct up to an XOR offset, with two or more addresses)\n", len(accesses), p.Unique())
-	fmt.Fprintf(stdout, "candidates  %d evaluated\n", res.CandidatesEvaluated)
-	fmt.Fprintf(stdout, "config      %s\n", res.Config)
-	fmt.Fprintf(stdout, "conflicts   %d before (mod %d), %d after\n", res.ConflictsBefore, 1<<uint(*m), res.ConflictsAfter)
-	for _, f := range files {
-		fmt.Fprintf(stdout, "wrote       %s\n", f.path)
+	if out != "" && !verilogIdent.MatchString(name) {
+		return usagef("--name %q is not a Verilog identifier", name)
 	}
 	return nil
 }
@@ -201,7 +232,7 @@ func loadAccesses(paths []string, strides []uint64, lanes int) ([][]uint64, []st
 	for _, path := range paths {
 		tr, err := trace.ParseFile(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, badInput(err)
 		}
 		for _, a := range tr.Accesses {
 			name := a.Instr
@@ -223,30 +254,20 @@ func loadAccesses(paths []string, strides []uint64, lanes int) ([][]uint64, []st
 }
 
 // configJSON is the configuration under the hash block's attribute names.
-func configJSON(c search.Config) any {
+func configJSON(c search.Config) searchConfig {
 	switch c.Function {
 	case search.BitvectorPerm:
-		return struct {
-			K int `json:"k"`
-		}{c.K}
+		return searchConfig{K: &c.K}
 	case search.BitvectorXor:
-		return struct {
-			K1   int    `json:"k1"`
-			K2   int    `json:"k2"`
-			Mask uint64 `json:"mask"`
-		}{c.K1, c.K2, c.Mask}
+		return searchConfig{K1: &c.K1, K2: &c.K2, Mask: &c.Mask}
 	case search.BitwisePerm:
 		bits := make([]int, len(c.Bits))
 		for i, b := range c.Bits {
 			bits[i] = b[0]
 		}
-		return struct {
-			Bits []int `json:"bits"`
-		}{bits}
+		return searchConfig{Bits: bits}
 	default:
-		return struct {
-			Bits [][]int `json:"bits"`
-		}{c.Bits}
+		return searchConfig{Bits: c.Bits}
 	}
 }
 
@@ -302,21 +323,11 @@ func printCount(w io.Writer, n, m int, asJSON bool, accesses [][]uint64) error {
 		pruned = s.Count()
 	}
 	if asJSON {
-		doc := struct {
-			AddrBits int            `json:"addr_bits"`
-			BankBits int            `json:"bank_bits"`
-			Classes  []search.Class `json:"classes"`
-			Pruned   *int64         `json:"bitvector_xor_pruned,omitempty"`
-		}{AddrBits: n, BankBits: m, Classes: classes}
+		doc := searchCountJSON{Version: gen.Version, AddrBits: n, BankBits: m, Classes: classes}
 		if pruned >= 0 {
 			doc.Pruned = &pruned
 		}
-		b, err := json.MarshalIndent(doc, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
-		return err
+		return printJSON(w, doc)
 	}
 	if _, err := io.WriteString(w, search.FormatTable1(n, m, classes)); err != nil {
 		return err

@@ -258,7 +258,8 @@ func TestSearch_SVG(t *testing.T) {
 }
 
 // TestSearch_Refusals: bad sizes and combinations fail with a message and
-// exit 2 before any work; a bad trace names its line.
+// exit 2 before any work; a bad trace names its line (exit 2 too: bad
+// input).
 func TestSearch_Refusals(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeSpec(t, dir, "bad.trace", "1 2 3\n4 zz\n")
@@ -275,7 +276,7 @@ func TestSearch_Refusals(t *testing.T) {
 		{[]string{"--function", "crc", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4"}, 2, `--function "crc"`},
 		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5"}, 2, "no accesses"},
 		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5", "--stride", "0"}, 2, "positive stride"},
-		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5", bad}, 1, "bad.trace:2"},
+		{[]string{"--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5", bad}, 2, "bad.trace:2"},
 	} {
 		code, _, stderr := lsugen(t, append([]string{"search"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {

@@ -1,78 +1,327 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"flag"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
 
-func cmdVerify(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	plan := verify.DefaultPlan()
-	sims := fs.String("sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator")
-	fs.IntVar(&plan.Random, "vectors", plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
-	fs.Uint64Var(&plan.Seed, "seed", plan.Seed, "seed of the random vectors and configurations, and of sequential units' stimulus")
-	fs.IntVar(&plan.Configs, "configs", plan.Configs, "random configurations of a configurable unit")
-	fs.IntVar(&plan.MaxVectors, "max-vectors", plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
-	seqPlan := verify.DefaultSeqPlan()
-	fs.IntVar(&seqPlan.Cycles, "cycles", seqPlan.Cycles, "clock cycles per sequential (clocked) unit")
-	work := fs.String("work", "", "work directory for testbenches, vectors and VCDs (default: a temporary directory, kept only on failure)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: lsugen verify [flags] SPEC...\n\nRuns the same vectors through the behavioural model, the netlist simulator\nand the RTL and gate-level Verilog under Icarus Verilog and Verilator, and\ncompares every output with the model. Clocked units run a stream of --cycles\ncycles in lockstep with their sequential model, every output compared in\nevery cycle. Exits 1 after the units are checked if any mismatched, having\nprinted the vector (cycle) and left a VCD of it.")
-		fs.PrintDefaults()
+const verifyLong = `Runs the same vectors through the behavioural model, the netlist simulator
+and the RTL and gate-level Verilog under Icarus Verilog and Verilator, and
+compares every output with the model. Clocked units run a stream of --cycles
+cycles in lockstep with their sequential model, every output compared in
+every cycle. --rtl runs other Verilog against a unit's golden vectors;
+--formal proves each unit's RTL and gate-level modules equivalent instead
+of simulating (docs/verification.md).
+
+--unit PATTERN (repeatable, a glob: 'coalesce_*') checks only the units it
+matches, in every mode. The checks (one engine on one unit) run --jobs at a
+time; each prints a line as it finishes, then a table sums them up. --json
+prints one JSON document instead (the lines go to stderr); --junit FILE
+also writes JUnit XML for CI.
+
+Exit status: 0 when every check passed; 1 when one failed (a mismatch, a
+failed proof) or could not run (a tool missing, a build failed), having
+printed the vector (cycle) and left a VCD of it in the work directory; 2
+for bad flags or specs.`
+
+// The modes of lsugen verify (verifyReport.Mode).
+const (
+	modeSimulation = "simulation"
+	modeRTL        = "rtl"
+	modeFormal     = "formal"
+)
+
+// verifyFlags are the flags of lsugen verify.
+type verifyFlags struct {
+	sims    string
+	plan    verify.Plan
+	seqPlan verify.SeqPlan
+	work    string
+	units   []string
+	jobs    int
+	asJSON  bool
+	junit   string
+	rtl     []string
+	top     string
+	formal  bool
+	timeout time.Duration
+}
+
+// The flags each mode takes beyond the common ones (unit, jobs, work,
+// json, junit).
+var verifyModeFlags = map[string][]string{
+	modeSimulation: {"sim", "vectors", "seed", "configs", "max-vectors", "cycles"},
+	modeRTL:        {"rtl", "top", "sim"},
+	modeFormal:     {"formal", "timeout"},
+}
+
+func newVerifyCmd(a *app) *cobra.Command {
+	f := &verifyFlags{plan: verify.DefaultPlan(), seqPlan: verify.DefaultSeqPlan()}
+	cmd := &cobra.Command{
+		Use:   "verify [--unit PATTERN]... [--jobs N] [--json] [--junit FILE] [--sim LIST | --rtl FILE.v... | --formal] [flags] SPEC...",
+		Short: "check model = netlist = Icarus = Verilator; --rtl other Verilog; --formal RTL = gates",
+		Long:  verifyLong,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			return runVerify(a, cmd.Flags(), f, paths)
+		},
 	}
-	rtlf := addRTLFlags(fs)
-	ff := addFormalFlags(fs)
-	paths, err := parseFlags(fs, args, stderr)
-	if err != nil {
+	fs := cmd.Flags()
+	fs.StringVar(&f.sims, "sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator (with --rtl: icarus, verilator)")
+	fs.IntVar(&f.plan.Random, "vectors", f.plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
+	fs.Uint64Var(&f.plan.Seed, "seed", f.plan.Seed, "seed of the random vectors and configurations, and of sequential units' stimulus")
+	fs.IntVar(&f.plan.Configs, "configs", f.plan.Configs, "random configurations of a configurable unit")
+	fs.IntVar(&f.plan.MaxVectors, "max-vectors", f.plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
+	fs.IntVar(&f.seqPlan.Cycles, "cycles", f.seqPlan.Cycles, "clock cycles per sequential (clocked) unit")
+	addWorkFlag(fs, &f.work)
+	fs.StringArrayVar(&f.units, "unit", nil, "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)")
+	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
+	addJSONFlag(fs, &f.asJSON)
+	fs.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to `FILE` (atomically)")
+	fs.StringArrayVar(&f.rtl, "rtl", nil, "check this Verilog `FILE`'s module against the golden vectors of --unit\n(repeat for several files) under Icarus and Verilator, as the testbench of\nlsugen gen --tb does; the model, netlist and generated Verilog are not run")
+	fs.StringVar(&f.top, "top", "", "with --rtl: the module to check (default: the unit's name)")
+	fs.BoolVar(&f.formal, "formal", false, "prove with Yosys and ABC that each unit's RTL module and gate-level module are\nequivalent (a miter and SAT; induction over the matched registers for clocked\nunits) instead of simulating; a failed proof prints the counterexample")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
+	return cmd
+}
+
+// runVerify checks the flags of the mode, selects the units, runs the
+// checks and reports them.
+func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error {
+	mode := modeSimulation
+	switch {
+	case f.formal && len(f.rtl) > 0:
+		return usagef("--formal and --rtl exclude each other")
+	case f.formal:
+		mode = modeFormal
+	case len(f.rtl) > 0:
+		mode = modeRTL
+	}
+	if err := checkVerifyFlags(fs, mode); err != nil {
 		return err
 	}
-	if ff.formal {
-		return verifyFormal(fs, ff, *work, paths, stdout, stderr) // formal.go
+	if f.jobs < 1 || f.timeout <= 0 {
+		return usagef("--timeout and --jobs must be positive")
 	}
-	if rtlf.active() {
-		return verifyRTL(fs, rtlf, paths, stdout, stderr) // verify_rtl.go
-	}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "vectors" {
-			plan.GateVectors = 0 // an explicit count is taken as given
+	var engines []verify.Engine
+	switch mode {
+	case modeSimulation:
+		var err error
+		if engines, err = verify.ParseEngines(f.sims); err != nil {
+			return usagef("%v", err)
 		}
-	})
-	engines, err := verify.ParseEngines(*sims)
-	if err != nil {
-		fmt.Fprintf(stderr, "lsugen verify: %v\n", err)
-		return errUsage
+		if f.plan.Random < 1 || f.plan.Configs < 1 || f.plan.MaxVectors < 1 || f.seqPlan.Cycles < 1 {
+			return usagef("--vectors, --configs, --max-vectors and --cycles must be positive")
+		}
+		if fs.Changed("vectors") {
+			f.plan.GateVectors = 0 // an explicit count is taken as given
+		}
+		f.seqPlan.Seed = f.plan.Seed
+	case modeRTL:
+		engines = []verify.Engine{verify.Icarus, verify.Verilator}
+		if fs.Changed("sim") {
+			var err error
+			if engines, err = verify.ParseEngines(f.sims); err != nil {
+				return usagef("%v", err)
+			}
+			for _, e := range engines {
+				if e == verify.Netlist {
+					return usagef("--sim netlist: --rtl runs Verilog files, under icarus or verilator")
+				}
+			}
+		}
+		for _, file := range f.rtl {
+			st, err := os.Stat(file)
+			if err != nil {
+				return usagef("--rtl %s: %v", file, errors.Unwrap(err))
+			}
+			if st.IsDir() {
+				return usagef("--rtl %s: a directory, not a Verilog file", file)
+			}
+		}
 	}
-	if plan.Random < 1 || plan.Configs < 1 || plan.MaxVectors < 1 || seqPlan.Cycles < 1 {
-		fmt.Fprintln(stderr, "lsugen verify: --vectors, --configs, --max-vectors and --cycles must be positive")
-		return errUsage
-	}
-	seqPlan.Seed = plan.Seed
-	loaded, err := loadAndGenerate(paths, stderr)
+
+	loaded, err := loadAndGenerate(paths, a.stderr)
 	if err != nil {
 		return err
 	}
-	dir, keep, err := workDir(*work, "lsugen-verify-")
+	sel, err := selectUnits(loaded, f.units)
+	if err != nil {
+		return err
+	}
+	if mode == modeRTL && len(f.units) == 0 && len(sel) > 1 {
+		return usagef("the specs declare %d units: choose one with --unit (%s)", len(sel), joinNames(sel))
+	}
+	if mode == modeRTL && f.top != "" && len(sel) > 1 {
+		return usagef("--top names one module: select one unit with --unit (selected: %s)", joinNames(sel))
+	}
+
+	dir, keep, err := workDir(f.work, "lsugen-verify-")
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	failed := false
-	for _, u := range loaded {
-		// A design with a clock is sequential: it runs a stream of
-		// cycles against its sequential model.
-		sequential := u.design.Clock != ""
+	rep := &verifyReport{Version: gen.Version, Mode: mode, Units: make([]verifyUnit, len(sel))}
+	if mode == modeFormal {
+		rep.Engines = []string{modeFormal}
+	}
+	for _, e := range engines {
+		rep.Engines = append(rep.Engines, string(e))
+	}
+	for i, u := range sel {
+		vu := verifyUnit{Name: u.design.Name, Source: source(u.spec), Clocked: u.design.Clock != ""}
+		if mode == modeRTL {
+			vu.Module, vu.vectorFile = cmp.Or(f.top, u.design.Name), verify.VectorFileName(u.design)
+		}
+		for _, e := range rep.Engines {
+			vu.Results = append(vu.Results, verifyResult{Engine: e, Status: statusSkipped, Error: "not run"})
+		}
+		rep.Units[i] = vu
+	}
+	lines := a.stdout
+	if f.asJSON {
+		lines = a.stderr
+	}
+	p := newVerifyPrinter(rep, lines, a.stderr)
+	start := time.Now()
+	switch mode {
+	case modeSimulation:
+		err = verifySimulation(ctx, sel, engines, f, dir, p)
+	case modeRTL:
+		runChecks(ctx, rtlChecks(sel, engines, f.rtl, f.top, dir), f.jobs, p)
+	case modeFormal:
+		runChecks(ctx, formalChecks(sel, f.timeout, dir), f.jobs, p)
+	}
+	p.close()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "lsugen verify: %v\n(work directory kept: %s)\n", err, dir)
+		return errReported
+	}
+	rep.Seconds = seconds(time.Since(start))
+	rep.count()
+	if !rep.Passed || keep {
+		rep.Work = dir
+	}
+	if f.junit != "" {
+		if err := rep.writeJUnit(f.junit); err != nil {
+			return err
+		}
+	}
+	if f.asJSON {
+		if err := printJSON(a.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		rep.writeSummary(lines)
+	}
+	if !rep.Passed {
+		c := rep.Checks
+		fmt.Fprintf(a.stderr, "lsugen verify: FAILED; work directory kept: %s (%d failed, %d could not run, %d skipped of %d checks)\n",
+			dir, c.Failed, c.Errors, c.Skipped, c.Total)
+		return errReported
+	}
+	if !keep {
+		os.RemoveAll(dir)
+	}
+	switch mode {
+	case modeSimulation:
+		fmt.Fprintf(lines, "verified %d units: model = %s\n", len(sel), strings.Join(rep.Engines, " = "))
+	case modeRTL:
+		for _, u := range rep.Units {
+			fmt.Fprintf(lines, "module %s matches the %d golden %s of %s under %s\n", u.Module, u.Results[0].Vectors, countWord(&u), u.Name, strings.Join(rep.Engines, " and "))
+		}
+	case modeFormal:
+		fmt.Fprintf(lines, "proved %d units: RTL = gates (Yosys %s, ABC)\n", len(sel), yosysVersion())
+	}
+	return nil
+}
+
+// checkVerifyFlags refuses flags that the mode does not use.
+func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
+	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true}
+	for _, n := range verifyModeFlags[mode] {
+		allowed[n] = true
+	}
+	var other []string
+	fs.Visit(func(fl *pflag.Flag) {
+		if !allowed[fl.Name] {
+			other = append(other, "--"+fl.Name)
+		}
+	})
+	if len(other) == 0 {
+		return nil
+	}
+	list := strings.Join(other, ", ")
+	switch {
+	case mode == modeFormal:
+		return usagef("%s: not used by --formal, which takes --timeout besides --unit, --jobs, --work, --json and --junit", list)
+	case mode == modeRTL:
+		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, --jobs, --work, --json, --junit)", list)
+	case other[0] == "--top":
+		return usagef("--top needs --rtl FILE.v")
+	}
+	return usagef("%s: applies to --formal only", list)
+}
+
+// selectUnits are the units that match any of the glob patterns (path.Match),
+// in spec order; all units when there are no patterns. A pattern that
+// matches no unit is a usage error that names the units.
+func selectUnits(loaded []unit, patterns []string) ([]unit, error) {
+	if len(patterns) == 0 {
+		return loaded, nil
+	}
+	picked := make([]bool, len(loaded))
+	for _, pat := range patterns {
+		if _, err := path.Match(pat, ""); err != nil {
+			return nil, usagef("--unit %q: %v", pat, err)
+		}
+		found := false
+		for i, u := range loaded {
+			if ok, _ := path.Match(pat, u.design.Name); ok {
+				picked[i], found = true, true
+			}
+		}
+		if !found {
+			if strings.ContainsAny(pat, `*?[\`) {
+				return nil, usagef("no unit matches %q (units: %s)", pat, joinNames(loaded))
+			}
+			return nil, usagef("no unit %q in the specs (units: %s)", pat, joinNames(loaded))
+		}
+	}
+	var sel []unit
+	for i, u := range loaded {
+		if picked[i] {
+			sel = append(sel, u)
+		}
+	}
+	return sel, nil
+}
+
+// verifySimulation runs every engine on every unit through verify.RunTasks:
+// combinational units run vectors, clocked units a stream of cycles in
+// lockstep with their sequential model. An error means a unit could not be
+// set up (its Verilog not written).
+func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, f *verifyFlags, dir string, p *verifyPrinter) error {
+	tasks := make([]verify.Task, len(sel))
+	for i, u := range sel {
 		job, err := units.Job(u.spec, u.design)
 		if err != nil {
 			return err
@@ -88,54 +337,27 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		job.Sources = []string{filepath.Join(udir, rtl.RTLFileName(u.design)), filepath.Join(udir, rtl.GatesFileName(u.design))}
 		job.Modules = []string{u.design.Name, rtl.GatesModuleName(u.design)}
 		job.Dir = udir
-		var res *verify.Result
-		if sequential {
-			res, err = verify.RunSequential(ctx, job, seqPlan, engines)
-		} else {
-			res, err = verify.Run(ctx, job, plan, engines)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "lsugen verify: %v\n(work directory kept: %s)\n", err, dir)
-			return errReported
-		}
-		if sequential {
-			// The stream's coverage is long: one line of its own.
-			fmt.Fprintf(stdout, "%-24s stream: %s\n", u.design.Name, res.Coverage)
-		}
-		for _, c := range res.Checks {
-			status := "ok"
-			if c.Mismatch != nil {
-				status = "MISMATCH"
-				failed = true
-			}
-			if sequential {
-				fmt.Fprintf(stdout, "%-24s %-10s %-8s %8d cycles,  %-34s %s\n", u.design.Name, c.Engine, status, c.Vectors, "lockstep with the sequential model", c.Elapsed.Round(time.Millisecond))
-			} else {
-				fmt.Fprintf(stdout, "%-24s %-10s %-8s %8d vectors, %-34s %s\n", u.design.Name, c.Engine, status, c.Vectors, res.Coverage, c.Elapsed.Round(time.Millisecond))
-			}
-			if c.Mismatch != nil {
-				fmt.Fprintf(stderr, "lsugen verify: %s: %s\n", u.design.Name, c.Mismatch)
-			}
-		}
+		tasks[i] = verify.Task{Job: job, Plan: f.plan, SeqPlan: f.seqPlan, Engines: engines}
 	}
-	if failed {
-		fmt.Fprintf(stderr, "lsugen verify: FAILED; work directory kept: %s\n", dir)
-		return errReported
-	}
-	if !keep {
-		os.RemoveAll(dir)
-	}
-	fmt.Fprintf(stdout, "verified %d units: model = %s\n", len(loaded), engineList(engines))
+	verify.RunTasks(ctx, tasks, f.jobs, verify.Hooks{
+		Started: func(task int, e verify.Engine) { p.started(task, string(e)) },
+		Finished: func(o verify.Outcome) {
+			res := verifyResult{Engine: string(o.Engine), Vectors: o.Vectors}
+			detail := ""
+			switch {
+			case o.Err != nil && ctx.Err() != nil:
+				res.Status, res.Error = statusSkipped, "interrupted"
+			case o.Err != nil:
+				res.Status, res.Error, detail = statusError, o.Err.Error(), o.Err.Error()
+			default:
+				res.Vectors, res.Seconds = o.Check.Vectors, seconds(o.Check.Elapsed)
+				res.Status = statusPass
+				if m := o.Check.Mismatch; m != nil {
+					res.Status, res.Mismatch, res.Failure = statusFail, mismatchJSON(m), m.String()
+				}
+			}
+			p.finished(o.Task, res, o.Coverage, detail)
+		},
+	})
 	return nil
-}
-
-func engineList(es []verify.Engine) string {
-	s := ""
-	for i, e := range es {
-		if i > 0 {
-			s += " = "
-		}
-		s += string(e)
-	}
-	return s
 }

@@ -88,7 +88,7 @@ func TestGenTB_NameClash(t *testing.T) {
 	spec := writeSpec(t, dir, "a.hcl", goodSpec+strings.Replace(goodSpec, `hash "h"`, `hash "h_tb"`, 1))
 	out := filepath.Join(dir, "out")
 	code, _, stderr := lsugen(t, "gen", "--tb", "-o", out, spec)
-	if code != 1 || !strings.Contains(stderr, "two generated files are named h_tb.v") {
+	if code != 2 || !strings.Contains(stderr, "two generated files are named h_tb.v") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -147,8 +147,9 @@ func TestVerifyRTL_BrokenUnitFailsBothSimulators(t *testing.T) {
 				t.Fatalf("unbroken: exit %d:\n%s%s", code, stdout, stderr)
 			}
 			for _, want := range []string{
-				c.unit + " icarus PASS " + strconv.Itoa(c.n) + " " + c.what + " of " + c.unit + ".vec, module " + c.unit,
-				c.unit + " verilator PASS " + strconv.Itoa(c.n) + " " + c.what,
+				c.unit + " icarus PASS ",
+				strconv.Itoa(c.n) + " " + c.what + " of " + c.unit + ".vec, module " + c.unit,
+				c.unit + " verilator PASS ",
 				"module " + c.unit + " matches the " + strconv.Itoa(c.n) + " golden " + c.what + " of " + c.unit + " under icarus and verilator",
 			} {
 				if !strings.Contains(words, want) {
@@ -161,7 +162,10 @@ func TestVerifyRTL_BrokenUnitFailsBothSimulators(t *testing.T) {
 			if code != 1 {
 				t.Errorf("broken: exit %d, want 1:\n%s%s", code, stdout, stderr)
 			}
+			// The two simulators run at once: their failures come in
+			// either order.
 			ms := verifyFailRE.FindAllStringSubmatch(stderr, -1)
+			sort.Slice(ms, func(i, j int) bool { return ms[i][2] < ms[j][2] })
 			if len(ms) != 2 || ms[0][2] != "icarus" || ms[1][2] != "verilator" {
 				t.Fatalf("broken: want a failure from icarus and from verilator:\n%s", stderr)
 			}
@@ -212,7 +216,8 @@ func TestVerifyRTL_Errors(t *testing.T) {
 		{[]string{"--rtl", good, spec}, 2, "the specs declare 2 units: choose one with --unit (h, g)"},
 		{[]string{"--rtl", missing, "--unit", "h", spec}, 2, "--rtl " + missing + ": no such file or directory"},
 		{[]string{"--rtl", dir, "--unit", "h", spec}, 2, "a directory, not a Verilog file"},
-		{[]string{"--unit", "h", spec}, 2, "--unit and --top need --rtl FILE.v"},
+		{[]string{"--top", "h", spec}, 2, "--top needs --rtl FILE.v"},
+		{[]string{"--rtl", good, "--unit", "*", "--top", "h", spec}, 2, "--top names one module: select one unit with --unit (selected: h, g)"},
 		{[]string{"--rtl", good, "--unit", "h", "--seed", "2", spec}, 2, "--seed: not with --rtl"},
 		{[]string{"--rtl", good, "--unit", "h", "--sim", "netlist", spec}, 2, "--sim netlist: --rtl runs Verilog files"},
 		{[]string{"--rtl", narrow, "--unit", "h", "--sim", "icarus", spec}, 1, "its ports differ from the unit's"},

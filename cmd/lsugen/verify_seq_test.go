@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -30,16 +31,15 @@ func TestVerify_Sequential(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	words := strings.Join(strings.Fields(stdout), " ")
 	for _, want := range []string{
-		"ep stream: 3000 cycles (reset every 1500); ",
-		"ep netlist ok 3000 cycles,",
-		"ep icarus ok 3000 cycles,",
-		"h netlist ok 1024 vectors, exhaustive",
-		"verified 2 units: model = netlist = icarus",
+		`(?m)^ep +stream: 3000 cycles \(reset every 1500\); `,
+		`(?m)^ep +netlist +PASS +\S+  3000 cycles, lockstep with the sequential model$`,
+		`(?m)^ep +icarus +PASS +\S+  3000 cycles, lockstep with the sequential model$`,
+		`(?m)^h +netlist +PASS +\S+  1024 vectors, exhaustive$`,
+		`(?m)^verified 2 units: model = netlist = icarus$`,
 	} {
-		if !strings.Contains(words, want) {
-			t.Errorf("stdout has no %q:\n%s", want, stdout)
+		if !regexp.MustCompile(want).MatchString(stdout) {
+			t.Errorf("stdout does not match %s:\n%s", want, stdout)
 		}
 	}
 	if code, _, stderr := lsugen(t, "verify", "--cycles", "0", spec); code != 2 || !strings.Contains(stderr, "--cycles") {

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// A flag name means one thing in every command: the flags several
+// commands share are declared here, once, and TestFlags_OneMeaningPerName
+// checks the whole command tree. The names below are the exceptions: the
+// same kind of thing, described by each command in its own words.
+var flagNameExceptions = map[string]struct {
+	reason string
+	// types: the flag's type may differ between commands too.
+	types bool
+}{
+	"output":  {reason: "the command's output (-o): a directory for gen and fusesoc-gen, a file for search and pipesim"},
+	"seed":    {reason: "the seed of the command's random numbers; each command says what they draw"},
+	"svg":     {reason: "an SVG figure of the command's results; each command says which figure"},
+	"timeout": {reason: "a time limit on each external tool run; each command says which runs"},
+	"unit": {reason: "selects units by name: verify takes repeatable glob patterns, pipesim one elastic_pipeline unit",
+		types: true},
+}
+
+// addJSONFlag declares --json.
+func addJSONFlag(fs *pflag.FlagSet, p *bool) {
+	fs.BoolVar(p, "json", false, "print the report as one JSON document (docs/json-reports.md)")
+}
+
+// addWorkFlag declares --work.
+func addWorkFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "work", "", "work directory for the files, scripts, builds and logs of the run (default: a temporary directory, kept only on failure)")
+}
+
+// addJobsFlag declares --jobs with its command's default.
+func addJobsFlag(fs *pflag.FlagSet, p *int, def int) {
+	fs.IntVar(p, "jobs", def, "checks run at once (verify: units and engines; crosscheck-timing: units)")
+}
+
+// addLibertyFlag declares --liberty.
+func addLibertyFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "liberty", "", "cell library in liberty format, plain or gzipped")
+}
+
+// addOutputFlag declares -o (--output).
+func addOutputFlag(fs *pflag.FlagSet, p *string, def, usage string) {
+	fs.StringVarP(p, "output", "o", def, usage)
+}
+
+// normalizeFlag lets --o stand for --output, as -o always could.
+func normalizeFlag(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	if name == "o" {
+		name = "output"
+	}
+	return pflag.NormalizedName(name)
+}
+
+// deprecatedFor is the annotation of a flag's old spelling: the new name.
+const deprecatedFor = "lsugen-deprecated-for"
+
+// deprecatedAlias declares old as a hidden second spelling of the flag
+// newName, sharing its value; using it prints a warning.
+func deprecatedAlias(fs *pflag.FlagSet, old, newName string) {
+	f := fs.Lookup(newName)
+	fs.Var(f.Value, old, "deprecated: use --"+newName)
+	_ = fs.MarkHidden(old)
+	_ = fs.SetAnnotation(old, deprecatedFor, []string{newName})
+}
+
+// flagChanged reports whether the flag (or its deprecated spelling) was
+// given.
+func flagChanged(fs *pflag.FlagSet, name string) bool {
+	if fs.Changed(name) {
+		return true
+	}
+	changed := false
+	fs.VisitAll(func(f *pflag.Flag) {
+		if to, ok := f.Annotations[deprecatedFor]; ok && to[0] == name && f.Changed {
+			changed = true
+		}
+	})
+	return changed
+}
+
+var unknownFlagRE = regexp.MustCompile(`^unknown flag: --(\S+)`)
+
+// flagError turns pflag's parse errors into usage errors; for an unknown
+// flag it suggests the command's closest flag name.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if m := unknownFlagRE.FindStringSubmatch(msg); m != nil {
+		if s := closestFlag(cmd, m[1]); s != "" {
+			msg += fmt.Sprintf("\n\nDid you mean this?\n\t--%s", s)
+		}
+	}
+	return usagef("%s", msg)
+}
+
+// closestFlag is the visible flag of cmd nearest to name: a name that
+// starts with it, or one within an edit distance of a third of its
+// length (at least 2); "" if none is.
+func closestFlag(cmd *cobra.Command, name string) string {
+	best, bestD := "", 1<<30
+	limit := max(2, len(name)/3)
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) {
+			d = 0
+		}
+		if d <= limit && d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// singleDashLongFlags rewrites -name and -name=value, the spelling Go's
+// flag package accepted, into --name for the long flags of cmd, so that
+// scripts written for earlier versions keep working. Arguments after --,
+// shorthands (-o, -h) and the values of flags are left alone.
+func singleDashLongFlags(cmd *cobra.Command, args []string) []string {
+	cmd.InitDefaultHelpFlag()
+	fs := cmd.Flags()
+	out := append([]string(nil), args...)
+	takesValue := func(f *pflag.Flag) bool { return f != nil && f.NoOptDefVal == "" }
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || len(a) < 2 {
+			continue
+		}
+		long := strings.HasPrefix(a, "--")
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var f *pflag.Flag
+		switch {
+		case long:
+			f = fs.Lookup(name)
+		case len(name) == 1 && fs.ShorthandLookup(name) != nil:
+			f = fs.ShorthandLookup(name)
+		default:
+			if f = fs.Lookup(name); f != nil {
+				out[i] = "-" + a
+			}
+		}
+		if !hasValue && takesValue(f) {
+			i++ // the next argument is this flag's value
+		}
+	}
+	return out
+}
