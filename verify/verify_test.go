@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
@@ -66,9 +68,9 @@ const (
 
 // TestSpecs_ModelNetlistIcarusVerilator checks every example unit, constant
 // and configurable, with the same vectors on all three engines; sequential
-// units run a stream of cycles in lockstep with their model. The Verilator
-// builds of the largest units take most of the time: about 2 minutes each
-// for the flat 64-lane coalescers, under a minute for the history caches.
+// units run a stream of cycles in lockstep with their model. The checks
+// run in parallel (RunTasks, one per CPU), the Verilator builds of the
+// largest units first; identical units share one Verilator build.
 func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	paths, _ := filepath.Glob("../specs/*.hcl")
 	if len(paths) == 0 {
@@ -77,49 +79,54 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	plan := verify.DefaultPlan()
 	plan.Configs = 8 // keeps the suite short; `lsugen verify` runs 16
 	seen := map[string]bool{}
+	var tasks []verify.Task
 	for _, path := range paths {
 		for _, u := range load(t, path) {
-			t.Run(u.UnitName(), func(t *testing.T) {
-				d, diags := units.Generate(u)
-				if diags.HasErrors() {
-					t.Fatal(diags.Error())
-				}
-				engines := verify.AllEngines
-				var (
-					res *verify.Result
-					err error
-				)
-				if d.Clock != "" {
-					j := job(t, u, d)
-					res, err = verify.RunSequential(context.Background(), j, verify.DefaultSeqPlan(), []verify.Engine{verify.Netlist})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if c := res.Checks[0]; c.Mismatch != nil {
-						t.Errorf("netlist, %d cycles: %s", c.Vectors, c.Mismatch)
-					}
-					engines = []verify.Engine{verify.Icarus, verify.Verilator}
-					sp := verify.SeqPlan{Cycles: min(seqMaxCycles, max(seqMinCycles, seqGateCycles/len(d.Gates))), Seed: 1}
-					res, err = verify.RunSequential(context.Background(), j, sp, engines)
-				} else {
-					res, err = verify.Run(context.Background(), job(t, u, d), plan, engines)
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(res.Checks) != len(engines) {
-					t.Fatalf("%d checks, want %d", len(res.Checks), len(engines))
-				}
-				for _, c := range res.Checks {
-					if c.Mismatch != nil {
-						t.Errorf("%s: %s", c.Engine, c.Mismatch)
-					}
-					if c.Vectors == 0 {
-						t.Errorf("%s ran no vectors", c.Engine)
-					}
-				}
-			})
+			d, diags := units.Generate(u)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			j := job(t, u, d)
+			if d.Clock != "" {
+				// The netlist simulator runs the default stream; the HDL
+				// simulators a shorter one on the largest units.
+				sp := verify.SeqPlan{Cycles: min(seqMaxCycles, max(seqMinCycles, seqGateCycles/len(d.Gates))), Seed: 1}
+				tasks = append(tasks,
+					verify.Task{Job: j, SeqPlan: verify.DefaultSeqPlan(), Engines: []verify.Engine{verify.Netlist}},
+					verify.Task{Job: j, SeqPlan: sp, Engines: []verify.Engine{verify.Icarus, verify.Verilator}})
+			} else {
+				tasks = append(tasks, verify.Task{Job: j, Plan: plan, Engines: verify.AllEngines})
+			}
 			seen[u.Variant()] = true
+		}
+	}
+	start := time.Now()
+	outcomes := verify.RunTasks(context.Background(), tasks, runtime.GOMAXPROCS(0), verify.Hooks{
+		Finished: func(o verify.Outcome) {
+			t.Logf("%6.1fs %-22s %-9s %7.1fs %d", time.Since(start).Seconds(), o.Unit, o.Engine, o.Check.Elapsed.Seconds(), o.Vectors)
+		},
+	})
+	engines := map[string][]verify.Engine{}
+	for i, os := range outcomes {
+		name := tasks[i].Job.Design.Name
+		t.Run(name+"/"+string(os[0].Engine), func(t *testing.T) {
+			for _, o := range os {
+				engines[name] = append(engines[name], o.Engine)
+				switch {
+				case o.Err != nil:
+					t.Errorf("%s: %v", o.Engine, o.Err)
+				case o.Check.Mismatch != nil:
+					t.Errorf("%s: %s", o.Engine, o.Check.Mismatch)
+				case o.Check.Vectors == 0:
+					t.Errorf("%s ran no vectors", o.Engine)
+				}
+			}
+		})
+	}
+	// Every unit on every engine.
+	for name, es := range engines {
+		if len(es) != len(verify.AllEngines) {
+			t.Errorf("%s ran on %v, want %v", name, es, verify.AllEngines)
 		}
 	}
 	// Every hash kind and flavour must be among the examples.

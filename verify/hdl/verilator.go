@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -138,6 +139,17 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 	if err := os.RemoveAll(mdir); err != nil {
 		return nil, err
 	}
+	// A build of the same testbench and sources elsewhere (another work
+	// directory, an earlier run, an identical unit under another name) is
+	// reused from the cache; it is keyed by contents, never by paths.
+	cached := simCache{key: p.contentKey(verilator.Version, cxx.Version, strings.Join(verilatorFlags, " "),
+		strconv.FormatBool(trace), verilatorOptFast, verilatorOptSlow, verilatorOptGlobal)}
+	if cached.fetch(exe) {
+		if err := os.WriteFile(stamp, []byte(fp+"\n"), 0o666); err != nil {
+			return nil, err
+		}
+		return sim, nil
+	}
 	out, err := verilate.run(ctx)
 	if err != nil {
 		return nil, err
@@ -153,7 +165,112 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 	if err := os.WriteFile(stamp, []byte(fp+"\n"), 0o666); err != nil {
 		return nil, err
 	}
+	cached.store(exe)
 	return sim, nil
+}
+
+// contentKey hashes the parts given, the testbench and the sources'
+// base names and contents: what a build's product depends on, without
+// the directories it was made in.
+func (p *prepared) contentKey(parts ...string) string {
+	h := sha256.New()
+	w := func(s string) { fmt.Fprintf(h, "%d:%s", len(s), s) }
+	for _, s := range parts {
+		w(s)
+	}
+	w(p.tbText)
+	for i, s := range p.sources {
+		w(filepath.Base(s))
+		w(string(p.srcData[i]))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// simCache is the content-addressed cache of built Verilator simulators
+// under the cache root (see CacheDirEnv): <root>/verilator-sim/<key>/sim.
+// A fresh machine or LSUGEN_CACHE_DIR=off simply builds. The cache keeps
+// the most recently used builds up to simCacheBytes.
+type simCache struct{ key string }
+
+// simCacheBytes bounds the cache of simulators; the 64-lane coalescers'
+// are the largest, tens of MB each.
+const simCacheBytes = 2 << 30
+
+func (c simCache) dir() string {
+	root := cacheRoot()
+	if root == "" {
+		return ""
+	}
+	return filepath.Join(root, "verilator-sim", c.key)
+}
+
+// fetch copies the cached simulator to exe and reports whether it did.
+func (c simCache) fetch(exe string) bool {
+	dir := c.dir()
+	if dir == "" {
+		return false
+	}
+	src := filepath.Join(dir, "sim")
+	if _, err := os.Stat(src); err != nil {
+		return false
+	}
+	if os.MkdirAll(filepath.Dir(exe), 0o777) != nil || copyFile(src, exe) != nil || os.Chmod(exe, 0o755) != nil {
+		return false
+	}
+	now := time.Now()
+	os.Chtimes(dir, now, now) // most recently used
+	return true
+}
+
+// store puts a new build into the cache and trims the cache to its bound,
+// oldest first. Failures only cost a later build, so they are ignored.
+func (c simCache) store(exe string) {
+	dir := c.dir()
+	if dir == "" || os.MkdirAll(dir, 0o777) != nil {
+		return
+	}
+	if copyFile(exe, filepath.Join(dir, "sim")) != nil {
+		return
+	}
+	os.Chmod(filepath.Join(dir, "sim"), 0o755)
+	trimCache(filepath.Dir(dir), simCacheBytes)
+}
+
+// trimCache removes the least recently used entries of a cache directory
+// (one subdirectory each) until the rest fit in limit bytes.
+func trimCache(root string, limit int64) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	type entry struct {
+		path string
+		used time.Time
+		size int64
+	}
+	var es []entry
+	var total int64
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !e.IsDir() {
+			continue
+		}
+		en := entry{path: filepath.Join(root, e.Name()), used: info.ModTime()}
+		if st, err := os.Stat(filepath.Join(en.path, "sim")); err == nil {
+			en.size = st.Size()
+		}
+		total += en.size
+		es = append(es, en)
+	}
+	slices.SortFunc(es, func(a, b entry) int { return a.used.Compare(b.used) })
+	for _, e := range es {
+		if total <= limit {
+			return
+		}
+		if os.RemoveAll(e.path) == nil {
+			total -= e.size
+		}
+	}
 }
 
 // rtCache is the cache of Verilator's run-time library objects for one
