@@ -169,6 +169,18 @@ func newRootCmd(a *app) *cobra.Command {
 	for _, c := range root.Commands() {
 		wrapRun(a, c)
 	}
+	// cobra's completion command; an unknown shell is a usage error.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown shell %q: want bash, zsh, fish or powershell", args[0])
+			}
+			cmd.SetOut(a.stderr)
+			_ = cmd.Usage()
+			return errUsage
+		}
+	}
 	return root
 }
 

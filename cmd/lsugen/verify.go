@@ -200,7 +200,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	if f.asJSON {
 		lines = a.stderr
 	}
-	p := newVerifyPrinter(rep, lines, a.stderr)
+	p := newVerifyPrinter(rep, lines, a.stderr, isTerminal(a.stderr))
 	start := time.Now()
 	switch mode {
 	case modeSimulation:
@@ -342,22 +342,30 @@ func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, 
 	verify.RunTasks(ctx, tasks, f.jobs, verify.Hooks{
 		Started: func(task int, e verify.Engine) { p.started(task, string(e)) },
 		Finished: func(o verify.Outcome) {
-			res := verifyResult{Engine: string(o.Engine), Vectors: o.Vectors}
-			detail := ""
-			switch {
-			case o.Err != nil && ctx.Err() != nil:
-				res.Status, res.Error = statusSkipped, "interrupted"
-			case o.Err != nil:
-				res.Status, res.Error, detail = statusError, o.Err.Error(), o.Err.Error()
-			default:
-				res.Vectors, res.Seconds = o.Check.Vectors, seconds(o.Check.Elapsed)
-				res.Status = statusPass
-				if m := o.Check.Mismatch; m != nil {
-					res.Status, res.Mismatch, res.Failure = statusFail, mismatchJSON(m), m.String()
-				}
-			}
+			res, detail := simResult(o, ctx.Err() != nil)
 			p.finished(o.Task, res, o.Coverage, detail)
 		},
 	})
 	return nil
+}
+
+// simResult is the result of one engine's check of one unit, and the
+// detail to print on stderr; interrupted tells that the run was
+// cancelled, so that a check that could not finish is skipped.
+func simResult(o verify.Outcome, interrupted bool) (verifyResult, string) {
+	res := verifyResult{Engine: string(o.Engine), Vectors: o.Vectors}
+	switch {
+	case o.Err != nil && interrupted:
+		res.Status, res.Error = statusSkipped, "interrupted"
+	case o.Err != nil:
+		res.Status, res.Error = statusError, o.Err.Error()
+		return res, o.Err.Error()
+	default:
+		res.Vectors, res.Seconds = o.Check.Vectors, seconds(o.Check.Elapsed)
+		res.Status = statusPass
+		if m := o.Check.Mismatch; m != nil {
+			res.Status, res.Mismatch, res.Failure = statusFail, mismatchJSON(m), m.String()
+		}
+	}
+	return res, ""
 }

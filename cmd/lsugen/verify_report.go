@@ -136,11 +136,11 @@ func (r *verifyReport) count() {
 // writeSummary prints the table of units by engines: status, vectors
 // (cycles) and time of each check.
 func (r *verifyReport) writeSummary(w io.Writer) {
-	fmt.Fprintf(w, "\n%-24s", "unit")
+	head := fmt.Sprintf("%-24s", "unit")
 	for _, e := range r.Engines {
-		fmt.Fprintf(w, " %-26s", e)
+		head += fmt.Sprintf(" %-26s", e)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\n%s\n", strings.TrimRight(head, " "))
 	for _, u := range r.Units {
 		line := fmt.Sprintf("%-24s", u.Name)
 		for _, e := range r.Engines {

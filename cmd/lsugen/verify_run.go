@@ -28,8 +28,10 @@ type verifyPrinter struct {
 	stopped chan struct{}
 }
 
-func newVerifyPrinter(rep *verifyReport, lines, stderr io.Writer) *verifyPrinter {
-	p := &verifyPrinter{rep: rep, lines: lines, stderr: stderr, live: isTerminal(stderr),
+// newVerifyPrinter prints the lines to lines, and with live a progress
+// line on stderr.
+func newVerifyPrinter(rep *verifyReport, lines, stderr io.Writer, live bool) *verifyPrinter {
+	p := &verifyPrinter{rep: rep, lines: lines, stderr: stderr, live: live,
 		running: map[string]time.Time{}, stream: map[int]bool{}}
 	for _, u := range rep.Units {
 		p.total += len(u.Results)
