@@ -68,6 +68,7 @@ golden:
 # fails while it is stale).
 docs:
 	$(GO) test ./units -run SpecReference -update-docs
+	$(GO) test ./cmd/lsugen -run JSONSchemas_UpToDate -update-docs
 
 # lsugen side by side with Verilator and Yosys on this machine (the first
 # run builds the Verilator models, minutes for the 64-lane coalescer, and

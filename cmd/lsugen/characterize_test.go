@@ -34,6 +34,7 @@ func TestCharacterize_Sky130TableAndJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	validateJSON(t, "characterize.json", stdout)
 	var ch struct {
 		TauPS float64 `json:"tau_ps"`
 		Kinds []struct {
@@ -62,6 +63,7 @@ func TestTiming_LibertyAddsPicoseconds(t *testing.T) {
 		t.Errorf("no ps column:\n%s", stdout)
 	}
 	code, stdout, _ = lsugen(t, "timing", "--json", "--liberty", lib, spec)
+	validateJSON(t, "timing.json", stdout)
 	var rep struct {
 		Units []struct {
 			Tech    string  `json:"tech"`

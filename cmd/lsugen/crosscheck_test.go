@@ -59,6 +59,7 @@ func TestCrosscheck_JSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	validateJSON(t, "crosscheck-timing.json", stdout)
 	var rep struct {
 		Driver         string `json:"driver"`
 		FraigConflicts int    `json:"fraig_conflicts"`

@@ -66,6 +66,7 @@ func newGenCmd(a *app) *cobra.Command {
 // genReport is the --json document of gen and fusesoc-gen: what was
 // written.
 type genReport struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	// Dir is the output directory.
 	Dir string `json:"dir"`

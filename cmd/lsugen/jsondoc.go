@@ -43,42 +43,49 @@ var jsonDocs = []struct {
 
 // timingDoc is `lsugen timing --json`.
 type timingDoc struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	*timing.Report
 }
 
 // conflictsDoc is `lsugen conflicts --json`.
 type conflictsDoc struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	*conflicts.Report
 }
 
 // rapsimDoc is `lsugen rapsim --json`.
 type rapsimDoc struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	*rapsim.Report
 }
 
 // pipesimDoc is `lsugen pipesim --json`.
 type pipesimDoc struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	*pipesim.Report
 }
 
 // crosscheckDoc is `lsugen crosscheck-timing --json`.
 type crosscheckDoc struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	*sta.Report
 }
 
 // characterizeDoc is `lsugen characterize --json`.
 type characterizeDoc struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	*liberty.Characterization
 }
 
 // versionDoc is `lsugen version --json`.
 type versionDoc struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	// Go is the Go release lsugen was built with.
 	Go string `json:"go"`

@@ -44,6 +44,7 @@ func (s *strideList) Type() string { return "strides" }
 
 // searchJSON is the --json document of a search.
 type searchJSON struct {
+	// Version is lsugen's version.
 	Version  string `json:"version"`
 	Function string `json:"function"`
 	Method   string `json:"method"`
@@ -72,6 +73,7 @@ type searchConfig struct {
 
 // searchCountJSON is the --json document of search --count.
 type searchCountJSON struct {
+	// Version is lsugen's version.
 	Version  string         `json:"version"`
 	AddrBits int            `json:"addr_bits"`
 	BankBits int            `json:"bank_bits"`

@@ -35,6 +35,7 @@ func verifyJSON(t *testing.T, args ...string) (int, verifyReport, string) {
 	code, stdout, stderr := lsugen(t, append([]string{"verify", "--json"}, args...)...)
 	var rep verifyReport
 	if code != 2 {
+		validateJSON(t, "verify.json", stdout)
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatalf("%v: exit %d, stdout is not one JSON document: %v\n%s\nstderr:\n%s", args, code, err, stdout, stderr)
 		}

@@ -22,6 +22,7 @@ const (
 
 // verifyReport is the --json document of lsugen verify, in every mode.
 type verifyReport struct {
+	// Version is lsugen's version.
 	Version string `json:"version"`
 	// Mode is "simulation" (the default), "rtl" (--rtl) or "formal"
 	// (--formal).
