@@ -15,21 +15,37 @@ import (
 // verify --rtl` runs them, and golden/vectors keeps the files of every
 // example spec; all three get them from Golden, so they are the same.
 
-// The size of the golden vectors of one unit. A line holds every port's
-// value in hex, so wide units (2048-bit coalescer warps) get fewer lines:
-// about goldenBudget bytes of random vectors (or cycles), at least
-// goldenMinLines and at most goldenMaxLines. Inputs (or a configuration's
-// data inputs) are all enumerated where that takes at most goldenExhaustive
-// lines and twice the budget: the 14-bit address hashes get all 16384
-// addresses, 8 bytes each. Coalescers get their directed warps on top.
+// The size of the golden vectors of one unit. Inputs that number at most
+// what `lsugen verify` enumerates by default (DefaultPlan's MaxVectors,
+// 2^20: all input bits together, a configurable unit's cfg_* inputs
+// included) are all enumerated, in counting order with the first input
+// port in the least significant bits, whatever the file's size: a 20-bit
+// hash gets all 1,048,576 addresses (9 MiB), so a module wrong at one
+// address fails its testbench as it fails `lsugen verify`. Larger input
+// spaces get random vectors (or cycles): a line holds every port's value
+// in hex, so wide units (2048-bit coalescer warps) get fewer lines, about
+// goldenBudget bytes, at least goldenMinLines and at most goldenMaxLines.
+// A configurable unit's data inputs are enumerated under each of its
+// configurations where that takes at most goldenDataLines lines and twice
+// the budget. Coalescers get their directed warps on top.
 const (
-	goldenBudget     = 128 << 10
-	goldenMinLines   = 256
-	goldenMaxLines   = 4096
-	goldenExhaustive = 1 << 14
-	goldenConfigs    = 16 // random configurations of a configurable unit, the first all zeros
-	goldenSeed       = 1
+	goldenBudget    = 128 << 10
+	goldenMinLines  = 256
+	goldenMaxLines  = 4096
+	goldenDataLines = 1 << 14
+	goldenConfigs   = 16 // random configurations of a configurable unit, the first all zeros
+	goldenSeed      = 1
 )
+
+// goldenExhaustive reports whether the golden vectors of a unit with these
+// inputs enumerate them all: exactly when `lsugen verify` does by default.
+func goldenExhaustive(ins []*netlist.Port) bool {
+	bits := 0
+	for _, p := range ins {
+		bits += p.Width()
+	}
+	return bits < 63 && 1<<uint(bits) <= DefaultPlan().MaxVectors
+}
 
 // GoldenSet is one unit's golden vectors, in the order the testbench
 // applies them: for a combinational unit one vector per line, for a clocked
@@ -73,8 +89,15 @@ func Golden(job Job) (*GoldenSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	enum := min(goldenExhaustive, 2*goldenBudget/lineBytes(ins, outs))
-	plan := Plan{MaxVectors: enum, Configs: goldenConfigs, Random: goldenLines(ins, outs), Seed: goldenSeed}
+	plan := Plan{
+		MaxVectors: min(goldenDataLines, 2*goldenBudget/lineBytes(ins, outs)),
+		Configs:    goldenConfigs,
+		Random:     goldenLines(ins, outs),
+		Seed:       goldenSeed,
+	}
+	if goldenExhaustive(ins) {
+		plan.MaxVectors = DefaultPlan().MaxVectors
+	}
 	vs, coverage := plan.Vectors(ins, 0)
 	vs, coverage = withDirected(job.Directed, ins, goldenSeed, vs, coverage)
 	want := expected(m, outs, vs)
@@ -95,11 +118,19 @@ func Golden(job Job) (*GoldenSet, error) {
 }
 
 // checkTestbenchNames refuses port names that the testbench's own names
-// (tb_*, the instance dut, the macro DUT) would clash with.
+// (tb_*, the instance dut, the macro DUT, the flag mismatch, an output's
+// expected value NAME_expected) would clash with.
 func checkTestbenchNames(d *netlist.Design) error {
+	names := map[string]bool{}
 	for _, p := range d.Ports {
-		if strings.HasPrefix(p.Name, "tb_") || p.Name == "dut" || p.Name == DUTMacro {
-			return fmt.Errorf("%s: port %s clashes with a name of the standalone testbench (tb_*, dut, %s)", d.Name, p.Name, DUTMacro)
+		names[p.Name] = true
+	}
+	for _, p := range d.Ports {
+		if strings.HasPrefix(p.Name, "tb_") || p.Name == "dut" || p.Name == DUTMacro || p.Name == MismatchSignal {
+			return fmt.Errorf("%s: port %s clashes with a name of the standalone testbench (tb_*, dut, %s, %s)", d.Name, p.Name, DUTMacro, MismatchSignal)
+		}
+		if p.Dir == netlist.Out && names[p.Name+ExpectedSuffix] {
+			return fmt.Errorf("%s: port %s%s clashes with the standalone testbench's expected value of output %s", d.Name, p.Name, ExpectedSuffix, p.Name)
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
@@ -21,21 +22,43 @@ import (
 // `lsugen gen --tb` writes them, built with the given sources under each
 // simulator.
 type RTLCheck struct {
-	Golden  *GoldenSet
-	Info    rtl.Info // provenance for the testbench's and the vector file's headers
-	Sources []string // Verilog files that define Top (and what it instantiates)
-	Top     string   // the module to check; "" for the unit's name
-	Dir     string   // work directory: the testbench, the vector file, the builds
+	Golden *GoldenSet
+	Info   rtl.Info // provenance for the testbench's and the vector file's headers, and the VCDs' $version
+	// Sources are the files that define Top (and what it instantiates):
+	// Verilog (.v) or SystemVerilog (.sv). With a .sv file Icarus compiles
+	// with -g2012; where it cannot (Icarus 11 lacks `inside`, streaming
+	// concatenation, ...) its result is Skipped with the reason in Note, and
+	// Verilator's (which reads every file as SystemVerilog) decides.
+	Sources []string
+	Top     string // the module to check; "" for the unit's name
+	Dir     string // work directory: the testbench, the vector file, the builds
+	// IncludeDirs are the directories searched for `include files: -I DIR
+	// to Icarus, -IDIR to Verilator.
+	IncludeDirs []string
+	// Defines are preprocessor macros for the sources, NAME or NAME=VALUE
+	// (NAME alone is NAME=1, as for a C compiler), given to both simulators
+	// as -DNAME=VALUE. DUT is the testbench's: name the module with Top.
+	Defines []string
+	// VCD makes each simulator write a waveform of the whole run, with the
+	// testbench's +dump: Dir/NAME_<engine>.vcd, each output beside its
+	// expected value and the flag mismatch (see Testbench), stamped with
+	// Info's version. Verilator then builds with --trace.
+	VCD bool
 }
 
 // RTLResult is the verdict of one simulator.
 type RTLResult struct {
-	Engine  Engine
-	Passed  bool
+	Engine Engine
+	Passed bool
+	// Skipped says the simulator could not compile the sources (Icarus and
+	// some SystemVerilog); Note says why. Neither passed nor failed.
+	Skipped bool
+	Note    string
 	Count   int    // vectors (cycles) that passed
 	Failure string // the testbench's FAIL line, when it failed
 	Elapsed time.Duration
 	Output  string // everything the simulation printed
+	VCD     string // the waveform, with RTLCheck.VCD
 }
 
 var (
@@ -45,9 +68,11 @@ var (
 
 // Run writes the testbench and the vector file into c.Dir and runs them
 // with each engine (icarus, verilator). A module that fails a vector is a
-// result with Passed false; an error means a check could not run (a
-// missing tool, a compile error, a module whose ports differ, a testbench
-// that did not finish), and says so with the tool's output.
+// result with Passed false; a simulator that cannot compile SystemVerilog
+// sources is a result with Skipped set. An error means a check could not
+// run (a missing tool, a compile error, a module whose ports differ, a
+// testbench that did not finish, every simulator skipped), and says so
+// with the tool's output.
 func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error) {
 	g := c.Golden
 	d := g.Design
@@ -63,6 +88,10 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 	}
 	if len(c.Sources) == 0 {
 		return nil, errors.New("no Verilog files to check")
+	}
+	defines, err := defineArgs(c.Defines)
+	if err != nil {
+		return nil, err
 	}
 	for _, e := range engines {
 		if e != Icarus && e != Verilator {
@@ -91,22 +120,51 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 	if err := os.WriteFile(vec, g.VectorFile(c.Info), 0o644); err != nil {
 		return nil, err
 	}
-	sa := hdl.Standalone{
-		Dir:       c.Dir,
-		Testbench: tb,
-		Top:       TestbenchModule(d),
-		Sources:   c.Sources,
-		Defines:   []string{DUTMacro + "=" + top},
-		Args:      []string{"+vectors=" + vec},
+	var sv []string
+	for _, src := range c.Sources {
+		if strings.HasSuffix(src, ".sv") {
+			sv = append(sv, filepath.Base(src))
+		}
 	}
 	var results []RTLResult
 	for _, e := range engines {
+		sa := hdl.Standalone{
+			Dir:         c.Dir,
+			Testbench:   tb,
+			Top:         TestbenchModule(d),
+			Sources:     c.Sources,
+			Defines:     append([]string{DUTMacro + "=" + top}, defines...),
+			IncludeDirs: c.IncludeDirs,
+			Args:        []string{"+vectors=" + vec},
+		}
+		vcd := ""
+		if c.VCD {
+			if vcd, err = filepath.Abs(filepath.Join(c.Dir, d.Name+"_"+string(e)+".vcd")); err != nil {
+				return results, err
+			}
+			if len(vcd) >= 1024 {
+				return results, fmt.Errorf("work directory path too long for the testbench's file name register: %s", vcd)
+			}
+			os.Remove(vcd)
+			sa.Args = append(sa.Args, "+"+DumpPlusarg+"="+vcd)
+			sa.Trace = true
+		}
 		start := time.Now()
 		run, err := sa.Run(ctx, hdl.Engine(e))
 		if err != nil {
+			if note, ok := icarusCannotCompile(e, sv, err); ok {
+				results = append(results, RTLResult{Engine: e, Skipped: true, Note: note, Elapsed: time.Since(start)})
+				continue
+			}
 			return results, err
 		}
 		r := RTLResult{Engine: e, Elapsed: time.Since(start), Output: run.Output}
+		if c.VCD {
+			if err := hdl.StampVCD(vcd, c.Info.Version); err != nil {
+				return results, fmt.Errorf("%s: the waveform: %w", e, err)
+			}
+			r.VCD = vcd
+		}
 		pass := passLine.FindStringSubmatch(run.Output)
 		fail := failLine.FindString(run.Output)
 		switch {
@@ -126,7 +184,59 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 		}
 		results = append(results, r)
 	}
+	ran := false
+	for _, r := range results {
+		ran = ran || !r.Skipped
+	}
+	if !ran && len(results) > 0 {
+		return results, fmt.Errorf("no simulator could check the sources: %s", results[0].Note)
+	}
 	return results, nil
+}
+
+// icarusCannotCompile reports whether err is Icarus failing to compile
+// sources that include SystemVerilog files (sv), and says so in a note
+// with the compiler's first error. A missing tool, a warning about the
+// testbench (ports that differ) and anything under Verilator stay errors.
+func icarusCannotCompile(e Engine, sv []string, err error) (string, bool) {
+	var se *hdl.StepError
+	if e != Icarus || len(sv) == 0 || !errors.As(err, &se) || !strings.HasPrefix(se.Step, "build") || errors.Is(err, hdl.ErrInterface) {
+		return "", false
+	}
+	why := ""
+	var te *toolchain.Error
+	if errors.As(err, &te) {
+		for _, l := range strings.Split(te.Output, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "...") {
+				why = ": " + l
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("Icarus Verilog cannot compile the SystemVerilog sources (%s) with -g2012%s; not checked under Icarus",
+		strings.Join(sv, ", "), why), true
+}
+
+// defineArgs checks macros given as NAME or NAME=VALUE and returns them as
+// NAME=VALUE, NAME alone as NAME=1.
+func defineArgs(defs []string) ([]string, error) {
+	var out []string
+	for _, def := range defs {
+		name, value, ok := strings.Cut(def, "=")
+		if !ok {
+			value = "1"
+		}
+		switch {
+		case !isIdentifier(name) || strings.Contains(name, "$"):
+			return nil, fmt.Errorf("define %q: %q is not a macro name", def, name)
+		case name == DUTMacro:
+			return nil, fmt.Errorf("define %q: %s is the testbench's macro for the module to check; name the module as the top instead", def, DUTMacro)
+		case strings.ContainsAny(value, "\n\r"):
+			return nil, fmt.Errorf("define %q: a value on more than one line", def)
+		}
+		out = append(out, name+"="+value)
+	}
+	return out, nil
 }
 
 // isIdentifier reports whether s is a simple Verilog identifier (escaped

@@ -12,6 +12,23 @@ import (
 // instantiates; without it the testbench checks the unit's RTL module.
 const DUTMacro = "DUT"
 
+// ExpectedSuffix ends the name of the testbench's register that holds an
+// output's expected value (bank_o_expected beside bank_o), and
+// MismatchSignal is its one-bit flag that an output differs from its
+// expected value. Both are signals of the testbench's VCD (+dump), and of
+// lsugen's own VCDs.
+const (
+	ExpectedSuffix = "_expected"
+	MismatchSignal = "mismatch"
+)
+
+// DumpPlusarg is the plusarg that makes a standalone testbench write a VCD:
+// +dump writes DumpFileName(d), +dump=FILE writes FILE.
+const DumpPlusarg = "dump"
+
+// DumpFileName is the VCD a standalone testbench writes under +dump.
+func DumpFileName(d *netlist.Design) string { return TestbenchModule(d) + ".vcd" }
+
 // Standalone testbench: plain Verilog-2005 (plus $fatal, which Icarus takes
 // under -g2005 and Verilator everywhere) that needs nothing from lsugen at
 // run time. It streams the vector file with $fgetc and $fscanf rather than
@@ -24,13 +41,15 @@ const DUTMacro = "DUT"
 // every vector (cycle) to the module named by the macro DUT (default: the
 // RTL module) and compares every output with === (x or z bits fail). It
 // prints "PASS <n> vectors" ("cycles" for a clocked unit), or the first
-// failing vector and $fatal(1).
+// failing vector and $fatal(1). With +dump (+dump=FILE) it writes a VCD of
+// the run: the inputs, each output beside its expected value, the flag
+// mismatch and the module's own signals.
 func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	d := g.Design
 	ins, outs := g.s.ins, g.s.outs
-	tb, vec := TestbenchModule(d), VectorFileName(d)
+	tb, vec, vcd := TestbenchModule(d), VectorFileName(d), DumpFileName(d)
 	gates := rtl.GatesModuleName(d)
 	what, whats := "vector", "vectors"
 	if g.Clocked {
@@ -88,6 +107,16 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 		"The vector file is %s in the working directory; the plusarg +vectors=FILE reads another.",
 		DUTMacro, d.Name, gates, vec)
 	p("//\n")
+	when := ""
+	if g.Clocked {
+		when = " between a cycle's inputs and the rising edge, where the outputs are compared"
+	}
+	para("Waveform: the plusarg +%s writes a VCD of the run to %s (+%s=FILE: to FILE), from time 0: the inputs, "+
+		"every output beside its expected value (%s%s beside %s), the flag %s, 1 while an output differs "+
+		"from its expected value%s, tb_n, the %s's number, and the signals of the module under test (dut). "+
+		"Verilator needs --trace in the build for it.",
+		DumpPlusarg, vcd, DumpPlusarg, outs[0].Name, ExpectedSuffix, outs[0].Name, MismatchSignal, when, what)
+	p("//\n")
 	// The commands start with "$ ": a comment whose first word is
 	// verilator is a Verilator metacomment (and an error).
 	para("Run, in the directory of %s, %s.v and %s:", TestbenchFileName(d), d.Name, vec)
@@ -95,6 +124,10 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("//   $ vvp -n %s.vvp\n", tb)
 	p("//   $ verilator --binary -Wall %s %s.v\n", TestbenchFileName(d), d.Name)
 	p("//   $ obj_dir/V%s\n", tb)
+	p("// With a waveform in %s:\n", vcd)
+	p("//   $ vvp -n %s.vvp +%s\n", tb, DumpPlusarg)
+	p("//   $ verilator --binary -Wall --trace %s %s.v\n", TestbenchFileName(d), d.Name)
+	p("//   $ obj_dir/V%s +%s\n", tb, DumpPlusarg)
 	para("The gate netlist: add -D%s=%s to both commands that compile, and give %s.v for %s.v. "+
 		"Any other Verilog: `lsugen verify --rtl FILE.v --unit %s SPEC` runs both simulators.",
 		DUTMacro, gates, gates, d.Name, d.Name)
@@ -116,10 +149,25 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	}
 	for _, port := range outs {
 		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
-		decls = append(decls, []string{"reg", declText(port.Width()), "tb_exp_" + port.Name + ";"})
+		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ExpectedSuffix + ";"})
 	}
 	for _, l := range rtl.Table(decls) {
 		p("    %s\n", l)
+	}
+	p("\n")
+	var differs []string
+	for _, port := range outs {
+		differs = append(differs, fmt.Sprintf("%s !== %s%s", port.Name, port.Name, ExpectedSuffix))
+	}
+	if g.Clocked {
+		p("    // 1 from the time a cycle's inputs are applied to the rising edge, where\n")
+		p("    // the outputs are compared; 0 in the reset cycle.\n")
+		p("    reg tb_check;\n")
+		p("    // 1 while an output differs from its expected value (x or z bits differ).\n")
+		p("    wire %s = tb_check && (%s);\n", MismatchSignal, strings.Join(differs, " || "))
+	} else {
+		p("    // 1 while an output differs from its expected value (x or z bits differ).\n")
+		p("    wire %s = %s;\n", MismatchSignal, strings.Join(differs, " || "))
 	}
 	p("\n")
 	p("    `%s dut (\n", DUTMacro)
@@ -148,6 +196,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("    integer tb_n;             // %s checked so far: the current %s's number\n", whats, what)
 	p("    integer tb_c;             // the character read, -1 at the end of the file\n")
 	p("    integer tb_r;             // a system function's result\n")
+	p("    reg [8*1024-1:0] tb_dump; // the VCD's name (+%s)\n", DumpPlusarg)
 	p("\n")
 	p("    initial begin\n")
 	p("        tb_file = %q;\n", vec)
@@ -157,8 +206,16 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("            $display(\"FAIL cannot open the vector file %%0s\", tb_file);\n")
 	p("            $fatal(1, \"%s: no vector file\");\n", tb)
 	p("        end\n")
+	// Verilator 5.006 ignores a $dumpfile in the block of a $value$plusargs.
+	p("        tb_dump = %q;\n", vcd)
+	p("        tb_r = $value$plusargs(\"%s=%%s\", tb_dump);\n", DumpPlusarg)
+	p("        if ($test$plusargs(\"%s\")) begin\n", DumpPlusarg)
+	p("            $dumpfile(tb_dump);\n")
+	p("            $dumpvars(0, %s);\n", tb)
+	p("        end\n")
 	if g.Clocked {
 		p("        // The reset cycle.\n")
+		p("        tb_check = 1'b0;\n")
 		p("        %s = 1'b0;\n", d.Clock)
 	}
 	for _, port := range ins {
@@ -191,7 +248,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 		targets = append(targets, port.Name)
 	}
 	for _, port := range outs {
-		targets = append(targets, "tb_exp_"+port.Name)
+		targets = append(targets, port.Name+ExpectedSuffix)
 	}
 	p("                tb_r = $fscanf(tb_fd, \"%s\", %s);\n", strings.TrimSpace(strings.Repeat("%h ", len(targets))), strings.Join(targets, ", "))
 	p("                tb_c = $fgetc(tb_fd);\n")
@@ -201,22 +258,41 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("                    $display(\"FAIL %%0s line %%0d: not %d hex columns\", tb_file, tb_line);\n", len(targets))
 	p("                    $fatal(1, \"%s: bad vector file\");\n", tb)
 	p("                end\n")
+	if g.Clocked {
+		p("                tb_check = 1'b1;\n")
+	}
 	p("                #1;\n")
 	inFmt, inArgs := inputsText(ins)
+	p("                if (%s) begin\n", MismatchSignal)
 	for k, port := range outs {
 		w := port.Width()
-		if k == 0 {
-			p("                if (%s !== tb_exp_%s) begin\n", port.Name, port.Name)
-		} else {
-			p("                end else if (%s !== tb_exp_%s) begin\n", port.Name, port.Name)
+		exp := port.Name + ExpectedSuffix
+		switch {
+		case len(outs) == 1:
+		case k == 0:
+			p("                    if (%s !== %s) begin\n", port.Name, exp)
+		case k == len(outs)-1:
+			p("                    end else begin\n")
+		default:
+			p("                    end else if (%s !== %s) begin\n", port.Name, exp)
 		}
-		p("                    $display(\"FAIL %s %%0d (%%0s line %%0d): %s expected %d'h%%h, got %d'h%%h; inputs %s\",\n", what, port.Name, w, w, inFmt)
-		p("                        tb_n, tb_file, tb_line, tb_exp_%s, %s%s);\n", port.Name, port.Name, inArgs)
-		p("                    $fatal(1, \"%s: %s %%0d failed\", tb_n);\n", tb, what)
+		ind := "                        "
+		if len(outs) == 1 {
+			ind = "                    "
+		}
+		p("%s$display(\"FAIL %s %%0d (%%0s line %%0d): %s expected %d'h%%h, got %d'h%%h; inputs %s\",\n", ind, what, port.Name, w, w, inFmt)
+		p("%s    tb_n, tb_file, tb_line, %s, %s%s);\n", ind, exp, port.Name, inArgs)
 	}
+	if len(outs) > 1 {
+		p("                    end\n")
+	}
+	p("                    if ($test$plusargs(\"%s\"))\n", DumpPlusarg)
+	p("                        $dumpflush;\n")
+	p("                    $fatal(1, \"%s: %s %%0d failed\", tb_n);\n", tb, what)
 	p("                end\n")
 	if g.Clocked {
 		p("                %s = 1'b1;\n", d.Clock)
+		p("                tb_check = 1'b0;\n")
 		p("                #1;\n")
 		p("                %s = 1'b0;\n", d.Clock)
 	}

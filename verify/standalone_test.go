@@ -493,3 +493,247 @@ func golden(t *testing.T, u specs.Unit, d *netlist.Design) (*verify.GoldenSet, e
 	}
 	return verify.Golden(j)
 }
+
+// hashUnit is a fixed XOR hash of addrBits address bits onto 32 banks,
+// generated, as a spec would declare it.
+func hashUnit(t *testing.T, name string, addrBits int) exampleUnit {
+	t.Helper()
+	h := &specs.Hash{Name: name, Function: specs.FixedXor, AddrBits: addrBits, BankBits: 5}
+	d, diags := units.Generate(h)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return exampleUnit{h, d}
+}
+
+// TestGolden_ExhaustiveUpTo2To20Inputs: golden vectors enumerate every
+// input exactly where `lsugen verify` does (2^20 inputs, all input bits
+// together, configuration included), in counting order: a 20-bit hash gets
+// all 1,048,576 addresses, a 21-bit one random vectors, and the
+// configurable bit-vector permutation (14 address and 4 configuration
+// bits) all 2^18 pairs.
+func TestGolden_ExhaustiveUpTo2To20Inputs(t *testing.T) {
+	u := hashUnit(t, "wide_xor", 20)
+	g, err := golden(t, u.spec, u.design)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Len() != 1<<20 || g.Coverage != "exhaustive" {
+		t.Errorf("20 input bits: %d vectors (%s), want all %d", g.Len(), g.Coverage, 1<<20)
+	}
+	text := g.VectorFile(tbInfo)
+	if !strings.Contains(string(text), "\n# 1048576 vectors: exhaustive\n") {
+		t.Error("the vector file's header does not say it is exhaustive")
+	}
+	if len(text) > 10<<20 {
+		t.Errorf("vector file of %d bytes, want under 10 MiB", len(text))
+	}
+	v := 0
+	for _, line := range strings.Split(strings.TrimSuffix(string(text), "\n"), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if want := fmt.Sprintf("%05x %02x", v, (v^v>>5)&31); line != want {
+			t.Fatalf("vector %d: %q, want %q", v, line, want)
+		}
+		v++
+	}
+	if v != 1<<20 {
+		t.Errorf("%d vector lines, want %d", v, 1<<20)
+	}
+
+	u = hashUnit(t, "wider_xor", 21)
+	if g, err = golden(t, u.spec, u.design); err != nil {
+		t.Fatal(err)
+	}
+	if g.Len() > 4096 || g.Coverage != "random" {
+		t.Errorf("21 input bits: %d vectors (%s), want at most 4096 random ones", g.Len(), g.Coverage)
+	}
+
+	u = exampleUnitNamed(t, "cfg_bitvector_perm")
+	if g, err = golden(t, u.spec, u.design); err != nil {
+		t.Fatal(err)
+	}
+	if g.Len() != 1<<18 || g.Coverage != "exhaustive" {
+		t.Errorf("cfg_bitvector_perm: %d vectors (%s), want all %d address and configuration pairs", g.Len(), g.Coverage, 1<<18)
+	}
+}
+
+// TestStandaloneTestbench_WrongAtOneAddressFails: a 20-bit hash whose RTL
+// is wrong at a single address, which the 4,096 random vectors of the
+// earlier golden files would have missed, fails its standalone testbench
+// under iverilog/vvp at that address; the unbroken RTL passes all 2^20.
+func TestStandaloneTestbench_WrongAtOneAddressFails(t *testing.T) {
+	const bad = 0x9c3a7
+	u := hashUnit(t, "wide_xor", 20)
+	old := verify.Plan{MaxVectors: 1 << 14, Configs: 16, Random: 4096, Seed: 1}
+	vs, _ := old.Vectors(u.design.Inputs(), 0)
+	for _, v := range vs {
+		if v[0][0] == bad {
+			t.Fatalf("address %#x is among the 4096 random vectors: choose another", bad)
+		}
+	}
+	good, broken := t.TempDir(), t.TempDir()
+	g := writeTB(t, good, u)
+	writeTB(t, broken, u)
+	rtlFile := rtl.RTLFileName(u.design)
+	text, err := os.ReadFile(filepath.Join(good, rtlFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hash = "addr_i[4:0] ^ addr_i[9:5]"
+	wrong := breakRTL(t, string(text), "assign bank_o = "+hash+";",
+		fmt.Sprintf("assign bank_o = (addr_i == 20'h%05x) ? ~(%s) : (%s);", bad, hash, hash))
+	if err := os.WriteFile(filepath.Join(broken, rtlFile), []byte(wrong), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	out, code := runIcarus(t, good, u.design.Name, rtlFile)
+	if code != 0 || !strings.Contains(out, "PASS 1048576 vectors\n") {
+		t.Errorf("unbroken: exit %d, want 0 and PASS 1048576 vectors:\n%s", code, out)
+	}
+	out, code = runIcarus(t, broken, u.design.Name, rtlFile)
+	if code == 0 {
+		t.Fatalf("wrong at %#x: exit 0:\n%s", bad, out)
+	}
+	if v := checkFailure(t, out, g, filepath.Join(broken, verify.VectorFileName(u.design))); v != bad {
+		t.Errorf("fails at vector %#x, want %#x", v, bad)
+	}
+}
+
+// TestStandaloneTestbench_DumpVCD: +dump makes the standalone testbench
+// write a VCD, under vvp and a `verilator --binary --trace` build, in
+// which every input and output is a bus with its range, each output sits
+// beside its expected value from the vector file, and the flag mismatch
+// is 0 up to the failing vector (cycle) and 1 in it: for the hand-broken
+// combinational and clocked units.
+func TestStandaloneTestbench_DumpVCD(t *testing.T) {
+	for _, bc := range brokenCases {
+		t.Run(bc.unit, func(t *testing.T) {
+			u := exampleUnitNamed(t, bc.unit)
+			dir := t.TempDir()
+			g := writeTB(t, dir, u)
+			rtlFile := rtl.RTLFileName(u.design)
+			text, err := os.ReadFile(filepath.Join(dir, rtlFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, rtlFile), []byte(breakRTL(t, string(text), bc.old, bc.new)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			vec := filepath.Join(dir, verify.VectorFileName(u.design))
+			tb := verify.TestbenchModule(u.design)
+
+			out, code := runIcarus(t, dir, bc.unit, rtlFile)
+			if code == 0 {
+				t.Fatalf("icarus: exit 0:\n%s", out)
+			}
+			fail := checkFailure(t, out, g, vec)
+			out, code = tool(t, dir, "vvp", "-n", tb+".vvp", "+dump")
+			if code == 0 || checkFailure(t, out, g, vec) != fail {
+				t.Fatalf("icarus +dump: exit %d, want the same failure:\n%s", code, out)
+			}
+			f := verify.ReadTestVCD(t, filepath.Join(dir, verify.DumpFileName(u.design)))
+			if f.Version != "Icarus Verilog" {
+				t.Errorf("icarus: $version %q", f.Version)
+			}
+			checkStandaloneVCD(t, f, tb+".", g, vec, fail)
+
+			if !g.Clocked {
+				return // Verilator's dump: one build, of the clocked unit
+			}
+			if out, code := tool(t, dir, "verilator", "--binary", "-Wall", "--trace", tb+".v", rtlFile); code != 0 {
+				t.Fatalf("verilator --binary --trace: exit %d:\n%s", code, out)
+			}
+			out, code = tool(t, dir, filepath.Join(dir, "obj_dir", "V"+tb), "+dump=wave.vcd")
+			if code == 0 || checkFailure(t, out, g, vec) != fail {
+				t.Fatalf("verilator +dump=wave.vcd: exit %d, want the same failure:\n%s", code, out)
+			}
+			checkStandaloneVCD(t, verify.ReadTestVCD(t, filepath.Join(dir, "wave.vcd")), "TOP."+tb+".", g, vec, fail)
+		})
+	}
+}
+
+// checkStandaloneVCD checks a standalone testbench's VCD (its scope top,
+// with a trailing dot) up to vector (cycle) fail, the first failing one.
+func checkStandaloneVCD(t *testing.T, f *verify.TestVCD, top string, g *verify.GoldenSet, vecPath string, fail int) {
+	t.Helper()
+	for _, p := range append(append([]*netlist.Port(nil), g.Inputs()...), g.Outputs()...) {
+		want := ""
+		if p.Width() > 1 {
+			want = fmt.Sprintf("[%d:0]", p.Width()-1)
+		}
+		for _, name := range []string{p.Name, "dut." + p.Name} {
+			if v := f.Var(t, top+name); v.Width != p.Width() || v.Range != want {
+				t.Errorf("%s: width %d range %q, want %d %q", name, v.Width, v.Range, p.Width(), want)
+			}
+		}
+	}
+	// A vector's values hold from v to v+1 ns; a cycle's inputs from 2c+2
+	// to the rising edge at 2c+3.
+	at := func(v int) float64 {
+		if g.Clocked {
+			return float64(2*v+2) + 0.5
+		}
+		return float64(v) + 0.5
+	}
+	for v := max(0, fail-20); v <= fail; v++ {
+		want := "0"
+		if v == fail {
+			want = "1"
+		}
+		if got := f.Value(t, top+verify.MismatchSignal, at(v)); got != want {
+			t.Errorf("%d: mismatch %q, want %s", v, got, want)
+		}
+		cols, _ := dataLine(t, vecPath, v)
+		for k, p := range g.Outputs() {
+			exp := cols[len(g.Inputs())+k]
+			got := f.Value(t, top+p.Name+verify.ExpectedSuffix, at(v))
+			n, err := strconv.ParseUint(got, 2, 64)
+			if err != nil || fmt.Sprintf("%0*x", len(exp), n) != exp {
+				t.Errorf("%d: %s%s = %s, want %s from the vector file", v, p.Name, verify.ExpectedSuffix, got, exp)
+			}
+		}
+	}
+}
+
+// TestRTLCheck_VCD: with VCD set, `verify --rtl`'s check leaves each
+// simulator's waveform of the run, stamped with lsugen's version beside the
+// simulator's, with the failing vector's mismatch flag set.
+func TestRTLCheck_VCD(t *testing.T) {
+	u := exampleUnitNamed(t, "atomic_xor")
+	src := t.TempDir()
+	g := writeTB(t, src, u)
+	text, err := os.ReadFile(filepath.Join(src, "atomic_xor.v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(src, "broken", "atomic_xor.v")
+	if err := os.Mkdir(filepath.Dir(bad), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(breakRTL(t, string(text), brokenCases[0].old, brokenCases[0].new)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	check := verify.RTLCheck{Golden: g, Info: tbInfo, Sources: []string{bad}, Dir: dir, VCD: true}
+	res, err := check.Run(context.Background(), []verify.Engine{verify.Icarus, verify.Verilator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Passed || !strings.HasPrefix(r.Failure, "vector 33 ") || r.VCD != filepath.Join(dir, "atomic_xor_"+string(r.Engine)+".vcd") {
+			t.Errorf("%s: %+v, want a failure at vector 33 with a VCD in %s", r.Engine, r, dir)
+			continue
+		}
+		f := verify.ReadTestVCD(t, r.VCD)
+		if !strings.HasPrefix(f.Version, tbInfo.Version+", written by ") {
+			t.Errorf("%s: $version %q, want %q and the simulator", r.Engine, f.Version, tbInfo.Version)
+		}
+		top := "atomic_xor_tb."
+		if r.Engine == verify.Verilator {
+			top = "TOP." + top
+		}
+		checkStandaloneVCD(t, f, top, g, filepath.Join(dir, "atomic_xor.vec"), 33)
+	}
+}

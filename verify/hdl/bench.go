@@ -69,6 +69,10 @@ type Bench struct {
 	// last ones of the vectors given (all of them are simulated, so the
 	// state is right). 0 means DefaultVCDCycles; negative, every cycle.
 	VCDCycles int
+	// Version is written into the $version of the VCDs DumpVCD leaves
+	// (StampVCD): the lsugen version, rtl.Info's Version. "" leaves the
+	// simulator's.
+	Version string
 }
 
 // DefaultVCDCycles is the window DumpVCD dumps of a clocked bench by
@@ -89,7 +93,7 @@ const DefaultVCDCycles = 1000
 // Warnings from the compilers are errors; so is an output with x or z bits
 // (an *XZError naming the module, vector and port).
 func (b *Bench) Run(ctx context.Context, e Engine, vectors [][][]uint64) ([][][][]uint64, error) {
-	outs, _, err := b.run(ctx, e, vectors, "")
+	outs, _, err := b.run(ctx, e, vectors, "", nil)
 	return outs, err
 }
 
@@ -107,7 +111,22 @@ func (b *Bench) DumpVCD(ctx context.Context, e Engine, vectors [][][]uint64, nam
 	if !validName(name) {
 		return "", &StepError{Engine: e, Step: "dump", Err: fmt.Errorf("bad VCD name %q: use letters, digits, '_', '-', '.'", name)}
 	}
-	_, vcd, err := b.run(ctx, e, vectors, name)
+	_, vcd, err := b.run(ctx, e, vectors, name, nil)
+	return vcd, err
+}
+
+// DumpVCDExpected is DumpVCD with the expected outputs of each vector,
+// expected[v][o] (outputs in Ports order, as Run returns them), which the
+// VCD shows as <output>_expected beside the modules' outputs, with the
+// flag mismatch (see the testbench's header comment).
+func (b *Bench) DumpVCDExpected(ctx context.Context, e Engine, vectors, expected [][][]uint64, name string) (string, error) {
+	if !validName(name) {
+		return "", &StepError{Engine: e, Step: "dump", Err: fmt.Errorf("bad VCD name %q: use letters, digits, '_', '-', '.'", name)}
+	}
+	if len(expected) != len(vectors) {
+		return "", &StepError{Engine: e, Step: "dump", Err: fmt.Errorf("%d expected outputs for %d vectors", len(expected), len(vectors))}
+	}
+	_, vcd, err := b.run(ctx, e, vectors, name, expected)
 	return vcd, err
 }
 
@@ -168,7 +187,7 @@ func lockDir(dir string, e Engine) func() {
 	return mu.Unlock
 }
 
-func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName string) ([][][][]uint64, string, error) {
+func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName string, expected [][][]uint64) ([][][][]uint64, string, error) {
 	fail := func(step string, err error) ([][][][]uint64, string, error) {
 		var se *StepError
 		if errors.As(err, &se) {
@@ -207,6 +226,13 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 		return fail("write vectors", err)
 	}
 	os.Remove(filepath.Join(p.dir, outFile))
+	expFile := ""
+	if expected != nil {
+		expFile = prefix + "expected_" + string(e) + ".hex"
+		if err := writeExpected(filepath.Join(p.dir, expFile), p.l, expected); err != nil {
+			return fail("write expected outputs", err)
+		}
+	}
 
 	var sim *command
 	switch e {
@@ -225,7 +251,10 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 			sim.Args = append(sim.Args, "+vcdfrom="+strconv.Itoa(b.vcdFrom(len(vectors))))
 		}
 	}
-	for _, f := range []string{vecFile, outFile, vcdFile} {
+	if expFile != "" {
+		sim.Args = append(sim.Args, "+exp="+expFile)
+	}
+	for _, f := range []string{vecFile, outFile, vcdFile, expFile} {
 		if len(f) >= maxPathChars {
 			return fail("run", fmt.Errorf("file name %q longer than the testbench's %d characters", f, maxPathChars-1))
 		}
@@ -268,6 +297,9 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	vcd := filepath.Join(p.dir, vcdFile)
 	if st, err := os.Stat(vcd); err != nil || st.Size() == 0 {
 		return fail("dump", sim.fail(fmt.Errorf("no VCD written to %s", vcd), out))
+	}
+	if err := StampVCD(vcd, b.Version); err != nil {
+		return fail("dump", err)
 	}
 	return outs, vcd, nil
 }

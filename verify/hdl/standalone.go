@@ -25,9 +25,15 @@ type Standalone struct {
 	Dir       string   // work directory for the builds; created if missing
 	Testbench string   // the testbench file
 	Top       string   // its module name
-	Sources   []string // the Verilog files of the module under test
+	Sources   []string // the Verilog (.v) and SystemVerilog (.sv) files of the module under test
 	Defines   []string // macros, NAME=VALUE, for the compilers' -D
-	Args      []string // arguments of the simulation, e.g. "+vectors=FILE"
+	// IncludeDirs are the directories searched for `include files: -I DIR
+	// for Icarus, -IDIR for Verilator.
+	IncludeDirs []string
+	// Trace builds Verilator's model with --trace, so that the testbench's
+	// $dumpvars writes a VCD (Icarus needs nothing for it).
+	Trace bool
+	Args  []string // arguments of the simulation, e.g. "+vectors=FILE"
 }
 
 // StandaloneRun is the outcome of one simulation.
@@ -55,7 +61,8 @@ var ErrInterface = errors.New("the compiler warns about the testbench's instance
 // runs to its end, whatever its exit status, is a StandaloneRun.
 //
 // Icarus compiles with -g2005, or -g2012 when a source ends in .sv, and
-// -Wall; Verilator verilates with -Wall -Wno-fatal and --timescale 1ns/1ps
+// -Wall; Verilator (which reads every file as SystemVerilog) verilates
+// with -Wall -Wno-fatal and --timescale 1ns/1ps
 // (for sources without a `timescale) with the options of the cross-check
 // runner (verilatorFlags: no DFG, split output) and compiles as it does,
 // with its run-time library's objects from lsugen's cache.
@@ -72,6 +79,20 @@ func (s *Standalone) Run(ctx context.Context, e Engine) (*StandaloneRun, error) 
 	}
 	if _, err := os.Stat(tb); err != nil {
 		return nil, &StepError{Engine: e, Step: "setup", Err: err}
+	}
+	var incs []string
+	for _, inc := range s.IncludeDirs {
+		abs, err := filepath.Abs(inc)
+		if err == nil {
+			var st os.FileInfo
+			if st, err = os.Stat(abs); err == nil && !st.IsDir() {
+				err = fmt.Errorf("include directory %s is not a directory", inc)
+			}
+		}
+		if err != nil {
+			return nil, &StepError{Engine: e, Step: "setup", Err: err}
+		}
+		incs = append(incs, abs)
 	}
 	var srcs []string
 	for _, src := range s.Sources {
@@ -94,9 +115,9 @@ func (s *Standalone) Run(ctx context.Context, e Engine) (*StandaloneRun, error) 
 	var sim *command
 	switch e {
 	case Icarus:
-		sim, err = s.buildIcarus(ctx, dir, tb, srcs)
+		sim, err = s.buildIcarus(ctx, dir, tb, srcs, incs)
 	case Verilator:
-		sim, err = s.buildVerilator(ctx, dir, tb, srcs)
+		sim, err = s.buildVerilator(ctx, dir, tb, srcs, incs)
 	}
 	if err != nil {
 		return nil, err
@@ -123,7 +144,7 @@ func (s *Standalone) defineArgs() []string {
 	return a
 }
 
-func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []string) (*command, error) {
+func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs, incs []string) (*command, error) {
 	iverilog, vvp, err := icarusTools()
 	if err != nil {
 		return nil, err
@@ -137,6 +158,9 @@ func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []str
 	const vvpFile = "tb.vvp"
 	os.Remove(filepath.Join(dir, vvpFile))
 	args := append([]string{gen, "-Wall", "-s", s.Top, "-o", vvpFile}, s.defineArgs()...)
+	for _, inc := range incs {
+		args = append(args, "-I", inc)
+	}
 	args = append(append(args, tb), srcs...)
 	build := newCommand(Icarus, "build (iverilog)", dir, iverilog.Path, args...)
 	out, err := build.run(ctx)
@@ -149,7 +173,7 @@ func (s *Standalone) buildIcarus(ctx context.Context, dir, tb string, srcs []str
 	return newCommand(Icarus, "run (vvp)", dir, vvp.Path, "-n", vvpFile), nil
 }
 
-func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []string) (*command, error) {
+func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs, incs []string) (*command, error) {
 	verilator, mk, cxx, err := verilatorTools()
 	if err != nil {
 		return nil, err
@@ -170,7 +194,13 @@ func (s *Standalone) buildVerilator(ctx context.Context, dir, tb string, srcs []
 		"-o", "sim",
 	}
 	args = append(args, verilatorFlags...)
+	if s.Trace {
+		args = append(args, "--trace", "--trace-underscore")
+	}
 	args = append(args, s.defineArgs()...)
+	for _, inc := range incs {
+		args = append(args, "-I"+inc)
+	}
 	args = append(append(args, tb), srcs...)
 	verilate := newCommand(Verilator, "build (verilate)", dir, verilator.Path, args...)
 	out, err := verilate.run(ctx)

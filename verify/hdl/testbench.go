@@ -14,6 +14,18 @@ const TopModule = "lsugen_tb"
 // runner passes names relative to Dir, which are short.
 const maxPathChars = 256
 
+// ExpectedSuffix ends the name of the testbench's wire that holds an
+// output's expected value (+exp), and MismatchSignal is its flag that a
+// module's output differs from it: the same names as in the standalone
+// testbench's VCD and lsugen's own.
+const (
+	ExpectedSuffix = "_expected"
+	MismatchSignal = "mismatch"
+)
+
+// DefaultVCDFile is the VCD the testbench writes under a plain +dump.
+const DefaultVCDFile = TopModule + ".vcd"
+
 // testbench returns the Verilog-2005 testbench for modules over ports laid
 // out by l: combinational, or clocked when l has a clock.
 //
@@ -74,12 +86,32 @@ func testbench(l *layout, modules []string, timescale bool) string {
 	}
 	p("//\n")
 	p("// Plusargs: +in=<vector file> +out=<output file> +n=<vector count>\n")
+	unit := "vector"
+	if clocked {
+		unit = "cycle"
+	}
+	p("//           [+exp=<expected file>: the expected outputs, one line per %s]\n", unit)
 	if clocked {
 		p("//           [+vcd=<file> [+vcdfrom=<cycle>]: dump all signals of %s from\n", TopModule)
 		p("//           the start of cycle <cycle> on; from time 0, the reset cycle\n")
 		p("//           included, when <cycle> is 0 or not given]\n")
 	} else {
 		p("//           [+vcd=<file>: dump all signals of %s]\n", TopModule)
+	}
+	p("//           [+dump=<file>: the same as +vcd; +dump alone writes %s]\n", DefaultVCDFile)
+	p("//\n")
+	if clocked {
+		p("// Waveform signals beside the modules' (dut0, ...): the clock tb_clk, the\n")
+	} else {
+		p("// Waveform signals beside the modules' (dut0, ...): the\n")
+	}
+	p("// inputs i_<port>, each module's outputs m<k>_<port>, with +exp each output's\n")
+	p("// expected value <port>%s, and %s: 1 while a module's output differs\n", ExpectedSuffix, MismatchSignal)
+	if clocked {
+		p("// from its expected value between a cycle's inputs and its rising edge,\n")
+		p("// where the outputs are written.\n")
+	} else {
+		p("// from its expected value.\n")
 	}
 	p("//\n")
 	what := "vector"
@@ -101,6 +133,7 @@ func testbench(l *layout, modules []string, timescale bool) string {
 		p("//   %-12s %s\n", bitRange(f), f.name)
 	}
 	p("// Lines with x or z digits are errors (outputs must be fully driven).\n")
+	p("// Expected file (+exp): for each %s, one line laid out as an output line.\n", what)
 	p("// Errors print a line starting with LSUGEN_TB_ERROR; the end prints\n")
 	p("// LSUGEN_TB_DONE <count>.\n")
 	p("\n")
@@ -109,6 +142,9 @@ func testbench(l *layout, modules []string, timescale bool) string {
 	p("    reg [8*%d-1:0] tb_in_file;\n", maxPathChars)
 	p("    reg [8*%d-1:0] tb_out_file;\n", maxPathChars)
 	p("    reg [8*%d-1:0] tb_vcd_file;\n", maxPathChars)
+	p("    reg [8*%d-1:0] tb_exp_file;\n", maxPathChars)
+	p("    integer tb_fexp;    // the expected file; 0: none\n")
+	p("    reg tb_dumping;\n")
 	p("    integer tb_n;\n")
 	p("    integer tb_v;\n")
 	p("    integer tb_fin;\n")
@@ -162,8 +198,35 @@ func testbench(l *layout, modules []string, timescale bool) string {
 		p("    );\n")
 	}
 	p("\n")
+	p("    // The expected outputs (+exp) and the flag that a module's output\n")
+	p("    // differs from them, for the waveform.\n")
+	p("    /* verilator lint_off UNUSEDSIGNAL */\n")
+	p("    reg [%d:0] tb_exp;\n", l.ow-1)
+	if clocked {
+		p("    reg tb_check; // 1 from a cycle's inputs to its rising edge\n")
+	}
+	for _, f := range l.outs {
+		p("    wire %s %s%s = tb_exp%s;\n", decl(f.width), f.name, ExpectedSuffix, bitRange(f))
+	}
+	var differs []string
+	for m := range modules {
+		for _, f := range l.outs {
+			differs = append(differs, fmt.Sprintf("m%d_%s !== %s%s", m, f.name, f.name, ExpectedSuffix))
+		}
+	}
+	gate := "tb_fexp != 0"
+	if clocked {
+		gate += " && tb_check"
+	}
+	p("    wire %s = %s && (%s);\n", MismatchSignal, gate, strings.Join(differs, " || "))
+	p("    /* verilator lint_on UNUSEDSIGNAL */\n")
+	p("\n")
 	p("    initial begin\n")
 	p("        tb_vec = %d'd0;\n", l.iw)
+	p("        tb_fexp = 0;\n")
+	if clocked {
+		p("        tb_check = 1'b0;\n")
+	}
 	p("        tb_n = 0;\n")
 	if clocked {
 		p("        tb_clk = 1'b0;\n")
@@ -174,17 +237,29 @@ func testbench(l *layout, modules []string, timescale bool) string {
 	p("            $display(\"LSUGEN_TB_ERROR: need +in=<file> +out=<file> +n=<count>\");\n")
 	p("            $finish;\n")
 	p("        end\n")
+	p("        tb_dumping = 1'b1;\n")
+	p("        if (!$value$plusargs(\"vcd=%%s\", tb_vcd_file) && !$value$plusargs(\"dump=%%s\", tb_vcd_file)) begin\n")
+	p("            tb_vcd_file = %q;\n", DefaultVCDFile)
+	p("            tb_dumping = $test$plusargs(\"dump\");\n")
+	p("        end\n")
 	if clocked {
-		p("        if ($value$plusargs(\"vcd=%%s\", tb_vcd_file)) begin\n")
+		p("        if (tb_dumping) begin\n")
 		p("            if (!$value$plusargs(\"vcdfrom=%%d\", tb_vcd_from) || tb_vcd_from < 0)\n")
 		p("                tb_vcd_from = 0;\n")
 		p("        end\n")
 	} else {
-		p("        if ($value$plusargs(\"vcd=%%s\", tb_vcd_file)) begin\n")
+		p("        if (tb_dumping) begin\n")
 		p("            $dumpfile(tb_vcd_file);\n")
 		p("            $dumpvars(0, %s);\n", TopModule)
 		p("        end\n")
 	}
+	p("        if ($value$plusargs(\"exp=%%s\", tb_exp_file)) begin\n")
+	p("            tb_fexp = $fopen(tb_exp_file, \"r\");\n")
+	p("            if (tb_fexp == 0) begin\n")
+	p("                $display(\"LSUGEN_TB_ERROR: cannot open the expected file\");\n")
+	p("                $finish;\n")
+	p("            end\n")
+	p("        end\n")
 	p("        tb_fin = $fopen(tb_in_file, \"r\");\n")
 	p("        tb_fout = $fopen(tb_out_file, \"w\");\n")
 	p("        if (tb_fin == 0 || tb_fout == 0) begin\n")
@@ -219,17 +294,30 @@ func testbench(l *layout, modules []string, timescale bool) string {
 	p("                $display(\"LSUGEN_TB_ERROR: cannot read vector %%0d\", tb_v);\n")
 	p("                $finish;\n")
 	p("            end\n")
+	p("            if (tb_fexp != 0) begin\n")
+	p("                tb_r = $fscanf(tb_fexp, \"%%h\\n\", tb_exp);\n")
+	p("                if (tb_r != 1) begin\n")
+	p("                    $display(\"LSUGEN_TB_ERROR: cannot read the expected outputs of vector %%0d\", tb_v);\n")
+	p("                    $finish;\n")
+	p("                end\n")
+	p("            end\n")
+	if clocked {
+		p("            tb_check = 1'b1;\n")
+	}
 	p("            #1;\n")
 	for m := range modules {
 		p("            $fwrite(tb_fout, \"%%h\\n\", %s);\n", concat(l.outs, fmt.Sprintf("m%d_", m)))
 	}
 	if clocked {
 		p("            tb_clk = 1'b1;\n")
+		p("            tb_check = 1'b0;\n")
 		p("            #1;\n")
 		p("            tb_clk = 1'b0;\n")
 	}
 	p("        end\n")
 	p("        $fclose(tb_fin);\n")
+	p("        if (tb_fexp != 0)\n")
+	p("            $fclose(tb_fexp);\n")
 	p("        $fclose(tb_fout);\n")
 	p("        $display(\"LSUGEN_TB_DONE %%0d\", tb_n);\n")
 	p("        $finish;\n")

@@ -97,6 +97,13 @@ func newClockedLayout(ports []netlist.Port, clock, reset string) (*layout, error
 	if len(l.outs) == 0 {
 		return nil, errors.New("no output ports: nothing to compare")
 	}
+	for _, in := range l.ins {
+		for _, out := range l.outs {
+			if "i_"+in.name == out.name+ExpectedSuffix {
+				return nil, fmt.Errorf("ports %s and %s: the testbench's signals i_%s and %s%s would clash", in.name, out.name, in.name, out.name, ExpectedSuffix)
+			}
+		}
+	}
 	if clock != "" && !seen[clock] {
 		return nil, fmt.Errorf("no clock input %s", clock)
 	}
@@ -257,6 +264,43 @@ func writeVectors(path string, l *layout, vectors [][][]uint64) (err error) {
 			orBits(packed, fd.offset, vec[i], fd.width)
 		}
 		line = appendHex(line[:0], packed, l.iDig)
+		line = append(line, '\n')
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// writeExpected writes the expected file: one line per vector, the
+// expected outputs expected[v][o] (outputs in Ports order) packed by l as
+// in the output file, l.oDig hex digits.
+func writeExpected(path string, l *layout, expected [][][]uint64) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	packed := make([]uint64, words(l.ow))
+	line := make([]byte, 0, l.oDig+1)
+	for v, outs := range expected {
+		if len(outs) != len(l.outs) {
+			return fmt.Errorf("expected outputs of vector %d: %d values, want %d (one per output port)", v, len(outs), len(l.outs))
+		}
+		clear(packed)
+		for o, fd := range l.outs {
+			if len(outs[o]) < words(fd.width) {
+				return fmt.Errorf("expected outputs of vector %d, output %s: %d words for %d bits, want %d",
+					v, fd.name, len(outs[o]), fd.width, words(fd.width))
+			}
+			orBits(packed, fd.offset, outs[o], fd.width)
+		}
+		line = appendHex(line[:0], packed, l.oDig)
 		line = append(line, '\n')
 		if _, err := w.Write(line); err != nil {
 			return err
