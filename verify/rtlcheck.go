@@ -206,9 +206,12 @@ func icarusCannotCompile(e Engine, sv []string, err error) (string, bool) {
 	why := ""
 	var te *toolchain.Error
 	if errors.As(err, &te) {
+		// The first error ("sorry: ..." for what Icarus lacks), not a
+		// warning about the sources.
 		for _, l := range strings.Split(te.Output, "\n") {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "...") {
-				why = ": " + l
+			l = strings.TrimSpace(l)
+			if strings.Contains(l, "sorry") || strings.Contains(l, "error") {
+				why = ": " + strings.TrimSuffix(l, ".")
 				break
 			}
 		}

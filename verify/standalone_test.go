@@ -737,3 +737,150 @@ func TestRTLCheck_VCD(t *testing.T) {
 		checkStandaloneVCD(t, f, top, g, filepath.Join(dir, "atomic_xor.vec"), 33)
 	}
 }
+
+// writeFiles writes name -> text under dir (creating directories) and
+// returns the paths by name.
+func writeFiles(t *testing.T, dir string, files map[string]string) map[string]string {
+	t.Helper()
+	paths := map[string]string{}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths[name] = p
+	}
+	return paths
+}
+
+// The fixed XOR hash written by hand: with an include file and macros
+// from the command line, and in SystemVerilog.
+const (
+	hashHeaderVH = "`define BANK_BITS 5\n" +
+		"`define HIGH_FIELD(a) a[`HIGH_LSB + `BANK_BITS - 1:`HIGH_LSB]\n"
+	// Needs the include directory of atomic_hash.vh and HIGH_LSB=5;
+	// without USE_XOR it ORs the halves (and fails at vector 33).
+	hashIncludeV = "`include \"atomic_hash.vh\"\n" +
+		"module atomic_xor (input wire [13:0] addr_i, output wire [`BANK_BITS-1:0] bank_o);\n" +
+		"`ifdef USE_XOR\n" +
+		"    assign bank_o = addr_i[`BANK_BITS-1:0] ^ `HIGH_FIELD(addr_i);\n" +
+		"`else\n" +
+		"    assign bank_o = addr_i[`BANK_BITS-1:0] | `HIGH_FIELD(addr_i);\n" +
+		"`endif\n" +
+		"endmodule\n"
+	hashSV = "module atomic_xor (input logic [13:0] addr_i, output logic [4:0] bank_o);\n" +
+		"    always_comb bank_o = addr_i[4:0] ^ addr_i[9:5];\n" +
+		"endmodule\n"
+	// inside, which Icarus 11 does not support: with a low half of 0 the
+	// bank is the high half, as the XOR gives.
+	hashInsideSV = "module atomic_xor (input logic [13:0] addr_i, output logic [4:0] bank_o);\n" +
+		"    always_comb bank_o = (addr_i[4:0] inside {5'd0}) ? addr_i[9:5] : addr_i[4:0] ^ addr_i[9:5];\n" +
+		"endmodule\n"
+)
+
+// TestRTLCheck_IncludeDirsDefinesAndSV: `verify --rtl`'s check passes a
+// module that compiles only with its include directory and a define, under
+// Icarus and Verilator; a define without a value is 1; without the
+// include directory or the define it cannot compile. A SystemVerilog
+// source passes under both (Icarus with -g2012).
+func TestRTLCheck_IncludeDirsDefinesAndSV(t *testing.T) {
+	u := exampleUnitNamed(t, "atomic_xor")
+	g := writeTB(t, t.TempDir(), u)
+	src := writeFiles(t, t.TempDir(), map[string]string{
+		"inc/atomic_hash.vh": hashHeaderVH,
+		"v/atomic_xor.v":     hashIncludeV,
+		"sv/atomic_xor.sv":   hashSV,
+	})
+	inc := filepath.Dir(src["inc/atomic_hash.vh"])
+	both := []verify.Engine{verify.Icarus, verify.Verilator}
+	run := func(sources, incs, defines []string, engines []verify.Engine) ([]verify.RTLResult, error) {
+		check := verify.RTLCheck{Golden: g, Info: tbInfo, Sources: sources, Dir: t.TempDir(), IncludeDirs: incs, Defines: defines}
+		return check.Run(context.Background(), engines)
+	}
+	passes := func(what string, res []verify.RTLResult, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if len(res) != 2 {
+			t.Fatalf("%s: %d results", what, len(res))
+		}
+		for _, r := range res {
+			if !r.Passed || r.Skipped || r.Count != g.Len() {
+				t.Errorf("%s, %s: %+v, want a pass of %d vectors", what, r.Engine, r, g.Len())
+			}
+		}
+	}
+
+	res, err := run([]string{src["v/atomic_xor.v"]}, []string{inc}, []string{"HIGH_LSB=5", "USE_XOR"}, both)
+	passes("include and defines", res, err)
+
+	res, err = run([]string{src["v/atomic_xor.v"]}, []string{inc}, []string{"HIGH_LSB=5"}, both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Passed || !strings.HasPrefix(r.Failure, "vector 33 ") {
+			t.Errorf("without USE_XOR, %s: %+v, want a failure at vector 33", r.Engine, r)
+		}
+	}
+	for _, e := range both {
+		if _, err := run([]string{src["v/atomic_xor.v"]}, nil, []string{"HIGH_LSB=5", "USE_XOR"}, []verify.Engine{e}); err == nil || !strings.Contains(err.Error(), "atomic_hash.vh") {
+			t.Errorf("%s without the include directory: %v, want the compiler's error naming atomic_hash.vh", e, err)
+		}
+		if _, err := run([]string{src["v/atomic_xor.v"]}, []string{inc}, []string{"USE_XOR"}, []verify.Engine{e}); err == nil || !strings.Contains(err.Error(), "HIGH_LSB") {
+			t.Errorf("%s without HIGH_LSB: %v, want the compiler's error naming it", e, err)
+		}
+	}
+
+	res, err = run([]string{src["sv/atomic_xor.sv"]}, nil, nil, both)
+	passes("SystemVerilog", res, err)
+}
+
+// TestRTLCheck_IcarusSkipsUnsupportedSV: a SystemVerilog source that
+// Icarus cannot compile (inside) gives a skipped Icarus result with the
+// reason, not an error or a silent pass, and Verilator's verdict; with
+// Icarus alone nothing checks it, an error. Bad defines and include
+// directories are errors before any build.
+func TestRTLCheck_IcarusSkipsUnsupportedSV(t *testing.T) {
+	u := exampleUnitNamed(t, "atomic_xor")
+	g := writeTB(t, t.TempDir(), u)
+	src := writeFiles(t, t.TempDir(), map[string]string{"atomic_xor.sv": hashInsideSV})["atomic_xor.sv"]
+	run := func(engines []verify.Engine, incs, defines []string) ([]verify.RTLResult, error) {
+		check := verify.RTLCheck{Golden: g, Info: tbInfo, Sources: []string{src}, Dir: t.TempDir(), IncludeDirs: incs, Defines: defines}
+		return check.Run(context.Background(), engines)
+	}
+	res, err := run([]verify.Engine{verify.Icarus, verify.Verilator}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 {
+		t.Fatalf("%d results, want 2", len(res))
+	}
+	if ic := res[0]; !ic.Skipped || ic.Passed || !strings.Contains(ic.Note, "atomic_xor.sv") || !strings.Contains(ic.Note, "inside") {
+		t.Errorf("icarus: %+v, want skipped with a note naming the file and the compiler's complaint", ic)
+	}
+	if vl := res[1]; !vl.Passed || vl.Skipped || vl.Count != g.Len() {
+		t.Errorf("verilator: %+v, want a pass", vl)
+	}
+	if _, err := run([]verify.Engine{verify.Icarus}, nil, nil); err == nil || !strings.Contains(err.Error(), "no simulator could check") {
+		t.Errorf("icarus alone: %v, want an error", err)
+	}
+	for _, c := range []struct {
+		incs, defines []string
+		want          string
+	}{
+		{nil, []string{"DUT=other"}, "DUT"},
+		{nil, []string{"1X=2"}, "not a macro name"},
+		{nil, []string{"=2"}, "not a macro name"},
+		{[]string{filepath.Join(t.TempDir(), "absent")}, nil, "absent"},
+		{[]string{src}, nil, "not a directory"},
+	} {
+		if _, err := run([]verify.Engine{verify.Verilator}, c.incs, c.defines); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("include dirs %q, defines %q: %v, want an error with %q", c.incs, c.defines, err, c.want)
+		}
+	}
+}
