@@ -102,7 +102,7 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 			vlnv = func(u unit) string { return strings.Join([]string{v, l, n + "-" + u.design.Name, ver}, ":") }
 		}
 	}
-	rep, set, err := unitFiles(units, out, true, params.tb, vlnv)
+	rep, set, err := unitFiles(units, out, true, params.tb, vlnv, nil)
 	if err != nil {
 		return err
 	}

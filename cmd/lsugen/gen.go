@@ -11,6 +11,7 @@ import (
 	"github.com/lsugen/lsugen/packaging"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/timing/liberty"
 	"github.com/lsugen/lsugen/verify"
 )
 
@@ -22,26 +23,39 @@ DIR/NAME.sdc; with --tb also DIR/NAME_tb.v, a self-checking testbench that
 runs under plain iverilog and verilator --binary, and DIR/NAME.vec, its
 golden vectors (inputs and the behavioural model's outputs). With both,
 NAME.core also has the targets sim and sim_gates, which run the testbench
-on the RTL and on the gate netlist under Icarus Verilog. Nothing is
-written unless every unit generates; each file is written atomically.
---json lists the units and the files written.`
+on the RTL and on the gate netlist under Icarus Verilog. With --fusesoc
+--liberty LIB the SDC and the Yosys script target that cell library (its
+FO4, unit inverter and cells; a gzipped library is also written unpacked,
+once, for Yosys): see docs/packaging.md. Nothing is written unless every
+unit generates; each file is written atomically. --json lists the units
+and the files written.`
 
 func newGenCmd(a *app) *cobra.Command {
 	var (
-		out         string
-		fusesoc, tb bool
-		asJSON      bool
+		out, libFile string
+		fusesoc, tb  bool
+		asJSON       bool
 	)
 	cmd := &cobra.Command{
-		Use:   "gen [-o DIR] [--fusesoc] [--tb] [--json] SPEC...",
+		Use:   "gen [-o DIR] [--fusesoc [--liberty FILE]] [--tb] [--json] SPEC...",
 		Short: "write the RTL and gate-level Verilog of every unit (and testbenches, FuseSoC cores)",
 		Long:  genLong,
 		RunE: func(cmd *cobra.Command, paths []string) error {
+			if libFile != "" && !fusesoc {
+				return usagef("--liberty targets the SDC and Yosys script of --fusesoc: give both")
+			}
+			var lib *packaging.Library
+			if libFile != "" {
+				var err error
+				if lib, err = packaging.LoadLibrary(libFile, liberty.Options{}); err != nil {
+					return badInput(err)
+				}
+			}
 			units, err := loadAndGenerate(paths, a.stderr)
 			if err != nil {
 				return err
 			}
-			rep, set, err := unitFiles(units, out, fusesoc, tb, func(unit) string { return "" })
+			rep, set, err := unitFiles(units, out, fusesoc, tb, func(unit) string { return "" }, lib)
 			if err != nil {
 				return err
 			}
@@ -59,6 +73,7 @@ func newGenCmd(a *app) *cobra.Command {
 	addOutputFlag(fs, &out, "out", "output directory")
 	fs.BoolVar(&fusesoc, "fusesoc", false, "also write per unit a FuseSoC core NAME.core, a Yosys script NAME.ys and SDC constraints NAME.sdc")
 	fs.BoolVar(&tb, "tb", false, "also write per unit a self-checking testbench NAME_tb.v and its golden vectors NAME.vec")
+	addLibertyFlag(fs, &libFile)
 	addJSONFlag(fs, &asJSON)
 	return cmd
 }
@@ -91,16 +106,27 @@ type genUnit struct {
 // FuseSoC core, Yosys script and SDC (vlnv names a unit's core, "" for the
 // default name), with tb its testbench and golden vectors. Two files of
 // one name are an error (bad input: two units whose names collide). The
-// report lists the files under dir.
-func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) string) (*genReport, map[string][]byte, error) {
+// report lists the files under dir. With lib the packaging files target
+// that cell library; its unpacked copy, which every unit's Yosys script
+// reads, is written once and listed with no unit.
+func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) string, lib *packaging.Library) (*genReport, map[string][]byte, error) {
 	rep := &genReport{Version: gen.Version, Dir: dir, Units: []genUnit{}, Files: []string{}}
 	set := map[string][]byte{}
+	if lib != nil && lib.Unpacked != nil {
+		set[lib.Path] = lib.Unpacked
+	}
 	for _, u := range units {
 		one := []unit{u}
 		own := map[string][]byte{}
 		parts := []func() (map[string][]byte, error){func() (map[string][]byte, error) { return verilogFiles(one) }}
 		if fusesoc {
-			parts = append(parts, func() (map[string][]byte, error) { return packagingFiles(one, vlnv, tb) })
+			parts = append(parts, func() (map[string][]byte, error) {
+				files, err := packagingFiles(one, vlnv, tb, lib)
+				if lib != nil && lib.Unpacked != nil {
+					delete(files, lib.Path)
+				}
+				return files, err
+			})
 		}
 		if tb {
 			parts = append(parts, func() (map[string][]byte, error) { return testbenchFiles(one) })
@@ -159,19 +185,19 @@ func verilogFiles(units []unit) (map[string][]byte, error) {
 // core also runs the testbench and golden vectors testbenchFiles writes
 // (targets sim and sim_gates). The SDC documents the sized critical-path
 // estimate with the default driver and load, as `lsugen timing --mode
-// sized` reports it.
-func packagingFiles(units []unit, vlnv func(unit) string, tb bool) (map[string][]byte, error) {
-	opt := timing.DefaultOptions()
-	opt.Mode = timing.Sized
+// sized` reports it; with lib in that library's gate table, and the SDC
+// and Yosys script target the library.
+func packagingFiles(units []unit, vlnv func(unit) string, tb bool, lib *packaging.Library) (map[string][]byte, error) {
+	opt := packaging.EstimateOptions(lib)
 	set := map[string][]byte{}
 	for _, u := range units {
 		res, err := timing.Analyze(u.design, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
 		}
-		pu := packaging.NewUnit(u.design, u.spec.UnitKind(), u.spec.Variant(), source(u.spec), gen.Version,
-			packaging.Estimate{FO4: res.FO4, Depth: res.Depth, Endpoint: res.Endpoint})
+		pu := packaging.NewUnit(u.design, u.spec.UnitKind(), u.spec.Variant(), source(u.spec), gen.Version, packaging.EstimateOf(res, opt))
 		pu.VLNV = vlnv(u)
+		pu.Library = lib
 		if tb {
 			pu.Testbench = &packaging.Testbench{
 				File: verify.TestbenchFileName(u.design), Module: verify.TestbenchModule(u.design),

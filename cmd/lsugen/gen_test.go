@@ -72,3 +72,40 @@ func TestGen_FuseSoC(t *testing.T) {
 		t.Errorf("%d files without --fusesoc, want 2", len(entries))
 	}
 }
+
+// TestGen_FuseSoCLiberty: gen --fusesoc --liberty LIB writes SDC and Yosys
+// scripts for the library, and a gzipped library once, unpacked, for all
+// units; --liberty alone, or a missing library, is a usage error.
+func TestGen_FuseSoCLiberty(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec+seqSpec)
+	if code, _, stderr := lsugen(t, "gen", "--liberty", filepath.Join(dir, "x.lib"), spec); code != 2 || !strings.Contains(stderr, "--liberty targets the SDC and Yosys script of --fusesoc") {
+		t.Errorf("--liberty without --fusesoc: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := lsugen(t, "gen", "--fusesoc", "--liberty", filepath.Join(dir, "x.lib"), spec); code != 2 || !strings.Contains(stderr, "x.lib") {
+		t.Errorf("a missing library: exit %d, %s", code, stderr)
+	}
+	lib := sky130Lib(t)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := lsugen(t, "gen", "--fusesoc", "--liberty", lib, "--json", "-o", out, spec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	validateJSON(t, "gen.json", stdout)
+	unpacked := filepath.Join(out, "sky130_fd_sc_hd__tt_025C_1v80.lib")
+	if !strings.Contains(stdout, `"`+unpacked+`"`) || strings.Count(stdout, unpacked) != 1 {
+		t.Errorf("the unpacked library is not listed once, apart from the units:\n%s", stdout)
+	}
+	for _, f := range []string{"h.sdc", "p.sdc"} {
+		b, _ := os.ReadFile(filepath.Join(out, f))
+		if !strings.Contains(string(b), "# Library: sky130_fd_sc_hd__tt_025C_1v80.") {
+			t.Errorf("%s does not target the library:\n%.600s", f, b)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "p.ys")); !strings.Contains(string(b), "dfflibmap -liberty sky130_fd_sc_hd__tt_025C_1v80.lib") {
+		t.Errorf("p.ys does not map onto the library:\n%s", b)
+	}
+	if st, err := os.Stat(unpacked); err != nil || st.Size() < 1<<20 {
+		t.Errorf("unpacked library: %v", err)
+	}
+}
