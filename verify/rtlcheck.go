@@ -39,11 +39,15 @@ type RTLCheck struct {
 	// (NAME alone is NAME=1, as for a C compiler), given to both simulators
 	// as -DNAME=VALUE. DUT is the testbench's: name the module with Top.
 	Defines []string
-	// VCD makes each simulator write a waveform of the whole run, with the
+	// VCD makes each simulator write a waveform of the run, with the
 	// testbench's +dump: Dir/NAME_<engine>.vcd, each output beside its
 	// expected value and the flag mismatch (see Testbench), stamped with
 	// Info's version. Verilator then builds with --trace.
 	VCD bool
+	// VCDFrom is the first vector (cycle) the waveform holds (+vcdfrom):
+	// 0 for the whole run; a later one keeps the VCD of a failure deep in
+	// an exhaustive file small.
+	VCDFrom int
 }
 
 // RTLResult is the verdict of one simulator.
@@ -146,7 +150,7 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 				return results, fmt.Errorf("work directory path too long for the testbench's file name register: %s", vcd)
 			}
 			os.Remove(vcd)
-			sa.Args = append(sa.Args, "+"+DumpPlusarg+"="+vcd)
+			sa.Args = append(sa.Args, "+"+DumpPlusarg+"="+vcd, "+"+DumpFromPlusarg+"="+strconv.Itoa(max(0, c.VCDFrom)))
 			sa.Trace = true
 		}
 		start := time.Now()

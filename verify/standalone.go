@@ -23,8 +23,13 @@ const (
 )
 
 // DumpPlusarg is the plusarg that makes a standalone testbench write a VCD:
-// +dump writes DumpFileName(d), +dump=FILE writes FILE.
-const DumpPlusarg = "dump"
+// +dump writes DumpFileName(d), +dump=FILE writes FILE. With
+// +DumpFromPlusarg=N (vcdfrom=N) the dump starts at vector (cycle) N, so
+// that a failure deep in a long vector file leaves a small VCD.
+const (
+	DumpPlusarg     = "dump"
+	DumpFromPlusarg = "vcdfrom"
+)
 
 // DumpFileName is the VCD a standalone testbench writes under +dump.
 func DumpFileName(d *netlist.Design) string { return TestbenchModule(d) + ".vcd" }
@@ -111,11 +116,12 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	if g.Clocked {
 		when = " between a cycle's inputs and the rising edge, where the outputs are compared"
 	}
-	para("Waveform: the plusarg +%s writes a VCD of the run to %s (+%s=FILE: to FILE), from time 0: the inputs, "+
+	para("Waveform: the plusarg +%s writes a VCD of the run to %s (+%s=FILE: to FILE), from time 0 "+
+		"(+%s=N: from %s N on, the number a FAIL line gives): the inputs, "+
 		"every output beside its expected value (%s%s beside %s), the flag %s, 1 while an output differs "+
 		"from its expected value%s, tb_n, the %s's number, and the signals of the module under test (dut). "+
 		"Verilator needs --trace in the build for it.",
-		DumpPlusarg, vcd, DumpPlusarg, outs[0].Name, ExpectedSuffix, outs[0].Name, MismatchSignal, when, what)
+		DumpPlusarg, vcd, DumpPlusarg, DumpFromPlusarg, what, outs[0].Name, ExpectedSuffix, outs[0].Name, MismatchSignal, when, what)
 	p("//\n")
 	// The commands start with "$ ": a comment whose first word is
 	// verilator is a Verilator metacomment (and an error).
@@ -197,6 +203,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("    integer tb_c;             // the character read, -1 at the end of the file\n")
 	p("    integer tb_r;             // a system function's result\n")
 	p("    reg [8*1024-1:0] tb_dump; // the VCD's name (+%s)\n", DumpPlusarg)
+	p("    integer tb_dump_at;       // the %s where the dump starts; -1: no dump\n", what)
 	p("\n")
 	p("    initial begin\n")
 	p("        tb_file = %q;\n", vec)
@@ -209,7 +216,13 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	// Verilator 5.006 ignores a $dumpfile in the block of a $value$plusargs.
 	p("        tb_dump = %q;\n", vcd)
 	p("        tb_r = $value$plusargs(\"%s=%%s\", tb_dump);\n", DumpPlusarg)
-	p("        if ($test$plusargs(\"%s\")) begin\n", DumpPlusarg)
+	p("        tb_dump_at = 0;\n")
+	p("        tb_r = $value$plusargs(\"%s=%%d\", tb_dump_at);\n", DumpFromPlusarg)
+	p("        if (tb_dump_at < 0)\n")
+	p("            tb_dump_at = 0;\n")
+	p("        if (!$test$plusargs(\"%s\"))\n", DumpPlusarg)
+	p("            tb_dump_at = -1;\n")
+	p("        if (tb_dump_at == 0) begin\n")
 	p("            $dumpfile(tb_dump);\n")
 	p("            $dumpvars(0, %s);\n", tb)
 	p("        end\n")
@@ -241,6 +254,10 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("                    tb_c = $fgetc(tb_fd);\n")
 	// 13 is CR, which Verilog-2005 has no string escape for.
 	p("            end else if (tb_c != \"\\n\" && tb_c != \" \" && tb_c != \"\\t\" && tb_c != 13) begin\n")
+	p("                if (tb_n == tb_dump_at && tb_n != 0) begin\n")
+	p("                    $dumpfile(tb_dump);\n")
+	p("                    $dumpvars(0, %s);\n", tb)
+	p("                end\n")
 	p("                // A %s: the inputs, then the expected outputs.\n", what)
 	p("                tb_r = $ungetc(tb_c, tb_fd);\n")
 	var targets []string
@@ -286,7 +303,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	if len(outs) > 1 {
 		p("                    end\n")
 	}
-	p("                    if ($test$plusargs(\"%s\"))\n", DumpPlusarg)
+	p("                    if (tb_dump_at >= 0 && tb_n >= tb_dump_at)\n")
 	p("                        $dumpflush;\n")
 	p("                    $fatal(1, \"%s: %s %%0d failed\", tb_n);\n", tb, what)
 	p("                end\n")

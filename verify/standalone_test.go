@@ -596,8 +596,19 @@ func TestStandaloneTestbench_WrongAtOneAddressFails(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("wrong at %#x: exit 0:\n%s", bad, out)
 	}
-	if v := checkFailure(t, out, g, filepath.Join(broken, verify.VectorFileName(u.design))); v != bad {
+	vec := filepath.Join(broken, verify.VectorFileName(u.design))
+	if v := checkFailure(t, out, g, vec); v != bad {
 		t.Errorf("fails at vector %#x, want %#x", v, bad)
+	}
+	// The waveform of the last vectors up to the failure, not of 600,000.
+	out, code = tool(t, broken, "vvp", "-n", u.design.Name+"_tb.vvp", "+dump=near.vcd", fmt.Sprintf("+%s=%d", verify.DumpFromPlusarg, bad-10))
+	if code == 0 || checkFailure(t, out, g, vec) != bad {
+		t.Fatalf("+dump +%s: exit %d, want the same failure:\n%s", verify.DumpFromPlusarg, code, out)
+	}
+	f := verify.ReadTestVCD(t, filepath.Join(broken, "near.vcd"))
+	checkStandaloneVCD(t, f, u.design.Name+"_tb.", g, vec, bad-10, bad)
+	if n := f.Changes(t, u.design.Name+"_tb.addr_i"); n != 11 {
+		t.Errorf("addr_i changes %d times in the VCD, want 11 (vectors %d to %d)", n, bad-10, bad)
 	}
 }
 
@@ -637,7 +648,7 @@ func TestStandaloneTestbench_DumpVCD(t *testing.T) {
 			if f.Version != "Icarus Verilog" {
 				t.Errorf("icarus: $version %q", f.Version)
 			}
-			checkStandaloneVCD(t, f, tb+".", g, vec, fail)
+			checkStandaloneVCD(t, f, tb+".", g, vec, 0, fail)
 
 			if !g.Clocked {
 				return // Verilator's dump: one build, of the clocked unit
@@ -649,14 +660,15 @@ func TestStandaloneTestbench_DumpVCD(t *testing.T) {
 			if code == 0 || checkFailure(t, out, g, vec) != fail {
 				t.Fatalf("verilator +dump=wave.vcd: exit %d, want the same failure:\n%s", code, out)
 			}
-			checkStandaloneVCD(t, verify.ReadTestVCD(t, filepath.Join(dir, "wave.vcd")), "TOP."+tb+".", g, vec, fail)
+			checkStandaloneVCD(t, verify.ReadTestVCD(t, filepath.Join(dir, "wave.vcd")), "TOP."+tb+".", g, vec, 0, fail)
 		})
 	}
 }
 
 // checkStandaloneVCD checks a standalone testbench's VCD (its scope top,
-// with a trailing dot) up to vector (cycle) fail, the first failing one.
-func checkStandaloneVCD(t *testing.T, f *verify.TestVCD, top string, g *verify.GoldenSet, vecPath string, fail int) {
+// with a trailing dot) that starts at vector (cycle) from, up to vector
+// (cycle) fail, the first failing one: nothing is dumped before from.
+func checkStandaloneVCD(t *testing.T, f *verify.TestVCD, top string, g *verify.GoldenSet, vecPath string, from, fail int) {
 	t.Helper()
 	for _, p := range append(append([]*netlist.Port(nil), g.Inputs()...), g.Outputs()...) {
 		want := ""
@@ -677,7 +689,12 @@ func checkStandaloneVCD(t *testing.T, f *verify.TestVCD, top string, g *verify.G
 		}
 		return float64(v) + 0.5
 	}
-	for v := max(0, fail-20); v <= fail; v++ {
+	if from > 0 {
+		if got := f.Value(t, top+verify.MismatchSignal, at(from-1)); got != "" {
+			t.Errorf("mismatch %q at %d, before the dump starts at %d", got, from-1, from)
+		}
+	}
+	for v := max(from, fail-20); v <= fail; v++ {
 		want := "0"
 		if v == fail {
 			want = "1"
@@ -698,8 +715,9 @@ func checkStandaloneVCD(t *testing.T, f *verify.TestVCD, top string, g *verify.G
 }
 
 // TestRTLCheck_VCD: with VCD set, `verify --rtl`'s check leaves each
-// simulator's waveform of the run, stamped with lsugen's version beside the
-// simulator's, with the failing vector's mismatch flag set.
+// simulator's waveform of the run from VCDFrom on, stamped with lsugen's
+// version beside the simulator's, with the failing vector's mismatch flag
+// set.
 func TestRTLCheck_VCD(t *testing.T) {
 	u := exampleUnitNamed(t, "atomic_xor")
 	src := t.TempDir()
@@ -716,7 +734,7 @@ func TestRTLCheck_VCD(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	check := verify.RTLCheck{Golden: g, Info: tbInfo, Sources: []string{bad}, Dir: dir, VCD: true}
+	check := verify.RTLCheck{Golden: g, Info: tbInfo, Sources: []string{bad}, Dir: dir, VCD: true, VCDFrom: 30}
 	res, err := check.Run(context.Background(), []verify.Engine{verify.Icarus, verify.Verilator})
 	if err != nil {
 		t.Fatal(err)
@@ -734,7 +752,7 @@ func TestRTLCheck_VCD(t *testing.T) {
 		if r.Engine == verify.Verilator {
 			top = "TOP." + top
 		}
-		checkStandaloneVCD(t, f, top, g, filepath.Join(dir, "atomic_xor.vec"), 33)
+		checkStandaloneVCD(t, f, top, g, filepath.Join(dir, "atomic_xor.vec"), check.VCDFrom, 33)
 	}
 }
 
