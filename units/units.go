@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
@@ -195,7 +196,7 @@ func Job(u specs.Unit, d *netlist.Design) (verify.Job, error) {
 	if diags.HasErrors() {
 		return verify.Job{}, diags
 	}
-	job := verify.Job{Design: d}
+	job := verify.Job{Design: d, Version: "lsugen " + gen.Version}
 	var err error
 	if f.Sequential != nil {
 		job.Seq, err = f.Sequential(u)

@@ -115,7 +115,7 @@ func prepareSeq(job Job, plan SeqPlan) (*prepared, error) {
 	check := func(ctx context.Context, e Engine) (*Mismatch, error) {
 		switch e {
 		case Netlist:
-			return checkNetlistSeq(d, s, segs, job.Dir)
+			return checkNetlistSeq(d, s, segs, job.Dir, job.Version)
 		case Icarus, Verilator:
 			return checkHDLSeq(ctx, job, hdl.Engine(e), s)
 		}
@@ -276,7 +276,7 @@ func (s *stream) mismatch(module string, c, o int, got []uint64) *Mismatch {
 // stream would give (but for registers that no reset defines, which start
 // at 0). The first mismatching cycle over all lanes is reported, with a VCD
 // of its lane's last cycles up to it.
-func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir string) (*Mismatch, error) {
+func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version string) (*Mismatch, error) {
 	sim := netlist.NewSim(d)
 	inIdx, outIdx := portIndices(d, s.ins), portIndices(d, s.outs)
 	lanes := make([][]uint64, len(s.ins))
@@ -356,7 +356,7 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir string) (
 		c := segs[l].start + f.step
 		mm := s.mismatch(d.Name+" (netlist)", c, f.port, f.got)
 		if dir != "" {
-			path, err := writeNetlistSeqVCD(d, s, segs[l].start, c, filepath.Join(dir, d.Name+"_netlist_fail.vcd"))
+			path, err := writeNetlistSeqVCDVersion(d, s, segs[l].start, c, version, filepath.Join(dir, d.Name+"_netlist_fail.vcd"))
 			if err != nil {
 				return nil, err
 			}
@@ -402,7 +402,7 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 		return nil, err
 	}
 	d := job.Design
-	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort}
+	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort, Version: job.Version}
 	vecs := make([][][]uint64, s.cycles)
 	flat := make([][]uint64, s.cycles*len(s.ins))
 	for c := range vecs {
@@ -422,7 +422,7 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 		}
 		mm := s.mismatch(xe.Module+" ("+string(e)+")", xe.Vector, o, nil)
 		mm.Actual = "x or z bits"
-		return mm, dumpHDL(ctx, bench, e, vecs, xe.Module, mm)
+		return mm, dumpHDL(ctx, bench, e, vecs, s, xe.Module, mm)
 	}
 	if err != nil {
 		return nil, err
@@ -448,13 +448,18 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 	}
 	mod := job.Modules[fm]
 	mm := s.mismatch(mod+" ("+string(e)+")", first, fo, got[fm][first][fo])
-	return mm, dumpHDL(ctx, bench, e, vecs, mod, mm)
+	return mm, dumpHDL(ctx, bench, e, vecs, s, mod, mm)
 }
 
 // dumpHDL reruns the cycles up to the mismatch's with a VCD of the last
 // ones and records its path in mm.
-func dumpHDL(ctx context.Context, bench *hdl.Bench, e hdl.Engine, vecs [][][]uint64, mod string, mm *Mismatch) error {
-	path, err := bench.DumpVCD(ctx, e, vecs[:mm.Vector+1], fmt.Sprintf("%s_fail_%d", mod, mm.Vector))
+func dumpHDL(ctx context.Context, bench *hdl.Bench, e hdl.Engine, vecs [][][]uint64, s *stream, mod string, mm *Mismatch) error {
+	exp := make([][][]uint64, mm.Vector+1)
+	for c := range exp {
+		exp[c] = make([][]uint64, len(s.outs))
+		s.outView(exp[c], c)
+	}
+	path, err := bench.DumpVCDExpected(ctx, e, vecs[:mm.Vector+1], exp, fmt.Sprintf("%s_fail_%d", mod, mm.Vector))
 	if err != nil {
 		return fmt.Errorf("mismatch (%s) and the VCD rerun failed: %w", mm, err)
 	}

@@ -402,7 +402,7 @@ func BenchmarkSequentialNetlist(b *testing.B) {
 			s := record(job.Seq, stim, ins, outs, plan.Cycles, plan.segments())
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if mm, err := checkNetlistSeq(job.Design, s, plan.segments(), ""); err != nil || mm != nil {
+				if mm, err := checkNetlistSeq(job.Design, s, plan.segments(), "", ""); err != nil || mm != nil {
 					b.Fatal(mm, err)
 				}
 			}

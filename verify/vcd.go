@@ -223,12 +223,6 @@ func (v *vcdWriter) close(t int) error {
 	return err
 }
 
-// writeNetlistVCD is writeNetlistVCDExpected without expected values or a
-// version.
-func writeNetlistVCD(d *netlist.Design, ins []*netlist.Port, vec Vector, path string) (string, error) {
-	return writeNetlistVCDExpected(d, ins, nil, vec, nil, "", path)
-}
-
 // writeNetlistVCDExpected simulates one vector on the netlist and writes
 // every port and net at time 0 as a VCD, so a failing vector can be
 // inspected in a waveform viewer gate by gate, with each output of outs
@@ -253,11 +247,6 @@ func writeNetlistVCDExpected(d *netlist.Design, ins, outs []*netlist.Port, vec V
 		return "", err
 	}
 	return path, nil
-}
-
-// writeNetlistSeqVCD is writeNetlistSeqVCDVersion without a version.
-func writeNetlistSeqVCD(d *netlist.Design, s *stream, start, fail int, path string) (string, error) {
-	return writeNetlistSeqVCDVersion(d, s, start, fail, "", path)
 }
 
 // writeNetlistSeqVCDVersion replays cycles start..fail of a sequential

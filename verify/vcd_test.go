@@ -276,24 +276,74 @@ func TestNetlistVCD_VersionRangesExpected(t *testing.T) {
 	}
 }
 
-// TestNetlistVCD_ThroughRun: the VCD `lsugen verify` leaves for a broken
-// gate has the testbench's layout, $version and ranges.
-func TestNetlistVCD_ThroughRun(t *testing.T) {
+// TestVerifyVCD_EveryEngine: the VCDs `lsugen verify` leaves for a broken
+// gate, from the netlist simulator, Icarus and Verilator, carry the job's
+// version, bus ranges, the expected values and the mismatch flag set at
+// the failing vector; so do those of a clocked unit's failing cycle.
+func TestVerifyVCD_EveryEngine(t *testing.T) {
+	engines := append([]Engine{Netlist}, hdlEngines(t)...)
 	d, m := brokenXor(t)
-	res, err := Run(context.Background(), Job{Design: d, Model: m, Dir: t.TempDir()}, DefaultPlan(), []Engine{Netlist})
+	dir := t.TempDir()
+	files, err := rtl.Files(d, rtl.Info{Version: "lsugen test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mm := res.Checks[0].Mismatch
-	if mm == nil || mm.VCD == "" {
-		t.Fatalf("no mismatch with a VCD: %+v", res.Checks[0])
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	f := ReadTestVCD(t, mm.VCD)
-	if !strings.HasPrefix(f.Version, "lsugen") {
-		t.Errorf("$version %q, want lsugen", f.Version)
+	job := Job{Design: d, Model: m, Dir: dir, Version: "lsugen 9.9.9",
+		Sources: []string{filepath.Join(dir, rtl.RTLFileName(d)), filepath.Join(dir, rtl.GatesFileName(d))},
+		Modules: []string{d.Name, rtl.GatesModuleName(d)}}
+	res, err := Run(context.Background(), job, DefaultPlan(), engines)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if v := f.Var(t, "h_tb.dut.bank_o"); v.Range != "[4:0]" {
-		t.Errorf("bank_o range %q", v.Range)
+	for _, c := range res.Checks {
+		mm := c.Mismatch
+		if mm == nil || mm.VCD == "" {
+			t.Errorf("%s: no mismatch with a VCD", c.Engine)
+			continue
+		}
+		f := ReadTestVCD(t, mm.VCD)
+		if !strings.HasPrefix(f.Version, "lsugen 9.9.9") {
+			t.Errorf("%s: $version %q", c.Engine, f.Version)
+		}
+		top := map[Engine]string{Netlist: "h_tb.", Icarus: hdl.TopModule + ".", Verilator: "TOP." + hdl.TopModule + "."}[c.Engine]
+		if v := f.Var(t, top+"bank_o"+ExpectedSuffix); v.Range != "[4:0]" {
+			t.Errorf("%s: bank_o_expected range %q", c.Engine, v.Range)
+		}
+		if got := f.Value(t, top+MismatchSignal, 0.5); got != "1" {
+			t.Errorf("%s: mismatch %q at the failing vector, want 1", c.Engine, got)
+		}
+	}
+
+	sd := seqaccDesign(t)
+	const bad = 40
+	seq := seqJob(t, sd, seqaccV, &corruptAt{seqaccModel: &seqaccModel{}, at: map[int]bool{bad: true}})
+	seq.Version = "lsugen 9.9.9"
+	res, err = RunSequential(context.Background(), seq, SeqPlan{Cycles: 100, Seed: 5, Segments: 1}, engines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Checks {
+		mm := c.Mismatch
+		if mm == nil || mm.Vector != bad || mm.VCD == "" {
+			t.Errorf("%s: mismatch %+v, want cycle %d with a VCD", c.Engine, mm, bad)
+			continue
+		}
+		f := ReadTestVCD(t, mm.VCD)
+		if !strings.HasPrefix(f.Version, "lsugen 9.9.9") {
+			t.Errorf("%s: $version %q", c.Engine, f.Version)
+		}
+		top := map[Engine]string{Netlist: "seqacc_tb.", Icarus: hdl.TopModule + ".", Verilator: "TOP." + hdl.TopModule + "."}[c.Engine]
+		for cyc := bad - 3; cyc <= bad; cyc++ {
+			want := map[bool]string{true: "1", false: "0"}[cyc == bad]
+			if got := f.Value(t, top+MismatchSignal, float64(2*cyc+2)+0.5); got != want {
+				t.Errorf("%s: cycle %d: mismatch %q, want %s", c.Engine, cyc, got, want)
+			}
+		}
 	}
 }
 

@@ -67,6 +67,9 @@ type Job struct {
 	Modules []string
 	// Dir is a work directory for testbenches, vectors and VCDs.
 	Dir string
+	// Version is the lsugen version (rtl.Info's Version, "lsugen 0.1.0")
+	// written into the $version of the VCDs a mismatch leaves.
+	Version string
 }
 
 // Check is the outcome of one engine on one unit.
@@ -187,7 +190,7 @@ func prepareComb(job Job, plan Plan) (*prepared, error) {
 	check := func(ctx context.Context, e Engine) (*Mismatch, error) {
 		switch e {
 		case Netlist:
-			return checkNetlist(d, ins, outs, vs, want, job.Dir)
+			return checkNetlist(d, ins, outs, vs, want, job.Dir, job.Version)
 		case Icarus, Verilator:
 			return checkHDL(ctx, job, hdl.Engine(e), ins, outs, vs, want)
 		}
@@ -266,7 +269,7 @@ func expected(m model.Model, outs []*netlist.Port, vs []Vector) [][][]uint64 {
 
 // checkNetlist runs the vectors through the bit-parallel simulator, 64 at
 // a time, and leaves a VCD of the first failing vector.
-func checkNetlist(d *netlist.Design, ins, outs []*netlist.Port, vs []Vector, want [][][]uint64, dir string) (*Mismatch, error) {
+func checkNetlist(d *netlist.Design, ins, outs []*netlist.Port, vs []Vector, want [][][]uint64, dir, version string) (*Mismatch, error) {
 	sim := netlist.NewSim(d)
 	inIdx, outIdx := portIndices(d, ins), portIndices(d, outs)
 	lanes := make([][]uint64, len(ins))
@@ -302,7 +305,7 @@ func checkNetlist(d *netlist.Design, ins, outs []*netlist.Port, vs []Vector, wan
 				if !equalWords(val, want[base+l][j]) {
 					mm := mismatch(d.Name+" (netlist)", base+l, ins, vs[base+l], p, want[base+l][j], val)
 					if dir != "" {
-						path, err := writeNetlistVCD(d, ins, vs[base+l], filepath.Join(dir, d.Name+"_netlist_fail.vcd"))
+						path, err := writeNetlistVCDExpected(d, ins, outs, vs[base+l], want[base+l], version, filepath.Join(dir, d.Name+"_netlist_fail.vcd"))
 						if err != nil {
 							return nil, err
 						}
@@ -335,7 +338,7 @@ func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.P
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: job.Design.Ports}
+	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: job.Design.Ports, Version: job.Version}
 	raw := make([][][]uint64, len(vs))
 	for i, v := range vs {
 		raw[i] = v
@@ -354,7 +357,7 @@ func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.P
 					continue
 				}
 				mm := mismatch(mod+" ("+string(e)+")", v, ins, vs[v], p, want[v][o], got[m][v][o])
-				path, err := bench.DumpVCD(ctx, e, [][][]uint64{raw[v]}, fmt.Sprintf("%s_fail_%d", mod, v))
+				path, err := bench.DumpVCDExpected(ctx, e, [][][]uint64{raw[v]}, [][][]uint64{want[v]}, fmt.Sprintf("%s_fail_%d", mod, v))
 				if err != nil {
 					return nil, fmt.Errorf("mismatch (%s) and the VCD rerun failed: %w", mm, err)
 				}
