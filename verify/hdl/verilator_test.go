@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -133,6 +134,7 @@ func newA2ABench(t *testing.T) *Bench {
 // build), and the build computes what the Go model does.
 func TestVerilatorBench_FlatNetlistSmallStatements(t *testing.T) {
 	requireEngine(t, Verilator)
+	t.Setenv(CacheDirEnv, t.TempDir()) // a build, not a cached simulator
 	b := newA2ABench(t)
 	r := rand.New(rand.NewPCG(5, 6))
 	var vs [][][]uint64
@@ -232,5 +234,58 @@ func TestVerilatorBench_OptionsInFingerprint(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("not rebuilt after the verilation options changed")
+	}
+}
+
+// TestVerilatorBench_SimulatorCache: a second bench with the same
+// testbench and sources in another directory gets the first one's
+// simulator from the cache (no verilated C++ in its build directory) and
+// computes the same; a changed source is built anew.
+func TestVerilatorBench_SimulatorCache(t *testing.T) {
+	requireEngine(t, Verilator)
+	t.Setenv(CacheDirEnv, t.TempDir())
+	vs := add3Vectors(200, 11)
+	ctx := context.Background()
+	first := newAdd3Bench(t)
+	want, err := first.Run(ctx, Verilator, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpps := func(b *Bench) int {
+		m, _ := filepath.Glob(filepath.Join(b.Dir, "obj_verilator", "*.cpp"))
+		return len(m)
+	}
+	if cpps(first) == 0 {
+		t.Fatal("the first build left no verilated C++")
+	}
+	second := newAdd3Bench(t)
+	if second.Dir == first.Dir {
+		t.Fatal("the benches share a directory")
+	}
+	got, err := second.Run(ctx, Verilator, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cpps(second); n != 0 {
+		t.Errorf("the second bench verilated %d C++ files; want its simulator from the cache", n)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the cached simulator computes other outputs")
+	}
+	// Another source (a comment more) is another key: built anew.
+	third := newAdd3Bench(t)
+	src := third.Sources[0]
+	text, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, append(text, "// changed\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := third.Run(ctx, Verilator, vs); err != nil {
+		t.Fatal(err)
+	}
+	if cpps(third) == 0 {
+		t.Error("a changed source was served from the cache")
 	}
 }
