@@ -112,14 +112,20 @@ func prepareSeq(job Job, plan SeqPlan) (*prepared, error) {
 	if c := stim.Coverage(); c != "" {
 		coverage += "; " + c
 	}
-	check := func(ctx context.Context, e Engine) (*Mismatch, error) {
+	check := func(ctx context.Context, e Engine) (int, *Mismatch, error) {
+		var (
+			mm  *Mismatch
+			err error
+		)
 		switch e {
 		case Netlist:
-			return checkNetlistSeq(d, s, segs, job.Dir, job.Version)
+			mm, err = checkNetlistSeq(d, s, segs, job.Dir, job.Version)
 		case Icarus, Verilator:
-			return checkHDLSeq(ctx, job, hdl.Engine(e), s)
+			mm, err = checkHDLSeq(ctx, job, hdl.Engine(e), s)
+		default:
+			err = fmt.Errorf("unknown engine %q", e)
 		}
-		return nil, fmt.Errorf("unknown engine %q", e)
+		return plan.Cycles, mm, err
 	}
 	return &prepared{job: job, vectors: plan.Cycles, coverage: coverage, check: check}, nil
 }

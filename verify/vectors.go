@@ -26,12 +26,18 @@ type Plan struct {
 	// simulators spend about the same time on a large unit as on a small
 	// one (at least 256 random vectors remain); 0 means no cap.
 	GateVectors int
+	// IcarusGateVectors is GateVectors for Icarus alone, an event-driven
+	// interpreter of the netlist about a hundred times slower per gate
+	// than Verilator: where the plan's random vectors exceed it, Icarus
+	// runs every directed vector and an evenly spread sample of the rest
+	// (at least 256); 0 means Icarus runs them all.
+	IcarusGateVectors int
 	Seed        uint64
 }
 
 // DefaultPlan is what `lsugen verify` uses without flags.
 func DefaultPlan() Plan {
-	return Plan{MaxVectors: 1 << 20, Configs: 16, Random: 1 << 16, GateVectors: 1 << 27, Seed: 1}
+	return Plan{MaxVectors: 1 << 20, Configs: 16, Random: 1 << 16, GateVectors: 1 << 27, IcarusGateVectors: 1 << 23, Seed: 1}
 }
 
 func words(width int) int { return (width + 63) / 64 }
@@ -154,4 +160,24 @@ func enumerate(ins []*netlist.Port, fixed []int, base Vector) []Vector {
 		vs = append(vs, v)
 	}
 	return vs
+}
+
+// sample picks the vectors an engine with the given gate-vector budget
+// runs: all of the first directed ones, then an evenly spread sample of
+// the rest of at least 256 and at most budget/gates (all when those fit,
+// or with no budget). It returns indices into a list of n vectors.
+func sample(n, directed, gates, budget int) []int {
+	rest := n - directed
+	keep := rest
+	if budget > 0 && gates > 0 {
+		keep = min(rest, max(256, budget/gates))
+	}
+	idx := make([]int, 0, directed+keep)
+	for i := range directed {
+		idx = append(idx, i)
+	}
+	for k := range keep {
+		idx = append(idx, directed+int(int64(k)*int64(rest)/int64(keep)))
+	}
+	return idx
 }

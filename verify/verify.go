@@ -142,7 +142,8 @@ type prepared struct {
 	job      Job
 	vectors  int    // vectors, or cycles
 	coverage string // how they cover the input space
-	check    func(ctx context.Context, e Engine) (*Mismatch, error)
+	// check runs one engine and says how many of the vectors it ran.
+	check func(ctx context.Context, e Engine) (int, *Mismatch, error)
 }
 
 // runAll runs the engines in turn and collects their checks.
@@ -164,11 +165,11 @@ func (p *prepared) run(ctx context.Context, e Engine) (Check, error) {
 		return Check{}, err
 	}
 	start := time.Now()
-	mm, err := p.check(ctx, e)
+	n, mm, err := p.check(ctx, e)
 	if err != nil {
 		return Check{}, fmt.Errorf("%s: %s: %w", p.job.Design.Name, e, err)
 	}
-	return Check{Engine: e, Vectors: p.vectors, Elapsed: time.Since(start), Mismatch: mm}, nil
+	return Check{Engine: e, Vectors: n, Elapsed: time.Since(start), Mismatch: mm}, nil
 }
 
 // prepareComb computes a combinational job's vectors and the model's
@@ -185,16 +186,31 @@ func prepareComb(job Job, plan Plan) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs, coverage := plan.JobVectors(job)
+	planned, coverage := plan.Vectors(ins, len(d.Gates))
+	vs, coverage := withDirected(job.Directed, ins, plan.Seed, planned, coverage)
 	want := expected(job.Model, outs, vs)
-	check := func(ctx context.Context, e Engine) (*Mismatch, error) {
+	// Icarus runs the directed vectors and a sample of the planned ones.
+	idx := sample(len(vs), len(vs)-len(planned), len(d.Gates), plan.IcarusGateVectors)
+	ivs, iwant := make([]Vector, len(idx)), make([][][]uint64, len(idx))
+	for k, i := range idx {
+		ivs[k], iwant[k] = vs[i], want[i]
+	}
+	check := func(ctx context.Context, e Engine) (int, *Mismatch, error) {
 		switch e {
 		case Netlist:
-			return checkNetlist(d, ins, outs, vs, want, job.Dir, job.Version)
-		case Icarus, Verilator:
-			return checkHDL(ctx, job, hdl.Engine(e), ins, outs, vs, want)
+			mm, err := checkNetlist(d, ins, outs, vs, want, job.Dir, job.Version)
+			return len(vs), mm, err
+		case Verilator:
+			mm, err := checkHDL(ctx, job, hdl.Verilator, ins, outs, vs, want)
+			return len(vs), mm, err
+		case Icarus:
+			mm, err := checkHDL(ctx, job, hdl.Icarus, ins, outs, ivs, iwant)
+			if mm != nil {
+				mm.Vector = idx[mm.Vector] // numbered as in the whole list
+			}
+			return len(ivs), mm, err
 		}
-		return nil, fmt.Errorf("unknown engine %q", e)
+		return 0, nil, fmt.Errorf("unknown engine %q", e)
 	}
 	return &prepared{job: job, vectors: len(vs), coverage: coverage, check: check}, nil
 }

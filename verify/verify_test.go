@@ -61,12 +61,6 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 // stream, none fewer than seqMinCycles (`make verify-all` and `lsugen
 // verify` run 100,000 cycles of every unit on every engine).
 const (
-	// icarusGateVectors bounds Icarus's random vectors times gates on the
-	// combinational units (the default plan's bound is 1<<27): it runs
-	// about 4 million gate evaluations a second, and the 64-lane coalescers
-	// took minutes each at the default.
-	icarusGateVectors = 1 << 23
-
 	seqGateCycles = 80_000_000
 	seqMaxCycles  = 100_000
 	seqMinCycles  = 1_000
@@ -101,15 +95,7 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 					verify.Task{Job: j, SeqPlan: verify.DefaultSeqPlan(), Engines: []verify.Engine{verify.Netlist}},
 					verify.Task{Job: j, SeqPlan: sp, Engines: []verify.Engine{verify.Icarus, verify.Verilator}})
 			} else {
-				// Icarus interprets the netlist: on the large units it runs
-				// the same directed vectors and fewer random ones, at most
-				// icarusGateVectors gates times vectors (Verilator and the
-				// netlist simulator run the whole plan).
-				ip := plan
-				ip.GateVectors = icarusGateVectors
-				tasks = append(tasks,
-					verify.Task{Job: j, Plan: plan, Engines: []verify.Engine{verify.Netlist, verify.Verilator}},
-					verify.Task{Job: j, Plan: ip, Engines: []verify.Engine{verify.Icarus}})
+				tasks = append(tasks, verify.Task{Job: j, Plan: plan, Engines: verify.AllEngines})
 			}
 			seen[u.Variant()] = true
 		}

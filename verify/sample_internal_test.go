@@ -1,0 +1,44 @@
+package verify
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestSample: Icarus's vectors are every directed one, then an even
+// spread of the rest, at least 256, at most budget/gates.
+func TestSample(t *testing.T) {
+	cases := []struct {
+		n, directed, gates, budget int
+		want                       []int // nil: check only the length
+		wantLen                    int
+	}{
+		{n: 10, directed: 2, gates: 5, budget: 0, want: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{n: 300, directed: 3, gates: 1000, budget: 1 << 20, wantLen: 300},         // 1048 fit: all
+		{n: 2000, directed: 66, gates: 87414, budget: 1 << 23, wantLen: 66 + 256}, // 95 < 256: the floor
+		{n: 20000, directed: 0, gates: 1000, budget: 1 << 23, wantLen: 8388},
+	}
+	for _, c := range cases {
+		got := sample(c.n, c.directed, c.gates, c.budget)
+		if c.want != nil && !slices.Equal(got, c.want) {
+			t.Errorf("sample(%d, %d, %d, %d) = %v, want %v", c.n, c.directed, c.gates, c.budget, got, c.want)
+		}
+		if c.want == nil && len(got) != c.wantLen {
+			t.Errorf("sample(%d, %d, %d, %d): %d vectors, want %d", c.n, c.directed, c.gates, c.budget, len(got), c.wantLen)
+		}
+		for i := range c.directed {
+			if got[i] != i {
+				t.Errorf("sample(%d, %d, ...)[%d] = %d: a directed vector is missing", c.n, c.directed, i, got[i])
+			}
+		}
+		if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+			t.Errorf("sample(%d, %d, %d, %d) is not strictly increasing", c.n, c.directed, c.gates, c.budget)
+		}
+		if len(got) > 0 && got[len(got)-1] >= c.n {
+			t.Errorf("sample(%d, ...) picks %d, past the end", c.n, got[len(got)-1])
+		}
+		if len(got) > c.directed+1 && got[len(got)-1] < c.n*9/10 {
+			t.Errorf("sample(%d, ...) ends at %d: not spread over the list", c.n, got[len(got)-1])
+		}
+	}
+}
