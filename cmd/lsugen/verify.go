@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +61,7 @@ type verifyFlags struct {
 	junit   string
 	rtl     []string
 	top     string
+	rtlOpt  rtlOptions
 	formal  bool
 	timeout time.Duration
 }
@@ -68,7 +70,7 @@ type verifyFlags struct {
 // json, junit).
 var verifyModeFlags = map[string][]string{
 	modeSimulation: {"sim", "vectors", "seed", "configs", "max-vectors", "cycles"},
-	modeRTL:        {"rtl", "top", "sim"},
+	modeRTL:        append([]string{"rtl", "top", "sim"}, rtlOptionFlags...),
 	modeFormal:     {"formal", "timeout"},
 }
 
@@ -96,6 +98,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 	fs.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to `FILE` (atomically)")
 	fs.StringArrayVar(&f.rtl, "rtl", nil, "check this Verilog `FILE`'s module against the golden vectors of --unit\n(repeat for several files) under Icarus and Verilator, as the testbench of\nlsugen gen --tb does; the model, netlist and generated Verilog are not run")
 	fs.StringVar(&f.top, "top", "", "with --rtl: the module to check (default: the unit's name)")
+	addRTLFlags(fs, &f.rtlOpt)
 	fs.BoolVar(&f.formal, "formal", false, "prove with Yosys and ABC that each unit's RTL module and gate-level module are\nequivalent (a miter and SAT; induction over the matched registers for clocked\nunits) instead of simulating; a failed proof prints the counterexample")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
 	return cmd
@@ -155,6 +158,9 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 				return usagef("--rtl %s: a directory, not a Verilog file", file)
 			}
 		}
+		if err := f.rtlOpt.check(fs); err != nil {
+			return err
+		}
 	}
 
 	loaded, err := loadAndGenerate(paths, a.stderr)
@@ -176,6 +182,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	if err != nil {
 		return err
 	}
+	keep = keep || f.rtlOpt.vcd // the waveforms
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
@@ -206,7 +213,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	case modeSimulation:
 		err = verifySimulation(ctx, sel, engines, f, dir, p)
 	case modeRTL:
-		runChecks(ctx, rtlChecks(sel, engines, f.rtl, f.top, dir), f.jobs, p)
+		runChecks(ctx, rtlChecks(sel, engines, f.rtl, f.top, f.rtlOpt, dir), f.jobs, p)
 	case modeFormal:
 		runChecks(ctx, formalChecks(sel, f.timeout, dir), f.jobs, p)
 	}
@@ -217,6 +224,9 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	}
 	rep.Seconds = seconds(time.Since(start))
 	rep.count()
+	if mode == modeRTL {
+		rtlVerdict(rep, a.stderr)
+	}
 	if !rep.Passed || keep {
 		rep.Work = dir
 	}
@@ -245,9 +255,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	case modeSimulation:
 		fmt.Fprintf(lines, "verified %d units: model = %s\n", len(sel), strings.Join(rep.Engines, " = "))
 	case modeRTL:
-		for _, u := range rep.Units {
-			fmt.Fprintf(lines, "module %s matches the %d golden %s of %s under %s\n", u.Module, u.Results[0].Vectors, countWord(&u), u.Name, strings.Join(rep.Engines, " and "))
-		}
+		writeRTLVerdict(lines, rep)
 	case modeFormal:
 		fmt.Fprintf(lines, "proved %d units: RTL = gates (Yosys %s, ABC)\n", len(sel), yosysVersion())
 	}
@@ -274,9 +282,9 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	case mode == modeFormal:
 		return usagef("%s: not used by --formal, which takes --timeout besides --unit, --jobs, --work, --json and --junit", list)
 	case mode == modeRTL:
-		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, --jobs, --work, --json, --junit)", list)
-	case other[0] == "--top":
-		return usagef("--top needs --rtl FILE.v")
+		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, -I, -D, --vcd, --vcd-from, --jobs, --work, --json, --junit)", list)
+	case other[0] == "--top" || slices.Contains(rtlOptionFlags, other[0][2:]):
+		return usagef("%s needs --rtl FILE.v", other[0])
 	}
 	return usagef("%s: applies to --formal only", list)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -226,6 +227,196 @@ func TestVerifyRTL_Errors(t *testing.T) {
 		code, stdout, stderr := lsugen(t, append([]string{"verify"}, c.args...)...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, want %d and %q:\n%s%s", c.args, code, c.code, c.want, stdout, stderr)
+		}
+	}
+}
+
+// The fixed XOR hash h of goodSpec written by hand: its bank width comes
+// from an include file, its high field's position from the command line
+// (-D HIGH_LSB=5), and without -D USE_XOR it ORs the halves.
+const (
+	hashHeaderVH = "`define BANK_BITS 5\n" +
+		"`define HIGH_FIELD(a) a[`HIGH_LSB + `BANK_BITS - 1:`HIGH_LSB]\n"
+	hashIncludeV = "`include \"h_hash.vh\"\n" +
+		"module h (input wire [9:0] addr_i, output wire [`BANK_BITS-1:0] bank_o);\n" +
+		"`ifdef USE_XOR\n" +
+		"    assign bank_o = addr_i[`BANK_BITS-1:0] ^ `HIGH_FIELD(addr_i);\n" +
+		"`else\n" +
+		"    assign bank_o = addr_i[`BANK_BITS-1:0] | `HIGH_FIELD(addr_i);\n" +
+		"`endif\n" +
+		"endmodule\n"
+)
+
+// TestVerifyRTL_IncludeDirsAndDefines: -I and -D reach the simulator: a
+// module that needs both passes with them (-D NAME alone defines it);
+// without the include directory or a macro it cannot be built, exit 1
+// with the compiler's error; with USE_XOR left out it fails at vector 33.
+// A missing or non-directory -I, a bad -D and these flags without --rtl
+// are usage errors.
+func TestVerifyRTL_IncludeDirsAndDefines(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	inc := filepath.Join(dir, "inc")
+	if err := os.Mkdir(inc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeSpec(t, inc, "h_hash.vh", hashHeaderVH)
+	src := writeSpec(t, dir, "h.v", hashIncludeV)
+	verifyRTL := func(args ...string) (int, string, string) {
+		t.Helper()
+		return lsugen(t, append([]string{"verify", "--sim", "icarus", "--rtl", src}, append(args, spec)...)...)
+	}
+
+	code, stdout, stderr := verifyRTL("-I", inc, "-D", "HIGH_LSB=5", "-DUSE_XOR")
+	if code != 0 || !strings.Contains(stdout, "module h matches the 1024 golden vectors of h under icarus\n") {
+		t.Errorf("-I -D: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = verifyRTL("--include-dir="+inc, "--define", "HIGH_LSB=5")
+	if code != 1 || !regexpMatch(`h: module h \(icarus\): vector 33 \(\S+ line \d+\): bank_o expected 5'h00, got 5'h01`, stderr) {
+		t.Errorf("without USE_XOR: exit %d, want 1 and a failure at vector 33:\n%s%s", code, stdout, stderr)
+	}
+	for _, c := range []struct {
+		what string
+		args []string
+		want string
+	}{
+		{"without -I", []string{"-D", "HIGH_LSB=5", "-D", "USE_XOR"}, "h_hash.vh not found"},
+		{"without HIGH_LSB", []string{"-I", inc, "-D", "USE_XOR"}, "HIGH_LSB"},
+	} {
+		code, stdout, stderr := verifyRTL(c.args...)
+		if code != 1 || !strings.Contains(stdout, "h                        icarus     ERROR") ||
+			!strings.Contains(stderr, "icarus build") || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, want 1 with the build error naming %q:\n%s%s", c.what, code, c.want, stdout, stderr)
+		}
+	}
+
+	missing := filepath.Join(dir, "missing")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-I", missing, "-D", "HIGH_LSB=5"}, "-I " + missing + ": no such file or directory"},
+		{[]string{"-I", src}, "-I " + src + ": not a directory"},
+		{[]string{"-D", "DUT=other"}, "-D DUT=other: DUT is the testbench's macro"},
+		{[]string{"-D", "1X=2"}, `-D 1X=2: "1X" is not a macro name`},
+		{[]string{"--vcd-from", "-1"}, "--vcd-from -1: a vector number"},
+	} {
+		code, stdout, stderr := verifyRTL(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, want 2 and %q:\n%s%s", c.args, code, c.want, stdout, stderr)
+		}
+	}
+	for _, args := range [][]string{{"-I", inc}, {"-D", "X"}, {"--vcd"}} {
+		code, _, stderr := lsugen(t, append(append([]string{"verify"}, args...), spec)...)
+		if code != 2 || !strings.Contains(stderr, "needs --rtl FILE.v") {
+			t.Errorf("%v without --rtl: exit %d, %q", args, code, stderr)
+		}
+	}
+}
+
+// TestVerifyRTL_VCD: --vcd-from N (implying --vcd) leaves the waveform in
+// the unit's and engine's work directory, keeps a temporary work
+// directory, and names the waveform on a pass and in a failure.
+func TestVerifyRTL_VCD(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	writeSpec(t, dir, "h_hash.vh", hashHeaderVH)
+	src := writeSpec(t, dir, "h.v", hashIncludeV)
+	work := filepath.Join(dir, "work")
+	vcd := filepath.Join(work, "h", "icarus", "h_icarus.vcd")
+	for _, c := range []struct {
+		define string
+		code   int
+		want   string
+	}{
+		{"USE_XOR", 0, "h: module h (icarus): passed; waveform in " + vcd},
+		{"USE_OR", 1, "bank_o expected 5'h00, got 5'h01; inputs addr_i=10'h021; waveform in " + vcd},
+	} {
+		os.RemoveAll(work)
+		code, stdout, stderr := lsugen(t, "verify", "--sim", "icarus", "--rtl", src, "-I", dir, "-D", "HIGH_LSB=5", "-D", c.define,
+			"--vcd-from", "30", "--work", work, spec)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("-D %s: exit %d, want %d and %q:\n%s%s", c.define, code, c.code, c.want, stdout, stderr)
+		}
+		text, err := os.ReadFile(vcd)
+		if err != nil || !strings.Contains(string(text), "$version lsugen "+gen.Version) || !regexpMatch(`\n#30000\n`, string(text)) || regexpMatch(`\n#(\d|[12]\d)000\n`, string(text)) {
+			t.Errorf("-D %s: %s (%v) is no VCD from vector 30 by lsugen:\n%.300s", c.define, vcd, err, text)
+		}
+	}
+
+	// Without --work the temporary directory is kept for the waveform.
+	code, stdout, stderr := lsugen(t, "verify", "--sim", "icarus", "--rtl", src, "-I", dir, "-D", "HIGH_LSB=5", "-D", "USE_XOR", "--vcd", "--json", spec)
+	var rep verifyReport
+	if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil || rep.Work == "" {
+		t.Fatalf("--vcd --json: exit %d, %v, stderr %q", code, err, stderr)
+	}
+	defer os.RemoveAll(rep.Work)
+	if _, err := os.Stat(filepath.Join(rep.Work, "h", "icarus", "h_icarus.vcd")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestVerifyRTL_IcarusCannotCompileSV: a SystemVerilog source Icarus
+// cannot compile (inside) skips Icarus with the library's note, on the
+// check's line, in JSON and in JUnit; with Icarus alone no simulator
+// checked the module: exit 1.
+func TestVerifyRTL_IcarusCannotCompileSV(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	src := writeSpec(t, dir, "h.sv", "module h (input logic [9:0] addr_i, output logic [4:0] bank_o);\n"+
+		"    always_comb bank_o = (addr_i[4:0] inside {5'd0}) ? addr_i[9:5] : addr_i[4:0] ^ addr_i[9:5];\nendmodule\n")
+	junit := filepath.Join(dir, "j.xml")
+	code, stdout, stderr := lsugen(t, "verify", "--sim", "icarus", "--rtl", src, "--junit", junit, spec)
+	if code != 1 || !regexpMatch(`(?m)^h +icarus +SKIPPED +Icarus Verilog cannot compile the SystemVerilog sources \(h\.sv\) with -g2012: .*inside.*; not checked under Icarus$`, stdout) ||
+		!strings.Contains(stderr, "lsugen verify: h: no simulator could check module h\n") {
+		t.Errorf("exit %d, want 1, a SKIPPED line and no simulator:\n%s%s", code, stdout, stderr)
+	}
+	x, _ := os.ReadFile(junit)
+	if !strings.Contains(string(x), `skipped="1"`) || !strings.Contains(string(x), `<skipped message="Icarus Verilog cannot compile`) {
+		t.Errorf("JUnit:\n%s", x)
+	}
+}
+
+// TestRTLVerdict: a simulator skipped for the sources does not fail the
+// run when another checked each unit; an interrupted check, a failure,
+// an error or a unit that only skips does.
+func TestRTLVerdict(t *testing.T) {
+	skip := verifyResult{Engine: "icarus", Status: statusSkipped, Error: "Icarus Verilog cannot compile ..."}
+	pass := verifyResult{Engine: "verilator", Status: statusPass, Vectors: 1024}
+	for _, c := range []struct {
+		name    string
+		results [][]verifyResult
+		passed  bool
+		verdict string
+	}{
+		{"skip, pass", [][]verifyResult{{skip, pass}}, true,
+			"module h0 matches the 1024 golden vectors of u0 under verilator (not checked under icarus: see above)\n"},
+		{"pass, pass", [][]verifyResult{{{Engine: "icarus", Status: statusPass, Vectors: 1024}, pass}}, true,
+			"module h0 matches the 1024 golden vectors of u0 under icarus and verilator\n"},
+		{"skip only", [][]verifyResult{{skip}}, false, ""},
+		{"second unit skips only", [][]verifyResult{{skip, pass}, {skip}}, false, ""},
+		{"interrupted", [][]verifyResult{{{Engine: "icarus", Status: statusSkipped, Error: "interrupted"}, pass}}, false, ""},
+		{"fail", [][]verifyResult{{skip, {Engine: "verilator", Status: statusFail}}}, false, ""},
+		{"error", [][]verifyResult{{{Engine: "icarus", Status: statusError}, pass}}, false, ""},
+	} {
+		rep := &verifyReport{Mode: modeRTL}
+		for i, rs := range c.results {
+			rep.Units = append(rep.Units, verifyUnit{Name: "u" + strconv.Itoa(i), Module: "h" + strconv.Itoa(i), Results: rs})
+		}
+		rep.count()
+		var stderr, out strings.Builder
+		rtlVerdict(rep, &stderr)
+		if rep.Passed != c.passed {
+			t.Errorf("%s: passed %v, want %v", c.name, rep.Passed, c.passed)
+		}
+		if strings.Contains(c.name, "skip") && !c.passed && !strings.Contains(stderr.String(), "no simulator could check module") {
+			t.Errorf("%s: stderr %q", c.name, stderr.String())
+		}
+		if c.passed {
+			writeRTLVerdict(&out, rep)
+			if out.String() != c.verdict {
+				t.Errorf("%s: verdict %q, want %q", c.name, out.String(), c.verdict)
+			}
 		}
 	}
 }
