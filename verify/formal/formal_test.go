@@ -363,13 +363,29 @@ func TestFormal_BadNetDriversAreErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		edit func(lines []string, i int) []string
+		want string // in the error
 	}{
-		{"undriven", func(lines []string, i int) []string { return append(lines[:i:i], lines[i+1:]...) }},
+		{"undriven", func(lines []string, i int) []string { return append(lines[:i:i], lines[i+1:]...) }, "check -assert"},
 		{"two drivers", func(lines []string, i int) []string {
 			f := strings.Fields(lines[i])
 			extra := fmt.Sprintf("    assign %s = ~addr_i_0;  // a second cell on the net", f[1])
 			return append(lines[:i+1:i+1], append([]string{extra}, lines[i+1:]...)...)
-		}},
+		}, "check -assert"},
+		// The same function through a process: a combinational netlist
+		// has none, and the script refuses it rather than run proc.
+		{"a process", func(lines []string, i int) []string {
+			f := strings.Fields(lines[i])
+			expr := strings.TrimSuffix(strings.Join(f[3:], " "), ";")
+			if k := strings.Index(expr, ";"); k >= 0 {
+				expr = expr[:k]
+			}
+			repl := []string{
+				fmt.Sprintf("    reg %s_r;", f[1]),
+				fmt.Sprintf("    always @* %s_r = %s;", f[1], expr),
+				fmt.Sprintf("    assign %s = %s_r;", f[1], f[1]),
+			}
+			return append(lines[:i:i], append(repl, lines[i+1:]...)...)
+		}, "selection is not empty: p:*"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -394,8 +410,8 @@ func TestFormal_BadNetDriversAreErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := Prove(context.Background(), u, Options{Dir: dir})
-			if err == nil || !strings.Contains(err.Error(), "check -assert") {
-				t.Fatalf("want a check error, got %v (result %+v)", err, res)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want an error naming %q, got %v (result %+v)", c.want, err, res)
 			}
 		})
 	}
