@@ -42,3 +42,22 @@ func TestSample(t *testing.T) {
 		}
 	}
 }
+
+// TestIcarusCycles: Icarus runs the first cycles of the stream, at most
+// IcarusGateCycles / gates and at least IcarusMinCycles.
+func TestIcarusCycles(t *testing.T) {
+	p := SeqPlan{Cycles: 100_000, IcarusGateCycles: 1 << 26}
+	for _, c := range []struct{ gates, want int }{
+		{474, 100_000},   // the elastic pipelines: the whole stream
+		{24_911, 2_693},  // the paper's history cache
+		{1 << 20, 1_000}, // the floor
+	} {
+		if got := p.icarusCycles(c.gates); got != c.want {
+			t.Errorf("%d gates: %d cycles, want %d", c.gates, got, c.want)
+		}
+	}
+	p.IcarusGateCycles = 0
+	if got := p.icarusCycles(24_911); got != 100_000 {
+		t.Errorf("no bound: %d cycles, want the whole 100000", got)
+	}
+}

@@ -36,14 +36,30 @@ type SeqPlan struct {
 	// 0 picks up to 64 segments of at least MinSegment cycles; 1 gives
 	// one uncut stream and a single-lane netlist run.
 	Segments int
+	// IcarusGateCycles bounds Icarus's run, an event-driven interpreter
+	// of the netlist about a hundred times slower per gate than Verilator,
+	// to the first max(IcarusMinCycles, IcarusGateCycles/gates) cycles of
+	// the stream; 0 means the whole stream.
+	IcarusGateCycles int
 }
+
+// IcarusMinCycles is the shortest stream IcarusGateCycles leaves Icarus.
+const IcarusMinCycles = 1000
 
 // MinSegment is the shortest segment SeqPlan's automatic choice makes.
 const MinSegment = 1024
 
 // DefaultSeqPlan is what `lsugen verify` uses for sequential units without
 // flags.
-func DefaultSeqPlan() SeqPlan { return SeqPlan{Cycles: 100_000, Seed: 1} }
+func DefaultSeqPlan() SeqPlan { return SeqPlan{Cycles: 100_000, Seed: 1, IcarusGateCycles: 1 << 26} }
+
+// icarusCycles is the length of Icarus's prefix of the stream.
+func (p SeqPlan) icarusCycles(gates int) int {
+	if p.IcarusGateCycles <= 0 || gates <= 0 {
+		return p.Cycles
+	}
+	return min(p.Cycles, max(IcarusMinCycles, p.IcarusGateCycles/gates))
+}
 
 // segments returns the [start, end) cycle ranges of the plan's segments.
 func (p SeqPlan) segments() []segment {
@@ -120,8 +136,14 @@ func prepareSeq(job Job, plan SeqPlan) (*prepared, error) {
 		switch e {
 		case Netlist:
 			mm, err = checkNetlistSeq(d, s, segs, job.Dir, job.Version)
-		case Icarus, Verilator:
-			mm, err = checkHDLSeq(ctx, job, hdl.Engine(e), s)
+		case Verilator:
+			mm, err = checkHDLSeq(ctx, job, hdl.Verilator, s)
+		case Icarus:
+			// The first cycles of the same stream.
+			prefix := *s
+			prefix.cycles = plan.icarusCycles(len(d.Gates))
+			mm, err = checkHDLSeq(ctx, job, hdl.Icarus, &prefix)
+			return prefix.cycles, mm, err
 		default:
 			err = fmt.Errorf("unknown engine %q", e)
 		}

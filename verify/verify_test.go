@@ -53,31 +53,18 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 	return f.Units
 }
 
-// Sequential example units run the default 100,000 cycles on the netlist
-// simulator (a fraction of a second), and so do the elastic pipelines
-// (a few hundred gates) on the HDL simulators; seqGateCycles bounds gates
-// times cycles for Icarus' sake (it runs the 25,000-gate history cache at
-// about a thousand cycles a second), so the large caches get a shorter
-// stream, none fewer than seqMinCycles (`make verify-all` and `lsugen
-// verify` run 100,000 cycles of every unit on every engine).
-const (
-	seqGateCycles = 80_000_000
-	seqMaxCycles  = 100_000
-	seqMinCycles  = 1_000
-)
-
 // TestSpecs_ModelNetlistIcarusVerilator checks every example unit, constant
 // and configurable, with the same vectors on all three engines; sequential
-// units run a stream of cycles in lockstep with their model. The checks
-// run in parallel (RunTasks, one per CPU), the Verilator builds of the
-// largest units first; identical units share one Verilator build.
+// units run a stream of cycles in lockstep with their model. The plans
+// are `lsugen verify`'s defaults; the checks run in parallel (RunTasks, one
+// per CPU), the Verilator builds of the largest units first.
 func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	paths, _ := filepath.Glob("../specs/*.hcl")
 	if len(paths) == 0 {
 		t.Fatal("no example specs")
 	}
-	plan := verify.DefaultPlan()
-	plan.Configs = 8 // keeps the suite short; `lsugen verify` runs 16
+	// What `lsugen verify` runs by default (and `make verify-all`).
+	plan, seqPlan := verify.DefaultPlan(), verify.DefaultSeqPlan()
 	seen := map[string]bool{}
 	var tasks []verify.Task
 	for _, path := range paths {
@@ -86,17 +73,7 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			j := job(t, u, d)
-			if d.Clock != "" {
-				// The netlist simulator runs the default stream; the HDL
-				// simulators a shorter one on the largest units.
-				sp := verify.SeqPlan{Cycles: min(seqMaxCycles, max(seqMinCycles, seqGateCycles/len(d.Gates))), Seed: 1}
-				tasks = append(tasks,
-					verify.Task{Job: j, SeqPlan: verify.DefaultSeqPlan(), Engines: []verify.Engine{verify.Netlist}},
-					verify.Task{Job: j, SeqPlan: sp, Engines: []verify.Engine{verify.Icarus, verify.Verilator}})
-			} else {
-				tasks = append(tasks, verify.Task{Job: j, Plan: plan, Engines: verify.AllEngines})
-			}
+			tasks = append(tasks, verify.Task{Job: job(t, u, d), Plan: plan, SeqPlan: seqPlan, Engines: verify.AllEngines})
 			seen[u.Variant()] = true
 		}
 	}
@@ -109,7 +86,7 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	engines := map[string][]verify.Engine{}
 	for i, os := range outcomes {
 		name := tasks[i].Job.Design.Name
-		t.Run(name+"/"+string(os[0].Engine), func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			for _, o := range os {
 				engines[name] = append(engines[name], o.Engine)
 				switch {
