@@ -69,7 +69,7 @@ type verifyFlags struct {
 // The flags each mode takes beyond the common ones (unit, jobs, work,
 // json, junit).
 var verifyModeFlags = map[string][]string{
-	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "seed", "configs", "max-vectors", "cycles"},
+	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles"},
 	modeRTL:        append([]string{"rtl", "top", "sim"}, rtlOptionFlags...),
 	modeFormal:     {"formal", "timeout"},
 }
@@ -88,6 +88,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 	fs.StringVar(&f.sims, "sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator (with --rtl: icarus, verilator)")
 	fs.IntVar(&f.plan.Random, "vectors", f.plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
 	fs.IntVar(&f.plan.IcarusGateVectors, "icarus-gate-vectors", f.plan.IcarusGateVectors, "Icarus runs the directed vectors and an even sample of the rest within this many\ngates times vectors (at least 256); 0: Icarus runs every vector")
+	fs.IntVar(&f.seqPlan.IcarusGateCycles, "icarus-gate-cycles", f.seqPlan.IcarusGateCycles, "Icarus runs the first max(1000, N / gates) cycles of a clocked unit's stream; 0: all")
 	fs.Uint64Var(&f.plan.Seed, "seed", f.plan.Seed, "seed of the random vectors and configurations, and of sequential units' stimulus")
 	fs.IntVar(&f.plan.Configs, "configs", f.plan.Configs, "random configurations of a configurable unit")
 	fs.IntVar(&f.plan.MaxVectors, "max-vectors", f.plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
@@ -133,8 +134,8 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 		if f.plan.Random < 1 || f.plan.Configs < 1 || f.plan.MaxVectors < 1 || f.seqPlan.Cycles < 1 {
 			return usagef("--vectors, --configs, --max-vectors and --cycles must be positive")
 		}
-		if f.plan.IcarusGateVectors < 0 {
-			return usagef("--icarus-gate-vectors must not be negative")
+		if f.plan.IcarusGateVectors < 0 || f.seqPlan.IcarusGateCycles < 0 {
+			return usagef("--icarus-gate-vectors and --icarus-gate-cycles must not be negative")
 		}
 		if fs.Changed("vectors") {
 			f.plan.GateVectors = 0 // an explicit count is taken as given
