@@ -17,7 +17,7 @@ const (
 	statusPass    = "pass"
 	statusFail    = "fail"    // a mismatch, a failed proof
 	statusError   = "error"   // the check could not run: a tool missing, a build failed
-	statusSkipped = "skipped" // not run: the run was interrupted
+	statusSkipped = "skipped" // not run: the run was interrupted, or the simulator cannot read the sources (--rtl)
 )
 
 // verifyReport is the --json document of lsugen verify, in every mode.
@@ -72,7 +72,9 @@ type verifyUnit struct {
 type verifyResult struct {
 	Engine string `json:"engine"`
 	// Status is pass, fail (a mismatch, or a proof that failed), error
-	// (the check could not run) or skipped (the run was interrupted).
+	// (the check could not run) or skipped (not run: the run was
+	// interrupted, or with --rtl the simulator cannot read the sources,
+	// Error saying why).
 	Status string `json:"status"`
 	// Vectors are the vectors (cycles of a clocked unit) checked; 0 for
 	// a proof.

@@ -55,6 +55,13 @@ func StampVCD(path, version string) error {
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file 0600; a waveform is as readable as the
+	// simulator's own output.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
 	w := bufio.NewWriterSize(tmp, 1<<16)
 	w.Write(stamped)
 	_, err = io.Copy(w, r)
