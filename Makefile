@@ -46,8 +46,10 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -timeout 40m ./...
 
-# Every example unit through model = netlist = Icarus = Verilator, the
-# large coalescers included (`make test` runs those on the netlist only).
+# Every example unit through model = netlist = Icarus = Verilator with
+# lsugen verify's defaults, a line per check and a summary table: the same
+# checks as make test's TestSpecs_ModelNetlistIcarusVerilator, from the
+# command line.
 verify-all: deps build
 	$(BIN) verify $(SPECS)
 
