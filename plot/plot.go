@@ -173,9 +173,9 @@ func Plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// fit shortens s to at most w wide at size, marking a cut with an
+// Fit shortens s to at most w wide at size, marking a cut with an
 // ellipsis.
-func fit(s string, w, size float64) string {
+func Fit(s string, w, size float64) string {
 	n := int(w / (EmWidth * size))
 	if r := []rune(s); len(r) > n {
 		if n < 1 {
@@ -186,9 +186,9 @@ func fit(s string, w, size float64) string {
 	return s
 }
 
-// wrap breaks s into lines at most w wide at size, at spaces; a word
+// Wrap breaks s into lines at most w wide at size, at spaces; a word
 // longer than a line is cut with an ellipsis.
-func wrap(s string, w, size float64) []string {
+func Wrap(s string, w, size float64) []string {
 	var lines []string
 	cur := ""
 	for _, word := range strings.Fields(s) {
@@ -198,12 +198,12 @@ func wrap(s string, w, size float64) []string {
 		case TextWidth(cur+" "+word, size) <= w:
 			cur += " " + word
 		default:
-			lines = append(lines, fit(cur, w, size))
+			lines = append(lines, Fit(cur, w, size))
 			cur = word
 		}
 	}
 	if cur != "" {
-		lines = append(lines, fit(cur, w, size))
+		lines = append(lines, Fit(cur, w, size))
 	}
 	return lines
 }
@@ -312,10 +312,10 @@ func (f *Figure) LineChart(c *LineChart) {
 			lastRight = p + w/2
 		}
 	}
-	f.text((x0+x1)/2, y0+38, "middle", "axis-label", fit(c.XLabel, x1-x0, fontSize))
+	f.text((x0+x1)/2, y0+38, "middle", "axis-label", Fit(c.XLabel, x1-x0, fontSize))
 	ly := (y0 + y1) / 2
 	lx := margin + fontSize*ascent
-	f.text(lx, ly, "middle", "axis-label", fit(c.YLabel, plotH, fontSize),
+	f.text(lx, ly, "middle", "axis-label", Fit(c.YLabel, plotH, fontSize),
 		fmt.Sprintf(`transform="rotate(-90 %s %s)"`, num(lx), num(ly)))
 
 	// Reference lines, behind the data, across the plot; their labels in
@@ -362,7 +362,7 @@ func (f *Figure) LineChart(c *LineChart) {
 	kx := x0
 	for i, s := range c.Series {
 		color := Palette[i%len(Palette)]
-		name := fit(s.Name, width-margin-x0-34, fontSize)
+		name := Fit(s.Name, width-margin-x0-34, fontSize)
 		w := 34 + TextWidth(name, fontSize) + 18
 		if kx+w > width-margin && kx > x0 {
 			kx, ky = x0, ky+legendRow
@@ -513,7 +513,7 @@ func (f *Figure) Bar(b *Bar) {
 		}
 	}
 	ky := ay + 34
-	for _, l := range wrap(b.Unit, x1-x0, fontSize) {
+	for _, l := range Wrap(b.Unit, x1-x0, fontSize) {
 		f.text((x0+x1)/2, ky, "middle", "axis-label", l)
 		ky += lineH
 	}
@@ -521,7 +521,7 @@ func (f *Figure) Bar(b *Bar) {
 	ky += 4
 	kx := x0
 	for _, k := range keys {
-		k := fit(k, x1-x0-20, fontSize)
+		k := Fit(k, x1-x0-20, fontSize)
 		w := 20 + TextWidth(k, fontSize) + 16
 		if kx+w > x1 && kx > x0 {
 			kx, ky = x0, ky+keyH
@@ -539,11 +539,11 @@ func (f *Figure) Bar(b *Bar) {
 // returns the y below them.
 func (f *Figure) heading(title, subtitle string) float64 {
 	y := f.y
-	for _, l := range wrap(title, width-2*margin, titleSize) {
+	for _, l := range Wrap(title, width-2*margin, titleSize) {
 		y += titleH
 		f.text(margin, y, "start", "title", l, `font-size="14" font-weight="bold"`)
 	}
-	for _, l := range wrap(subtitle, width-2*margin, fontSize) {
+	for _, l := range Wrap(subtitle, width-2*margin, fontSize) {
 		y += lineH
 		f.text(margin, y, "start", "subtitle", l, `fill="#444"`)
 	}

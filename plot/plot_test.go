@@ -73,7 +73,7 @@ func TestPlural(t *testing.T) {
 // TestWrap: lines fit, no word is lost, an over-long word is cut.
 func TestWrap(t *testing.T) {
 	s := "the slowest unit: coalescer, speculative; ends at unique_o[0]; unsized; dashed: clock periods shorter than the path"
-	lines := wrap(s, 300, fontSize)
+	lines := Wrap(s, 300, fontSize)
 	if len(lines) < 2 || strings.Join(lines, " ") != s {
 		t.Errorf("wrap = %q", lines)
 	}
@@ -82,7 +82,7 @@ func TestWrap(t *testing.T) {
 			t.Errorf("line %q is %.1f wide, over 300", l, TextWidth(l, fontSize))
 		}
 	}
-	if got := wrap(strings.Repeat("x", 100), 74.4, fontSize); len(got) != 1 || got[0] != strings.Repeat("x", 9)+"…" {
+	if got := Wrap(strings.Repeat("x", 100), 74.4, fontSize); len(got) != 1 || got[0] != strings.Repeat("x", 9)+"…" {
 		t.Errorf("long word: %q", got)
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/lsugen/lsugen/plot"
 )
 
 // Histogram is what one hash does to the accesses of each memory
@@ -124,13 +125,12 @@ const HeatMapCaption = "Cell: the conflict cycles a bank causes, summed over the
 	"A row adds up to the instruction's conflicts (right). White: none. One colour scale for all panels; " +
 	"hover a cell for its numbers."
 
-// Layout of the heat map. Text is monospace and measured as 0.62 em a
-// character (see package plot/svgcheck, which the tests check it with).
+// Layout of the heat map. Text is monospace and measured as package plot
+// measures it (plot.TextWidth; the tests check it with plot/svgcheck).
 const (
 	hmMargin    = 16.0
 	hmFont      = 12.0
 	hmSmall     = 10.0
-	hmEm        = 0.62
 	hmRowH      = 18.0
 	hmGap       = 32.0
 	hmMinPanel  = 330.0
@@ -167,22 +167,6 @@ func hmColour(v, peak float64) string {
 	return "#800026"
 }
 
-func hmWidth(s string, size float64) float64 {
-	return float64(utf8.RuneCountInString(s)) * hmEm * size
-}
-
-// hmFit shortens s to at most w wide, marking the cut with an ellipsis.
-func hmFit(s string, w, size float64) string {
-	n := int(w / (hmEm * size))
-	if r := []rune(s); len(r) > n {
-		if n < 1 {
-			return ""
-		}
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
 // panelTitle breaks a panel's title into lines at most w wide, at the
 // commas outside brackets where it can ("after: bitwise_xor," / "bits =
 // [[0, 5], [1, 6]]"), and appends ": " and the total to the last line, or
@@ -206,40 +190,19 @@ func panelTitle(title, total string, w, size float64) []string {
 	phrases = append(phrases, strings.TrimSpace(title[start:]))
 	var lines []string
 	for _, ph := range phrases {
-		if n := len(lines); n > 0 && hmWidth(lines[n-1]+" "+ph, size) <= w {
+		if n := len(lines); n > 0 && plot.TextWidth(lines[n-1]+" "+ph, size) <= w {
 			lines[n-1] += " " + ph
 			continue
 		}
-		lines = append(lines, hmWrap(ph, w, size)...)
+		lines = append(lines, plot.Wrap(ph, w, size)...)
 	}
-	if n := len(lines); n > 0 && hmWidth(lines[n-1]+": "+total, size) <= w {
+	if n := len(lines); n > 0 && plot.TextWidth(lines[n-1]+": "+total, size) <= w {
 		lines[n-1] += ": " + total
 	} else {
 		if n > 0 {
 			lines[n-1] += ":"
 		}
 		lines = append(lines, total)
-	}
-	return lines
-}
-
-// hmWrap breaks s into lines at most w wide, at spaces.
-func hmWrap(s string, w, size float64) []string {
-	var lines []string
-	cur := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case cur == "":
-			cur = word
-		case hmWidth(cur+" "+word, size) <= w:
-			cur += " " + word
-		default:
-			lines = append(lines, hmFit(cur, w, size))
-			cur = word
-		}
-	}
-	if cur != "" {
-		lines = append(lines, hmFit(cur, w, size))
 	}
 	return lines
 }
@@ -337,14 +300,14 @@ func SVG(hs ...Histogram) []byte {
 	}
 
 	// Geometry.
-	labelW := hmWidth("all instructions", hmFont)
+	labelW := plot.TextWidth("all instructions", hmFont)
 	for _, name := range instrs {
-		labelW = max(labelW, hmWidth(hmFit(name, hmWidth(strings.Repeat("m", hmMaxLabel), hmFont), hmFont), hmFont))
+		labelW = max(labelW, plot.TextWidth(plot.Fit(name, plot.TextWidth(strings.Repeat("m", hmMaxLabel), hmFont), hmFont), hmFont))
 	}
 	labelW += 12
 	cellW := min(28, max(1, math.Floor(384/float64(banks)*4)/4))
 	gridW := cellW * float64(banks)
-	totalsW := max(hmWidth("conflicts", hmFont), hmWidth(count(maxTotal), hmFont)) + 12
+	totalsW := max(plot.TextWidth("conflicts", hmFont), plot.TextWidth(count(maxTotal), hmFont)) + 12
 	panelW := max(gridW+totalsW, hmMinPanel)
 	n := max(len(hs), 1)
 	width := math.Ceil(hmMargin*2 + labelW + float64(n)*panelW + float64(n-1)*hmGap)
@@ -361,7 +324,7 @@ func SVG(hs ...Histogram) []byte {
 
 	// Heading: what is drawn, the totals, the definition.
 	y := hmMargin
-	for _, l := range hmWrap("Bank conflicts per instruction and bank", width-2*hmMargin, 15) {
+	for _, l := range plot.Wrap("Bank conflicts per instruction and bank", width-2*hmMargin, 15) {
 		y += 20
 		text(hmMargin, y, "start", "title", l, `font-size="15" font-weight="bold"`)
 	}
@@ -374,12 +337,12 @@ func SVG(hs ...Histogram) []byte {
 	if len(hs) == 2 {
 		summary += " (" + Comparison(hs[0].Total(), hs[1].Total()) + ")"
 	}
-	for _, l := range hmWrap(summary, width-2*hmMargin, 13) {
+	for _, l := range plot.Wrap(summary, width-2*hmMargin, 13) {
 		y += 18
 		text(hmMargin, y, "start", "summary", l, `font-size="13" font-weight="bold"`)
 	}
 	y += 2
-	for _, l := range hmWrap(HeatMapCaption, width-2*hmMargin, hmFont) {
+	for _, l := range plot.Wrap(HeatMapCaption, width-2*hmMargin, hmFont) {
 		y += 16
 		text(hmMargin, y, "start", "caption", l, `fill="#444"`)
 	}
@@ -407,7 +370,7 @@ func SVG(hs ...Histogram) []byte {
 	// Rows.
 	for r, name := range instrs {
 		ry := top + hmRowH*float64(r)
-		text(hmMargin, ry+13, "start", "instr-label", hmFit(name, labelW-12, hmFont))
+		text(hmMargin, ry+13, "start", "instr-label", plot.Fit(name, labelW-12, hmFont))
 		for p, h := range hs {
 			i := slices.Index(h.Instrs, name)
 			gx := gridX(p)
@@ -443,7 +406,7 @@ func SVG(hs ...Histogram) []byte {
 
 	// Bank numbers under each grid: every step-th bank, step a power of
 	// two wide enough for the labels, and the last bank where it fits.
-	wide := hmWidth(strconv.Itoa(banks-1), hmSmall) + 6
+	wide := plot.TextWidth(strconv.Itoa(banks-1), hmSmall) + 6
 	step := 1
 	for float64(step)*cellW < wide || step < banks/8 {
 		step *= 2
@@ -455,11 +418,11 @@ func SVG(hs ...Histogram) []byte {
 		for bank := 0; bank < banks; bank += step {
 			x := gx + (float64(bank)+0.5)*cellW
 			text(x, by, "middle", "bank-label", strconv.Itoa(bank), fmt.Sprintf(`font-size="%g" fill="#555"`, hmSmall))
-			last = x + hmWidth(strconv.Itoa(bank), hmSmall)/2
+			last = x + plot.TextWidth(strconv.Itoa(bank), hmSmall)/2
 		}
 		if (banks-1)%step != 0 {
 			x := gx + (float64(banks)-0.5)*cellW
-			if w := hmWidth(strconv.Itoa(banks-1), hmSmall); x-w/2 > last+6 {
+			if w := plot.TextWidth(strconv.Itoa(banks-1), hmSmall); x-w/2 > last+6 {
 				text(x, by, "middle", "bank-label", strconv.Itoa(banks-1), fmt.Sprintf(`font-size="%g" fill="#555"`, hmSmall))
 			}
 		}
@@ -481,7 +444,7 @@ func SVG(hs ...Histogram) []byte {
 		fmt.Fprintf(&b, `<rect class="legend-zero" x="%s" y="%s" width="12" height="12" fill="#ffffff" stroke="#999" stroke-width="0.5"/>`+"\n", f2(gx), f2(ly))
 		text(gx+6, ly+24, "middle", "legend-tick", "0", fmt.Sprintf(`font-size="%g"`, hmSmall))
 		barX := gx + 24
-		barW := min(260, panelW-24-hmWidth(value(peak), hmSmall))
+		barW := min(260, panelW-24-plot.TextWidth(value(peak), hmSmall))
 		fmt.Fprintf(&b, `<rect class="colour-scale" x="%s" y="%s" width="%s" height="12" fill="url(#conflict-scale)" stroke="#999" stroke-width="0.5" data-max="%s"><title>colour scale: 0 (white) to %s conflict cycles</title></rect>`+"\n",
 			f2(barX), f2(ly), f2(barW), strconv.FormatFloat(scale, 'g', -1, 64), value(scale))
 		// Ticks at 1, 2, 5 times powers of ten up to the peak, and the
@@ -499,7 +462,7 @@ func SVG(hs ...Histogram) []byte {
 		var keep []float64
 		for k := len(ticks) - 1; k >= 0; k-- {
 			x := barX + hmPos(ticks[k], scale)*barW
-			w := hmWidth(value(ticks[k]), hmSmall)
+			w := plot.TextWidth(value(ticks[k]), hmSmall)
 			if x+w/2 < right-8 && x-w/2 > gx+12+8 {
 				keep = append(keep, ticks[k])
 				right = x - w/2
