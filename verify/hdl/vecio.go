@@ -238,44 +238,21 @@ func (l *layout) xzPort(text string) string {
 
 // writeVectors writes the vector file: one line per vector, the inputs
 // packed by l, as l.iDig hex digits.
-func writeVectors(path string, l *layout, vectors [][][]uint64) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	packed := make([]uint64, words(l.iw))
-	line := make([]byte, 0, l.iDig+1)
-	for v, vec := range vectors {
-		if len(vec) != len(l.ins) {
-			return fmt.Errorf("vector %d has %d input values, want %d (one per input port)", v, len(vec), len(l.ins))
-		}
-		clear(packed)
-		for i, fd := range l.ins {
-			if len(vec[i]) < words(fd.width) {
-				return fmt.Errorf("vector %d, input %s: %d words for %d bits, want %d",
-					v, fd.name, len(vec[i]), fd.width, words(fd.width))
-			}
-			orBits(packed, fd.offset, vec[i], fd.width)
-		}
-		line = appendHex(line[:0], packed, l.iDig)
-		line = append(line, '\n')
-		if _, err := w.Write(line); err != nil {
-			return err
-		}
-	}
-	return w.Flush()
+func writeVectors(path string, l *layout, vectors [][][]uint64) error {
+	return writePacked(path, l.ins, l.iw, l.iDig, vectors, "vector %d", "input")
 }
 
 // writeExpected writes the expected file: one line per vector, the
 // expected outputs expected[v][o] (outputs in Ports order) packed by l as
 // in the output file, l.oDig hex digits.
-func writeExpected(path string, l *layout, expected [][][]uint64) (err error) {
+func writeExpected(path string, l *layout, expected [][][]uint64) error {
+	return writePacked(path, l.outs, l.ow, l.oDig, expected, "expected outputs of vector %d", "output")
+}
+
+// writePacked writes one line per row: the row's port values packed into
+// width bits at the fields' offsets, as dig hex digits. row and port name
+// a row and its ports in errors.
+func writePacked(path string, fields []field, width, dig int, rows [][][]uint64, row, port string) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -286,21 +263,21 @@ func writeExpected(path string, l *layout, expected [][][]uint64) (err error) {
 		}
 	}()
 	w := bufio.NewWriterSize(f, 1<<20)
-	packed := make([]uint64, words(l.ow))
-	line := make([]byte, 0, l.oDig+1)
-	for v, outs := range expected {
-		if len(outs) != len(l.outs) {
-			return fmt.Errorf("expected outputs of vector %d: %d values, want %d (one per output port)", v, len(outs), len(l.outs))
+	packed := make([]uint64, words(width))
+	line := make([]byte, 0, dig+1)
+	for v, vals := range rows {
+		if len(vals) != len(fields) {
+			return fmt.Errorf("%s has %d %s values, want %d (one per %s port)", fmt.Sprintf(row, v), len(vals), port, len(fields), port)
 		}
 		clear(packed)
-		for o, fd := range l.outs {
-			if len(outs[o]) < words(fd.width) {
-				return fmt.Errorf("expected outputs of vector %d, output %s: %d words for %d bits, want %d",
-					v, fd.name, len(outs[o]), fd.width, words(fd.width))
+		for i, fd := range fields {
+			if len(vals[i]) < words(fd.width) {
+				return fmt.Errorf("%s, %s %s: %d words for %d bits, want %d",
+					fmt.Sprintf(row, v), port, fd.name, len(vals[i]), fd.width, words(fd.width))
 			}
-			orBits(packed, fd.offset, outs[o], fd.width)
+			orBits(packed, fd.offset, vals[i], fd.width)
 		}
-		line = appendHex(line[:0], packed, l.oDig)
+		line = appendHex(line[:0], packed, dig)
 		line = append(line, '\n')
 		if _, err := w.Write(line); err != nil {
 			return err
