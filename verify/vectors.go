@@ -32,7 +32,7 @@ type Plan struct {
 	// runs every directed vector and an evenly spread sample of the rest
 	// (at least 256); 0 means Icarus runs them all.
 	IcarusGateVectors int
-	Seed        uint64
+	Seed              uint64
 }
 
 // DefaultPlan is what `lsugen verify` uses without flags.
