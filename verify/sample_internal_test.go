@@ -2,7 +2,9 @@ package verify
 
 import (
 	"slices"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestSample: Icarus's vectors are every directed one, then an even
@@ -60,4 +62,33 @@ func TestIcarusCycles(t *testing.T) {
 	if got := p.icarusCycles(24_911); got != 100_000 {
 		t.Errorf("no bound: %d cycles, want the whole 100000", got)
 	}
+}
+
+// TestParallel: every index once, never more than jobs at a time.
+func TestParallel(t *testing.T) {
+	for _, jobs := range []int{0, 1, 3, 50} {
+		var mu sync.Mutex
+		running, peak := 0, 0
+		seen := make([]int, 20)
+		Parallel(len(seen), jobs, func(i int) {
+			mu.Lock()
+			running++
+			peak = max(peak, running)
+			seen[i]++
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+			mu.Lock()
+			running--
+			mu.Unlock()
+		})
+		for i, n := range seen {
+			if n != 1 {
+				t.Errorf("jobs %d: index %d called %d times", jobs, i, n)
+			}
+		}
+		if limit := max(1, jobs); peak > limit {
+			t.Errorf("jobs %d: %d at once", jobs, peak)
+		}
+	}
+	Parallel(0, 2, func(int) { t.Error("called for n = 0") })
 }

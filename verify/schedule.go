@@ -92,39 +92,27 @@ func RunTasks(ctx context.Context, tasks []Task, jobs int, hooks Hooks) [][]Outc
 			hooks.Finished(o)
 		}
 	}
-	work := make(chan pair)
-	var wg sync.WaitGroup
-	for range max(1, jobs) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for pr := range work {
-				o := Outcome{Task: pr.task, Unit: tasks[pr.task].Job.Design.Name, Engine: pr.e}
-				if err := ctx.Err(); err != nil {
-					o.Err = err
-					record(o)
-					continue
-				}
-				if hooks.Started != nil {
-					mu.Lock()
-					hooks.Started(pr.task, pr.e)
-					mu.Unlock()
-				}
-				p, err := prepare(pr.task)
-				if err == nil {
-					o.Vectors, o.Coverage = p.vectors, p.coverage
-					o.Check, err = p.run(ctx, pr.e)
-				}
-				o.Err = err
-				record(o)
-			}
-		}()
-	}
-	for _, pr := range pairs {
-		work <- pr
-	}
-	close(work)
-	wg.Wait()
+	Parallel(len(pairs), jobs, func(k int) {
+		pr := pairs[k]
+		o := Outcome{Task: pr.task, Unit: tasks[pr.task].Job.Design.Name, Engine: pr.e}
+		if err := ctx.Err(); err != nil {
+			o.Err = err
+			record(o)
+			return
+		}
+		if hooks.Started != nil {
+			mu.Lock()
+			hooks.Started(pr.task, pr.e)
+			mu.Unlock()
+		}
+		p, err := prepare(pr.task)
+		if err == nil {
+			o.Vectors, o.Coverage = p.vectors, p.coverage
+			o.Check, err = p.run(ctx, pr.e)
+		}
+		o.Err = err
+		record(o)
+	})
 	return out
 }
 
@@ -156,4 +144,25 @@ func (t Task) cost(e Engine) float64 {
 		return gates * n / 200
 	}
 	return gates * n / 50000
+}
+
+// Parallel calls f(0), ..., f(n-1), at most jobs at a time (jobs < 1 means
+// 1), taking them in order, and returns when all have returned.
+func Parallel(n, jobs int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(max(1, jobs), max(1, n)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lsugen/lsugen/verify"
 )
 
 // verifyPrinter prints each check of lsugen verify as it finishes, one
@@ -199,29 +201,17 @@ type verifyCheck struct {
 // runChecks runs the checks, at most jobs at a time; once ctx is
 // cancelled the checks not started are skipped.
 func runChecks(ctx context.Context, checks []verifyCheck, jobs int, p *verifyPrinter) {
-	work := make(chan verifyCheck)
-	var wg sync.WaitGroup
-	for range max(1, jobs) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range work {
-				if ctx.Err() != nil {
-					p.finished(c.unit, verifyResult{Engine: c.engine, Status: statusSkipped, Error: "interrupted"}, "", "")
-					continue
-				}
-				p.started(c.unit, c.engine)
-				res, detail := c.run(ctx)
-				if ctx.Err() != nil && res.Status == statusError {
-					res.Status, res.Error, detail = statusSkipped, "interrupted", ""
-				}
-				p.finished(c.unit, res, "", detail)
-			}
-		}()
-	}
-	for _, c := range checks {
-		work <- c
-	}
-	close(work)
-	wg.Wait()
+	verify.Parallel(len(checks), jobs, func(i int) {
+		c := checks[i]
+		if ctx.Err() != nil {
+			p.finished(c.unit, verifyResult{Engine: c.engine, Status: statusSkipped, Error: "interrupted"}, "", "")
+			return
+		}
+		p.started(c.unit, c.engine)
+		res, detail := c.run(ctx)
+		if ctx.Err() != nil && res.Status == statusError {
+			res.Status, res.Error, detail = statusSkipped, "interrupted", ""
+		}
+		p.finished(c.unit, res, "", detail)
+	})
 }
