@@ -765,14 +765,16 @@ func closest(s string, candidates []string) string {
 	}
 	best, bestDist := "", 4
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestDist {
+		if d := EditDistance(s, c); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance of a and b: the "did you mean"
+// suggestions of the loader and of the command line.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

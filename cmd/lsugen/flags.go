@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/lsugen/lsugen/specs"
 )
 
 // A flag name means one thing in every command: the flags several
@@ -110,7 +112,7 @@ func closestFlag(cmd *cobra.Command, name string) string {
 		if f.Hidden {
 			return
 		}
-		d := editDistance(name, f.Name)
+		d := specs.EditDistance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) {
 			d = 0
 		}
@@ -119,27 +121,6 @@ func closestFlag(cmd *cobra.Command, name string) string {
 		}
 	})
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // singleDashLongFlags rewrites -name and -name=value, the spelling Go's
