@@ -33,8 +33,11 @@ type Family struct {
 
 	Generate func(specs.Unit) (*netlist.Design, hcl.Diagnostics)
 
-	// A combinational family has Model and Directed; a sequential one
-	// (clocked, with a synchronous reset rst) has Sequential and Stimulus.
+	// A combinational unit is checked with Model and Directed; a clocked
+	// one (synchronous reset rst) with Sequential and Stimulus. A family
+	// whose members can be either (a hash with a configuration register,
+	// a serializing bank arbiter) has both pairs: the generated design's
+	// clock decides which one checks a unit.
 	Model      func(specs.Unit) (model.Model, error)
 	Directed   func(specs.Unit) verify.DirectedFunc
 	Sequential func(specs.Unit) (model.Sequential, error)
@@ -198,12 +201,17 @@ func Job(u specs.Unit, d *netlist.Design) (verify.Job, error) {
 	}
 	job := verify.Job{Design: d, Version: "lsugen " + gen.Version}
 	var err error
-	if f.Sequential != nil {
+	switch clocked := d != nil && d.Clock != ""; {
+	case clocked && f.Sequential != nil:
 		job.Seq, err = f.Sequential(u)
 		job.Stimulus = f.Stimulus(u)
-	} else {
+	case !clocked && f.Model != nil:
 		job.Model, err = f.Model(u)
 		job.Directed = f.Directed(u)
+	case clocked:
+		err = fmt.Errorf("the %s family has no sequential model for a clocked unit", f.Kind)
+	default:
+		err = fmt.Errorf("the %s family has no combinational model for a unit without a clock", f.Kind)
 	}
 	if err != nil {
 		return verify.Job{}, fmt.Errorf("%s: no behavioural model: %w", u.UnitName(), err)

@@ -13,8 +13,9 @@ import (
 
 // missingParts lists the parts a family row lacks: every family needs a
 // kind, a summary, a source, a generator and a lane-plot answer, and
-// either a combinational model with directed vectors or a sequential
-// model with a stimulus (not both, not a mixture).
+// a combinational model with directed vectors, a sequential model with a
+// stimulus, or both pairs (a family with clocked and unclocked members),
+// never half a pair.
 func missingParts(f Family) []string {
 	var missing []string
 	need := func(ok bool, part string) {
@@ -28,16 +29,15 @@ func missingParts(f Family) []string {
 	need(f.Generate != nil, "generator")
 	need(f.LanePlot != nil, "lane plot")
 	comb, seq := f.Model != nil || f.Directed != nil, f.Sequential != nil || f.Stimulus != nil
-	switch {
-	case comb && seq:
-		missing = append(missing, "one kind of model (it has parts of both)")
-	case comb:
+	if comb {
 		need(f.Model != nil, "model")
 		need(f.Directed != nil, "directed vectors")
-	case seq:
+	}
+	if seq {
 		need(f.Sequential != nil, "sequential model")
 		need(f.Stimulus != nil, "stimulus")
-	default:
+	}
+	if !comb && !seq {
 		missing = append(missing, "model")
 	}
 	return missing
