@@ -12,6 +12,9 @@ type Attr struct {
 	Required bool
 	Type     string // as the reference shows it: number, string, bool, list, ...
 	Doc      string // one paragraph of Markdown
+	// Refers is, for a reference argument (Type "reference"), the kind of
+	// unit it names, written KIND.NAME; the decoder does not evaluate it.
+	Refers string
 }
 
 // BlockKind is one top-level block type of a spec file: its arguments, its
@@ -47,6 +50,8 @@ var blockKinds = []BlockKind{
 		}},
 	{Type: "warp_ready_mask", Unit: true, Doc: warpReadyMaskDoc, Attrs: warpReadyMaskAttrs,
 		decode: func(d *decoder, b *hcl.Block) (any, hcl.Diagnostics) { return decoded(d.decodeWarpReadyMaskBlock(b)) }},
+	{Type: "bank_arbiter", Unit: true, Doc: bankArbiterDoc, Attrs: bankArbiterAttrs,
+		decode: func(d *decoder, b *hcl.Block) (any, hcl.Diagnostics) { return decoded(d.decodeBankArbiterBlock(b)) }},
 	{Type: "pattern", Doc: patternDoc, Attrs: patternAttrs,
 		decode: func(d *decoder, b *hcl.Block) (any, hcl.Diagnostics) { return decoded(d.decodePatternBlock(b)) }},
 }

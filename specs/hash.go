@@ -148,6 +148,10 @@ func (d *decoder) newBlockDecoder(block *hcl.Block, schema *hcl.BodySchema) (*bl
 		if attr == nil {
 			continue
 		}
+		if isReference(block.Type, s.Name) {
+			ranges[s.Name] = attr.Expr.Range()
+			continue
+		}
 		ranges[s.Name] = attr.Expr.Range()
 		val, ok, moreDiags := d.eval(attr.Expr)
 		hd.diags = append(hd.diags, moreDiags...)

@@ -232,6 +232,7 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 	out := &File{}
 	var diags hcl.Diagnostics
 	declared := map[string]hcl.Range{}
+	failed := map[string]bool{}
 	for _, f := range files {
 		blocks, units, moreDiags := newDecoder().decodeFile(f)
 		diags = append(diags, moreDiags...)
@@ -248,6 +249,9 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 				continue
 			}
 			declared[name] = block.DefRange
+			if units[i] == nil {
+				failed[name] = true
+			}
 			switch u := units[i].(type) {
 			case *Pattern:
 				out.Patterns = append(out.Patterns, u)
@@ -255,6 +259,17 @@ func decode(files []*hcl.File) (*File, hcl.Diagnostics) {
 				out.Units = append(out.Units, u)
 			}
 		}
+	}
+	bad, refDiags := resolveRefs(out.Units, declared, failed)
+	diags = append(diags, refDiags...)
+	if len(bad) > 0 {
+		kept := out.Units[:0]
+		for _, u := range out.Units {
+			if !bad[u] {
+				kept = append(kept, u)
+			}
+		}
+		out.Units = kept
 	}
 	return out, diags
 }
