@@ -516,6 +516,16 @@ func (b *Builder) Build() (*Design, error) {
 			work = append(work, p.Bits...)
 		}
 	}
+	for _, inst := range d.Instances { // instances stay whole, inputs driven
+		for i := inst.First; i < inst.Last; i++ {
+			work = append(work, d.Gates[i].Out)
+		}
+		for i, p := range inst.Design.Ports {
+			if p.Dir == In {
+				work = append(work, inst.Conns[i]...)
+			}
+		}
+	}
 	for len(work) > 0 {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -543,7 +553,9 @@ func (b *Builder) Build() (*Design, error) {
 		}
 	}
 	var gates []Gate
+	newIndex := make([]int, len(d.Gates)+1)
 	for i, g := range d.Gates {
+		newIndex[i] = len(gates)
 		if !live[i] {
 			continue
 		}
@@ -551,6 +563,7 @@ func (b *Builder) Build() (*Design, error) {
 		next++
 		gates = append(gates, g)
 	}
+	newIndex[len(d.Gates)] = len(gates)
 	for i := range gates {
 		in := make([]Net, len(gates[i].In))
 		for j, n := range gates[i].In {
@@ -583,6 +596,20 @@ func (b *Builder) Build() (*Design, error) {
 		paths = append(paths, np)
 	}
 	d.Paths = paths
+	insts := make([]Instance, len(d.Instances))
+	for k, inst := range d.Instances {
+		inst.First, inst.Last = newIndex[inst.First], newIndex[inst.Last]
+		inst.Conns = slices.Clone(inst.Conns)
+		for i, bus := range inst.Conns {
+			nb := make(Bus, len(bus))
+			for j, n := range bus {
+				nb[j] = renum[n]
+			}
+			inst.Conns[i] = nb
+		}
+		insts[k] = inst
+	}
+	d.Instances = insts
 	names := map[Net]string{}
 	for n, s := range d.NetNames {
 		if renum[n] >= firstFree {

@@ -151,6 +151,10 @@ type Design struct {
 	// Storage groups the design's DFFs for area reports, as the generator
 	// sees them (e.g. a cache's tag bits); empty for combinational units.
 	Storage []Storage
+	// Instances are the other units' designs placed in this one, their
+	// gates copied into Gates (see Instance).
+	Instances []Instance
+
 	// Paths are named timing paths of interest (e.g. one multiplexer's
 	// added delay), reported beside the critical path.
 	Paths []Path

@@ -46,11 +46,32 @@ type Param struct {
 
 // Assign is `assign Name = Expr;`. When Wire is set, Name is a local wire
 // of Expr's width declared just before; otherwise Name is an output port.
+//
+// When Inst is set the entry is a module instance instead, named Name:
+// its inputs take expressions and each output drives a new local wire
+// that later entries may read.
 type Assign struct {
 	Name string
 	Wire bool
 	Expr *Expr
 	Doc  string
+	Inst *InstanceRTL
+}
+
+// InstanceRTL is the word-level view of an Instance: the module and a
+// connection for each of its ports, in the module's port order.
+type InstanceRTL struct {
+	Module string
+	Ports  []PortConn
+}
+
+// PortConn connects one port of an instance, W bits wide: an input to
+// the value of In, an output to a new local wire named Wire.
+type PortConn struct {
+	Port string
+	In   *Expr
+	Wire string
+	W    int
 }
 
 // Op is a word-level operator.

@@ -78,6 +78,7 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			}
 		}
 	}
+	instOf := d.InstanceOf()
 	ndff := 0
 	for gi, g := range d.Gates {
 		nets[g.Out].driver = gi
@@ -115,15 +116,16 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 	for _, p := range d.Outputs() {
 		for i, n := range p.Bits {
 			ni := &nets[n]
-			if ni.driver >= 0 && d.Gates[ni.driver].Kind != netlist.DFF && ni.gateIn == 0 && ni.outs == 1 {
+			if ni.driver >= 0 && instOf[ni.driver] < 0 && d.Gates[ni.driver].Kind != netlist.DFF && ni.gateIn == 0 && ni.outs == 1 {
 				ni.owned, ni.text = true, bitRef(p, i)
 			}
 		}
 	}
+	insts := instanceWires(d, nets, instOf, names)
 	var wires, regs []netlist.Net
-	for _, g := range d.Gates {
+	for gi, g := range d.Gates {
 		ni := &nets[g.Out]
-		if ni.owned {
+		if ni.owned || instOf[gi] >= 0 {
 			continue
 		}
 		base, ok := d.NetNames[g.Out]
@@ -160,6 +162,7 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 	if clock != nil {
 		extra = append(extra, fmt.Sprintf("The DFFs load D at the rising edge of %s.", clock.Name))
 	}
+	extra = append(extra, instanceSummary(d)...)
 	f := &file{}
 	header(f, d, module, info, extra)
 	portList(f, d, module)
@@ -176,9 +179,14 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			}
 		}
 	}
-	if len(wires)+len(regs) > 0 {
+	if len(wires)+len(regs)+len(insts) > 0 {
 		f.blank()
 		f.line("    // Internal nets.")
+		for _, iw := range insts {
+			for _, o := range iw.outs {
+				f.line("    wire %s%s;", declRange(len(o.used)), o.name)
+			}
+		}
 		for _, n := range wires {
 			f.line("    wire %s;", nets[n].text)
 		}
@@ -196,6 +204,12 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 	// times slower to simulate.
 	var dffLines []string
 	for gi, g := range d.Gates {
+		if k := instOf[gi]; k >= 0 {
+			if gi == d.Instances[k].First {
+				writeInstance(f, d, k, nets, insts[k])
+			}
+			continue
+		}
 		in := make([]string, len(g.In))
 		for i, n := range g.In {
 			in[i] = nets[n].text
@@ -253,12 +267,114 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			items = append(items, nets[n].text)
 		}
 	}
+	for _, iw := range insts {
+		for _, o := range iw.outs {
+			for i, n := range o.bits {
+				o.used[i] = o.used[i] && nets[n].read
+			}
+			if !allTrue(o.used) {
+				items = append(items, bitRanges(o.name, o.used)...)
+			}
+		}
+	}
 	unusedSink(f, names.take(unusedName), items)
 	f.blank()
 	f.line("endmodule")
 	f.blank()
 	f.line("`default_nettype wire")
 	return f, nil
+}
+
+// instWires are the output wires of one instance in the gate-level module.
+type instWires struct {
+	outs []instOut
+}
+
+type instOut struct {
+	name string
+	bits netlist.Bus
+	used []bool // bit i names its net in the parent (then read if the net is)
+}
+
+// instanceWires declares a wire per output port of every instance and
+// prints the nets the instance drives as bits of it. An output bit that
+// is an input bit or a constant of the instantiated design, or a net
+// already named by another bit, keeps its parent name: the same value.
+func instanceWires(d *netlist.Design, nets []netInfo, instOf []int, names *namer) []instWires {
+	var out []instWires
+	for k, inst := range d.Instances {
+		var iw instWires
+		for pi, p := range inst.Design.Ports {
+			if p.Dir != netlist.Out {
+				continue
+			}
+			o := instOut{name: names.take(inst.Name + "_" + p.Name), bits: inst.Conns[pi], used: make([]bool, p.Width())}
+			for i, n := range o.bits {
+				ni := &nets[n]
+				if ni.driver >= 0 && instOf[ni.driver] == k && ni.text == "" {
+					ni.text = bitRef(&netlist.Port{Name: o.name, Bits: o.bits}, i)
+					o.used[i] = true
+				}
+			}
+			iw.outs = append(iw.outs, o)
+		}
+		out = append(out, iw)
+	}
+	return out
+}
+
+// writeInstance prints instance k of d as an instance of its gate-level
+// module; its output wires were named by instanceWires.
+func writeInstance(f *file, d *netlist.Design, k int, nets []netInfo, iw instWires) {
+	inst := d.Instances[k]
+	sub := inst.Design
+	f.line("    // %s: an instance of %s (%d cells, g%d to g%d).", inst.Name, GatesModuleName(sub), inst.Last-inst.First, inst.First, inst.Last-1)
+	f.line("    %s %s (", GatesModuleName(sub), inst.Name)
+	oi := 0
+	for pi, p := range sub.Ports {
+		var val string
+		if p.Dir == netlist.In {
+			parts := make([]string, p.Width())
+			for i, n := range inst.Conns[pi] {
+				parts[p.Width()-1-i] = nets[n].text
+				nets[n].read = true
+			}
+			val = concatText(parts)
+		} else {
+			val = iw.outs[oi].name
+			oi++
+		}
+		sep := ","
+		if pi == len(sub.Ports)-1 {
+			sep = ""
+		}
+		writeConn(f, p.Name, val, sep)
+	}
+	f.line("    );")
+}
+
+// writeConn prints one port connection, wrapping a long concatenation.
+func writeConn(f *file, port, val, sep string) {
+	line := fmt.Sprintf("        .%s(%s)%s", port, val, sep)
+	if len(line) <= maxLine || !strings.HasPrefix(val, "{") {
+		f.line("%s", line)
+		return
+	}
+	f.line("        .%s({", port)
+	parts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(val, "{"), "}"), ", ")
+	cur := "            "
+	for i, p := range parts {
+		if i < len(parts)-1 {
+			p += ","
+		}
+		if len(cur)+len(p)+1 > maxLine && strings.TrimSpace(cur) != "" {
+			f.line("%s", strings.TrimRight(cur, " "))
+			cur = "            "
+		}
+		cur += p + " "
+	}
+	f.line("%s", strings.TrimRight(cur, " "))
+	f.line("        })%s", sep)
 }
 
 // gateExpr is the Verilog expression of a combinational cell over its
@@ -289,4 +405,25 @@ func gateExpr(k netlist.Kind, in []string) string {
 		return in[0] + " ? " + in[2] + " : " + in[1]
 	}
 	panic(fmt.Sprintf("rtl: no expression for cell %s", k)) // Check rejects unknown kinds; DFF is printed apart
+}
+
+// instanceSummary is the header's line about the instances of d.
+func instanceSummary(d *netlist.Design) []string {
+	if len(d.Instances) == 0 {
+		return nil
+	}
+	count := map[string]int{}
+	var order []string
+	for _, inst := range d.Instances {
+		m := GatesModuleName(inst.Design)
+		if count[m] == 0 {
+			order = append(order, m)
+		}
+		count[m]++
+	}
+	var parts []string
+	for _, m := range order {
+		parts = append(parts, fmt.Sprintf("%d of %s", count[m], m))
+	}
+	return []string{"Instances: " + strings.Join(parts, ", ") + " (the cell count includes their cells)."}
 }

@@ -97,13 +97,25 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 	if err := rw.declareState(); err != nil {
 		return nil, err
 	}
-	// Reserve every local wire name first, so that no temporary takes one.
+	// Reserve every local wire and instance name first, so that no
+	// temporary takes one.
 	for _, a := range d.RTL.Assigns {
-		if !a.Wire {
-			continue
-		}
-		if err := rw.newName(a.Name, "wire"); err != nil {
-			return nil, err
+		switch {
+		case a.Inst != nil:
+			if err := rw.newName(a.Name, "instance"); err != nil {
+				return nil, err
+			}
+			for _, c := range a.Inst.Ports {
+				if c.In == nil {
+					if err := rw.newName(c.Wire, "wire"); err != nil {
+						return nil, err
+					}
+				}
+			}
+		case a.Wire:
+			if err := rw.newName(a.Name, "wire"); err != nil {
+				return nil, err
+			}
 		}
 	}
 
@@ -175,6 +187,9 @@ func (rw *rtlWriter) newName(name, what string) error {
 }
 
 func (rw *rtlWriter) assign(f *file, a netlist.Assign) error {
+	if a.Inst != nil {
+		return rw.instance(f, a)
+	}
 	if err := rw.check(a.Expr); err != nil {
 		return err
 	}
@@ -231,6 +246,53 @@ func (rw *rtlWriter) assign(f *file, a netlist.Assign) error {
 		f.line("        %s%s", p, sep)
 	}
 	f.line("    };")
+	return nil
+}
+
+// instance prints a module instance: its output wires, then the instance
+// with one connection a line.
+func (rw *rtlWriter) instance(f *file, a netlist.Assign) error {
+	rw.cur, rw.ntmp, rw.pre = a.Name, 0, nil
+	conns := make([]string, len(a.Inst.Ports))
+	var outs []*sig
+	for i, c := range a.Inst.Ports {
+		if !validIdent(c.Port) {
+			return fmt.Errorf("port name %q is not a Verilog identifier", c.Port)
+		}
+		if c.In != nil {
+			if err := rw.check(c.In); err != nil {
+				return fmt.Errorf("port %s: %w", c.Port, err)
+			}
+			if c.In.W != c.W {
+				return fmt.Errorf("port %s is %d bits, its value %d", c.Port, c.W, c.In.W)
+			}
+			conns[i] = rw.plain(c.In)
+			continue
+		}
+		if c.W < 1 {
+			return fmt.Errorf("output %s has width %d", c.Port, c.W)
+		}
+		outs = append(outs, &sig{name: c.Wire, kind: sigWire, w: c.W, used: make([]bool, c.W)})
+		conns[i] = c.Wire
+	}
+	f.blank()
+	f.doc("    ", a.Doc)
+	for _, l := range rw.pre {
+		f.line("    %s", l)
+	}
+	for _, o := range outs {
+		f.line("    wire %s%s;", declRange(o.w), o.name)
+		rw.add(o)
+	}
+	f.line("    %s %s (", a.Inst.Module, a.Name)
+	for i, c := range a.Inst.Ports {
+		sep := ","
+		if i == len(a.Inst.Ports)-1 {
+			sep = ""
+		}
+		f.line("        .%s(%s)%s", c.Port, conns[i], sep)
+	}
+	f.line("    );")
 	return nil
 }
 
