@@ -16,7 +16,27 @@ Ports: ` + "`addr_i [lanes*addr_bits-1:0]`" + ` (lane 0 in the least significant
 same block address; ` + "`neighbor`" + ` sets lane i when its block differs from lane
 i+1's (exact only for monotonic warps), the last lane always; ` + "`speculative`" + `
 outputs the neighbor result when the warp's full addresses are monotonic
-(unsigned) and the all-to-all result otherwise, and ` + "`monotonic_o`" + `.`
+(unsigned) and the all-to-all result otherwise, and ` + "`monotonic_o`" + `.
+
+With ` + "`active_mask = true`" + ` an input ` + "`active_i [lanes-1:0]`" + ` follows ` + "`addr_i`" + ` and only
+active lanes take part: ` + "`unique_o[i]`" + ` is set for an active lane i that no later
+active lane repeats (` + "`all_to_all`" + `), or whose block differs from the next active
+lane's or that is the last active lane (` + "`neighbor`" + `, exact when the active
+lanes' addresses are monotonic); ` + "`speculative`" + `'s ` + "`monotonic_o`" + ` looks at the active
+lanes only. A parallel-prefix network of ceil(log2(lanes-1)) multiplexer
+levels finds each lane's next active lane.
+
+With ` + "`requests = true`" + ` the coalescer also numbers its memory requests, in the
+order of their lowest active lane (every lane is active without
+` + "`active_mask`" + `): ` + "`req_count_o [clog2(lanes+1)-1:0]`" + ` the number of distinct blocks among the
+active lanes; ` + "`req_addr_o [lanes*(addr_bits-block_bits)-1:0]`" + `, field r the block address
+of request r; ` + "`req_mask_o [lanes*lanes-1:0]`" + `, bit i of field r set when request r
+serves lane i; ` + "`lane_req_o [lanes*clog2(lanes)-1:0]`" + `, field i the request of lane i
+(0 for an inactive lane). Fields at or above the count are 0. ` + "`neighbor`" + `
+starts a request at each active lane whose block differs from the previous
+active lane's, exact when the active addresses are monotonic; ` + "`all_to_all`" + `
+is exact for any warp, and ` + "`speculative`" + ` uses the neighbor requests when
+` + "`monotonic_o`" + ` is set and the all-to-all ones otherwise.`
 
 // subtractorAdderDoc is the adder argument of the units with a
 // monotonicity detector.
@@ -28,6 +48,8 @@ var coalescerAttrs = []Attr{
 	{Name: "addr_bits", Required: true, Type: "number", Doc: "Address bits per lane, 1..64."},
 	{Name: "block_bits", Type: "number", Doc: "Low address bits ignored (the cache-block offset), 0..addr_bits-1; default 0."},
 	{Name: "adder", Type: "string", Doc: "speculative only. " + subtractorAdderDoc},
+	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes take part (default false)."},
+	{Name: "requests", Type: "bool", Doc: "Add the request outputs `req_count_o`, `req_addr_o`, `req_mask_o` and `lane_req_o` (default false)."},
 }
 
 var coalescerBlockSchema = schemaOf(coalescerAttrs)
@@ -64,6 +86,8 @@ func (d *decoder) decodeCoalescerBlock(block *hcl.Block) (*Coalescer, hcl.Diagno
 	} else {
 		c.Adder = cd.subtractorAdder()
 	}
+	c.ActiveMask, _ = cd.bool("active_mask")
+	c.Requests, _ = cd.bool("requests")
 	if cd.failed {
 		return nil, cd.diags
 	}
@@ -77,12 +101,19 @@ addresses are non-decreasing or non-increasing in lane order, compared
 unsigned. Combinational.
 
 Ports: ` + "`addr_i [lanes*addr_bits-1:0]`" + ` in; ` + "`nondecreasing_o`, `nonincreasing_o`" + ` and
-` + "`monotonic_o`" + ` out.`
+` + "`monotonic_o`" + ` out.
+
+With ` + "`active_mask = true`" + ` an input ` + "`active_i [lanes-1:0]`" + ` follows ` + "`addr_i`" + `, and the
+outputs look at the active lanes' addresses only, in lane order (true for
+zero or one active lane): each active lane is compared with the next
+active lane, which a parallel-prefix network of ceil(log2(lanes-1))
+multiplexer levels finds.`
 
 var detectorAttrs = []Attr{
 	{Name: "lanes", Required: true, Type: "number", Doc: "Lanes of the warp, 2..128."},
 	{Name: "addr_bits", Required: true, Type: "number", Doc: "Address bits per lane, 1..64."},
 	{Name: "adder", Type: "string", Doc: subtractorAdderDoc},
+	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes' addresses are compared (default false)."},
 }
 
 var detectorBlockSchema = schemaOf(detectorAttrs)
@@ -94,6 +125,7 @@ func (d *decoder) decodeMonotonicityDetectorBlock(block *hcl.Block) (*Monotonici
 	m := &MonotonicityDetector{Name: block.Labels[0], Range: block.DefRange, AttrRanges: ranges}
 	m.Lanes, m.AddrBits = md.warpSizes()
 	m.Adder = md.subtractorAdder()
+	m.ActiveMask, _ = md.bool("active_mask")
 	if md.failed {
 		return nil, md.diags
 	}

@@ -69,3 +69,45 @@ monotonicity_detector "det" {
 		}
 	}
 }
+
+// TestCoalescerSpecs_Options decodes active_mask and requests, and checks
+// that they show in the variant.
+func TestCoalescerSpecs_Options(t *testing.T) {
+	src := `
+coalescer "a" {
+  structure   = "all_to_all"
+  lanes       = 8
+  addr_bits   = 16
+  active_mask = true
+  requests    = true
+}
+coalescer "b" {
+  structure = "neighbor"
+  lanes     = 8
+  addr_bits = 16
+  requests  = false
+}
+monotonicity_detector "d" {
+  lanes       = 8
+  addr_bits   = 16
+  active_mask = true
+}
+`
+	f, diags := NewLoader().Parse([]byte(src), "c.hcl")
+	if len(diags) > 0 {
+		t.Fatal(diags.Error())
+	}
+	if len(f.Units) != 3 {
+		t.Fatalf("%d units, want 3", len(f.Units))
+	}
+	a, b, d := f.Units[0].(*Coalescer), f.Units[1].(*Coalescer), f.Units[2].(*MonotonicityDetector)
+	if !a.ActiveMask || !a.Requests || a.Variant() != "all_to_all, active_mask, requests" {
+		t.Errorf("a: %+v, variant %q", a, a.Variant())
+	}
+	if b.ActiveMask || b.Requests || b.Variant() != "neighbor" {
+		t.Errorf("b: %+v, variant %q", b, b.Variant())
+	}
+	if !d.ActiveMask || d.Variant() != "cla4, active_mask" {
+		t.Errorf("d: %+v, variant %q", d, d.Variant())
+	}
+}

@@ -28,6 +28,11 @@ type Coalescer struct {
 	// Adder is the subtractor of the speculative coalescer's monotonicity
 	// detector (AdderCLA4 by default).
 	Adder Adder
+	// ActiveMask adds the active_i input: only active lanes take part.
+	ActiveMask bool
+	// Requests adds the request outputs (req_count_o, req_addr_o,
+	// req_mask_o, lane_req_o).
+	Requests bool
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range
@@ -36,7 +41,19 @@ type Coalescer struct {
 func (c *Coalescer) UnitName() string     { return c.Name }
 func (c *Coalescer) UnitKind() string     { return "coalescer" }
 func (c *Coalescer) DeclRange() hcl.Range { return c.Range }
-func (c *Coalescer) Variant() string      { return string(c.Structure) }
+
+// Variant is the structure, then ", active_mask" and ", requests" for the
+// options that are on.
+func (c *Coalescer) Variant() string {
+	v := string(c.Structure)
+	if c.ActiveMask {
+		v += ", active_mask"
+	}
+	if c.Requests {
+		v += ", requests"
+	}
+	return v
+}
 
 // MonotonicityDetector is a decoded `monotonicity_detector "NAME" { ... }`
 // block: it tells whether a warp's addresses are non-decreasing or
@@ -46,6 +63,9 @@ type MonotonicityDetector struct {
 	Lanes    int
 	AddrBits int
 	Adder    Adder // AdderCLA4, AdderCLA, AdderRipple or AdderPrefix
+	// ActiveMask adds the active_i input: only active lanes' addresses
+	// are compared.
+	ActiveMask bool
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range
@@ -54,7 +74,14 @@ type MonotonicityDetector struct {
 func (m *MonotonicityDetector) UnitName() string     { return m.Name }
 func (m *MonotonicityDetector) UnitKind() string     { return "monotonicity_detector" }
 func (m *MonotonicityDetector) DeclRange() hcl.Range { return m.Range }
-func (m *MonotonicityDetector) Variant() string      { return string(m.Adder) }
+
+// Variant is the adder, then ", active_mask" when that option is on.
+func (m *MonotonicityDetector) Variant() string {
+	if m.ActiveMask {
+		return string(m.Adder) + ", active_mask"
+	}
+	return string(m.Adder)
+}
 
 // Limits of the coalescer family.
 const (
