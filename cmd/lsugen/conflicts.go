@@ -17,36 +17,50 @@ import (
 const conflictsLong = `Bank conflicts of warp accesses: per access the largest number of distinct
 addresses in one bank (its degree); conflicts = sum of (degree - 1). Inputs
 are trace files, or spec files (.hcl) whose pattern blocks are expanded.
-Conflicts are results, not failures: the exit status is 0 whatever they
-count.`
+With --lock-bits N (lock = address bits N-1:0) or --lock-hash SPEC:UNIT (lock
+= the bank output of that hash unit) the accesses are atomics: lock
+conflicts (distinct addresses sharing a lock) and position conflicts (lanes
+on one address) are counted too. Conflicts are results, not failures: the
+exit status is 0 whatever they count.`
 
 func newConflictsCmd(a *app) *cobra.Command {
 	var (
 		asJSON, perAccess bool
-		hash              string
+		hash, lockHash    string
 		banks, lockBits   int
 	)
 	cmd := &cobra.Command{
-		Use:   "conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--lock-bits N] TRACE|SPEC...",
+		Use:   "conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC...",
 		Short: "bank, lock and position conflicts of access traces",
 		Long:  conflictsLong,
 		RunE: func(cmd *cobra.Command, inputs []string) error {
 			if len(inputs) == 0 {
 				return usagef("no trace or spec files given")
 			}
+			fs := cmd.Flags()
+			if fs.Changed("lock-bits") && fs.Changed("lock-hash") {
+				return usagef("--lock-bits and --lock-hash both give the lock mapping: use one")
+			}
 			var opt conflicts.Options
 			var err error
 			if hash != "" {
-				if opt.Banks, err = hashMapping(hash, a.stderr); err != nil {
+				if opt.Banks, err = hashMapping("--hash", hash, a.stderr); err != nil {
 					return err
 				}
 			} else if opt.Banks, err = conflicts.Modulo(banks); err != nil {
 				return usagef("--banks: %v", err)
 			}
-			if lockBits >= 0 {
+			switch {
+			case fs.Changed("lock-hash"):
+				m, err := hashMapping("--lock-hash", lockHash, a.stderr)
+				if err != nil {
+					return err
+				}
+				opt.Locks = &m
+			case fs.Changed("lock-bits"):
 				m, err := conflicts.LowBits(lockBits)
 				if err != nil {
-					return usagef("--lock-bits: %v", err)
+					return usagef("--lock-bits: %v (lock = address bits N-1:0; Fermi: 10)", err)
 				}
 				opt.Locks = &m
 			}
@@ -65,16 +79,19 @@ func newConflictsCmd(a *app) *cobra.Command {
 	addJSONFlag(fs, &asJSON)
 	fs.StringVar(&hash, "hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
 	fs.IntVar(&banks, "banks", 32, "without --hash: bank = address mod N (a power of two)")
-	fs.IntVar(&lockBits, "lock-bits", -1, "count lock and position conflicts of atomics, lock = address bits N-1:0 (Fermi: 10)")
+	fs.IntVar(&lockBits, "lock-bits", 0, fmt.Sprintf("count lock and position conflicts of atomics, lock = address bits N-1:0, N from 0 to %d (Fermi: 10)", conflicts.MaxMapBits))
+	fs.StringVar(&lockHash, "lock-hash", "", "count lock and position conflicts of atomics, lock = the bank output of hash unit UNIT of spec file SPEC, written SPEC:UNIT")
 	fs.BoolVar(&perAccess, "accesses", false, "list every access, not only the totals per instruction")
 	return cmd
 }
 
-// hashMapping loads SPEC:UNIT and returns its bank mapping.
-func hashMapping(ref string, stderr io.Writer) (conflicts.Mapping, error) {
+// hashMapping loads the hash unit named by flag's value SPEC:UNIT and
+// returns its mapping; --hash (banks) and --lock-hash (locks) share it, so
+// both accept and refuse the same units with the same messages.
+func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) {
 	i := strings.LastIndexByte(ref, ':')
 	if i <= 0 || i == len(ref)-1 {
-		return conflicts.Mapping{}, usagef("--hash %q: want SPEC:UNIT", ref)
+		return conflicts.Mapping{}, usagef("%s %q: want SPEC:UNIT", flag, ref)
 	}
 	path, name := ref[:i], ref[i+1:]
 	loader := specs.NewLoader()
@@ -91,15 +108,15 @@ func hashMapping(ref string, stderr io.Writer) (conflicts.Mapping, error) {
 		}
 		h, ok := u.(*specs.Hash)
 		if !ok {
-			return conflicts.Mapping{}, usagef("--hash %s: %s is a %s unit, not a hash", ref, name, u.UnitKind())
+			return conflicts.Mapping{}, usagef("%s %s: %s is a %s unit, not a hash", flag, ref, name, u.UnitKind())
 		}
 		m, err := conflicts.HashUnit(h)
 		if err != nil {
-			return conflicts.Mapping{}, badInput(fmt.Errorf("--hash %s: %w", ref, err))
+			return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))
 		}
 		return m, nil
 	}
-	return conflicts.Mapping{}, usagef("--hash %s: %s declares no unit %q", ref, path, name)
+	return conflicts.Mapping{}, usagef("%s %s: %s declares no unit %q", flag, ref, path, name)
 }
 
 // loadTraces reads trace files and expands the pattern blocks of spec

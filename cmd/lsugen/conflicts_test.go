@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,6 +77,13 @@ func TestConflicts_Errors(t *testing.T) {
 		{[]string{"conflicts"}, 2, "no trace or spec files"},
 		{[]string{"conflicts", "--banks", "12", bad}, 2, "power of two"},
 		{[]string{"conflicts", "--lock-bits", "40", bad}, 2, "--lock-bits"},
+		{[]string{"conflicts", "--lock-bits", "10", "--lock-hash", spec + ":x", bad}, 2, "--lock-bits and --lock-hash"},
+		{[]string{"conflicts", "--lock-hash", spec, bad}, 2, "--lock-hash " + strconv.Quote(spec) + ": want SPEC:UNIT"},
+		{[]string{"conflicts", "--lock-hash", "", bad}, 2, "want SPEC:UNIT"},
+		{[]string{"conflicts", "--lock-hash", spec + ":nope", bad}, 2, `declares no unit "nope"`},
+		{[]string{"conflicts", "--lock-hash", spec + ":cfg", bad}, 2, "--lock-hash " + spec + ":cfg: hash \"cfg\" is configurable"},
+		{[]string{"conflicts", "--lock-hash", "../../specs/pipeline_figure4.hcl:figure4_pipeline", bad}, 2, "is a elastic_pipeline unit, not a hash"},
+		{[]string{"conflicts", "--lock-hash", dir + "/missing.hcl:x", bad}, 2, "missing.hcl"},
 		{[]string{"conflicts", bad}, 2, "bad.trace:2: address 1"},
 		{[]string{"conflicts", "--hash", spec, bad}, 2, "want SPEC:UNIT"},
 		{[]string{"conflicts", "--hash", spec + ":nope", bad}, 2, `declares no unit "nope"`},
@@ -87,5 +95,58 @@ func TestConflicts_Errors(t *testing.T) {
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: code %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
 		}
+	}
+}
+
+// TestConflicts_LockBitsOutOfRange is issue 18: --lock-bits 63, 64, 65 and
+// 1000 overflowed 1<<n past the range check and panicked in Degree; a
+// negative value was taken silently as "no locks". All are usage errors.
+func TestConflicts_LockBitsOutOfRange(t *testing.T) {
+	tr := writeSpec(t, t.TempDir(), "a.trace", conflictTrace)
+	for _, n := range []string{"63", "64", "65", "1000", "25", "-1", "-5", "-9223372036854775808", "9223372036854775807"} {
+		code, out, errOut := lsugen(t, "conflicts", "--lock-bits", n, tr)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--lock-bits: "+n+" lock bits: want 0 to 24") {
+			t.Errorf("--lock-bits %s: code %d, stdout %q, stderr %q; want 2 and a range message", n, code, out, errOut)
+		}
+	}
+	for _, n := range []string{"0", "10", "24"} {
+		if code, _, errOut := lsugen(t, "conflicts", "--lock-bits", n, tr); code != 0 {
+			t.Errorf("--lock-bits %s: code %d: %s", n, code, errOut)
+		}
+	}
+}
+
+// TestConflicts_Figure5LockHash runs Fig. 5c of 002_* (stride 256) under
+// the conventional mapping and under the paper's hashed banks and locks:
+// the report names the lock mapping, and the hash removes every lock
+// conflict (112, at most 8-way, to none) but not every bank conflict (496
+// to 124). The per-access degrees are tools/conflicts' TestFigure5_Paper002.
+func TestConflicts_Figure5LockHash(t *testing.T) {
+	const (
+		fig5c = "../../specs/traces/fig5c_002.trace"
+		bank  = "../../specs/hash_atomics.hcl:atomic_xor"
+		lock  = "../../specs/locks_002.hcl:lock_xor"
+	)
+	code, out, errOut := lsugen(t, "conflicts", "--lock-bits", "10", fig5c)
+	if code != 0 || !strings.HasPrefix(out, "banks: mod 32 (32 banks); locks: bits 9:0 (1024 locks)\n") ||
+		!strings.Contains(out, "total: 32 accesses, 496 bank conflicts (max 32-way), 112 lock conflicts (max 8-way), 0 position conflicts") {
+		t.Fatalf("code %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = lsugen(t, "conflicts", "--hash", bank, "--lock-hash", lock, fig5c)
+	if code != 0 || !strings.HasPrefix(out, "banks: hash atomic_xor (32 banks); locks: hash lock_xor (1024 locks)\n") ||
+		!strings.Contains(out, "total: 32 accesses, 124 bank conflicts (max 8-way), 0 lock conflicts (max 1-way), 0 position conflicts") {
+		t.Fatalf("code %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = lsugen(t, "conflicts", "--json", "--lock-hash", lock, fig5c)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	var rep conflicts.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Banks != "mod 32" || rep.Locks != "hash lock_xor" || rep.NumLocks != 1024 ||
+		rep.Total.LockConflicts != 0 || rep.Total.MaxLockDegree != 1 || rep.Total.BankConflicts != 496 {
+		t.Errorf("banks %q, locks %q (%d), total %+v", rep.Banks, rep.Locks, rep.NumLocks, rep.Total)
 	}
 }

@@ -17,7 +17,6 @@ package conflicts
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/lsugen/lsugen/model"
@@ -25,9 +24,12 @@ import (
 	"github.com/lsugen/lsugen/tools/trace"
 )
 
-// MaxMapSize bounds the number of banks or locks, so the count array of a
-// Counter stays small.
-const MaxMapSize = 1 << 24
+// MaxMapBits bounds the index width of a mapping and MaxMapSize the
+// number of banks or locks, so the count array of a Counter stays small.
+const (
+	MaxMapBits = 24
+	MaxMapSize = 1 << MaxMapBits
+)
 
 // Mapping maps a word address to a bank or lock index below Size.
 type Mapping struct {
@@ -47,12 +49,16 @@ func Modulo(n int) (Mapping, error) {
 }
 
 // LowBits is the lock mapping of Fermi-like GPUs: lock = address bits
-// n-1:0 (1024 locks from word-address bits 9:0 for n = 10).
+// n-1:0 (1024 locks from word-address bits 9:0 for n = 10). n is checked
+// before it is shifted: 1<<64 is 0 and 1<<63 negative.
 func LowBits(n int) (Mapping, error) {
-	if n < 0 || 1<<n > MaxMapSize {
-		return Mapping{}, fmt.Errorf("%d lock bits: want 0 to %d", n, bits.Len(MaxMapSize)-1)
+	if n < 0 || n > MaxMapBits {
+		return Mapping{}, fmt.Errorf("%d lock bits: want 0 to %d", n, MaxMapBits)
 	}
-	m, _ := Modulo(1 << n)
+	m, err := Modulo(1 << n)
+	if err != nil {
+		return Mapping{}, err
+	}
 	m.Name = fmt.Sprintf("bits %d:0", n-1)
 	if n == 0 {
 		m.Name = "one lock"
@@ -63,7 +69,9 @@ func LowBits(n int) (Mapping, error) {
 // HashUnit maps addresses through the behavioural model of a constant
 // hash unit (verify/model), so conflicts are counted on exactly the
 // function the generated hardware computes. Configurable units need
-// configuration inputs and are refused.
+// configuration inputs and are refused. The unit's bank_o is the index:
+// a bank, or a lock when the mapping is used for locks (bank_bits = 10
+// for 1024 locks).
 func HashUnit(h *specs.Hash) (Mapping, error) {
 	if h == nil {
 		return Mapping{}, fmt.Errorf("no hash unit")
@@ -71,8 +79,8 @@ func HashUnit(h *specs.Hash) (Mapping, error) {
 	if h.Configurable {
 		return Mapping{}, fmt.Errorf("hash %q is configurable: its bank depends on configuration inputs; give a constant hash unit", h.Name)
 	}
-	if h.BankBits < 1 || 1<<h.BankBits > MaxMapSize {
-		return Mapping{}, fmt.Errorf("hash %q: %d bank bits: want 1 to %d", h.Name, h.BankBits, bits.Len(MaxMapSize)-1)
+	if h.BankBits < 1 || h.BankBits > MaxMapBits {
+		return Mapping{}, fmt.Errorf("hash %q: %d bank bits: want 1 to %d", h.Name, h.BankBits, MaxMapBits)
 	}
 	m, err := model.ForHash(h)
 	if err != nil {
@@ -120,8 +128,13 @@ type Counter struct {
 	sorted []uint64
 }
 
-// NewCounter returns a Counter for m.
+// NewCounter returns a Counter for m. m must come from Modulo, LowBits or
+// HashUnit without an error: a zero Mapping is a programming error and
+// panics here, not at the first access.
 func NewCounter(m Mapping) *Counter {
+	if m.Map == nil || m.Size < 1 || m.Size > MaxMapSize {
+		panic(fmt.Sprintf("conflicts: NewCounter of an invalid mapping %q (size %d); check the constructor's error", m.Name, m.Size))
+	}
 	return &Counter{m: m, counts: make([]uint32, m.Size)}
 }
 

@@ -1,7 +1,11 @@
 package conflicts
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lsugen/lsugen/specs"
@@ -168,4 +172,195 @@ func BenchmarkDegree_Warp32(b *testing.B) {
 			}
 		})
 	}
+}
+
+// loadHash returns hash unit name of the spec file at path.
+func loadHash(t testing.TB, path, name string) *specs.Hash {
+	t.Helper()
+	f, diags := specs.NewLoader().Load(path)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, u := range f.Units {
+		if h, ok := u.(*specs.Hash); ok && h.Name == name {
+			return h
+		}
+	}
+	t.Fatalf("%s: no hash %s", path, name)
+	return nil
+}
+
+// eq1 is the warp access pattern of the synthetic benchmarks of Fig. 5 of
+// 002_* (its Eq. 1): thread id updates word id*stride if id < conflicts,
+// else word id; one warp of 32 threads.
+func eq1(stride, conflicts int) []uint64 {
+	a := make([]uint64, 32)
+	for id := range a {
+		a[id] = uint64(id)
+		if id < conflicts {
+			a[id] = uint64(id * stride)
+		}
+	}
+	return a
+}
+
+// fig5Want are the degrees of one access of Fig. 5 at conflicts = c.
+type fig5Want struct{ bank, lock, position int }
+
+// TestFigure5_Paper002 reproduces the synthetic benchmarks of Fig. 5 of
+// 002_* (§III and §V.A): the traces specs/traces/fig5{a,b,c}_002.trace hold
+// Eq. 1 for conflicts c = 1..32 with stride 0, 32 and 256, and are
+// analysed under the conventional mapping (bank = addr mod 32, lock =
+// addr bits 9:0, Fermi's 1024 locks) and under the paper's hashes (bank:
+// specs/hash_atomics.hcl's atomic_xor, addr[4:0] ^ addr[9:5]; lock:
+// specs/locks_002.hcl's lock_xor, addr[9:0] ^ addr[14:10]).
+//
+// The expected degrees, from the definitions (distinct addresses per bank
+// or lock; lanes per address for positions):
+//
+//   - 5a, stride 0: lanes 0..c-1 on word 0, the others on words c..31, all
+//     in distinct banks and locks under both mappings. Position degree c,
+//     bank and lock degree 1; no hash can change that (§V.A).
+//   - 5b, stride 32: words 0, 32, .., 32(c-1) are all bank 0 under mod 32
+//     (bank degree c) but below 1024 and distinct from c..31, so on
+//     distinct locks (lock degree 1: "no lock conflicts"). The XOR hash
+//     sends word 32i to bank i and word j < 32 to bank j: degree 1, the bank
+//     conflicts are removed completely.
+//   - 5c, stride 256: words 256i (i < c) are all bank 0 (degree c); their
+//     locks 256i mod 1024 = 256(i mod 4) take four values, so the lock
+//     degree is ceil(c/4) ("an extra lock conflict every four bank
+//     conflicts"). Hashed, lock(256i) = 256(i mod 4) | i>>2 is distinct for
+//     all 32 i and from every word j < 32 other than 0 (lock degree 1: all
+//     lock conflicts removed), but bank(256i) = 8(i mod 4): bank 8k (k = 0..3)
+//     holds the n_k = #{i < c : i = k mod 4} words 256i, plus word 8k itself
+//     when k > 0 and 8k >= c. The degree max_k n_k + [k > 0, 8k >= c] is
+//     hashedBank5c below: 2 at c = 2 (256 meets 8 in bank 8) and at c = 3
+//     (256 with 8, 512 with 16, resolved concurrently), as §V.A says; the
+//     hash does not remove all bank conflicts.
+//
+// The ADD hashes give the same degrees ("Both give the same results"), as
+// does the XOR into lock bits 9:5 instead of 4:0.
+func TestFigure5_Paper002(t *testing.T) {
+	hashedBank5c := []int{1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 7, 8, 8, 8, 8}
+	figs := []struct {
+		name         string
+		stride       int
+		conv, hashed func(c int) fig5Want
+	}{
+		{"a", 0, func(c int) fig5Want { return fig5Want{1, 1, c} }, func(c int) fig5Want { return fig5Want{1, 1, c} }},
+		{"b", 32, func(c int) fig5Want { return fig5Want{c, 1, 1} }, func(c int) fig5Want { return fig5Want{1, 1, 1} }},
+		{"c", 256, func(c int) fig5Want { return fig5Want{c, (c + 3) / 4, 1} }, func(c int) fig5Want { return fig5Want{hashedBank5c[c-1], 1, 1} }},
+	}
+	must := func(m Mapping, err error) Mapping {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	const hashSpec, lockSpec = "../../specs/hash_atomics.hcl", "../../specs/locks_002.hcl"
+	fermiLocks := must(LowBits(10))
+	xorLocks := must(HashUnit(loadHash(t, lockSpec, "lock_xor")))
+	if xorLocks.Size != 1024 {
+		t.Fatalf("lock_xor: %d locks, want 1024", xorLocks.Size)
+	}
+	highLocks := must(HashUnit(&specs.Hash{Name: "lock_xor_9_5", Function: specs.XorMatrix, AddrBits: 15, BankBits: 10,
+		Bits: [][]int{{0}, {1}, {2}, {3}, {4}, {5, 10}, {6, 11}, {7, 12}, {8, 13}, {9, 14}}}))
+	addLocks := must(HashUnit(&specs.Hash{Name: "lock_add", Function: specs.Add, AddrBits: 20, BankBits: 10, Adder: specs.AdderRipple}))
+	conventional := Options{Banks: mod(t, 32), Locks: &fermiLocks}
+	hashed := []Options{
+		{Banks: must(HashUnit(loadHash(t, hashSpec, "atomic_xor"))), Locks: &xorLocks},
+		{Banks: must(HashUnit(loadHash(t, hashSpec, "atomic_xor"))), Locks: &highLocks},
+		{Banks: must(HashUnit(loadHash(t, hashSpec, "atomic_add_ripple"))), Locks: &addLocks},
+	}
+	totals := map[string][2]Totals{} // conventional, hashed
+	for _, fig := range figs {
+		tr, err := trace.ParseFile("../../specs/traces/fig5" + fig.name + "_002.trace")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tr.Accesses) != 32 {
+			t.Fatalf("fig5%s: %d accesses, want 32", fig.name, len(tr.Accesses))
+		}
+		for i, a := range tr.Accesses {
+			c := i + 1
+			if a.Instr != fmt.Sprintf("conflicts=%d", c) || !slices.Equal(a.Addrs, eq1(fig.stride, c)) {
+				t.Fatalf("fig5%s access %d (%s): %v, want Eq. 1 with stride %d, conflicts %d", fig.name, i, a.Instr, a.Addrs, fig.stride, c)
+			}
+		}
+		check := func(opt Options, want func(int) fig5Want) Totals {
+			rep := Analyze([]*trace.Trace{tr}, opt)
+			for i, r := range rep.Inputs[0].Accesses {
+				w := want(i + 1)
+				if got := (fig5Want{r.BankDegree, r.LockDegree, r.PositionDegree}); got != w {
+					t.Errorf("fig5%s conflicts=%d, banks %s, locks %s: bank/lock/position degree %v, want %v",
+						fig.name, i+1, opt.Banks.Name, opt.Locks.Name, got, w)
+				}
+			}
+			return rep.Total
+		}
+		conv := check(conventional, fig.conv)
+		var hash Totals
+		for _, opt := range hashed {
+			hash = check(opt, fig.hashed)
+		}
+		totals[fig.name] = [2]Totals{conv, hash}
+	}
+	// The sums over c = 1..32: sum(c - 1) = 496; sum(ceil(c/4) - 1) = 4*(0+1+..+7)
+	// = 112; sum(hashedBank5c - 1) = 124.
+	for _, tc := range []struct {
+		fig    string
+		hashed bool
+		want   Totals
+	}{
+		{"a", false, Totals{Accesses: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
+		{"a", true, Totals{Accesses: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
+		{"b", false, Totals{Accesses: 32, BankConflicts: 496, MaxBankDegree: 32, MaxLockDegree: 1}},
+		{"b", true, Totals{Accesses: 32, MaxBankDegree: 1, MaxLockDegree: 1}},
+		{"c", false, Totals{Accesses: 32, BankConflicts: 496, MaxBankDegree: 32, LockConflicts: 112, MaxLockDegree: 8}},
+		{"c", true, Totals{Accesses: 32, BankConflicts: 124, MaxBankDegree: 8, MaxLockDegree: 1}},
+	} {
+		i := 0
+		if tc.hashed {
+			i = 1
+		}
+		if got := totals[tc.fig][i]; got != tc.want {
+			t.Errorf("fig5%s hashed=%v totals %+v, want %+v", tc.fig, tc.hashed, got, tc.want)
+		}
+	}
+}
+
+// TestLowBits_OutOfRange is issue 18: 1<<n overflowed past the range check
+// for n >= 63 and the error of Modulo was dropped, so the Mapping had no
+// Map and Degree dereferenced nil. Every n outside 0..MaxMapBits is an
+// error; every n inside gives a working mapping.
+func TestLowBits_OutOfRange(t *testing.T) {
+	for _, n := range []int{-1000, -1, 25, 62, 63, 64, 65, 127, 128, 1000, math.MaxInt, math.MinInt} {
+		m, err := LowBits(n)
+		if err == nil {
+			t.Errorf("LowBits(%d) accepted: %+v", n, m)
+		} else if !strings.Contains(err.Error(), fmt.Sprintf("want 0 to %d", MaxMapBits)) {
+			t.Errorf("LowBits(%d): %v", n, err)
+		}
+	}
+	for _, n := range []int{0, 1, 10, MaxMapBits} {
+		m, err := LowBits(n)
+		if err != nil || m.Size != 1<<n || m.Map == nil {
+			t.Fatalf("LowBits(%d): %+v, %v", n, m, err)
+		}
+		if got := NewCounter(m).Degree([]uint64{0, 1 << n, 2 << n}); got != 3 {
+			t.Errorf("LowBits(%d): 0, 2^n, 2^(n+1) share lock 0 %d-way, want 3", n, got)
+		}
+	}
+	for _, b := range []int{0, 25, 63, 64, 65, -1} {
+		if _, err := HashUnit(&specs.Hash{Name: "h", Function: specs.FixedXor, AddrBits: 64, BankBits: b}); err == nil {
+			t.Errorf("HashUnit with %d bank bits accepted", b)
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "invalid mapping") {
+			t.Errorf("NewCounter(Mapping{}) recovered %v, want an invalid-mapping panic", r)
+		}
+	}()
+	NewCounter(Mapping{})
 }
