@@ -142,14 +142,23 @@ func (m ordered[T]) MarshalYAML() (any, error) {
 	return n, nil
 }
 
+// files lists the submodules' files, then the unit's own.
+func files(libs []string, own string) []file {
+	var out []file
+	for _, l := range libs {
+		out = append(out, file{Name: l})
+	}
+	return append(out, file{Name: own})
+}
+
 // newCore builds u's core description.
 func newCore(u *Unit) *capi2Core {
 	c := &capi2Core{
 		Name:        u.vlnv(),
 		Description: fmt.Sprintf("%s, lsugen %s", u.describe(), u.Version),
 		Filesets: ordered[fileset]{
-			{Key: "rtl", Value: fileset{Files: []file{{Name: u.RTLFile}}, FileType: "verilogSource"}},
-			{Key: "gates", Value: fileset{Files: []file{{Name: u.GatesFile}}, FileType: "verilogSource"}},
+			{Key: "rtl", Value: fileset{Files: files(u.RTLLibs, u.RTLFile), FileType: "verilogSource"}},
+			{Key: "gates", Value: fileset{Files: files(u.GateLibs, u.GatesFile), FileType: "verilogSource"}},
 			{Key: "constraints", Comment: "For flows that read SDC (OpenSTA, OpenROAD): add it to their target.",
 				Value: fileset{Files: []file{{Name: SDCFileName(u.Name)}}, FileType: "SDC"}},
 		},

@@ -33,6 +33,9 @@ type Unit struct {
 	// GatesModule.
 	RTLFile, GatesFile string
 	GatesModule        string
+	// RTLLibs and GateLibs are the files of the units this one
+	// instantiates (rtl.Sources), listed before RTLFile and GatesFile.
+	RTLLibs, GateLibs []string
 	// Clock is the clock port of a sequential unit, "" for a combinational
 	// one; Inputs excludes it.
 	Clock           string
@@ -96,6 +99,8 @@ func NewUnit(d *netlist.Design, kind, variant, source, version string, est Estim
 		RTLFile: rtl.RTLFileName(d), GatesFile: rtl.GatesFileName(d), GatesModule: rtl.GatesModuleName(d),
 		Clock: d.Clock, FO4: est.FO4, Depth: est.Depth, Endpoint: est.Endpoint, Tech: est.Tech,
 	}
+	rtlFiles, gateFiles := rtl.Sources(d)
+	u.RTLLibs, u.GateLibs = rtlFiles[:len(rtlFiles)-1], gateFiles[:len(gateFiles)-1]
 	opt := est.Options
 	if opt.DriverSize == 0 {
 		opt = timing.DefaultOptions()

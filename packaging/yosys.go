@@ -23,9 +23,15 @@ func YosysScript(u *Unit) []byte {
 	w("# %s.", u.provenance())
 	w("# Run in this directory: yosys %s  (writes %s)", YosysFileName(u.Name), out)
 	w("")
-	w("read_verilog %s", u.RTLFile)
+	for _, f := range append(append([]string(nil), u.RTLLibs...), u.RTLFile) {
+		w("read_verilog %s", f)
+	}
 	w("hierarchy -check -top %s", u.Name)
-	w("synth -top %s", u.Name)
+	if len(u.RTLLibs) > 0 {
+		w("synth -flatten -top %s", u.Name)
+	} else {
+		w("synth -top %s", u.Name)
+	}
 	w("")
 	stat := "stat"
 	if lib := u.Library; lib != nil {

@@ -18,3 +18,15 @@ func Files(d *netlist.Design, info Info) (map[string][]byte, error) {
 	}
 	return map[string][]byte{RTLFileName(d): r.Bytes(), GatesFileName(d): g.Bytes()}, nil
 }
+
+// Sources names the files a tool reads to elaborate d: for the RTL, its
+// submodules' RTL files (deepest first) and then its own; likewise for the
+// gate-level netlist. Submodule files are generated from their own units,
+// once, beside d's.
+func Sources(d *netlist.Design) (rtlFiles, gateFiles []string) {
+	for _, sub := range d.Submodules() {
+		rtlFiles = append(rtlFiles, RTLFileName(sub))
+		gateFiles = append(gateFiles, GatesFileName(sub))
+	}
+	return append(rtlFiles, RTLFileName(d)), append(gateFiles, GatesFileName(d))
+}

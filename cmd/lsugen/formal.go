@@ -48,10 +48,14 @@ func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration) 
 	if err := writeAll(udir, set); err != nil {
 		return nil, err
 	}
+	rtlFiles, gateFiles := rtl.Sources(u.design)
+	n := len(rtlFiles) - 1 // the unit's own files come last
 	return formal.Prove(ctx, formal.Unit{
-		Design: u.design,
-		RTL:    filepath.Join(udir, rtl.RTLFileName(u.design)),
-		Gates:  filepath.Join(udir, rtl.GatesFileName(u.design)),
+		Design:   u.design,
+		RTL:      filepath.Join(udir, rtlFiles[n]),
+		Gates:    filepath.Join(udir, gateFiles[n]),
+		RTLLibs:  joinAll(udir, rtlFiles[:n]),
+		GateLibs: joinAll(udir, gateFiles[:n]),
 	}, formal.Options{Dir: udir, Timeout: timeout})
 }
 

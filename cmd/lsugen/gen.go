@@ -165,10 +165,11 @@ func sortedNames(set map[string][]byte) []string {
 	return names
 }
 
-// verilogFiles renders the RTL and gate-level Verilog of every unit.
+// verilogFiles renders the RTL and gate-level Verilog of every unit and
+// of the units they instantiate, each once.
 func verilogFiles(units []unit) (map[string][]byte, error) {
 	set := map[string][]byte{}
-	for _, u := range units {
+	for _, u := range withSubunits(units) {
 		files, err := rtl.Files(u.design, rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)})
 		if err != nil {
 			return nil, err

@@ -208,6 +208,38 @@ type unit struct {
 	design *netlist.Design
 }
 
+// withSubunits returns units followed by every unit they instantiate
+// (a bank arbiter's hash) that is not among them, each once: their
+// Verilog files go beside the units'.
+func withSubunits(units []unit) []unit {
+	seen := map[string]bool{}
+	for _, u := range units {
+		seen[u.design.Name] = true
+	}
+	out := append([]unit(nil), units...)
+	var walk func(u unit)
+	walk = func(u unit) {
+		subs := map[string]*netlist.Design{}
+		for _, d := range u.design.Submodules() {
+			subs[d.Name] = d
+		}
+		for _, ref := range specs.References(u.spec) {
+			d := subs[ref.Name]
+			if d == nil || ref.Unit == nil || seen[ref.Name] {
+				continue
+			}
+			seen[ref.Name] = true
+			sub := unit{spec: ref.Unit, design: d}
+			out = append(out, sub)
+			walk(sub)
+		}
+	}
+	for _, u := range units {
+		walk(u)
+	}
+	return out
+}
+
 // source is "file:line" of a unit's declaration.
 func source(u specs.Unit) string {
 	r := u.DeclRange()

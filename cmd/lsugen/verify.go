@@ -350,7 +350,8 @@ func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, 
 		if err := writeAll(udir, set); err != nil {
 			return err
 		}
-		job.Sources = []string{filepath.Join(udir, rtl.RTLFileName(u.design)), filepath.Join(udir, rtl.GatesFileName(u.design))}
+		rtlFiles, gateFiles := rtl.Sources(u.design)
+		job.Sources = joinAll(udir, append(rtlFiles, gateFiles...))
 		job.Modules = []string{u.design.Name, rtl.GatesModuleName(u.design)}
 		job.Dir = udir
 		tasks[i] = verify.Task{Job: job, Plan: f.plan, SeqPlan: f.seqPlan, Engines: engines}
@@ -363,6 +364,15 @@ func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, 
 		},
 	})
 	return nil
+}
+
+// joinAll joins dir to every name.
+func joinAll(dir string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = filepath.Join(dir, n)
+	}
+	return out
 }
 
 // simResult is the result of one engine's check of one unit, and the

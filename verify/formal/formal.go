@@ -51,6 +51,23 @@ type Unit struct {
 	Design *netlist.Design // ports, clock and registers: the names in the files
 	RTL    string          // the file with module Design.Name
 	Gates  string          // the file with module Design.Name + "_gates"
+	// RTLLibs and GateLibs are the files of the modules Design
+	// instantiates (rtl.Sources), read before RTL and Gates; the proof
+	// is on the flattened designs.
+	RTLLibs, GateLibs []string
+}
+
+// absAll makes every path absolute.
+func absAll(paths []string) ([]string, error) {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
 }
 
 // Options control a proof.
@@ -88,7 +105,7 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 	if opt.Dir == "" {
 		return nil, fmt.Errorf("formal: %s: no work directory", d.Name)
 	}
-	for _, f := range []string{u.RTL, u.Gates} {
+	for _, f := range append(append([]string{u.RTL, u.Gates}, u.RTLLibs...), u.GateLibs...) {
 		if strings.ContainsAny(f, "\"\n") {
 			return nil, fmt.Errorf("formal: %s: file name %q has a quote or a newline, which a Yosys script cannot hold", d.Name, f)
 		}
@@ -120,7 +137,15 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
-	p := &prover{d: d, dir: opt.Dir, yosys: yosys, abc: abc, rtl: rtlFile, gates: gatesFile, frames: opt.BMCFrames}
+	rtlLibs, err := absAll(u.RTLLibs)
+	if err != nil {
+		return nil, err
+	}
+	gateLibs, err := absAll(u.GateLibs)
+	if err != nil {
+		return nil, err
+	}
+	p := &prover{d: d, dir: opt.Dir, yosys: yosys, abc: abc, rtl: append(rtlLibs, rtlFile), gates: append(gateLibs, gatesFile), frames: opt.BMCFrames}
 	if p.frames <= 0 {
 		p.frames = 24
 	}
@@ -155,7 +180,7 @@ type prover struct {
 	d          *netlist.Design
 	dir        string
 	yosys, abc *toolchain.Tool
-	rtl, gates string
+	rtl, gates []string // files to read, the unit's own last
 	frames     int
 
 	words      []stateWord // sequential units: the register correspondence

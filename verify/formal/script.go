@@ -61,6 +61,14 @@ func stateWords(d *netlist.Design) ([]stateWord, error) {
 // unquotes only those, not option values).
 func quote(path string) string { return `"` + path + `"` }
 
+// flatten inlines the instances of other units, so that the two sides
+// compare as flat designs.
+func flatten(add func(string, ...any), d *netlist.Design) {
+	if len(d.Instances) > 0 {
+		add("flatten")
+	}
+}
+
 // aigerScript is the Yosys script that reads each module on its own and
 // writes it as an and-inverter graph (AIGER), with a map file naming every
 // input and latch (flip-flop) bit and a symbol table naming every output
@@ -70,13 +78,16 @@ func quote(path string) string { return `"` + path + `"` }
 // `check -assert` refuses a net with no driver or with two: Yosys would
 // otherwise read the first as a free input and merge the two drivers of
 // the second into one net, and a broken netlist could pass.
-func aigerScript(d *netlist.Design, rtlFile, gatesFile string, rtlOut, gatesOut [2]string) string {
+func aigerScript(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gatesOut [2]string) string {
 	var s []string
 	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
 	add("# Written by lsugen verify --formal: %s (RTL) and %s (gates) as AIGER.", d.Name, rtl.GatesModuleName(d))
 	add("# Output names are in the work directory: Yosys does not unquote option values.")
-	add("read_verilog %s", quote(rtlFile))
+	for _, f := range rtlFiles {
+		add("read_verilog %s", quote(f))
+	}
 	add("hierarchy -check -top %s", d.Name)
+	flatten(add, d)
 	add("proc")
 	if d.Clock != "" {
 		add("# A memory becomes one register per word, named NAME[WORD].")
@@ -96,8 +107,11 @@ func aigerScript(d *netlist.Design, rtlFile, gatesFile string, rtlOut, gatesOut 
 	add("aigmap")
 	add("write_aiger -symbols -map %s %s", rtlOut[1], rtlOut[0])
 	add("design -reset")
-	add("read_verilog %s", quote(gatesFile))
+	for _, f := range gatesFiles {
+		add("read_verilog %s", quote(f))
+	}
 	add("hierarchy -check -top %s", rtl.GatesModuleName(d))
+	flatten(add, d)
 	if d.Clock != "" {
 		add("proc")
 	} else {

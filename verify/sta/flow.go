@@ -398,33 +398,41 @@ func (f *Flow) Run(ctx context.Context, d *netlist.Design, info rtl.Info) (*Unit
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	var src strings.Builder
-	top, file := d.Name, rtl.RTLFileName(d)
+	// The unit's file and those of the units it instantiates, which
+	// synthesis flattens.
+	top, write := d.Name, rtl.WriteRTL
 	if f.cfg.Source == SourceGates {
-		top, file = rtl.GatesModuleName(d), rtl.GatesFileName(d)
-		if err := rtl.WriteGates(&src, d, info); err != nil {
+		top, write = rtl.GatesModuleName(d), rtl.WriteGates
+	}
+	var files []string
+	for _, x := range append(d.Submodules(), d) {
+		var src strings.Builder
+		if err := write(&src, x, info); err != nil {
 			return nil, err
 		}
-	} else if err := rtl.WriteRTL(&src, d, info); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, file), []byte(src.String()), 0o644); err != nil {
-		return nil, err
+		file := rtl.RTLFileName(x)
+		if f.cfg.Source == SourceGates {
+			file = rtl.GatesFileName(x)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(src.String()), 0o644); err != nil {
+			return nil, err
+		}
+		files = append(files, file)
 	}
 	u := &UnitResult{Name: d.Name, Clock: d.Clock, Dir: dir}
 	var err error
-	if u.Plain, err = f.flow(ctx, dir, top, file, d.Clock, "plain", 0); err != nil {
+	if u.Plain, err = f.flow(ctx, dir, top, files, d.Clock, "plain", 0); err != nil {
 		return nil, err
 	}
 	u.TargetPS = math.Max(1, math.Round(f.cfg.TargetPS))
-	if u.TimingDriven, err = f.flow(ctx, dir, top, file, d.Clock, "timing_driven", u.TargetPS); err != nil {
+	if u.TimingDriven, err = f.flow(ctx, dir, top, files, d.Clock, "timing_driven", u.TargetPS); err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
-func (f *Flow) flow(ctx context.Context, dir, top, rtlFile, clock, tag string, targetPS float64) (Result, error) {
-	n, err := f.Synthesize(ctx, dir, top, rtlFile, tag, targetPS)
+func (f *Flow) flow(ctx context.Context, dir, top string, files []string, clock, tag string, targetPS float64) (Result, error) {
+	n, err := f.Synthesize(ctx, dir, top, files, tag, targetPS)
 	if err != nil {
 		return Result{}, err
 	}
@@ -440,10 +448,11 @@ var (
 	areaRE  = regexp.MustCompile(`Chip area for module '[^']*':\s+([0-9.eE+-]+)`)
 )
 
-// Synthesize maps dir/rtlFile (module top) to the library with Yosys into
+// Synthesize maps the files in dir (module top, and the modules it
+// instantiates, flattened) to the library with Yosys into
 // dir/TAG_netlist.v; a positive targetPS makes ABC's mapping
 // timing-driven with that delay target.
-func (f *Flow) Synthesize(ctx context.Context, dir, top, rtlFile, tag string, targetPS float64) (*Netlist, error) {
+func (f *Flow) Synthesize(ctx context.Context, dir, top string, files []string, tag string, targetPS float64) (*Netlist, error) {
 	lib := yosysQuote(f.Lib.Path)
 	abcFile := tag + ".abc"
 	if err := os.WriteFile(filepath.Join(dir, abcFile), []byte(abcScript(targetPS, f.cfg.FraigConflicts)), 0o644); err != nil {
@@ -460,18 +469,21 @@ func (f *Flow) Synthesize(ctx context.Context, dir, top, rtlFile, tag string, ta
 		abc = "abc -script " + yosysQuote(abcFile) + " -constr " + yosysQuote(constr) + " -liberty " + lib
 	}
 	out := tag + "_netlist.v"
-	script := strings.Join([]string{
-		"read_verilog " + yosysQuote(rtlFile),
-		"synth -top " + top,
-		"dfflibmap -liberty " + lib,
+	var reads []string
+	for _, file := range files {
+		reads = append(reads, "read_verilog "+yosysQuote(file))
+	}
+	script := strings.Join(append(reads,
+		"synth -flatten -top "+top,
+		"dfflibmap -liberty "+lib,
 		abc,
 		"opt_clean -purge",
-		"stat -liberty " + lib,
+		"stat -liberty "+lib,
 		// -simple-lhs: OpenSTA's Verilog reader takes no concatenation on
 		// the left of an assign, which pass-through bits otherwise get.
-		"write_verilog -noattr -simple-lhs " + yosysQuote(out),
+		"write_verilog -noattr -simple-lhs "+yosysQuote(out),
 		"",
-	}, "\n")
+	), "\n")
 	ys := tag + ".ys"
 	if err := os.WriteFile(filepath.Join(dir, ys), []byte(script), 0o644); err != nil {
 		return nil, err
