@@ -397,7 +397,7 @@ func TestBankArbiter_Straddling(t *testing.T) {
 	addrs := []uint64{8, 16, 3, 24, 0x1FF8, 11, 8}
 	p.setLanes("addr_i", addrs)
 	p.in[0][1] |= ^(uint64(1)<<27 - 1) // junk above the port
-	p.set("active_i", ^uint64(0)) // junk above lane 6
+	p.set("active_i", ^uint64(0))      // junk above lane 6
 	m.Eval(p.in, p.out)
 	// Bank 0: 8 16 24 0x1FF8 8 -> 4 distinct; lane 0's address 8 on lanes
 	// 0 and 6. Bank 3: 3 11.
