@@ -34,3 +34,25 @@ hash "lock_xor" {
     [9],
   ]
 }
+
+# The shared-memory arbiter of a Fermi-like SM with both hashes of 002_*:
+# 32 lanes of 15-bit word addresses (2^15 words cover the 48 KB
+# scratchpad), banks from the bank hash (fermi_bank_xor computes
+# hash_atomics.hcl's atomic_xor, bank = addr[4:0] ^ addr[9:5]) and 1024
+# locks from lock_xor. Its degree_o is what `lsugen conflicts --hash
+# specs/locks_002.hcl:fermi_bank_xor` reports per access, its
+# lock_degree_o what --lock-hash specs/locks_002.hcl:lock_xor reports; a
+# test checks both on every trace in specs/traces/.
+
+hash "fermi_bank_xor" {
+  function  = "fixed_xor"
+  addr_bits = 10
+  bank_bits = 5
+}
+
+bank_arbiter "fermi_arbiter" {
+  lanes     = 32
+  addr_bits = 15
+  hash      = hash.fermi_bank_xor
+  lock_hash = hash.lock_xor
+}

@@ -63,6 +63,29 @@ var table = []Family{
 				Attrs: [3]string{string(m.Adder), fmt.Sprintf("%d-bit", m.AddrBits), ""}}, true
 		},
 	}.family(),
+	row[*specs.BankArbiter]{
+		kind:     "bank_arbiter",
+		summary:  "bank arbiter: the bank-conflict degree of a warp access and conflict-free grants, hashed banks and locks",
+		source:   "001_*, 002_*",
+		generate: gen.BankArbiter,
+		// Combinational, or clocked with serialize = true: the design's
+		// clock picks the model.
+		model:      model.ForBankArbiter,
+		directed:   arbiterVectors,
+		sequential: model.ForSerialBankArbiter,
+		stimulus:   arbiterStimulus,
+		lanePlot: func(a *specs.BankArbiter) (LanePoint, bool) {
+			mode := "broadcast"
+			if !a.Broadcast {
+				mode = "no broadcast"
+			}
+			if a.Serialize {
+				mode += ", serializing"
+			}
+			return LanePoint{Series: "bank_arbiter", Rank: 4, Lanes: a.Lanes,
+				Attrs: [3]string{mode, fmt.Sprintf("%d-bit", a.AddrBits), fmt.Sprintf("%d banks", 1<<a.BankBits)}}, true
+		},
+	}.family(),
 	row[*specs.ElasticPipeline]{
 		kind:       "elastic_pipeline",
 		summary:    "pipeline back end from EXE to writeback: the elastic pipeline and its two baselines",

@@ -108,9 +108,9 @@ func TestTable_CompletenessCheckFails(t *testing.T) {
 	if !slices.Equal(got, []string{"family hash lacks: lane plot"}) {
 		t.Errorf("lane plot removed: %q", got)
 	}
-	extra := append(slices.Clone(fams), Family{Kind: "bank_arbiter"})
+	extra := append(slices.Clone(fams), Family{Kind: "crossbar"})
 	got = tableProblems(extra, specs.BlockKinds())
-	if len(got) != 2 || !strings.Contains(got[0], "family bank_arbiter is not a unit block kind") || !strings.Contains(got[1], "bank_arbiter lacks") {
+	if len(got) != 2 || !strings.Contains(got[0], "family crossbar is not a unit block kind") || !strings.Contains(got[1], "crossbar lacks") {
 		t.Errorf("unknown family: %q", got)
 	}
 }
@@ -140,7 +140,7 @@ func TestFor_UnknownKindIsDiagnostic(t *testing.T) {
 type fakeUnit struct{ rng hcl.Range }
 
 func (f *fakeUnit) UnitName() string     { return "f" }
-func (f *fakeUnit) UnitKind() string     { return "bank_arbiter" }
+func (f *fakeUnit) UnitKind() string     { return "crossbar" }
 func (f *fakeUnit) Variant() string      { return "" }
 func (f *fakeUnit) DeclRange() hcl.Range { return f.rng }
 
