@@ -234,15 +234,20 @@ func same(g *arbiter, eq [][]sig, i, j int) sig {
 }
 
 // firstOf marks the set lanes of mask with no earlier set lane equal to
-// them under eq.
+// them under eq: first[k] = mask[k] & ~|(mask[k-1:0] & eq[k-1:0][k]).
 func (g *arbiter) firstOf(mask sig, eq [][]sig, name string) sig {
 	out := make([]sig, mask.w())
 	for k := range out {
-		terms := []sig{g.bit(mask, k)}
-		for j := 0; j < k; j++ {
-			terms = append(terms, g.not(g.and(g.bit(mask, j), eq[j][k])))
+		out[k] = g.bit(mask, k)
+		if k == 0 {
+			continue
 		}
-		out[k] = g.and(terms...)
+		col := make([]sig, k)
+		for j := range col {
+			col[j] = eq[j][k]
+		}
+		earlier := g.and(g.slice(mask, k-1, 0), g.concat(col...))
+		out[k] = g.and(out[k], g.not(g.nonzero(earlier)))
 	}
 	return g.wire(name, g.concat(out...), "set lanes with no earlier set lane on the same value")
 }
@@ -295,40 +300,52 @@ func (g *arbiter) maxCount(name string, mask sig, eq [][]sig) sig {
 		for j := 0; j < n; j++ {
 			terms[j] = g.and(g.bit(mask, j), same(g, eq, i, j))
 		}
-		counts[i] = g.wire(fmt.Sprintf("%s_%d", name, i), g.popcount(terms, g.d), "")
+		doc := ""
+		if i == 0 {
+			doc = fmt.Sprintf("%s_i: how many lanes j agree with lane i", name)
+		}
+		counts[i] = g.wire(fmt.Sprintf("%s_%d", name, i), g.popcount(terms, g.d), doc)
 	}
-	return g.maxTree(counts)
+	return g.maxTree(name+"_max", counts)
 }
 
-// popcount adds one-bit terms in a balanced tree of adders of growing
-// width, w bits out.
+// popcount adds one-bit terms, w bits out: in gates a balanced tree of
+// ripple adders of growing width; in the RTL the plain sum of the terms,
+// zero-extended to w bits.
 func (g *arbiter) popcount(terms []sig, w int) sig {
-	level := make([]sig, len(terms))
-	copy(level, terms)
+	level := make([]nl.Bus, len(terms))
+	sum := nl.Concat(terms[0].e, nl.ConstExpr(0, w-1))
+	for i, t := range terms {
+		level[i] = t.n
+		if i > 0 {
+			sum = nl.AddE(sum, nl.Concat(t.e, nl.ConstExpr(0, w-1)))
+		}
+	}
+	zext := func(x nl.Bus, n int) nl.Bus { return append(append(nl.Bus(nil), x...), nl.Const(0, n-len(x))...) }
 	width := 1
 	for len(level) > 1 {
 		width = min(width+1, w)
-		var next []sig
+		var next []nl.Bus
 		for i := 0; i+1 < len(level); i += 2 {
-			next = append(next, g.add(g.zext(level[i], width), g.zext(level[i+1], width)))
+			next = append(next, rippleAdd(g.b, zext(level[i], width), zext(level[i+1], width), nl.Const0))
 		}
 		if len(level)%2 == 1 {
-			next = append(next, g.zext(level[len(level)-1], width))
+			next = append(next, zext(level[len(level)-1], width))
 		}
 		level = next
 	}
-	return g.zext(level[0], w)
+	return sig{zext(level[0], w), sum}
 }
 
 // maxTree is the largest of equal-width unsigned values, by a balanced
-// tree of compare-and-select.
-func (g *arbiter) maxTree(vals []sig) sig {
-	for len(vals) > 1 {
+// tree of compare-and-select; each level's results are wires name_L_k.
+func (g *arbiter) maxTree(name string, vals []sig) sig {
+	for level := 1; len(vals) > 1; level++ {
 		var next []sig
 		for i := 0; i+1 < len(vals); i += 2 {
 			x, y := vals[i], vals[i+1]
 			lt := sig{nl.Bus{lessThan(g.b, specs.AdderPrefix, x.n, y.n)}, nl.LtE(x.e, y.e)}
-			next = append(next, g.mux(lt, y, x))
+			next = append(next, g.wire(fmt.Sprintf("%s_%d_%d", name, level, i/2), g.mux(lt, y, x), ""))
 		}
 		if len(vals)%2 == 1 {
 			next = append(next, vals[len(vals)-1])

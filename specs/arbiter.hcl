@@ -1,7 +1,7 @@
 # Bank arbiters: the bank-conflict degree of a warp's shared-memory access
 # (what the elastic pipeline's in_degree_i and the warp ready mask of
 # 001_* consume) and conflict-free grants. A SIMD-width (8-lane) access
-# to 8 banks in four forms, and a 32-lane serializing arbiter on a
+# to 8 banks in four forms, and a 16-lane serializing arbiter on a
 # configurable bank hash (000_* §4.5: configured at kernel launch).
 
 # bank = address mod 8, lanes on one address served together.
@@ -42,9 +42,9 @@ hash "arb_cfg_bvxor" {
   configurable = true
 }
 
-# 32 lanes, 32 banks, the bank hash's configuration on hash_cfg_* ports.
-bank_arbiter "arb_cfg_32" {
-  lanes     = 32
+# 16 lanes, 32 banks, the bank hash's configuration on hash_cfg_* ports.
+bank_arbiter "arb_cfg_16" {
+  lanes     = 16
   addr_bits = 12
   hash      = hash.arb_cfg_bvxor
   serialize = true

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -46,7 +47,10 @@ func mergeFiles(dst, src map[string][]byte) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if _, dup := dst[name]; dup {
+		if old, dup := dst[name]; dup {
+			if bytes.Equal(old, src[name]) {
+				continue // a unit's file again, written for a unit that instantiates it
+			}
 			return fmt.Errorf("two generated files are named %s: rename one of the units", name)
 		}
 		dst[name] = src[name]
