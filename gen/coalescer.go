@@ -171,6 +171,9 @@ func Coalescer(c *specs.Coalescer) (*nl.Design, hcl.Diagnostics) {
 		checkChoice(c, "adder", c.Adder, c.Structure != specs.Speculative || c.Adder.Valid())...); d.HasErrors() {
 		return nil, d
 	}
+	if c.ActiveMask || c.Requests {
+		return maskedCoalescer(c)
+	}
 	w := newWarp(c.Name, c.Lanes, c.AddrBits)
 	header := []string{
 		fmt.Sprintf("Coalescer, %s structure, %d lanes of %d-bit addresses; block address = address >> %d.", c.Structure, c.Lanes, c.AddrBits, c.BlockBits),
@@ -207,6 +210,9 @@ func Coalescer(c *specs.Coalescer) (*nl.Design, hcl.Diagnostics) {
 func MonotonicityDetector(m *specs.MonotonicityDetector) (*nl.Design, hcl.Diagnostics) {
 	if d := checkChoice(m, "adder", m.Adder, m.Adder.Valid()); d.HasErrors() {
 		return nil, d
+	}
+	if m.ActiveMask {
+		return maskedDetector(m)
 	}
 	w := newWarp(m.Name, m.Lanes, m.AddrBits)
 	nondec, noninc, nondecE, nonincE := w.monotonic(m.Adder)

@@ -2,6 +2,7 @@ package units
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
@@ -38,10 +39,17 @@ var table = []Family{
 			}
 		},
 		lanePlot: func(c *specs.Coalescer) (LanePoint, bool) {
-			sub := ""
+			var opts []string
 			if c.Structure == specs.Speculative {
-				sub = string(c.Adder)
+				opts = append(opts, string(c.Adder))
 			}
+			if c.ActiveMask {
+				opts = append(opts, "active_mask")
+			}
+			if c.Requests {
+				opts = append(opts, "requests")
+			}
+			sub := strings.Join(opts, ", ")
 			rank := map[specs.Structure]int{specs.AllToAll: 0, specs.Neighbor: 1, specs.Speculative: 2}[c.Structure]
 			return LanePoint{Series: string(c.Structure), Rank: rank, Lanes: c.Lanes,
 				Attrs: [3]string{sub, fmt.Sprintf("%d-bit", c.AddrBits), fmt.Sprintf("block %d", c.BlockBits)}}, true
@@ -59,8 +67,12 @@ var table = []Family{
 			}
 		},
 		lanePlot: func(m *specs.MonotonicityDetector) (LanePoint, bool) {
+			sub := string(m.Adder)
+			if m.ActiveMask {
+				sub += ", active_mask"
+			}
 			return LanePoint{Series: "detector", Rank: 3, Lanes: m.Lanes,
-				Attrs: [3]string{string(m.Adder), fmt.Sprintf("%d-bit", m.AddrBits), ""}}, true
+				Attrs: [3]string{sub, fmt.Sprintf("%d-bit", m.AddrBits), ""}}, true
 		},
 	}.family(),
 	row[*specs.BankArbiter]{

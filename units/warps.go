@@ -7,14 +7,17 @@ import (
 	"github.com/lsugen/lsugen/verify"
 )
 
-// warpVectors returns the vectors that matter for a unit whose only input
-// is a warp of lane addresses (lanes of bits bits, block the cache-block
+// warpVectors returns the vectors that matter for a unit whose input is
+// a warp of lane addresses (lanes of bits bits, block the cache-block
 // offset), beyond what random vectors reach. Random addresses almost never
 // repeat and are almost never monotonic, so the interesting cases are
 // built here: monotonic warps, runs of equal addresses, single inversions,
 // wrap-around, block merges, and random warps over a few distinct values.
+// A unit with an active_i input after addr_i gets each warp with the
+// masks of maskedWarpVectors.
 func warpVectors(lanes, bits, block int, ins []*netlist.Port, seed uint64) []verify.Vector {
-	if len(ins) != 1 || ins[0].Width() != lanes*bits {
+	masked := len(ins) == 2 && ins[1].Name == "active_i" && ins[1].Width() == lanes
+	if len(ins) != 1 && !masked || ins[0].Width() != lanes*bits {
 		return nil
 	}
 	r := rand.New(rand.NewPCG(seed, 0x6469726563746564))
@@ -96,18 +99,141 @@ func warpVectors(lanes, bits, block int, ins []*netlist.Port, seed uint64) []ver
 		add(w)
 	}
 
+	if masked {
+		return maskedWarpVectors(lanes, bits, block, mask, warps, r)
+	}
 	vs := make([]verify.Vector, len(warps))
 	for i, w := range warps {
-		words := make([]uint64, (lanes*bits+63)/64)
-		for k, a := range w {
-			for b := 0; b < bits; b++ {
-				if a>>uint(b)&1 == 1 {
-					pos := k*bits + b
-					words[pos/64] |= 1 << uint(pos%64)
+		vs[i] = verify.Vector{packWarp(w, bits)}
+	}
+	return vs
+}
+
+// packWarp packs lane addresses of bits bits into port words, lane 0
+// lowest.
+func packWarp(w []uint64, bits int) []uint64 {
+	words := make([]uint64, (len(w)*bits+63)/64)
+	for k, a := range w {
+		for b := 0; b < bits; b++ {
+			if a>>uint(b)&1 == 1 {
+				pos := k*bits + b
+				words[pos/64] |= 1 << uint(pos%64)
+			}
+		}
+	}
+	return words
+}
+
+// maskedWarpVectors pairs the warps of warpVectors with active masks: no
+// lane, one lane (the first, the last, one in the middle), every lane,
+// the even and the odd lanes, a random mask, and the greedy longest
+// non-decreasing and non-increasing runs of the warp (which make a
+// non-monotonic warp monotonic over its active lanes). The first 18 warps
+// (the structured ones) get every mask, the random ones every lane, a
+// random mask and the monotonic runs. Then warps built around their mask:
+// monotonic active lanes between scrambled inactive ones (monotonic only
+// over the active lanes), non-monotonic active lanes between inactive ones
+// that would make the warp monotonic, and every active lane on one block
+// with the inactive lanes elsewhere.
+func maskedWarpVectors(lanes, bits, block int, addrMask uint64, warps [][]uint64, r *rand.Rand) []verify.Vector {
+	type lm = []bool
+	full := func(f func(i int) bool) lm {
+		m := make(lm, lanes)
+		for i := range m {
+			m[i] = f(i)
+		}
+		return m
+	}
+	randMask := func() lm { return full(func(int) bool { return r.IntN(2) == 1 }) }
+	// run keeps lane i when it does not break the order of the lanes kept.
+	run := func(w []uint64, up bool) lm {
+		m := make(lm, lanes)
+		last, have := uint64(0), false
+		for i, a := range w {
+			if !have || (up && a >= last) || (!up && a <= last) {
+				m[i], last, have = true, a, true
+			}
+		}
+		return m
+	}
+	fixed := []lm{
+		full(func(int) bool { return false }),
+		full(func(i int) bool { return i == 0 }),
+		full(func(i int) bool { return i == lanes-1 }),
+		full(func(i int) bool { return i == lanes/2 }),
+		full(func(int) bool { return true }),
+		full(func(i int) bool { return i%2 == 0 }),
+		full(func(i int) bool { return i%2 == 1 }),
+	}
+	type pair struct {
+		w []uint64
+		m lm
+	}
+	var ps []pair
+	for k, w := range warps {
+		if k < 18 {
+			for _, m := range fixed {
+				ps = append(ps, pair{w, m})
+			}
+		} else {
+			ps = append(ps, pair{w, fixed[4]})
+		}
+		ps = append(ps, pair{w, randMask()}, pair{w, run(w, true)}, pair{w, run(w, false)})
+	}
+	shift := uint(block)
+	for k := 0; k < 16; k++ {
+		m := randMask()
+		base := r.Uint64() & addrMask >> 2
+		w := make([]uint64, lanes)
+		switch k % 4 {
+		case 0, 1: // active lanes increasing (k = 0) or decreasing, inactive lanes random
+			step := uint64(r.IntN(3)) << shift
+			for i := range w {
+				w[i] = r.Uint64() & addrMask
+				if m[i] {
+					if k%4 == 0 {
+						w[i] = base + uint64(i)*step
+					} else {
+						w[i] = base + uint64(lanes-i)*step
+					}
+				}
+			}
+		case 2: // a monotonic warp but for one active lane that is out of order
+			for i := range w {
+				w[i] = base + uint64(i)<<shift
+			}
+			var act []int
+			for i, on := range m {
+				if on {
+					act = append(act, i)
+				}
+			}
+			if len(act) >= 3 {
+				w[act[len(act)/2]] = base + uint64(lanes)<<shift // above every later active lane
+			}
+		case 3: // every active lane on one block, the inactive lanes on others
+			for i := range w {
+				w[i] = base + uint64(1+r.IntN(lanes))<<shift
+				if m[i] {
+					w[i] = base | uint64(r.IntN(1<<min(shift, 8)))
 				}
 			}
 		}
-		vs[i] = verify.Vector{words}
+		for i := range w {
+			w[i] &= addrMask
+		}
+		ps = append(ps, pair{w, m})
+	}
+
+	vs := make([]verify.Vector, len(ps))
+	for i, p := range ps {
+		act := make([]uint64, (lanes+63)/64)
+		for k, on := range p.m {
+			if on {
+				act[k/64] |= 1 << uint(k%64)
+			}
+		}
+		vs[i] = verify.Vector{packWarp(p.w, bits), act}
 	}
 	return vs
 }
