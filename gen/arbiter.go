@@ -309,32 +309,33 @@ func (g *arbiter) maxCount(name string, mask sig, eq [][]sig) sig {
 	return g.maxTree(name+"_max", counts)
 }
 
-// popcount adds one-bit terms, w bits out: in gates a balanced tree of
-// ripple adders of growing width; in the RTL the plain sum of the terms,
-// zero-extended to w bits.
+// popcount adds one-bit terms, w bits out, in a balanced tree of adders:
+// ripple adders of growing width in gates, w-bit sums of the same shape
+// in the RTL (the same partial sums, which keeps the formal proof fast).
 func (g *arbiter) popcount(terms []sig, w int) sig {
 	level := make([]nl.Bus, len(terms))
-	sum := nl.Concat(terms[0].e, nl.ConstExpr(0, w-1))
+	sums := make([]*nl.Expr, len(terms))
 	for i, t := range terms {
 		level[i] = t.n
-		if i > 0 {
-			sum = nl.AddE(sum, nl.Concat(t.e, nl.ConstExpr(0, w-1)))
-		}
+		sums[i] = nl.Concat(t.e, nl.ConstExpr(0, w-1))
 	}
 	zext := func(x nl.Bus, n int) nl.Bus { return append(append(nl.Bus(nil), x...), nl.Const(0, n-len(x))...) }
 	width := 1
 	for len(level) > 1 {
 		width = min(width+1, w)
 		var next []nl.Bus
+		var nextE []*nl.Expr
 		for i := 0; i+1 < len(level); i += 2 {
 			next = append(next, rippleAdd(g.b, zext(level[i], width), zext(level[i+1], width), nl.Const0))
+			nextE = append(nextE, nl.AddE(sums[i], sums[i+1]))
 		}
 		if len(level)%2 == 1 {
 			next = append(next, zext(level[len(level)-1], width))
+			nextE = append(nextE, sums[len(sums)-1])
 		}
-		level = next
+		level, sums = next, nextE
 	}
-	return sig{zext(level[0], w), sum}
+	return sig{zext(level[0], w), sums[0]}
 }
 
 // maxTree is the largest of equal-width unsigned values, by a balanced
