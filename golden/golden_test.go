@@ -295,6 +295,20 @@ func TestGolden_LintClean(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A unit that instantiates others is linted with their files
+			// (rtl.Sources), written here too.
+			for _, sub := range u.design.Submodules() {
+				subFiles, err := rtl.Files(sub, info(u.spec))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, b := range subFiles {
+					if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			rtlSrcs, gateSrcs := rtl.Sources(u.design)
 			for name, b := range files {
 				if len(b) > maxGoldenBytes {
 					continue // linted by `make verify-all`, which builds it with -Wall
@@ -303,9 +317,17 @@ func TestGolden_LintClean(t *testing.T) {
 				if err := os.WriteFile(p, b, 0o644); err != nil {
 					t.Fatal(err)
 				}
+				srcs := rtlSrcs
+				if name == rtl.GatesFileName(u.design) {
+					srcs = gateSrcs
+				}
+				paths := make([]string, len(srcs))
+				for i, s := range srcs {
+					paths[i] = filepath.Join(dir, s)
+				}
 				for _, cmd := range [][]string{
-					{verilator.Path, "--lint-only", "-Wall", p},
-					{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull, p},
+					append([]string{verilator.Path, "--lint-only", "-Wall"}, paths...),
+					append([]string{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull}, paths...),
 				} {
 					out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput()
 					if err != nil || len(out) > 0 {
@@ -319,10 +341,13 @@ func TestGolden_LintClean(t *testing.T) {
 			if err := os.WriteFile(tb, testbenchFiles(t, u)[verify.TestbenchFileName(u.design)], 0o644); err != nil {
 				t.Fatal(err)
 			}
-			rtlFile := filepath.Join(dir, rtl.RTLFileName(u.design))
+			rtlFiles := []string{tb}
+			for _, s := range rtlSrcs {
+				rtlFiles = append(rtlFiles, filepath.Join(dir, s))
+			}
 			for _, cmd := range [][]string{
-				{verilator.Path, "--lint-only", "-Wall", "--timing", tb, rtlFile},
-				{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull, tb, rtlFile},
+				append([]string{verilator.Path, "--lint-only", "-Wall", "--timing"}, rtlFiles...),
+				append([]string{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull}, rtlFiles...),
 			} {
 				out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput()
 				if err != nil || len(out) > 0 {
