@@ -146,16 +146,18 @@ func resolveRefs(units []Unit, declared map[string]hcl.Range, failed map[string]
 	return bad, diags
 }
 
-// refCycles reports each reference that closes a cycle and marks its unit
-// bad.
+// refCycles reports each reference that closes a cycle and marks every
+// unit of the cycle bad.
 func refCycles(units []Unit, bad map[Unit]bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	state := map[Unit]int{} // 0 unvisited, 1 on the stack, 2 done
 	var stack []string
+	var onStack []Unit
 	var visit func(u Unit)
 	visit = func(u Unit) {
 		state[u] = 1
 		stack = append(stack, u.UnitName())
+		onStack = append(onStack, u)
 		for _, ref := range References(u) {
 			switch t := ref.Unit; {
 			case t == nil:
@@ -166,12 +168,14 @@ func refCycles(units []Unit, bad map[Unit]bool) hcl.Diagnostics {
 				}
 				diags = append(diags, refDiag(ref, "Reference cycle",
 					fmt.Sprintf("Units cannot refer to each other in a cycle: %s -> %s.", strings.Join(stack[i:], " -> "), t.UnitName())))
-				bad[u] = true
+				for _, x := range onStack[i:] { // every unit of the cycle
+					bad[x] = true
+				}
 			case state[t] == 0:
 				visit(t)
 			}
 		}
-		stack = stack[:len(stack)-1]
+		stack, onStack = stack[:len(stack)-1], onStack[:len(onStack)-1]
 		state[u] = 2
 	}
 	for _, u := range units {
