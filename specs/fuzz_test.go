@@ -77,21 +77,72 @@ func checkInvariants(t *testing.T, file *File, diags hcl.Diagnostics) {
 	}
 	names := map[string]bool{}
 	for _, u := range file.Units {
-		h, ok := u.(*Hash)
-		if !ok || h == nil {
-			t.Fatalf("unit %T", u)
+		if u == nil {
+			t.Fatal("nil unit")
 		}
-		if h.Name == "" || checkUnitName(h.Name) != "" {
-			t.Fatalf("invalid unit name %q", h.Name)
+		name := u.UnitName()
+		if name == "" || checkUnitName(name) != "" {
+			t.Fatalf("invalid unit name %q", name)
 		}
-		if names[h.Name] {
-			t.Fatalf("duplicate unit %q", h.Name)
+		if names[name] {
+			t.Fatalf("duplicate unit %q", name)
 		}
-		names[h.Name] = true
-		if problem := hashInvariant(h); problem != "" {
-			t.Fatalf("unit %q is not valid: %s: %+v", h.Name, problem, h)
+		names[name] = true
+		if problem := unitInvariant(u); problem != "" {
+			t.Fatalf("unit %q is not valid: %s: %+v", name, problem, u)
 		}
 	}
+}
+
+// unitInvariant re-checks a decoded unit of any family independently of
+// the decoder: its sizes within the documented limits, its references
+// resolved.
+func unitInvariant(u Unit) string {
+	if u.DeclRange().Filename == "" {
+		return "missing range"
+	}
+	for _, r := range References(u) {
+		if r.Unit == nil || r.Unit.UnitKind() != r.Kind || r.Unit.UnitName() != r.Name {
+			return "unresolved reference " + r.Attr
+		}
+	}
+	warp := func(lanes, addrBits, maxLanes int) string {
+		if lanes < 2 || lanes > maxLanes || addrBits < 1 || addrBits > MaxLaneAddrBits {
+			return "warp sizes out of range"
+		}
+		return ""
+	}
+	switch x := u.(type) {
+	case *Hash:
+		return hashInvariant(x)
+	case *Coalescer:
+		if p := warp(x.Lanes, x.AddrBits, MaxLanes); p != "" {
+			return p
+		}
+		if x.BlockBits < 0 || x.BlockBits >= x.AddrBits || !x.Structure.Valid() {
+			return "bad block_bits or structure"
+		}
+	case *MonotonicityDetector:
+		if p := warp(x.Lanes, x.AddrBits, MaxLanes); p != "" {
+			return p
+		}
+		if !x.Adder.Valid() {
+			return "bad adder"
+		}
+	case *BankArbiter:
+		if p := warp(x.Lanes, x.AddrBits, MaxArbiterLanes); p != "" {
+			return p
+		}
+		if x.BankBits < 1 || x.BankBits > MaxBankBits || x.BankBits > x.AddrBits {
+			return "bank_bits out of range"
+		}
+		for _, r := range References(x) {
+			if h := r.Hash(); h == nil || h.AddrBits > x.AddrBits {
+				return "hash wider than the arbiter"
+			}
+		}
+	}
+	return ""
 }
 
 // hashInvariant re-checks a decoded unit independently of the decoder.
