@@ -30,3 +30,22 @@ func Sources(d *netlist.Design) (rtlFiles, gateFiles []string) {
 	}
 	return append(rtlFiles, RTLFileName(d)), append(gateFiles, GatesFileName(d))
 }
+
+// FilesWithSubmodules renders d's two files and those of every unit d
+// instantiates (the files rtl.Sources names), with the same info.
+func FilesWithSubmodules(d *netlist.Design, info Info) (map[string][]byte, error) {
+	out, err := Files(d, info)
+	if err != nil {
+		return nil, err
+	}
+	for _, sub := range d.Submodules() {
+		files, err := Files(sub, info)
+		if err != nil {
+			return nil, err
+		}
+		for name, b := range files {
+			out[name] = b
+		}
+	}
+	return out, nil
+}

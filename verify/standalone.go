@@ -125,14 +125,17 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("//\n")
 	// The commands start with "$ ": a comment whose first word is
 	// verilator is a Verilator metacomment (and an error).
-	para("Run, in the directory of %s, %s.v and %s:", TestbenchFileName(d), d.Name, vec)
-	p("//   $ iverilog -g2005 -Wall -o %s.vvp %s %s.v\n", tb, TestbenchFileName(d), d.Name)
+	// A unit that instantiates others is compiled with their files too.
+	rtlFiles, _ := rtl.Sources(d)
+	srcs := strings.Join(rtlFiles, " ")
+	para("Run, in the directory of %s, %s and %s:", TestbenchFileName(d), strings.Join(rtlFiles, ", "), vec)
+	p("//   $ iverilog -g2005 -Wall -o %s.vvp %s %s\n", tb, TestbenchFileName(d), srcs)
 	p("//   $ vvp -n %s.vvp\n", tb)
-	p("//   $ verilator --binary -Wall %s %s.v\n", TestbenchFileName(d), d.Name)
+	p("//   $ verilator --binary -Wall %s %s\n", TestbenchFileName(d), srcs)
 	p("//   $ obj_dir/V%s\n", tb)
 	p("// With a waveform in %s:\n", vcd)
 	p("//   $ vvp -n %s.vvp +%s\n", tb, DumpPlusarg)
-	p("//   $ verilator --binary -Wall --trace %s %s.v\n", TestbenchFileName(d), d.Name)
+	p("//   $ verilator --binary -Wall --trace %s %s\n", TestbenchFileName(d), srcs)
 	p("//   $ obj_dir/V%s +%s\n", tb, DumpPlusarg)
 	para("The gate netlist: add -D%s=%s to both commands that compile, and give %s.v for %s.v. "+
 		"Any other Verilog: `lsugen verify --rtl FILE.v --unit %s SPEC` runs both simulators.",

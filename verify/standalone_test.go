@@ -72,7 +72,7 @@ func writeTB(t *testing.T, dir string, u exampleUnit) *verify.GoldenSet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := rtl.Files(u.design, tbInfo)
+	files, err := rtl.FilesWithSubmodules(u.design, tbInfo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,8 @@ func TestStandaloneTestbench_IcarusPassesEveryUnit(t *testing.T) {
 		t.Run(u.design.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			g := writeTB(t, dir, u)
-			out, code := runIcarus(t, dir, u.design.Name, rtl.RTLFileName(u.design))
+			rtlFiles, _ := rtl.Sources(u.design) // the units it instantiates, then its own
+			out, code := runIcarus(t, dir, u.design.Name, rtlFiles[len(rtlFiles)-1], rtlFiles[:len(rtlFiles)-1]...)
 			if code != 0 || !strings.Contains(out, passText(g)) {
 				t.Errorf("exit %d, want 0 and %q:\n%s", code, passText(g), out)
 			}

@@ -29,7 +29,7 @@ func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
 	}
 	dir := t.TempDir()
 	r := u.DeclRange()
-	files, err := rtl.Files(d, rtl.Info{Version: "lsugen test", Source: r.Filename + ":" + strconv.Itoa(r.Start.Line)})
+	files, err := rtl.FilesWithSubmodules(d, rtl.Info{Version: "lsugen test", Source: r.Filename + ":" + strconv.Itoa(r.Start.Line)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,10 @@ func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
 			t.Fatal(err)
 		}
 	}
-	j.Sources = []string{filepath.Join(dir, rtl.RTLFileName(d)), filepath.Join(dir, rtl.GatesFileName(d))}
+	rtlFiles, gateFiles := rtl.Sources(d)
+	for _, name := range append(rtlFiles, gateFiles...) {
+		j.Sources = append(j.Sources, filepath.Join(dir, name))
+	}
 	j.Modules = []string{d.Name, rtl.GatesModuleName(d)}
 	j.Dir = dir
 	return j

@@ -74,6 +74,20 @@ func writeUnit(t testing.TB, dir string, d, gates *netlist.Design) Unit {
 		t.Fatal(err)
 	}
 	u := Unit{Design: d, RTL: filepath.Join(dir, rtl.RTLFileName(d)), Gates: filepath.Join(dir, rtl.GatesFileName(d))}
+	// The units d instantiates, read before d's files.
+	for _, sub := range d.Submodules() {
+		files, err := rtl.Files(sub, info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		u.RTLLibs = append(u.RTLLibs, filepath.Join(dir, rtl.RTLFileName(sub)))
+		u.GateLibs = append(u.GateLibs, filepath.Join(dir, rtl.GatesFileName(sub)))
+	}
 	if err := os.WriteFile(u.RTL, []byte(r.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
