@@ -204,7 +204,11 @@ func (c simCache) dir() string {
 	return filepath.Join(root, "verilator-sim", c.key)
 }
 
-// fetch copies the cached simulator to exe and reports whether it did.
+// fetch places the cached simulator at exe and reports whether it did.
+// It hard-links it where it can: a copy is written through a file
+// descriptor that a process forked meanwhile by another goroutine
+// inherits, and executing the copy then fails with "text file busy"
+// until that process has exec'd (seen with parallel checks).
 func (c simCache) fetch(exe string) bool {
 	dir := c.dir()
 	if dir == "" {
@@ -214,7 +218,11 @@ func (c simCache) fetch(exe string) bool {
 	if _, err := os.Stat(src); err != nil {
 		return false
 	}
-	if os.MkdirAll(filepath.Dir(exe), 0o777) != nil || copyFile(src, exe) != nil || os.Chmod(exe, 0o755) != nil {
+	if os.MkdirAll(filepath.Dir(exe), 0o777) != nil {
+		return false
+	}
+	os.Remove(exe)
+	if os.Link(src, exe) != nil && (copyFile(src, exe) != nil || os.Chmod(exe, 0o755) != nil) {
 		return false
 	}
 	now := time.Now()
