@@ -39,7 +39,21 @@ func ElasticPipeline(p *specs.ElasticPipeline) (*nl.Design, hcl.Diagnostics) {
 	g.clear = g.input("rst", 1, "synchronous reset, active high: empties the pipeline")
 	g.valid = g.input("in_valid_i", 1, "EXE offers an instruction this cycle")
 	kind := g.input("in_kind_i", 2, "its kind: 0 alu (non-memory), 1 shmem (shared memory), 2 mem (other memory), 3 as 2")
-	deg := g.input("in_degree_i", p.DegreeBits(), "bank conflict degree of a shmem instruction (0 counts as 1)")
+	var deg sig
+	if a := p.BankArbiter(); a != nil {
+		// The degree comes from the arbiter's instance, on the offer's
+		// addresses: the top level that feeds one to the other.
+		sub, diags := BankArbiter(a)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		addr := g.input("in_addr_i", a.Lanes*a.AddrBits, fmt.Sprintf("the shmem offer's %d lanes of %d-bit word addresses, lane 0 in the least significant bits", a.Lanes, a.AddrBits))
+		active := g.input("in_active_i", a.Lanes, "its active lanes")
+		deg = g.instance("arbiter", sub, map[string]sig{"addr_i": addr, "active_i": active},
+			fmt.Sprintf("bank arbiter %s: the offer's bank-conflict degree", a.Name))["degree_o"]
+	} else {
+		deg = g.input("in_degree_i", p.DegreeBits(), "bank conflict degree of a shmem instruction (0 counts as 1)")
+	}
 	g.tag = g.input("in_tag_i", p.TagBits, "tag carried to writeback")
 
 	g.isMem = g.wire("is_mem", g.or(g.bit(kind, 0), g.bit(kind, 1)), "a memory instruction: takes the MEM path")
@@ -273,6 +287,11 @@ func (g *pipeGen) header() []string {
 		specs.PipeSplit:   "baseline with split memory stages (Figure 4b of Gou and Gaydadjiev, CF'11)",
 		specs.PipeElastic: "elastic pipeline (Figure 6 of Gou and Gaydadjiev, CF'11)",
 	}[p.PipeVariant]
+	var fed []string
+	if a := p.BankArbiter(); a != nil {
+		fed = []string{"", "In place of in_degree_i, the offer carries its addresses in_addr_i and lanes in_active_i;",
+			fmt.Sprintf("in_degree_i below is the degree_o of the instance of bank arbiter %s on them.", a.Name)}
+	}
 	lines := []string{
 		fmt.Sprintf("Pipeline back end from EXE to writeback: %s.", title),
 		fmt.Sprintf("%d memory stages (M), warp %d, SIMD width %d, %d shared-memory port(s), %d-bit tags.", m, p.WarpSize, p.SIMDWidth, p.ShmemPorts, p.TagBits),
@@ -308,7 +327,7 @@ func (g *pipeGen) header() []string {
 			fmt.Sprintf("  (N+1)-to-1 = %d-to-1. EXE's inputs enter each last, through one 2-to-1 stage.", n+1),
 			"  Table 1's (M+3)-to-1 writeback multiplexer also takes the interconnect, which this unit does not model.")
 	}
-	return lines
+	return append(lines, fed...)
 }
 
 func log2(n int) int {

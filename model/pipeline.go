@@ -435,7 +435,63 @@ func ForPipeline(u *specs.ElasticPipeline) (Sequential, error) {
 	if err := checkPipelineSpec(u); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	if u.Arbiter != nil {
+		return newArbitratedPipeline(u)
+	}
 	return newSeqPipeline(u), nil
+}
+
+// arbitratedPipeline is an elastic_pipeline whose offers carry addresses:
+// the arbiter's model gives the degree the pipeline's model takes.
+//
+//	inputs  rst[1] in_valid_i[1] in_kind_i[2] in_addr_i[L*A] in_active_i[L] in_tag_i[T]
+//	outputs stall_o[1] wb_valid_o[1] wb_tag_o[T]
+type arbitratedPipeline struct {
+	p     *seqPipeline
+	arb   Model
+	ports []Port
+}
+
+func newArbitratedPipeline(u *specs.ElasticPipeline) (Sequential, error) {
+	a := u.BankArbiter()
+	if a == nil {
+		return nil, fmt.Errorf("model: %s: arbiter %q not resolved", u.Name, u.Arbiter.Name)
+	}
+	if a.Lanes != u.SIMDWidth || a.Serialize {
+		return nil, fmt.Errorf("model: %s: arbiter %s must be combinational with simd_width = %d lanes", u.Name, a.Name, u.SIMDWidth)
+	}
+	arb, err := ForBankArbiter(a)
+	if err != nil {
+		return nil, err
+	}
+	if ins := arb.Ports(); len(ins) < 3 || ins[0].Name != "addr_i" || ins[1].Name != "active_i" || !ins[2].Output {
+		return nil, fmt.Errorf("model: %s: arbiter %s has configuration inputs, which a pipeline does not wire through", u.Name, a.Name)
+	}
+	p := newSeqPipeline(u)
+	ports := append([]Port(nil), p.ports[:3]...)
+	ports = append(ports, Port{Name: "in_addr_i", Width: a.Lanes * a.AddrBits}, Port{Name: "in_active_i", Width: a.Lanes})
+	ports = append(ports, p.ports[4:]...)
+	return &arbitratedPipeline{p: p, arb: arb, ports: ports}, nil
+}
+
+func (s *arbitratedPipeline) Ports() []Port { return s.ports }
+func (s *arbitratedPipeline) Reset()        { s.p.Reset() }
+
+func (s *arbitratedPipeline) Cycle(in, out [][]uint64) {
+	// The arbiter's outputs: bank_o, degree_o, grant_o (and lock ones).
+	ports := s.arb.Ports()
+	aout := make([][]uint64, 0, len(ports))
+	deg := -1
+	for _, p := range ports {
+		if p.Output {
+			if p.Name == "degree_o" {
+				deg = len(aout)
+			}
+			aout = append(aout, make([]uint64, (p.Width+63)/64))
+		}
+	}
+	s.arb.Eval([][]uint64{in[3], in[4]}, aout)
+	s.p.Cycle([][]uint64{in[0], in[1], in[2], aout[deg], in[5]}, out)
 }
 
 // ForReadyMask returns the port-level model of a warp_ready_mask, or an

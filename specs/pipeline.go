@@ -50,6 +50,7 @@ var elasticPipelineAttrs = append([]Attr{
 }, append(append([]Attr(nil), simdAttrs...),
 	Attr{Name: "tag_bits", Required: true, Type: "number", Doc: "Width of the instruction tag carried to writeback, 1..64."},
 	Attr{Name: "variant", Type: "string", Doc: "`elastic` (Figure 6, default), `baseline_unified` (Figure 4a) or `baseline_split` (Figure 4b)."},
+	Attr{Name: "arbiter", Type: "reference", Refers: "bank_arbiter", Doc: "A combinational `bank_arbiter` with simd_width lanes, written `bank_arbiter.NAME`: the module instantiates it and takes the subwarp's addresses `in_addr_i` and lanes `in_active_i` in place of `in_degree_i`, whose value is the arbiter's `degree_o` (its bank hashes must be constant)."},
 )...)
 
 var elasticPipelineSchema = schemaOf(elasticPipelineAttrs)
@@ -64,6 +65,7 @@ func (d *decoder) decodeElasticPipelineBlock(block *hcl.Block) (*ElasticPipeline
 	p.MemStages = bd.intIn("mem_stages", 1, MaxMemStages)
 	p.WarpSize, p.SIMDWidth, p.ShmemPorts = bd.simdSizes()
 	p.TagBits = bd.intIn("tag_bits", 1, MaxTagBits)
+	p.Arbiter = bd.ref("arbiter", "bank_arbiter")
 	if bd.has("variant") {
 		if s, ok := bd.str("variant"); ok {
 			if oneOf(s, pipeVariants) {

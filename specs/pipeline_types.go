@@ -1,6 +1,10 @@
 package specs
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
 
 // PipelineVariant names an elastic_pipeline variant (001_*, Figures 4
 // and 6).
@@ -32,6 +36,9 @@ type ElasticPipeline struct {
 	ShmemPorts  int // shared-memory ports, a power of two <= SIMDWidth
 	TagBits     int // width of the instruction tag carried to writeback
 	PipeVariant PipelineVariant
+	// Arbiter, when set, computes each offer's conflict degree from its
+	// addresses: a combinational bank_arbiter of SIMDWidth lanes.
+	Arbiter *UnitRef
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range
@@ -41,6 +48,48 @@ func (p *ElasticPipeline) UnitName() string     { return p.Name }
 func (p *ElasticPipeline) UnitKind() string     { return "elastic_pipeline" }
 func (p *ElasticPipeline) DeclRange() hcl.Range { return p.Range }
 func (p *ElasticPipeline) Variant() string      { return string(p.PipeVariant) }
+
+// BankArbiter is the referenced arbiter, or nil.
+func (p *ElasticPipeline) BankArbiter() *BankArbiter {
+	if p.Arbiter == nil {
+		return nil
+	}
+	a, _ := p.Arbiter.Unit.(*BankArbiter)
+	return a
+}
+
+func (p *ElasticPipeline) refs() []*UnitRef {
+	if p.Arbiter == nil {
+		return nil
+	}
+	return []*UnitRef{p.Arbiter}
+}
+
+// checkRefs checks the arbiter against the pipeline: one lane per SIMD
+// lane, combinational, and no configuration ports to wire through.
+func (p *ElasticPipeline) checkRefs() hcl.Diagnostics {
+	a := p.BankArbiter()
+	if a == nil {
+		return nil
+	}
+	var problems []string
+	if a.Lanes != p.SIMDWidth {
+		problems = append(problems, fmt.Sprintf("it has %d lanes, the pipeline's simd_width is %d", a.Lanes, p.SIMDWidth))
+	}
+	if a.Serialize {
+		problems = append(problems, "it serializes (serialize = true); the pipeline needs the degree in the cycle of the offer")
+	}
+	for _, r := range a.refs() {
+		if h := r.Hash(); h != nil && h.Configurable {
+			problems = append(problems, fmt.Sprintf("its %s %q is configurable, and the pipeline has no configuration ports to wire through", r.Attr, h.Name))
+		}
+	}
+	var diags hcl.Diagnostics
+	for _, why := range problems {
+		diags = append(diags, refDiag(p.Arbiter, "Unsuitable arbiter", fmt.Sprintf("bank_arbiter %q cannot give this pipeline its degrees: %s.", a.Name, why)))
+	}
+	return diags
+}
 
 // PremDepth is N = ceil(warp_size / simd_width) - 1, the PREMEM queue depth
 // of the elastic variant (eq. 3); the baselines have no PREMEM queue.

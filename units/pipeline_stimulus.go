@@ -30,7 +30,13 @@ const (
 	pipeIdle
 )
 
-type pipeInstr struct{ kind, degree, tag uint64 }
+type pipeInstr struct {
+	kind, degree, tag uint64
+	// With an arbiter: the offer's addresses and lanes, whose degree is
+	// degree (see warpOfDegree).
+	addrs  []uint64
+	active uint64
+}
 
 type pipeStim struct {
 	r                                *rand.Rand
@@ -50,6 +56,12 @@ type pipeStim struct {
 	resets                           int
 	shmemRun                         int // back-to-back shmem offers
 	maxShmemRun, idleRun, maxIdleRun int
+
+	// With an arbiter (elastic_pipeline arbiter = ...): the offer's
+	// addresses and lanes replace in_degree_i.
+	arb          *arbGen
+	arbBroadcast bool
+	addr, active int
 }
 
 // pipelineStimulus drives an elastic_pipeline: random instruction streams
@@ -70,7 +82,7 @@ func newPipeStim(u *specs.ElasticPipeline, pm *verify.PortMap, r *rand.Rand) (*p
 		rst:     pm.In(verify.ResetPort, 1),
 		valid:   pm.In("in_valid_i", 1),
 		kind:    pm.In("in_kind_i", 2),
-		degree:  pm.In("in_degree_i", db),
+		degree:  -1,
 		tag:     pm.In("in_tag_i", t),
 		stall:   pm.Out("stall_o", 1),
 		wbValid: pm.Out("wb_valid_o", 1),
@@ -79,6 +91,18 @@ func newPipeStim(u *specs.ElasticPipeline, pm *verify.PortMap, r *rand.Rand) (*p
 		maxDeg:  verify.Mask(db),
 		tagMask: verify.Mask(t),
 		ph:      verify.NewPhaser(r, []int{3, 2, 2, 1, 1, 1, 2}),
+	}
+	if a := u.BankArbiter(); a != nil {
+		gen, err := newArbGen(a, r)
+		if err != nil {
+			return nil, err
+		}
+		s.arb, s.arbBroadcast = gen, a.Broadcast
+		s.addr = pm.In("in_addr_i", a.Lanes*a.AddrBits)
+		s.active = pm.In("in_active_i", a.Lanes)
+		s.maxDeg = uint64(a.Lanes) // what an arbiter can give
+	} else {
+		s.degree = pm.In("in_degree_i", db)
 	}
 	pm.Out("wb_tag_o", t)
 	if pm.Err() != nil {
@@ -189,19 +213,64 @@ func (s *pipeStim) Next(in [][]uint64) {
 		s.offering = true
 	case s.r.Float64() < pipePValid[s.ph.Phase()]:
 		s.offered, s.offering = s.newInstr(), true
+		s.warpOfDegree(&s.offered)
 	}
 	if s.offering {
 		in[s.valid][0] = 1
 		in[s.kind][0] = s.offered.kind
-		in[s.degree][0] = s.offered.degree
+		s.putDegree(in, s.offered)
 		in[s.tag][0] = s.offered.tag
 		return
 	}
 	if s.r.IntN(2) == 0 { // junk beside in_valid_i = 0
 		in[s.kind][0] = s.r.Uint64()
-		in[s.degree][0] = s.r.Uint64()
+		junk := pipeInstr{degree: s.r.Uint64() & s.maxDeg}
+		s.warpOfDegree(&junk)
+		s.putDegree(in, junk)
 		in[s.tag][0] = s.r.Uint64()
 	}
+}
+
+// putDegree drives the offer's degree: in_degree_i, or with an arbiter
+// the addresses and lanes that have it.
+func (s *pipeStim) putDegree(in [][]uint64, x pipeInstr) {
+	if s.arb == nil {
+		in[s.degree][0] = x.degree
+		return
+	}
+	arbPutLanes(in[s.addr], x.addrs, s.arb.addrBits)
+	in[s.active][0] = x.active
+}
+
+// warpOfDegree gives an offer for an arbiter addresses and lanes of its
+// degree: degree distinct addresses in one bank on lanes drawn at random,
+// and with broadcast other active lanes repeating them (which adds
+// nothing); 0 is no active lane. Nothing without an arbiter.
+func (s *pipeStim) warpOfDegree(x *pipeInstr) {
+	g := s.arb
+	if g == nil {
+		return
+	}
+	d := int(min(x.degree, uint64(g.lanes)))
+	x.degree = uint64(d)
+	x.addrs = g.randomAddrs()
+	x.active = 0
+	if d == 0 {
+		return
+	}
+	same := g.sameKey(g.r.Uint64(), nil, d, false)
+	lanes := g.r.Perm(g.lanes)
+	for i, a := range same {
+		x.addrs[lanes[i]] = a
+		x.active |= 1 << uint(lanes[i])
+	}
+	for _, k := range lanes[len(same):] {
+		if s.arbBroadcast && g.r.IntN(3) == 0 {
+			x.addrs[k] = same[g.r.IntN(len(same))]
+			x.active |= 1 << uint(k)
+		}
+	}
+	x.degree = uint64(len(same))
 }
 
 func (s *pipeStim) Observe(in, out [][]uint64) {
