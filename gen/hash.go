@@ -28,6 +28,11 @@ type hashGen struct {
 	addE *nl.Expr // addr_i as a word
 	m    int      // bank bits
 	s    int      // selection width
+
+	// config = "register": the clear and write enable of the
+	// configuration registers, and their total width.
+	rst, we nl.Bus
+	cfgBits int
 }
 
 // Hash builds the netlist and word-level view of a hash unit.
@@ -39,6 +44,11 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 	}
 	g := &hashGen{h: h, b: nl.NewBuilder(h.Name), rtl: &nl.RTL{}, m: h.BankBits, s: SelWidth(h.AddrBits)}
 	n := h.AddrBits
+	if h.Registered() {
+		g.b.Clock("clk", "clock; the configuration registers load at its rising edge")
+		g.rst = g.b.Input("rst", 1, "synchronous reset, active high: clears the configuration to zeros")
+		g.we = g.b.Input("cfg_we_i", 1, "1: the configuration registers load the cfg_* inputs at the rising edge")
+	}
 	g.addr = g.b.Input("addr_i", n, "word address")
 	g.addE = nl.Ref("addr_i", n)
 
@@ -75,6 +85,9 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 		g.rapAddrOut(bank)
 	}
 	g.b.Header(g.header()...)
+	if h.Registered() {
+		g.b.SetStorage(nl.Storage{Name: "configuration registers", Bits: g.cfgBits, Doc: "loaded from the cfg_* inputs when cfg_we_i is 1"})
+	}
 	g.b.SetRTL(g.rtl)
 	d, err := g.b.Build()
 	if err != nil {
@@ -83,9 +96,23 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 	return d, nil
 }
 
-// cfgInput declares a configuration input port.
+// cfgInput declares a configuration input port and returns the
+// configuration the datapath uses: the port itself, or with config =
+// "register" the register it loads (NAME_q for the port NAME_i).
 func (g *hashGen) cfgInput(name string, width int, doc string) (nl.Bus, *nl.Expr) {
-	return g.b.Input(name, width, doc), nl.Ref(name, width)
+	in := g.b.Input(name, width, doc)
+	if !g.h.Registered() {
+		return in, nl.Ref(name, width)
+	}
+	reg := strings.TrimSuffix(name, "_i") + "_q"
+	q := g.b.Reg(reg, width)
+	g.b.NextClear(q, g.b.MuxBus(g.we[0], q, in), g.rst[0])
+	g.rtl.Regs = append(g.rtl.Regs, nl.Reg{Name: reg, Width: width,
+		Clear: nl.Ref("rst", 1),
+		Next:  nl.MuxE(nl.Ref("cfg_we_i", 1), nl.Ref(name, width), nl.Ref(reg, width)),
+		Doc:   "registered " + name + ": " + doc})
+	g.cfgBits += width
+	return q, nl.Ref(reg, width)
 }
 
 // param declares a localparam of the word-level view.
@@ -326,10 +353,16 @@ func (g *hashGen) header() []string {
 	m := h.BankBits
 	lines := []string{fmt.Sprintf("Bank-index hash, function %s, %d address bits, %d bank bits.", h.Function, h.AddrBits, m)}
 	kind := "constant"
-	if h.Configurable {
+	switch {
+	case h.Registered():
+		kind = "configurable, in registers: at a rising edge of clk with cfg_we_i = 1\n" +
+			"they load the cfg_* inputs; rst (synchronous, active high) clears them to zeros.\n" +
+			"The outputs use the registered configuration, the one loaded at an earlier edge,\n" +
+			"so a cycle that writes still hashes with the old one"
+	case h.Configurable:
 		kind = "configurable: the configuration arrives on the cfg_* inputs"
 	}
-	lines = append(lines, "Configuration: "+kind+".")
+	lines = append(lines, strings.Split("Configuration: "+kind+".", "\n")...)
 	switch h.Function {
 	case specs.BitvectorPerm:
 		lines = append(lines, "bank_o = (addr_i >> k)[bank_bits-1:0], zero fill.")
@@ -382,7 +415,16 @@ func (g *hashGen) header() []string {
 			lines = append(lines, fmt.Sprintf("r_i is field i of cfg_perm_i (%d bits each, field 0 lowest), used as given.", l))
 		}
 	}
-	lines = append(lines, "Protocol: combinational; outputs follow the inputs, no clock, no reset.")
+	if h.Registered() {
+		outs := "bank_o is"
+		if h.Function == specs.RAP {
+			outs = "bank_o and addr_o are"
+		}
+		lines = append(lines, "Protocol: clocked by clk; "+outs+" combinational in addr_i and the",
+			"registered configuration, which the formulas above read.")
+	} else {
+		lines = append(lines, "Protocol: combinational; outputs follow the inputs, no clock, no reset.")
+	}
 	return lines
 }
 

@@ -24,6 +24,13 @@ bitwise_xor ` + "`cfg_sel_a_i`, `cfg_sel_b_i [m*S-1:0]`" + ` (equal selections m
 single bit); rap ` + "`cfg_perm_i [w*L-1:0]`" + ` (field i is r_i). Shifts fill with zeros
 and a selection at or above n reads 0.
 
+With ` + "`config = \"register\"`" + ` the configuration lives in registers and the
+unit is clocked: inputs ` + "`clk`" + `, ` + "`rst`" + ` (synchronous, active high: clears the
+configuration to zeros), ` + "`cfg_we_i`" + ` and the same ` + "`cfg_*`" + ` ports. At a rising
+edge with ` + "`cfg_we_i`" + ` = 1 the registers load the ` + "`cfg_*`" + ` inputs; the outputs are
+combinational in ` + "`addr_i`" + ` and the registered configuration (loaded at an earlier
+edge), so a cycle that writes still hashes with the old one.
+
 rap: row i = addr[2L-1:L], column j = addr[L-1:0] (L = log2 w); bank = (j +
 r_i) mod w; ` + "`addr_o`" + ` = i*w + bank with higher bits passed through.
 
@@ -37,6 +44,7 @@ var hashAttrs = []Attr{
 	{Name: "addr_bits", Type: "number", Doc: "Word-address width n, 1..64. Required but for rap, where it defaults to 2*log2(w); bits above pass through to `addr_o`."},
 	{Name: "bank_bits", Type: "number", Doc: "Bank-index width m, 1..16, m <= n. Every function but rap (whose bank index is log2(w) bits)."},
 	{Name: "configurable", Type: "bool", Doc: "bitvector_*, bitwise_*, rap: take the configuration on `cfg_*` ports at run time instead of the constant arguments (default false)."},
+	{Name: "config", Type: "string", Doc: "Configurable units: `ports` (default: the configuration on the `cfg_*` inputs every cycle, combinational) or `register` (clocked: `clk`, synchronous active-high `rst` clearing the configuration to zeros, and `cfg_we_i`; at a rising edge with `cfg_we_i` = 1 the configuration registers load the `cfg_*` inputs, which the outputs then use from the next cycle on, as a kernel launch sets it)."},
 	{Name: "k", Type: "number", Doc: "bitvector_perm: bank = addr[k+m-1:k]; k + m <= n."},
 	{Name: "k1", Type: "number", Doc: "bitvector_xor: bank = ((addr >> k1) ^ ((addr >> k2) & mask)) mod 2^m; k1 + m <= n."},
 	{Name: "k2", Type: "number", Doc: "bitvector_xor: the second shift, k2 < n."},
@@ -89,6 +97,9 @@ func (d *decoder) decodeHashBlock(block *hcl.Block) (*Hash, hcl.Diagnostics) {
 		return nil, hd.diags
 	}
 	h.Function = fn
+	// config before the function check, so that configurable = true on a
+	// function without a configuration is one error, not two.
+	h.Config = hd.config(configurable)
 	if configurable && !configurableFuncs[fn] {
 		hd.errorf(hd.rng("configurable"), "Function not configurable",
 			"Hash function %q has no configuration, so it cannot be configurable.", fn)
@@ -219,7 +230,7 @@ func (hd *blockDecoder) missing(name, why string) {
 // rejectArgs reports written arguments that the function does not take, and
 // constant configuration given to a configurable unit.
 func (hd *blockDecoder) rejectArgs(fn HashFunction, configurable bool) {
-	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true}
+	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true, "config": true}
 	for _, name := range hashArgs[fn] {
 		accepted[name] = true
 	}
@@ -244,6 +255,52 @@ func (hd *blockDecoder) rejectArgs(fn HashFunction, configurable bool) {
 		}
 		delete(hd.attrs, name)
 	}
+}
+
+// config decodes the optional config argument (default ports), which only
+// a configurable unit takes.
+func (hd *blockDecoder) config(configurable bool) HashConfig {
+	if !hd.has("config") {
+		return ""
+	}
+	s, ok := hd.str("config")
+	if !ok {
+		return ""
+	}
+	names := make([]string, len(HashConfigs))
+	for i, c := range HashConfigs {
+		names[i] = string(c)
+	}
+	var mode HashConfig
+	for _, c := range HashConfigs {
+		if string(c) == s {
+			mode = c
+		}
+	}
+	if mode == "" {
+		hint := ""
+		if best := closest(s, names); best != "" {
+			hint = fmt.Sprintf(" Did you mean %q?", best)
+		}
+		hd.errorf(hd.rng("config"), "Unsupported config",
+			"%q is not a configuration mode.%s config must be %s.", s, hint, strings.Join(quoted(names), " or "))
+		return ""
+	}
+	if !configurable {
+		hd.errorf(hd.rng("config"), "Argument not allowed",
+			"config says where a configurable unit keeps its run-time configuration, but this unit is not configurable. Remove config or set configurable = true.")
+		return ""
+	}
+	return mode
+}
+
+// quoted returns each string in double quotes.
+func quoted(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%q", x)
+	}
+	return out
 }
 
 // function decodes the function argument.

@@ -41,3 +41,14 @@ hash "cfg_rap_w32" {
   w            = 32
   configurable = true
 }
+
+# bitvector_xor with its configuration in registers (config = "register"):
+# written through cfg_we_i once, at kernel launch, and held while the kernel
+# runs; clk, rst and cfg_we_i join the ports.
+hash "cfg_bitvector_xor_reg" {
+  function     = "bitvector_xor"
+  addr_bits    = local.addr_bits
+  bank_bits    = local.bank_bits
+  configurable = true
+  config       = "register"
+}

@@ -42,6 +42,23 @@ const (
 // HashFunctions lists every hash function in documentation order.
 var HashFunctions = []HashFunction{BitvectorPerm, BitvectorXor, BitwisePerm, BitwiseXor, XorMatrix, FixedXor, Add, RAP}
 
+// HashConfig says where a configurable hash keeps its configuration.
+type HashConfig string
+
+// Configuration modes of a configurable hash; the empty value means
+// ConfigPorts.
+const (
+	ConfigPorts    = HashConfig("ports")    // cfg_* inputs, combinational
+	ConfigRegister = HashConfig("register") // registers written through cfg_we_i
+)
+
+// HashConfigs lists the configuration modes in documentation order.
+var HashConfigs = []HashConfig{ConfigPorts, ConfigRegister}
+
+// Registered reports whether the unit is configurable with config =
+// "register": clocked, its configuration held in registers.
+func (h *Hash) Registered() bool { return h.Configurable && h.Config == ConfigRegister }
+
 // Adder names an adder architecture. The loader accepts only the
 // constants below, and generators refuse any other value, so an unknown
 // name never falls back to one of them.
@@ -80,6 +97,12 @@ type Hash struct {
 	AddrBits     int
 	BankBits     int // for rap: log2(W)
 	Configurable bool
+	// Config is where a configurable unit keeps its configuration:
+	// ConfigPorts (the cfg_* inputs, every cycle) or ConfigRegister
+	// (registers loaded from the cfg_* inputs when cfg_we_i is 1). The
+	// empty value, which the loader stores when config is not written,
+	// means ConfigPorts.
+	Config HashConfig
 
 	K    int    // bitvector_perm
 	K1   int    // bitvector_xor
@@ -109,6 +132,9 @@ func (h *Hash) UnitKind() string     { return "hash" }
 func (h *Hash) DeclRange() hcl.Range { return h.Range }
 
 func (h *Hash) Variant() string {
+	if h.Registered() {
+		return string(h.Function) + ", configurable, register"
+	}
 	if h.Configurable {
 		return string(h.Function) + ", configurable"
 	}

@@ -25,7 +25,11 @@ var table = []Family{
 		// address is enumerated up to 2^20, and random addresses reach
 		// every bank, so there is nothing for directed vectors to add.
 		directed: noDirected[*specs.Hash],
-		lanePlot: notWarpWide[*specs.Hash],
+		// Configurable with config = "register": clocked, the design's
+		// clock picks this model.
+		sequential: model.ForHashRegister,
+		stimulus:   hashRegisterStimulus,
+		lanePlot:   notWarpWide[*specs.Hash],
 	}.family(),
 	row[*specs.Coalescer]{
 		kind:     "coalescer",
