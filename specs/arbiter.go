@@ -117,6 +117,11 @@ func (a *BankArbiter) checkRefs() hcl.Diagnostics {
 		if h == nil {
 			continue
 		}
+		if h.Registered() {
+			diags = append(diags, refDiag(r, "Hash with configuration registers",
+				fmt.Sprintf("hash %q keeps its configuration in registers (config = \"register\"), but the arbiter places one instance of the hash per lane, which would hold %d copies of it. Give the hash config = \"ports\": the arbiter then has its configuration ports (%s_cfg_*), shared by every lane.", h.Name, a.Lanes, map[string]string{"hash": "hash", "lock_hash": "lock"}[r.Attr])))
+			continue
+		}
 		if h.AddrBits > a.AddrBits {
 			diags = append(diags, refDiag(r, "Width mismatch",
 				fmt.Sprintf("hash %q reads %d address bits, but the arbiter's addresses have addr_bits = %d. Give the hash addr_bits <= %d, or widen the arbiter.", h.Name, h.AddrBits, a.AddrBits, a.AddrBits)))

@@ -66,3 +66,17 @@ bank_arbiter "names_a_coalescer" {
   addr_bits = 12
   hash      = hash.c
 }
+
+hash "reg_cfg" {
+  function     = "bitvector_perm"
+  addr_bits    = 12
+  bank_bits    = 2
+  configurable = true
+  config       = "register"
+}
+
+bank_arbiter "registered_hash" {
+  lanes     = 8
+  addr_bits = 12
+  hash      = hash.reg_cfg
+}
