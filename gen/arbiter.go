@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -32,7 +31,7 @@ func BankArbiter(a *specs.BankArbiter) (*nl.Design, hcl.Diagnostics) {
 	if diags = append(append(diags, bankDiags...), lockDiags...); diags.HasErrors() {
 		return nil, diags
 	}
-	g := &arbiter{dual: newDual(a.Name), a: a, d: bits.Len(uint(a.Lanes))}
+	g := &arbiter{dual: newDual(a.Name), a: a, d: clog2(a.Lanes + 1)}
 	L, A := a.Lanes, a.AddrBits
 	var rst, valid sig
 	if a.Serialize {
@@ -226,7 +225,7 @@ func (g *arbiter) pairs(name string, vals []sig) [][]sig {
 }
 
 // same is eq[i][j], 1 on the diagonal.
-func same(g *arbiter, eq [][]sig, i, j int) sig {
+func (g *arbiter) same(eq [][]sig, i, j int) sig {
 	if i == j {
 		return g.konst(1, 1)
 	}
@@ -256,7 +255,7 @@ func (g *arbiter) firstOf(mask sig, eq [][]sig, name string) sig {
 // address of the bank's lowest lane in mask (only that lane without
 // broadcast).
 func (g *arbiter) grant(mask sig, eqA, eqB [][]sig) sig {
-	lead := g.firstOf(mask, eqB, g.uniq("leader"))
+	lead := g.firstOf(mask, eqB, "leader")
 	if !g.a.Broadcast {
 		return lead
 	}
@@ -264,30 +263,11 @@ func (g *arbiter) grant(mask sig, eqA, eqB [][]sig) sig {
 	for i := range out {
 		var hit []sig
 		for k := 0; k <= i; k++ {
-			hit = append(hit, g.and(g.bit(lead, k), same(g, eqB, k, i), same(g, eqA, k, i)))
+			hit = append(hit, g.and(g.bit(lead, k), g.same(eqB, k, i), g.same(eqA, k, i)))
 		}
 		out[i] = g.and(g.bit(mask, i), g.or(hit...))
 	}
 	return g.concat(out...)
-}
-
-// uniq returns name, or name_N when it was taken by an earlier call.
-func (g *arbiter) uniq(name string) string {
-	for i := 0; ; i++ {
-		n := name
-		if i > 0 {
-			n = fmt.Sprintf("%s_%d", name, i)
-		}
-		taken := false
-		for _, a := range g.r.Assigns {
-			if a.Name == n {
-				taken = true
-			}
-		}
-		if !taken {
-			return n
-		}
-	}
 }
 
 // maxCount is the largest, over lanes i, of the number of lanes j in
@@ -298,7 +278,7 @@ func (g *arbiter) maxCount(name string, mask sig, eq [][]sig) sig {
 	for i := 0; i < n; i++ {
 		terms := make([]sig, n)
 		for j := 0; j < n; j++ {
-			terms[j] = g.and(g.bit(mask, j), same(g, eq, i, j))
+			terms[j] = g.and(g.bit(mask, j), g.same(eq, i, j))
 		}
 		doc := ""
 		if i == 0 {
@@ -319,23 +299,22 @@ func (g *arbiter) popcount(terms []sig, w int) sig {
 		level[i] = t.n
 		sums[i] = nl.Concat(t.e, nl.ConstExpr(0, w-1))
 	}
-	zext := func(x nl.Bus, n int) nl.Bus { return append(append(nl.Bus(nil), x...), nl.Const(0, n-len(x))...) }
 	width := 1
 	for len(level) > 1 {
 		width = min(width+1, w)
 		var next []nl.Bus
 		var nextE []*nl.Expr
 		for i := 0; i+1 < len(level); i += 2 {
-			next = append(next, rippleAdd(g.b, zext(level[i], width), zext(level[i+1], width), nl.Const0))
+			next = append(next, rippleAdd(g.b, widen(level[i], width), widen(level[i+1], width), nl.Const0))
 			nextE = append(nextE, nl.AddE(sums[i], sums[i+1]))
 		}
 		if len(level)%2 == 1 {
-			next = append(next, zext(level[len(level)-1], width))
+			next = append(next, widen(level[len(level)-1], width))
 			nextE = append(nextE, sums[len(sums)-1])
 		}
 		level, sums = next, nextE
 	}
-	return sig{zext(level[0], w), sums[0]}
+	return sig{widen(level[0], w), sums[0]}
 }
 
 // maxTree is the largest of equal-width unsigned values, by a balanced

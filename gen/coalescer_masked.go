@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -54,13 +55,7 @@ func newActWarp(name string, lanes, addrBits, blockBits int, masked bool) *actWa
 }
 
 // clog2 is the number of bits that hold 0..n-1 (0 for n <= 1).
-func (a *actWarp) clog2(n int) int {
-	b := 0
-	for 1<<b < n {
-		b++
-	}
-	return b
-}
+func clog2(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 
 // blk is lane k's block address, as nets and as a word.
 func (a *actWarp) blk(k int) (nl.Bus, *nl.Expr) { return a.block(k, a.bb) }

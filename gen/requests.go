@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"math/bits"
 
 	nl "github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
@@ -92,17 +93,8 @@ func (a *actWarp) firstNeighbor(unique nl.Bus, uniqueE *nl.Expr) (nl.Bus, *nl.Ex
 	return first, nl.Concat(parts...)
 }
 
-// bitLen is the number of bits of v (v >= 1).
-func (r *reqGen) bitLen(v int) int {
-	n := 0
-	for v > 0 {
-		n, v = n+1, v>>1
-	}
-	return max(n, 1)
-}
-
 // widen zero-extends (or truncates) x to w bits.
-func (r *reqGen) widen(x nl.Bus, w int) nl.Bus {
+func widen(x nl.Bus, w int) nl.Bus {
 	out := nl.Const(0, w)
 	copy(out, x)
 	return out
@@ -112,7 +104,7 @@ func (r *reqGen) widen(x nl.Bus, w int) nl.Bus {
 func (r *reqGen) build() []string {
 	a, b, L := r.a, r.a.b, r.a.L
 	B := a.a - a.bb
-	C, R := a.clog2(L+1), a.clog2(L)
+	C, R := clog2(L+1), clog2(L)
 
 	// Prefix popcount: a Sklansky tree of adders (Sklansky adders), each
 	// as wide as its largest sum; s[k] ends as the number of first lanes
@@ -129,8 +121,8 @@ func (r *reqGen) build() []string {
 			}
 			m := k&^(span-1) - 1
 			nm[k] = maxv[k] + maxv[m]
-			w := r.bitLen(nm[k])
-			ns[k] = prefixAdd(b, r.widen(s[k], w), r.widen(s[m], w), nl.Const0)
+			w := max(bits.Len(uint(nm[k])), 1)
+			ns[k] = prefixAdd(b, widen(s[k], w), widen(s[m], w), nl.Const0)
 		}
 		s, maxv = ns, nm
 	}
@@ -139,10 +131,10 @@ func (r *reqGen) build() []string {
 	pcnt := make([]nl.Bus, L)
 	pcnt[0] = nl.Const(0, R)
 	for i := 1; i < L; i++ {
-		pcnt[i] = r.widen(s[i-1], R)
+		pcnt[i] = widen(s[i-1], R)
 		b.Name(fmt.Sprintf("req_pcnt_%d", i), pcnt[i])
 	}
-	count := r.widen(s[L-1], C)
+	count := widen(s[L-1], C)
 
 	// Word-level: pcnt_i = pcnt_(i-1) + req_first[i-1], a chain.
 	pcntE := make([]*nl.Expr, L+1)

@@ -234,15 +234,6 @@ type arbWarp struct {
 	addr, bank, lock arbLaneVals
 }
 
-// arbClog2 is the number of bits that hold 0..n-1 (0 for n <= 1).
-func arbClog2(n int) int {
-	b := 0
-	for 1<<b < n {
-		b++
-	}
-	return b
-}
-
 // newArbiter checks the spec and builds the shared part; dataFirst is the
 // index of addr_i among the inputs (the configuration ports follow
 // active_i).
@@ -257,7 +248,7 @@ func newArbiter(a *specs.BankArbiter, dataFirst int) (*arbiter, []Port, error) {
 		return nil, nil, fmt.Errorf("bank bits = %d, want 1..16", a.BankBits)
 	}
 	ar := &arbiter{lanes: a.Lanes, addrBits: a.AddrBits, bankBits: a.BankBits,
-		degBits: arbClog2(a.Lanes + 1), broadcast: a.Broadcast}
+		degBits: clog2(a.Lanes + 1), broadcast: a.Broadcast}
 	cfgFirst := dataFirst + 2
 	var cfg []Port
 	if a.Hash != nil {

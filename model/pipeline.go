@@ -450,6 +450,8 @@ type arbitratedPipeline struct {
 	p     *seqPipeline
 	arb   Model
 	ports []Port
+	aout  [][]uint64 // the arbiter's outputs, scratch
+	deg   int        // degree_o's index among them
 }
 
 func newArbitratedPipeline(u *specs.ElasticPipeline) (Sequential, error) {
@@ -471,27 +473,27 @@ func newArbitratedPipeline(u *specs.ElasticPipeline) (Sequential, error) {
 	ports := append([]Port(nil), p.ports[:3]...)
 	ports = append(ports, Port{Name: "in_addr_i", Width: a.Lanes * a.AddrBits}, Port{Name: "in_active_i", Width: a.Lanes})
 	ports = append(ports, p.ports[4:]...)
-	return &arbitratedPipeline{p: p, arb: arb, ports: ports}, nil
+	s := &arbitratedPipeline{p: p, arb: arb, ports: ports, deg: -1}
+	for _, port := range arb.Ports() {
+		if port.Output {
+			if port.Name == "degree_o" {
+				s.deg = len(s.aout)
+			}
+			s.aout = append(s.aout, make([]uint64, (port.Width+63)/64))
+		}
+	}
+	if s.deg < 0 {
+		return nil, fmt.Errorf("model: %s: arbiter %s has no degree_o", u.Name, a.Name)
+	}
+	return s, nil
 }
 
 func (s *arbitratedPipeline) Ports() []Port { return s.ports }
 func (s *arbitratedPipeline) Reset()        { s.p.Reset() }
 
 func (s *arbitratedPipeline) Cycle(in, out [][]uint64) {
-	// The arbiter's outputs: bank_o, degree_o, grant_o (and lock ones).
-	ports := s.arb.Ports()
-	aout := make([][]uint64, 0, len(ports))
-	deg := -1
-	for _, p := range ports {
-		if p.Output {
-			if p.Name == "degree_o" {
-				deg = len(aout)
-			}
-			aout = append(aout, make([]uint64, (p.Width+63)/64))
-		}
-	}
-	s.arb.Eval([][]uint64{in[3], in[4]}, aout)
-	s.p.Cycle([][]uint64{in[0], in[1], in[2], aout[deg], in[5]}, out)
+	s.arb.Eval([][]uint64{in[3], in[4]}, s.aout)
+	s.p.Cycle([][]uint64{in[0], in[1], in[2], s.aout[s.deg], in[5]}, out)
 }
 
 // ForReadyMask returns the port-level model of a warp_ready_mask, or an

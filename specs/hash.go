@@ -159,11 +159,10 @@ func (d *decoder) newBlockDecoder(block *hcl.Block, schema *hcl.BodySchema) (*bl
 		if attr == nil {
 			continue
 		}
-		if isReference(block.Type, s.Name) {
-			ranges[s.Name] = attr.Expr.Range()
-			continue
-		}
 		ranges[s.Name] = attr.Expr.Range()
+		if isReference(block.Type, s.Name) {
+			continue // read as a traversal by blockDecoder.ref
+		}
 		val, ok, moreDiags := d.eval(attr.Expr)
 		hd.diags = append(hd.diags, moreDiags...)
 		if ok {
@@ -267,23 +266,10 @@ func (hd *blockDecoder) config(configurable bool) HashConfig {
 	if !ok {
 		return ""
 	}
-	names := make([]string, len(HashConfigs))
-	for i, c := range HashConfigs {
-		names[i] = string(c)
-	}
-	var mode HashConfig
-	for _, c := range HashConfigs {
-		if string(c) == s {
-			mode = c
-		}
-	}
-	if mode == "" {
-		hint := ""
-		if best := closest(s, names); best != "" {
-			hint = fmt.Sprintf(" Did you mean %q?", best)
-		}
+	modes := names(HashConfigs)
+	if !oneOf(s, modes) {
 		hd.errorf(hd.rng("config"), "Unsupported config",
-			"%q is not a configuration mode.%s config must be %s.", s, hint, strings.Join(quoted(names), " or "))
+			"%q is not a configuration mode.%s config must be %s.", s, didYouMean(s, modes), strings.Join(quoted(modes), " or "))
 		return ""
 	}
 	if !configurable {
@@ -291,7 +277,7 @@ func (hd *blockDecoder) config(configurable bool) HashConfig {
 			"config says where a configurable unit keeps its run-time configuration, but this unit is not configurable. Remove config or set configurable = true.")
 		return ""
 	}
-	return mode
+	return HashConfig(s)
 }
 
 // quoted returns each string in double quotes.
