@@ -37,6 +37,8 @@ const (
 	FixedXor      HashFunction = "fixed_xor"      // addr[m-1:0] ^ addr[2m-1:m]
 	Add           HashFunction = "add"            // addr[m-1:0] + addr[2m-1:m] mod 2^m
 	RAP           HashFunction = "rap"            // random address permute-shift
+	IPoly         HashFunction = "ipoly"          // addr(x) mod P(x) over GF(2)
+	Mod           HashFunction = "mod"            // addr mod banks, any bank count
 )
 
 // HashFunctions lists every hash function in documentation order.
@@ -122,6 +124,13 @@ type Hash struct {
 
 	Seed    int64 // rap: seed the permutation was drawn from
 	HasSeed bool  // rap: Permutation came from Seed
+
+	// Polynomial is ipoly's P(x) as its exponents, highest first
+	// ([5, 2, 0] is x^5 + x^2 + 1); BankBits is its degree.
+	Polynomial []int
+	// Banks is mod's bank count, any from 2 to 1024 (bank_o = addr mod
+	// Banks, index_o = addr / Banks); BankBits is clog2(Banks).
+	Banks int
 
 	Range      hcl.Range            // the block header
 	AttrRanges map[string]hcl.Range // attribute name -> range of its expression

@@ -1,0 +1,39 @@
+// Package accelsim reads the instruction traces written by the NVBit-based
+// Accel-Sim tracer (a kernelslist.g and its kernel-N.traceg files) and
+// yields their memory instructions one warp access at a time, so that
+// traces of hundreds of megabytes stream through in bounded memory.
+package accelsim
+
+// Space is the memory space an instruction addresses.
+type Space uint8
+
+const (
+	Global Space = iota + 1 // LDG, STG, ATOMG, RED, generic LD/ST
+	Shared                  // LDS, STS, ATOMS, LDSM
+	Local                   // LDL, STL
+	Other                   // texture, constant and the rest
+)
+
+// Op is what a memory instruction does.
+type Op uint8
+
+const (
+	Load   Op = iota + 1
+	Store     // STG, STS, STL, ST
+	Atomic    // ATOM*, RED
+)
+
+// WarpAccess is one executed memory instruction of one warp.
+type WarpAccess struct {
+	File       string // trace file it came from
+	Line       int    // 1-based line of the instruction in File
+	Kernel     int    // "-kernel id" of the kernel
+	KernelName string // "-kernel name" of the kernel
+	PC         uint64
+	Opcode     string // as traced, e.g. "LDS.U.128"
+	Space      Space
+	Op         Op
+	Mask       uint32   // active lanes: bit i is lane i
+	Width      int      // bytes each active lane accesses (mem_width)
+	Addrs      []uint64 // byte address of each active lane, lowest lane first
+}
