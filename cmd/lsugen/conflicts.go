@@ -11,7 +11,6 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/conflicts"
-	"github.com/lsugen/lsugen/tools/trace"
 )
 
 const conflictsLong = `Bank conflicts of warp accesses: per access the largest number of distinct
@@ -117,39 +116,6 @@ func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) 
 		return m, nil
 	}
 	return conflicts.Mapping{}, usagef("%s %s: %s declares no unit %q", flag, ref, path, name)
-}
-
-// loadTraces reads trace files and expands the pattern blocks of spec
-// files (named *.hcl), one trace per input in the order given.
-func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
-	var out []*trace.Trace
-	for _, in := range inputs {
-		if !strings.HasSuffix(in, ".hcl") {
-			t, err := trace.ParseFile(in)
-			if err != nil {
-				return nil, badInput(err)
-			}
-			out = append(out, t)
-			continue
-		}
-		loader := specs.NewLoader()
-		file, diags := loader.Load(in)
-		if len(diags) > 0 {
-			printDiagnostics(stderr, loader, diags)
-		}
-		if diags.HasErrors() {
-			return nil, errBadInput
-		}
-		if len(file.Patterns) == 0 {
-			return nil, badInput(fmt.Errorf("%s declares no pattern blocks", in))
-		}
-		t := &trace.Trace{File: in}
-		for _, p := range file.Patterns {
-			t.Accesses = append(t.Accesses, trace.FromPattern(p)...)
-		}
-		out = append(out, t)
-	}
-	return out, nil
 }
 
 // writeConflicts prints per input one row per instruction (and per access

@@ -55,9 +55,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // Access is one warp memory access: the word addresses of its active lanes,
 // in lane order.
 type Access struct {
-	Instr string // name of the memory instruction from the last "@name" line, "" if none
-	Line  int    // 1-based source line
-	Addrs []uint64
+	Instr  string // name of the memory instruction from the last "@name" line, "" if none
+	Line   int    // 1-based source line
+	Addrs  []uint64
+	Kernel string // kernel the access belongs to (Accel-Sim inputs), "" otherwise
 }
 
 // Trace is the accesses of one file, in file order.
