@@ -1,0 +1,87 @@
+package profile
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable prints the coalescers' cycles, then per kernel one line per
+// PC and a kernel line, then the total.
+func (r *Report) WriteTable(w io.Writer) error {
+	t := r.Timing
+	fmt.Fprintf(w, "Coalescers at a clock of %g FO4 (%s); blocks of %d bytes:\n", t.ClockFO4, t.Spec, r.BlockBytes)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	unit := func(structure string, u UnitTiming, what string) {
+		fmt.Fprintf(tw, "  %s\t%s\t%7.2f FO4\t%s\t%s\n", structure, u.Unit, u.FO4, cycles(u.Cycles), what)
+	}
+	unit("all-to-all", t.AllToAll, "every access")
+	unit("neighbor", t.Neighbor, "exact only where each block's active lanes are contiguous")
+	unit("speculative", t.SpeculativeFast, "fast path: monotonic accesses")
+	unit("", t.SpeculativeSlow, "slow path: the others")
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, k := range r.Kernels {
+		fmt.Fprintf(w, "\nkernel %d %s (%s)\n", k.ID, k.Name, k.Trace)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		ow := len("opcode")
+		for _, p := range k.PCs {
+			ow = max(ow, len(p.Opcode))
+		}
+		label := func(pc, opcode string) string { return fmt.Sprintf("%-8s%-*s", pc, ow, opcode) }
+		fmt.Fprintln(tw, label("pc", "opcode")+"\taccesses\tlanes\tmonotonic\tincr\tdecr\tunif\tnbr exact\tblocks\ta2a cyc\tspec cyc\tspeedup\t\tunique blocks (blocks:accesses)")
+		for _, p := range k.PCs {
+			statsRow(tw, label(p.PC, p.Opcode), &p.Stats)
+		}
+		statsRow(tw, label("kernel", ""), &k.Stats)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if s := k.Skipped; s != (Skipped{}) {
+			fmt.Fprintf(w, "  not profiled: %s\n", skippedText(s))
+		}
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	label := fmt.Sprintf("total, %d kernels", len(r.Kernels))
+	fmt.Fprintln(tw, strings.Repeat(" ", len(label))+"\taccesses\tlanes\tmonotonic\tincr\tdecr\tunif\tnbr exact\tblocks\ta2a cyc\tspec cyc\tspeedup\t\tunique blocks (blocks:accesses)")
+	statsRow(tw, label, &r.Total)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if s := r.Skipped; s != (Skipped{}) {
+		fmt.Fprintf(w, "  not profiled: %s\n", skippedText(s))
+	}
+	return nil
+}
+
+func cycles(n int) string {
+	if n == 1 {
+		return "1 cycle"
+	}
+	return fmt.Sprintf("%d cycles", n)
+}
+
+// statsRow prints one row; the histogram goes last, left-aligned by the
+// empty cell before it.
+func statsRow(tw io.Writer, label string, s *Stats) {
+	lanes, mono, nbr := 0.0, 0.0, 0.0
+	if s.Accesses > 0 {
+		n := float64(s.Accesses)
+		lanes, mono, nbr = float64(s.ActiveLanes)/n, 100*float64(s.Monotonic)/n, 100*float64(s.NeighborExact)/n
+	}
+	hist := make([]string, len(s.UniqueBlocks))
+	for i, b := range s.UniqueBlocks {
+		hist[i] = fmt.Sprintf("%d:%d", b.Blocks, b.Accesses)
+	}
+	fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f%%\t%d\t%d\t%d\t%.1f%%\t%.2f\t%.2f\t%.2f\t%.2fx\t\t%s\n",
+		label, s.Accesses, lanes, mono, s.Increasing, s.Decreasing, s.Uniform, nbr,
+		s.MeanUniqueBlocks, s.Cycles.MeanAllToAll, s.Cycles.MeanSpeculative, s.Cycles.Speedup, strings.Join(hist, " "))
+}
+
+func skippedText(s Skipped) string {
+	return fmt.Sprintf("%d global atomics (ATOMG, RED), %d other global (generic LD/ST, LDGSTS), %d other spaces (shared, local, ...)",
+		s.GlobalAtomics, s.OtherGlobal, s.OtherSpaces)
+}
