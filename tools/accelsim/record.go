@@ -35,5 +35,8 @@ type WarpAccess struct {
 	Op         Op
 	Mask       uint32   // active lanes: bit i is lane i
 	Width      int      // bytes each active lane accesses (mem_width)
-	Addrs      []uint64 // byte address of each active lane, lowest lane first
+	Addrs      []uint64 // byte address of each active lane, lowest lane first; for Shared the offset in shared memory
+	Block      [3]int   // "thread block = X,Y,Z" of the warp
+	Warp       int      // "warp = N" within its thread block
+	SourceLine int      // CUDA source line (traces with -enable lineinfo = 1), else 0
 }

@@ -1,0 +1,802 @@
+package accelsim
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	// ulikunitz/xz is a pure-Go xz decoder (the standard library has
+	// none): the tracer compresses its traces with xz, and a pure-Go
+	// decoder streams them without an external xz process.
+	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// Limits on the traces one Reader reads. They bound memory and work, not
+// what a real trace needs: the tracer writes lines of well under 2 KiB.
+const (
+	WarpSize      = 32       // lanes of a warp: the mask is 32 bits
+	MaxLineBytes  = 64 << 10 // bytes on one line
+	MaxListBytes  = 1 << 20  // bytes of a kernelslist.g
+	MaxKernels    = 1 << 16  // kernel files in one kernelslist.g
+	MaxTotalBytes = 1 << 36  // bytes of trace text in all files, after xz decompression (64 GiB)
+	MaxXzDict     = 64 << 20 // LZMA2 dictionary of an .xz file (xz -9 uses 64 MiB)
+	maxRegs       = 16       // register operands of one instruction (the tracer writes at most 5)
+)
+
+// Tracer versions this reader understands: 3 and 4 write the same
+// instruction line, 4 adds the immediate at its end (older versions start
+// each line with the thread block and warp).
+const (
+	minVersion = 3
+	maxVersion = 4
+)
+
+// Address compressions of the tracer (tracer_tool.cu's address_format).
+const (
+	listAll    = 0 // one address per active lane
+	baseStride = 1 // base, then a constant stride over a contiguous run of active lanes
+	baseDelta  = 2 // base, then per further active lane its distance from the previous active lane
+)
+
+// IsTracePath reports whether path names an Accel-Sim input: a
+// kernelslist.g (any *.g) or a kernel trace (*.traceg, *.traceg.xz).
+func IsTracePath(path string) bool {
+	return strings.HasSuffix(path, ".traceg") || strings.HasSuffix(path, ".traceg.xz") || strings.HasSuffix(path, ".g")
+}
+
+// Reader yields the memory instructions of Accel-Sim kernel traces one
+// warp access at a time, holding one line at a time.
+type Reader struct {
+	kernels []kernelRef // files still to read, in order
+	next    int
+	total   int64 // bytes of trace text read in all files
+
+	k *kernelFile // the file being read, nil between files
+}
+
+// kernelRef is one kernel file and where it was named.
+type kernelRef struct {
+	path string
+	from string // "LIST:LINE" that named it, "" for a file given directly
+}
+
+// kernelFile is the state of reading one kernel trace.
+type kernelFile struct {
+	path   string
+	closer io.Closer
+	sc     *bufio.Scanner
+	line   int
+
+	// header
+	id          int
+	name        string
+	version     int // 0 until the "-accelsim tracer version" line
+	lineinfo    bool
+	shmemBase   uint64
+	localBase   uint64
+	inBody      bool // past the header
+	inBlock     bool // between #BEGIN_TB and #END_TB
+	block       [3]int
+	warp        int
+	haveWarp    bool
+	insts, seen int // declared and read instructions of the current warp
+	instsLine   int
+
+	fields []string // scratch for one line's fields
+}
+
+// Open reads path: a kernelslist.g, whose kernel lines name the kernel
+// traces (relative to its directory, never outside it), or one kernel
+// trace (.traceg, .traceg.xz).
+func Open(path string) (*Reader, error) {
+	if strings.HasSuffix(path, ".traceg") || strings.HasSuffix(path, ".traceg.xz") {
+		return &Reader{kernels: []kernelRef{{path: path}}}, nil
+	}
+	refs, err := readKernelsList(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{kernels: refs}, nil
+}
+
+// NewReader reads one uncompressed kernel trace from r; name names it in
+// errors.
+func NewReader(r io.Reader, name string) *Reader {
+	rd := &Reader{}
+	rd.k = newKernelFile(name, r, nil)
+	return rd
+}
+
+// readKernelsList returns the kernel files of a kernelslist.g in order.
+// MemcpyHtoD (and other Memcpy) lines are skipped, as Accel-Sim does.
+func readKernelsList(path string) ([]kernelRef, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dir := filepath.Dir(path)
+	sc := bufio.NewScanner(io.LimitReader(f, MaxListBytes+1))
+	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes)
+	var refs []kernelRef
+	line, size := 0, 0
+	for sc.Scan() {
+		line++
+		size += len(sc.Bytes()) + 1
+		if size > MaxListBytes {
+			return nil, fmt.Errorf("%s:%d: kernel list longer than %d bytes", path, line, MaxListBytes)
+		}
+		text := strings.TrimSpace(sc.Text())
+		switch {
+		case text == "" || strings.HasPrefix(text, "Memcpy"):
+			continue
+		case !strings.HasPrefix(text, "kernel") && !strings.Contains(text, ".trace"):
+			return nil, fmt.Errorf("%s:%d: %q is neither a kernel trace file nor a Memcpy line", path, line, clip(text))
+		}
+		if !filepath.IsLocal(text) {
+			return nil, fmt.Errorf("%s:%d: kernel file %q is not a path inside the list's directory (absolute or with \"..\")", path, line, clip(text))
+		}
+		if !strings.HasSuffix(text, ".traceg") && !strings.HasSuffix(text, ".traceg.xz") {
+			return nil, fmt.Errorf("%s:%d: kernel file %q: want a post-processed .traceg or .traceg.xz (run the tracer's post-traces-processing on raw .trace files)", path, line, clip(text))
+		}
+		if len(refs) >= MaxKernels {
+			return nil, fmt.Errorf("%s:%d: more than %d kernels", path, line, MaxKernels)
+		}
+		refs = append(refs, kernelRef{path: filepath.Join(dir, text), from: fmt.Sprintf("%s:%d", path, line)})
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: line longer than %d bytes", path, line+1, MaxLineBytes)
+		}
+		return nil, fmt.Errorf("%s:%d: %v", path, line+1, err)
+	}
+	return refs, nil
+}
+
+// clip shortens text quoted in an error.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
+
+// Close closes the file being read.
+func (r *Reader) Close() error {
+	if r.k != nil && r.k.closer != nil {
+		err := r.k.closer.Close()
+		r.k = nil
+		return err
+	}
+	r.k = nil
+	return nil
+}
+
+// Next returns the next memory instruction (mem_width > 0) of the traces,
+// io.EOF after the last. Errors read "FILE:LINE: message".
+func (r *Reader) Next() (*WarpAccess, error) {
+	for {
+		if r.k == nil {
+			if r.next >= len(r.kernels) {
+				return nil, io.EOF
+			}
+			ref := r.kernels[r.next]
+			r.next++
+			k, err := openKernelFile(ref)
+			if err != nil {
+				return nil, err
+			}
+			r.k = k
+		}
+		a, err := r.k.next(&r.total)
+		if err == io.EOF {
+			if err := r.k.finish(); err != nil {
+				return nil, err
+			}
+			if err := r.Close(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return a, err
+	}
+}
+
+// openKernelFile opens a kernel trace, through xz for .xz files.
+func openKernelFile(ref kernelRef) (*kernelFile, error) {
+	f, err := os.Open(ref.path)
+	if err != nil {
+		if ref.from != "" {
+			return nil, fmt.Errorf("%s: %v", ref.from, err)
+		}
+		return nil, err
+	}
+	if !strings.HasSuffix(ref.path, ".xz") {
+		return newKernelFile(ref.path, f, f), nil
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	if err := checkXzDict(br); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s:1: %v", ref.path, err)
+	}
+	zr, err := xz.NewReader(br)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s:1: xz: %v", ref.path, err)
+	}
+	return newKernelFile(ref.path, zr, f), nil
+}
+
+// checkXzDict refuses an xz file whose first block asks for an LZMA2
+// dictionary above MaxXzDict, before the decoder allocates it. (Later
+// blocks of a multi-block file are not checked: xz writes every block of
+// a file with the same preset.)
+func checkXzDict(br *bufio.Reader) error {
+	head, _ := br.Peek(12 + 1024)
+	if len(head) < 13 || string(head[:6]) != "\xfd7zXZ\x00" {
+		return errors.New("not an xz file")
+	}
+	bh := head[12:]
+	if bh[0] == 0 {
+		return nil // an index, no block: empty stream
+	}
+	size := (int(bh[0]) + 1) * 4
+	if size > len(bh) || size < 2 {
+		return errors.New("xz: truncated block header")
+	}
+	bh = bh[:size]
+	flags := bh[1]
+	p := 2
+	uvarint := func() (uint64, bool) {
+		var v uint64
+		for i := 0; i < 9 && p < len(bh); i++ {
+			b := bh[p]
+			p++
+			v |= uint64(b&0x7f) << (7 * i)
+			if b&0x80 == 0 {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	for _, present := range []bool{flags&0x40 != 0, flags&0x80 != 0} { // compressed, uncompressed size
+		if present {
+			if _, ok := uvarint(); !ok {
+				return errors.New("xz: bad block header")
+			}
+		}
+	}
+	for range int(flags&3) + 1 {
+		id, ok1 := uvarint()
+		n, ok2 := uvarint()
+		if !ok1 || !ok2 || n > uint64(len(bh)-p) {
+			return errors.New("xz: bad block header")
+		}
+		if id == 0x21 && n == 1 { // LZMA2: one byte, the dictionary size
+			dc, err := lzma.DecodeDictCap(bh[p])
+			if err != nil {
+				return fmt.Errorf("xz: %v", err)
+			}
+			if dc > MaxXzDict {
+				return fmt.Errorf("xz dictionary of %d bytes, at most %d allowed", dc, MaxXzDict)
+			}
+		}
+		p += int(n)
+	}
+	return nil
+}
+
+func newKernelFile(path string, r io.Reader, c io.Closer) *kernelFile {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 16<<10), MaxLineBytes)
+	return &kernelFile{path: path, closer: c, sc: sc, warp: -1}
+}
+
+// errorf locates an error at the current line.
+func (k *kernelFile) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", k.path, k.line, fmt.Sprintf(format, args...))
+}
+
+// next returns the file's next memory instruction, io.EOF at its end.
+func (k *kernelFile) next(total *int64) (*WarpAccess, error) {
+	for k.sc.Scan() {
+		k.line++
+		*total += int64(len(k.sc.Bytes())) + 1
+		if *total > MaxTotalBytes {
+			return nil, k.errorf("traces longer than %d bytes in all", int64(MaxTotalBytes))
+		}
+		text := strings.TrimSpace(k.sc.Text())
+		if text == "" {
+			continue
+		}
+		if !k.inBody {
+			switch text[0] {
+			case '-':
+				if err := k.header(text); err != nil {
+					return nil, err
+				}
+				continue
+			case '#':
+				if !strings.HasPrefix(text, "#BEGIN_TB") {
+					continue // "#traces format = ..." and other comments
+				}
+				if k.version == 0 {
+					return nil, k.errorf("no \"-accelsim tracer version\" line before the first thread block: lsugen reads tracer versions %d and %d", minVersion, maxVersion)
+				}
+				k.inBody = true
+			default:
+				return nil, k.errorf("%q before the first #BEGIN_TB: want a \"-name = value\" header line", clip(text))
+			}
+		}
+		a, err := k.body(text)
+		if err != nil || a != nil {
+			return a, err
+		}
+	}
+	if err := k.sc.Err(); err != nil {
+		k.line++
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, k.errorf("line longer than %d bytes", MaxLineBytes)
+		}
+		return nil, k.errorf("%v", err)
+	}
+	return nil, io.EOF
+}
+
+// finish checks the end of a file: no thread block left open.
+func (k *kernelFile) finish() error {
+	if k.inBlock {
+		return k.errorf("file ends inside a thread block (no #END_TB)")
+	}
+	return nil
+}
+
+// header reads one "-name = value" line of the kernel header.
+func (k *kernelFile) header(text string) error {
+	key, value, ok := strings.Cut(text[1:], "=")
+	if !ok {
+		return nil // other tools' lines: ignored as Accel-Sim does
+	}
+	key, value = strings.Join(strings.Fields(key), " "), strings.TrimSpace(value)
+	num := func(base int) (uint64, error) {
+		v := value
+		if base == 16 {
+			v = strings.TrimPrefix(strings.TrimPrefix(v, "0x"), "0X")
+		}
+		n, err := strconv.ParseUint(v, base, 64)
+		if err != nil {
+			return 0, k.errorf("-%s = %q is not a number", key, clip(value))
+		}
+		return n, nil
+	}
+	switch key {
+	case "kernel name":
+		k.name = value
+	case "kernel id":
+		n, err := num(10)
+		if err != nil {
+			return err
+		}
+		if n > 1<<31 {
+			return k.errorf("-kernel id %d is out of range", n)
+		}
+		k.id = int(n)
+	case "accelsim tracer version":
+		n, err := num(10)
+		if err != nil {
+			return err
+		}
+		if n < minVersion || n > maxVersion {
+			return k.errorf("tracer version %d: lsugen reads versions %d and %d", n, minVersion, maxVersion)
+		}
+		k.version = int(n)
+	case "enable lineinfo":
+		n, err := num(10)
+		if err != nil {
+			return err
+		}
+		k.lineinfo = n != 0
+	case "shmem base_addr":
+		n, err := num(16)
+		if err != nil {
+			return err
+		}
+		k.shmemBase = n
+	case "local mem base_addr":
+		n, err := num(16)
+		if err != nil {
+			return err
+		}
+		k.localBase = n
+	}
+	return nil
+}
+
+// body reads one line after the header: thread-block structure or an
+// instruction, returning the access of a memory instruction.
+func (k *kernelFile) body(text string) (*WarpAccess, error) {
+	switch {
+	case strings.HasPrefix(text, "#BEGIN_TB"):
+		if k.inBlock {
+			return nil, k.errorf("#BEGIN_TB inside a thread block (no #END_TB before it)")
+		}
+		k.inBlock, k.haveWarp, k.block = true, false, [3]int{}
+		return nil, nil
+	case strings.HasPrefix(text, "#END_TB"):
+		if !k.inBlock {
+			return nil, k.errorf("#END_TB outside a thread block")
+		}
+		if err := k.endWarp(); err != nil {
+			return nil, err
+		}
+		k.inBlock, k.haveWarp = false, false
+		return nil, nil
+	case text[0] == '#':
+		return nil, nil
+	case strings.HasPrefix(text, "thread block"):
+		if !k.inBlock {
+			return nil, k.errorf("\"thread block\" outside #BEGIN_TB ... #END_TB")
+		}
+		_, v, _ := strings.Cut(text, "=")
+		parts := strings.Split(strings.TrimSpace(v), ",")
+		if len(parts) != 3 {
+			return nil, k.errorf("want \"thread block = X,Y,Z\"")
+		}
+		for i, p := range parts {
+			n, err := strconv.ParseUint(strings.TrimSpace(p), 10, 31)
+			if err != nil {
+				return nil, k.errorf("thread block index %q is not a number", clip(p))
+			}
+			k.block[i] = int(n)
+		}
+		return nil, nil
+	case strings.HasPrefix(text, "warp"):
+		if !k.inBlock {
+			return nil, k.errorf("\"warp\" outside #BEGIN_TB ... #END_TB")
+		}
+		if err := k.endWarp(); err != nil {
+			return nil, err
+		}
+		n, err := k.assigned(text, "warp")
+		if err != nil {
+			return nil, err
+		}
+		k.warp, k.haveWarp, k.insts, k.seen, k.instsLine = n, true, -1, 0, 0
+		return nil, nil
+	case strings.HasPrefix(text, "insts"):
+		if !k.haveWarp || k.insts >= 0 {
+			return nil, k.errorf("\"insts\" not right after a \"warp = N\" line")
+		}
+		n, err := k.assigned(text, "insts")
+		if err != nil {
+			return nil, err
+		}
+		k.insts, k.instsLine = n, k.line
+		return nil, nil
+	}
+	if !k.haveWarp || k.insts < 0 {
+		return nil, k.errorf("instruction outside a warp (no \"warp = N\" and \"insts = N\" before it)")
+	}
+	if k.seen >= k.insts {
+		return nil, k.errorf("more instructions than the warp's \"insts = %d\"", k.insts)
+	}
+	k.seen++
+	return k.instruction(text)
+}
+
+// endWarp checks that the warp just read had as many instructions as it
+// declared.
+func (k *kernelFile) endWarp() error {
+	if k.haveWarp && k.insts >= 0 && k.seen != k.insts {
+		return k.errorf("warp %d has %d instructions, its \"insts\" line (line %d) says %d", k.warp, k.seen, k.instsLine, k.insts)
+	}
+	return nil
+}
+
+// assigned reads the number of a "key = N" line.
+func (k *kernelFile) assigned(text, key string) (int, error) {
+	name, v, ok := strings.Cut(text, "=")
+	if !ok || strings.TrimSpace(name) != key {
+		return 0, k.errorf("want \"%s = N\"", key)
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 31)
+	if err != nil {
+		return 0, k.errorf("%s %q is not a number", key, clip(strings.TrimSpace(v)))
+	}
+	return int(n), nil
+}
+
+// splitFields splits s at white space into dst's storage.
+func splitFields(dst []string, s string) []string {
+	dst = dst[:0]
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		if j > i {
+			dst = append(dst, s[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// instruction parses "[line] PC mask dest_num [dests] opcode src_num
+// [srcs] mem_width [format addresses...] [immediate]".
+func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
+	k.fields = splitFields(k.fields, text)
+	f := k.fields
+	p := 0
+	take := func(what string) (string, error) {
+		if p >= len(f) {
+			return "", k.errorf("line ends before the %s", what)
+		}
+		p++
+		return f[p-1], nil
+	}
+	a := &WarpAccess{File: k.path, Line: k.line, Kernel: k.id, KernelName: k.name, Block: k.block, Warp: k.warp}
+	if k.lineinfo {
+		s, err := take("source line number")
+		if err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseUint(s, 10, 31)
+		if err != nil {
+			return nil, k.errorf("source line number %q is not a decimal number", clip(s))
+		}
+		a.SourceLine = int(n)
+	}
+	s, err := take("PC")
+	if err != nil {
+		return nil, err
+	}
+	if a.PC, err = parseHex(s); err != nil {
+		return nil, k.errorf("PC %q is not a hex number", clip(s))
+	}
+	if s, err = take("active mask"); err != nil {
+		return nil, err
+	}
+	mask, err := parseHex(s)
+	if err != nil || mask > 0xffffffff {
+		return nil, k.errorf("active mask %q is not a 32-bit hex number", clip(s))
+	}
+	a.Mask = uint32(mask)
+	if err := k.skipRegs(&p, "destination"); err != nil {
+		return nil, err
+	}
+	if a.Opcode, err = take("opcode"); err != nil {
+		return nil, err
+	}
+	if err := k.skipRegs(&p, "source"); err != nil {
+		return nil, err
+	}
+	if s, err = take("memory width"); err != nil {
+		return nil, err
+	}
+	width, err := strconv.ParseUint(s, 10, 8)
+	if err != nil {
+		return nil, k.errorf("memory width %q is not a decimal number", clip(s))
+	}
+	if width == 0 {
+		return nil, nil // not a memory instruction; the rest is its immediate
+	}
+	if width > 32 || width&(width-1) != 0 {
+		return nil, k.errorf("memory width %d bytes: want 1, 2, 4, 8, 16 or 32", width)
+	}
+	a.Width = int(width)
+	if s, err = take("address format"); err != nil {
+		return nil, err
+	}
+	lanes := bits.OnesCount32(a.Mask)
+	a.Addrs = make([]uint64, 0, lanes)
+	switch s {
+	case "0":
+		for range lanes {
+			if s, err = take(fmt.Sprintf("address of active lane %d of %d", len(a.Addrs)+1, lanes)); err != nil {
+				return nil, err
+			}
+			v, err := parseHex(s)
+			if err != nil {
+				return nil, k.errorf("address %q is not a hex number", clip(s))
+			}
+			a.Addrs = append(a.Addrs, v)
+		}
+	case "1":
+		if s, err = take("base address"); err != nil {
+			return nil, err
+		}
+		base, err := parseHex(s)
+		if err != nil {
+			return nil, k.errorf("base address %q is not a hex number", clip(s))
+		}
+		if s, err = take("stride"); err != nil {
+			return nil, err
+		}
+		stride, err := strconv.ParseInt(s, 10, 32)
+		if err != nil {
+			return nil, k.errorf("stride %q is not a 32-bit decimal number", clip(s))
+		}
+		if lanes > 0 {
+			low := a.Mask >> bits.TrailingZeros32(a.Mask)
+			if low&(low+1) != 0 {
+				return nil, k.errorf("base_stride address format with active mask %08x: the tracer writes it only for a contiguous run of active lanes", a.Mask)
+			}
+		}
+		addr := base
+		for i := range lanes {
+			if i > 0 {
+				if addr, err = k.offset(addr, stride); err != nil {
+					return nil, err
+				}
+			}
+			a.Addrs = append(a.Addrs, addr)
+		}
+	case "2":
+		if s, err = take("base address"); err != nil {
+			return nil, err
+		}
+		addr, err := parseHex(s)
+		if err != nil {
+			return nil, k.errorf("base address %q is not a hex number", clip(s))
+		}
+		for i := range lanes {
+			if i > 0 {
+				if s, err = take(fmt.Sprintf("delta of active lane %d of %d", i+1, lanes)); err != nil {
+					return nil, err
+				}
+				d, err := strconv.ParseInt(s, 10, 64)
+				if err != nil {
+					return nil, k.errorf("delta %q is not a decimal number", clip(s))
+				}
+				if addr, err = k.offset(addr, d); err != nil {
+					return nil, err
+				}
+			}
+			a.Addrs = append(a.Addrs, addr)
+		}
+	default:
+		return nil, k.errorf("address format %q: want 0 (list_all), 1 (base_stride) or 2 (base_delta)", clip(s))
+	}
+	// Version 4 ends the line with the immediate; version 3 ends it here.
+	rest := len(f) - p
+	if want := k.version - 3; rest != want {
+		return nil, k.errorf("%d fields after the addresses, tracer version %d writes %d: the address count does not match the mask %08x (%d lanes)", rest, k.version, want, a.Mask, lanes)
+	}
+	if rest == 1 {
+		if _, err := strconv.ParseInt(f[p], 10, 64); err != nil {
+			return nil, k.errorf("immediate %q is not a decimal number", clip(f[p]))
+		}
+	}
+	a.Space, a.Op = Classify(a.Opcode)
+	if a.Space == Global && (a.Opcode == "LD" || strings.HasPrefix(a.Opcode, "LD.") || a.Opcode == "ST" ||
+		strings.HasPrefix(a.Opcode, "ST.") || a.Opcode == "ATOM" || strings.HasPrefix(a.Opcode, "ATOM.")) {
+		a.Space = k.genericSpace(a.Addrs)
+	}
+	if a.Space == Shared {
+		if err := k.sharedOffsets(a.Addrs); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// genericSpace resolves a generic LD, ST or ATOM as Accel-Sim does: shared
+// when its first active address lies in the shared window [shmem
+// base_addr, local mem base_addr), global otherwise.
+func (k *kernelFile) genericSpace(addrs []uint64) Space {
+	if k.shmemBase != 0 && k.localBase > k.shmemBase && len(addrs) > 0 &&
+		addrs[0] >= k.shmemBase && addrs[0] < k.localBase {
+		return Shared
+	}
+	return Global
+}
+
+// sharedOffsets turns generic addresses in the shared window into offsets
+// from its base. Addresses below the base are offsets already; one access
+// cannot mix the two.
+func (k *kernelFile) sharedOffsets(addrs []uint64) error {
+	if k.shmemBase == 0 || len(addrs) == 0 {
+		return nil
+	}
+	generic := addrs[0] >= k.shmemBase
+	for i, v := range addrs {
+		if (v >= k.shmemBase) != generic {
+			return k.errorf("shared-memory access mixes generic addresses (at or above shmem base_addr 0x%x) and offsets: lane address %d is 0x%x", k.shmemBase, i+1, v)
+		}
+		if generic {
+			addrs[i] = v - k.shmemBase
+		}
+	}
+	return nil
+}
+
+// offset adds a signed distance to an address, refusing to leave 64 bits.
+func (k *kernelFile) offset(addr uint64, d int64) (uint64, error) {
+	if d >= 0 {
+		s, carry := bits.Add64(addr, uint64(d), 0)
+		if carry != 0 {
+			return 0, k.errorf("address 0x%x + %d overflows 64 bits", addr, d)
+		}
+		return s, nil
+	}
+	m := uint64(-(d + 1)) + 1 // |d| without overflow at MinInt64
+	if m > addr {
+		return 0, k.errorf("address 0x%x - %d is below 0", addr, m)
+	}
+	return addr - m, nil
+}
+
+// skipRegs reads a register count and that many register operands.
+func (k *kernelFile) skipRegs(p *int, what string) error {
+	f := k.fields
+	if *p >= len(f) {
+		return k.errorf("line ends before the %s register count", what)
+	}
+	n, err := strconv.ParseUint(f[*p], 10, 8)
+	if err != nil || n > maxRegs {
+		return k.errorf("%s register count %q: want 0 to %d", what, clip(f[*p]), maxRegs)
+	}
+	*p++
+	if int(n) > len(f)-*p {
+		return k.errorf("line ends inside the %d %s registers", n, what)
+	}
+	*p += int(n)
+	return nil
+}
+
+// parseHex reads a hex number with or without 0x.
+func parseHex(s string) (uint64, error) {
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+	}
+	if s == "" || s[0] == '+' || s[0] == '-' || strings.IndexByte(s, '_') >= 0 {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseUint(s, 16, 64)
+}
+
+// Classify returns the memory space and operation of an opcode by its
+// first dot-separated part: LDS, STS, ATOMS, LDSM, STSM are shared; LDG,
+// STG, ATOMG, RED, LD, ST, ATOM global (a generic LD/ST/ATOM the reader
+// resolves by address); LDL, STL local; the rest Other.
+func Classify(opcode string) (Space, Op) {
+	base, _, _ := strings.Cut(opcode, ".")
+	switch base {
+	case "LDS", "LDSM":
+		return Shared, Load
+	case "STS", "STSM":
+		return Shared, Store
+	case "ATOMS":
+		return Shared, Atomic
+	case "LDG", "LD":
+		return Global, Load
+	case "STG", "ST":
+		return Global, Store
+	case "ATOMG", "ATOM", "RED", "REDG":
+		return Global, Atomic
+	case "LDL":
+		return Local, Load
+	case "STL":
+		return Local, Store
+	}
+	switch {
+	case strings.HasPrefix(base, "LD"):
+		return Other, Load
+	case strings.HasPrefix(base, "ST"):
+		return Other, Store
+	case strings.HasPrefix(base, "ATOM") || strings.HasPrefix(base, "RED"):
+		return Other, Atomic
+	}
+	return Other, Load
+}

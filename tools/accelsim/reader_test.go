@@ -1,0 +1,208 @@
+package accelsim
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const examples = "../../specs/traces/accelsim"
+
+// readAll reads every memory instruction of path.
+func readAll(t *testing.T, path string) []*WarpAccess {
+	t.Helper()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []*WarpAccess
+	for {
+		a, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+}
+
+// TestReader_KernelsList reads the example list (a version-4 kernel with
+// line numbers, a version-3 xz kernel without) and checks every memory
+// instruction: compressions decoded, shared addresses as offsets from
+// shmem base_addr, spaces and widths.
+func TestReader_KernelsList(t *testing.T) {
+	got := readAll(t, filepath.Join(examples, "kernelslist.g"))
+	type row struct {
+		kernel int
+		pc     uint64
+		op     string
+		space  Space
+		opk    Op
+		mask   uint32
+		width  int
+		src    int
+		warp   int
+		first  []uint64 // leading addresses
+		lanes  int
+	}
+	want := []row{
+		{1, 0x10, "STS", Shared, Store, 0xffffffff, 4, 14, 0, []uint64{0, 4, 8}, 32},
+		{1, 0x20, "LDS", Shared, Load, 0xffffffff, 4, 15, 0, []uint64{0, 128, 256}, 32},
+		{1, 0x30, "LDS.64", Shared, Load, 0xffffffff, 8, 16, 0, []uint64{0, 8, 16}, 32},
+		{1, 0x40, "LDS.128", Shared, Load, 0xff, 16, 17, 0, []uint64{0, 256, 512, 768, 1024, 1280, 1536, 1792}, 8},
+		{1, 0x50, "LDG.E", Global, Load, 0xffffffff, 4, 18, 0, []uint64{0x7f5000000000, 0x7f5000000004}, 32},
+		{1, 0x20, "LDS", Shared, Load, 0xff00, 4, 15, 1, []uint64{0x420, 0x420 + 132}, 8},
+		{2, 0x10, "LDS.U.32", Shared, Load, 0xffff, 4, 0, 0, []uint64{0, 16, 32, 48}, 16},
+		{2, 0x20, "ATOMS.ADD", Shared, Atomic, 0xffffffff, 4, 0, 0, []uint64{0x40, 0x40, 0x40}, 32},
+		{2, 0x30, "ATOMS.ADD", Shared, Atomic, 0xf0f0f0f0, 4, 0, 0, []uint64{0, 64, 128, 192}, 16},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d accesses, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		a := got[i]
+		if a.Kernel != w.kernel || a.PC != w.pc || a.Opcode != w.op || a.Space != w.space || a.Op != w.opk ||
+			a.Mask != w.mask || a.Width != w.width || a.SourceLine != w.src || a.Warp != w.warp ||
+			len(a.Addrs) != w.lanes || !slices.Equal(a.Addrs[:len(w.first)], w.first) {
+			t.Errorf("access %d: got %+v\nwant %+v", i, *a, w)
+		}
+	}
+	if got[0].KernelName != "_Z9transposePfS_" || got[6].KernelName != "_Z6reducePi" ||
+		!strings.HasSuffix(got[6].File, "kernel-2.traceg.xz") || got[6].Line != 23 {
+		t.Errorf("kernel 2 access: %s %s:%d", got[6].KernelName, got[6].File, got[6].Line)
+	}
+	if last := got[8].Addrs[15]; last != 15*64 {
+		t.Errorf("base_delta last lane: %d, want 960", last)
+	}
+}
+
+// header is a version-V kernel header; lineinfo adds -enable lineinfo.
+func header(version string, lineinfo bool) string {
+	h := "-kernel name = k\n-kernel id = 7\n-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007f0001000000\n-accelsim tracer version = " + version + "\n"
+	if lineinfo {
+		h += "-enable lineinfo = 1\n"
+	}
+	return h + "#BEGIN_TB\nthread block = 1,2,3\nwarp = 4\n"
+}
+
+func parse(text string) ([]*WarpAccess, error) {
+	r := NewReader(strings.NewReader(text), "t.traceg")
+	var out []*WarpAccess
+	for {
+		a, err := r.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, a)
+	}
+}
+
+// TestReader_VersionsAndLineInfo reads one access in version 3 with line
+// numbers and version 4 without, and resolves generic LD by address.
+func TestReader_VersionsAndLineInfo(t *testing.T) {
+	v3 := header("3", true) + "insts = 2\n7 0100 00000005 1 R1 LDS.U.16 1 R2 2 0 0x7f0000000002 0x7f0000000006\n9 0110 00000003 1 R1 LD.E 1 R2 4 1 0x7f0000000010 4\n#END_TB\n"
+	got, err := parse(v3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].SourceLine != 7 || got[0].Width != 2 || !slices.Equal(got[0].Addrs, []uint64{2, 6}) ||
+		got[0].Block != [3]int{1, 2, 3} || got[0].Warp != 4 || got[0].Kernel != 7 {
+		t.Fatalf("v3: %+v", got[0])
+	}
+	if got[1].Space != Shared || !slices.Equal(got[1].Addrs, []uint64{0x10, 0x14}) {
+		t.Fatalf("generic LD in the shared window: %+v", got[1])
+	}
+	v4 := header("4", false) + "insts = 2\n0100 00000001 0 STS.64 2 R2 R4 8 0 0x0000000000000018 0\n0110 00000001 1 R1 LD.E 1 R2 4 0 0x7f5000000000 0\n#END_TB\n"
+	got, err = parse(v4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].SourceLine != 0 || got[0].Width != 8 || !slices.Equal(got[0].Addrs, []uint64{0x18}) {
+		t.Fatalf("v4: %+v", got)
+	}
+	if got[1].Space != Global {
+		t.Fatalf("generic LD outside the shared window: %+v", got[1])
+	}
+}
+
+// TestReader_Errors checks that malformed input gives a located error.
+func TestReader_Errors(t *testing.T) {
+	ok := "insts = 1\n0100 00000003 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n#END_TB\n"
+	cases := []struct{ name, text, want string }{
+		{"no version", "-kernel id = 1\n#BEGIN_TB\n", `t.traceg:2: no "-accelsim tracer version"`},
+		{"version 2", "-accelsim tracer version = 2\n", "t.traceg:1: tracer version 2"},
+		{"too few addresses", header("4", false) + "insts = 1\n0100 00000007 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", "t.traceg:10: 0 fields after the addresses, tracer version 4 writes 1: the address count does not match the mask 00000007"},
+		{"missing address", header("3", false) + "insts = 1\n0100 00000007 1 R1 LDS 1 R2 4 0 0x10 0x14\n", "t.traceg:10: line ends before the address of active lane 3 of 3"},
+		{"too many addresses", header("3", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0x14\n", "t.traceg:10: 1 fields after the addresses, tracer version 3 writes 0"},
+		{"width", header("4", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 12 0 0x10 0\n", "t.traceg:10: memory width 12 bytes"},
+		{"format", header("4", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 4 3 0x10 0\n", `t.traceg:10: address format "3"`},
+		{"mask", header("4", false) + "insts = 1\n0100 1ffffffff 1 R1 LDS 1 R2 4 0 0x10 0\n", "t.traceg:10: active mask"},
+		{"stride gap", header("4", false) + "insts = 1\n0100 00000005 1 R1 LDS 1 R2 4 1 0x10 4 0\n", "t.traceg:10: base_stride address format with active mask 00000005"},
+		{"negative", header("4", false) + "insts = 1\n0100 00000003 1 R1 LDS 1 R2 4 2 0x10 -32 0\n", "t.traceg:10: address 0x10 - 32 is below 0"},
+		{"insts count", header("4", false) + "insts = 2\n0100 00000003 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n#END_TB\n", "t.traceg:11: warp 4 has 1 instructions"},
+		{"extra inst", header("4", false) + "insts = 0\n0100 00000003 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", `t.traceg:10: more instructions than the warp's "insts = 0"`},
+		{"no end", header("4", false) + ok[:len(ok)-len("#END_TB\n")], "t.traceg:10: file ends inside a thread block"},
+		{"regs", header("4", false) + "insts = 1\n0100 00000003 99 R1 LDS\n", "t.traceg:10: destination register count"},
+		{"mixed", header("4", false) + "insts = 1\n0100 00000003 1 R1 LDS 1 R2 4 0 0x7f0000000010 0x14 0\n", "t.traceg:10: shared-memory access mixes generic addresses"},
+		{"outside", "-accelsim tracer version = 4\n#BEGIN_TB\n0100 00000003 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", "t.traceg:3: instruction outside a warp"},
+		{"long line", header("4", false) + strings.Repeat("x", MaxLineBytes+1) + "\n", "t.traceg:9: line longer than"},
+	}
+	for _, c := range cases {
+		_, err := parse(c.text)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	if _, err := parse(header("4", false) + ok); err != nil {
+		t.Errorf("valid trace: %v", err)
+	}
+}
+
+// TestOpen_KernelsListErrors refuses kernel paths outside the list's
+// directory and other lines, naming the list's line.
+func TestOpen_KernelsListErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ line, want string }{
+		{"kernel-1.traceg\n../kernel-2.traceg", "kernelslist.g:2: kernel file \"../kernel-2.traceg\" is not a path inside"},
+		{"/tmp/kernel-2.traceg", "kernelslist.g:1: kernel file \"/tmp/kernel-2.traceg\""},
+		{"kernel-1.trace", "kernelslist.g:1: kernel file \"kernel-1.trace\": want a post-processed"},
+		{"MemcpyHtoD,0x1,4\nfoo", "kernelslist.g:2: \"foo\" is neither"},
+	} {
+		path := filepath.Join(dir, "kernelslist.g")
+		if err := os.WriteFile(path, []byte(c.line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(path)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.line, err, c.want)
+		}
+	}
+	path := filepath.Join(dir, "kernelslist.g")
+	os.WriteFile(path, []byte("kernel-9.traceg\n"), 0o644)
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "kernelslist.g:1: open") {
+		t.Errorf("missing kernel file: %v", err)
+	}
+	bad := filepath.Join(dir, "k.traceg.xz")
+	os.WriteFile(bad, []byte("not xz"), 0o644)
+	r, _ = Open(bad)
+	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "k.traceg.xz:1: not an xz file") {
+		t.Errorf("bad xz: %v", err)
+	}
+	if !errors.Is(io.EOF, io.EOF) {
+		t.Fatal()
+	}
+}
