@@ -33,6 +33,10 @@ type hashGen struct {
 	// configuration registers, and their total width.
 	rst, we nl.Bus
 	cfgBits int
+
+	// mod: the quotient for index_o.
+	index  nl.Bus
+	indexE *nl.Expr
 }
 
 // Hash builds the netlist and word-level view of a hash unit.
@@ -63,8 +67,12 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 		bank, bankE = g.bitwisePerm()
 	case specs.BitwiseXor:
 		bank, bankE = g.bitwiseXor()
-	case specs.XorMatrix:
+	case specs.XorMatrix, specs.IPoly:
+		// The loader gives ipoly its XOR matrix: bank bit b is the XOR of
+		// the address bits i whose residue x^i mod P(x) has bit b set.
 		bank, bankE = g.xorMatrix()
+	case specs.Mod:
+		bank, bankE = g.mod()
 	case specs.FixedXor:
 		bank, bankE = g.fixedXor()
 	case specs.Add:
@@ -83,6 +91,10 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 	g.rtl.Assigns = append(g.rtl.Assigns, nl.Assign{Name: "bank_o", Expr: bankE})
 	if h.Function == specs.RAP {
 		g.rapAddrOut(bank)
+	}
+	if h.Function == specs.Mod {
+		g.b.Output("index_o", g.index, fmt.Sprintf("word within the bank: addr_i / %d", h.Banks))
+		g.rtl.Assigns = append(g.rtl.Assigns, nl.Assign{Name: "index_o", Expr: g.indexE})
 	}
 	g.b.Header(g.header()...)
 	if h.Registered() {
@@ -385,16 +397,37 @@ func (g *hashGen) header() []string {
 			lines = append(lines, fmt.Sprintf("Selection fields are %d bits wide, field 0 in the least significant bits.", g.s))
 		} else {
 			lines = append(lines, "bank_o[b] = XOR of the address bits listed for b:")
-			for b, row := range h.Bits {
-				terms := make([]string, len(row))
-				for j, a := range row {
-					terms[j] = fmt.Sprintf("addr_i[%d]", a)
-				}
-				if len(terms) == 0 {
-					terms = []string{"0"}
-				}
-				lines = append(lines, fmt.Sprintf("  bank_o[%d] = %s", b, strings.Join(terms, " ^ ")))
+			lines = append(lines, xorRows(h.Bits)...)
+		}
+	case specs.IPoly:
+		lines = append(lines, fmt.Sprintf("IPOLY: bank_o = addr_i(x) mod P(x) over GF(2), P(x) = %s;", polyName(h.Polynomial)),
+			"address bit i is the coefficient of x^i, so bank_o[b] is the XOR of the address",
+			"bits i whose residue x^i mod P(x) has bit b set:")
+		lines = append(lines, xorRows(h.Bits)...)
+	case specs.Mod:
+		p := newModPlan(h.AddrBits, h.Banks)
+		lines = append(lines, fmt.Sprintf("bank_o = addr_i mod %d (%d bits), index_o = addr_i / %d (%d bits): the word within the bank.",
+			h.Banks, m, h.Banks, p.quoBits))
+		switch {
+		case p.q == 1:
+			lines = append(lines, "A power of two: bank_o is the low address bits, index_o the rest.")
+		default:
+			var how string
+			if p.m > 0 {
+				how = fmt.Sprintf("by folding: %d = 2^%d - 1, so x mod %d is the sum of x's %d-bit chunks mod %d\n"+
+					"(carry-save tree with end-around carry, an end-around-carry adder, %d read as 0);\n"+
+					"x / %d = (x >> %d) + (x >> %d) + ... + the carries taken out of that sum", p.q, p.m, p.q, p.m, p.q, p.q, p.q, p.m, 2*p.m)
+			} else {
+				how = fmt.Sprintf("by restoring long division by the constant %d, one compare-subtract stage per quotient bit", p.q)
 			}
+			split := ""
+			if p.n > 0 {
+				split = fmt.Sprintf("%d = 2^%d * %d: bank_o[%d:0] = addr_i[%d:0]; x = addr_i >> %d, bank_o[%d:%d] = x mod %d,\nindex_o = x / %d, ",
+					h.Banks, p.n, p.q, p.n-1, p.n-1, p.n, m-1, p.n, p.q, p.q)
+			} else {
+				split = fmt.Sprintf("x = addr_i; bank_o = x mod %d, index_o = x / %d, ", p.q, p.q)
+			}
+			lines = append(lines, strings.Split(split+how+".", "\n")...)
 		}
 	case specs.FixedXor:
 		lines = append(lines, fmt.Sprintf("bank_o = addr_i[%d:0] ^ addr_i[%d:%d]", m-1, 2*m-1, m))
@@ -426,6 +459,39 @@ func (g *hashGen) header() []string {
 		lines = append(lines, "Protocol: combinational; outputs follow the inputs, no clock, no reset.")
 	}
 	return lines
+}
+
+// xorRows lists an XOR matrix, one bank bit a line.
+func xorRows(rows [][]int) []string {
+	lines := make([]string, len(rows))
+	for b, row := range rows {
+		terms := make([]string, len(row))
+		for j, a := range row {
+			terms[j] = fmt.Sprintf("addr_i[%d]", a)
+		}
+		if len(terms) == 0 {
+			terms = []string{"0"}
+		}
+		lines[b] = fmt.Sprintf("  bank_o[%d] = %s", b, strings.Join(terms, " ^ "))
+	}
+	return lines
+}
+
+// polyName writes a polynomial given by its exponents, highest first, as
+// "x^5 + x^2 + 1".
+func polyName(exps []int) string {
+	terms := make([]string, len(exps))
+	for i, e := range exps {
+		switch e {
+		case 0:
+			terms[i] = "1"
+		case 1:
+			terms[i] = "x"
+		default:
+			terms[i] = fmt.Sprintf("x^%d", e)
+		}
+	}
+	return strings.Join(terms, " + ")
 }
 
 // intRows prints v as indented comma-separated rows of perRow values.

@@ -35,6 +35,8 @@
 //	add             no            addr_i[A]                                 bank_o[m]
 //	rap             no            addr_i[A]                                 bank_o[L] addr_o[A]
 //	rap             yes           addr_i[A] cfg_perm_i[w*L]                 bank_o[L] addr_o[A]
+//	ipoly           no            addr_i[A]                                 bank_o[d]
+//	mod             no            addr_i[A]                                 bank_o[B] index_o[I]
 //
 // Functions (a[i] is address bit i, b is a bank bit, 0 <= b < m):
 //
@@ -54,6 +56,10 @@
 //     L bits replaced by bank (i*w + bank, with the address bits above 2L
 //     passed through). r_i is Permutation[i], or field i of cfg_perm_i used
 //     as-is (it need not be a permutation).
+//   - ipoly: bank = addr(x) mod P(x) over GF(2) (address bit i is the
+//     coefficient of x^i), d = degree of P, by long division.
+//   - mod: bank = addr mod banks, index = addr / banks; B = clog2(banks),
+//     I = ModIndexBits(A, banks).
 //
 // A configuration field f of width n in a port occupies bits f*n .. f*n+n-1,
 // field 0 in the least significant bits.
@@ -184,8 +190,13 @@ func forHash(h *specs.Hash) (Model, error) {
 	A := h.AddrBits
 	S := selWidth(A)
 
-	if h.Function == specs.RAP {
+	switch h.Function {
+	case specs.RAP:
 		return newRAP(h)
+	case specs.IPoly:
+		return newIPoly(h)
+	case specs.Mod:
+		return newMod(h)
 	}
 
 	m := h.BankBits

@@ -15,7 +15,8 @@ import (
 const hashDoc = `A bank-index hash (000_*, 002_*, 004_*): a combinational unit that maps a
 word address to a bank. NAME is the Verilog module and file name.
 
-Ports: ` + "`addr_i [n-1:0]`" + ` in, ` + "`bank_o [m-1:0]`" + ` out; rap also ` + "`addr_o [n-1:0]`" + `.
+Ports: ` + "`addr_i [n-1:0]`" + ` in, ` + "`bank_o [m-1:0]`" + ` out; rap also ` + "`addr_o [n-1:0]`" + `, mod
+also ` + "`index_o`" + ` (addr / banks, as many bits as the largest quotient needs).
 Configurable units add configuration ports, with S = clog2(n) (at least 1)
 and field 0 in the least significant bits: bitvector_perm ` + "`cfg_k_i [S-1:0]`" + `;
 bitvector_xor ` + "`cfg_k1_i`, `cfg_k2_i [S-1:0]`, `cfg_mask_i [m-1:0]`" + `; bitwise_perm
@@ -34,15 +35,23 @@ edge), so a cycle that writes still hashes with the old one.
 rap: row i = addr[2L-1:L], column j = addr[L-1:0] (L = log2 w); bank = (j +
 r_i) mod w; ` + "`addr_o`" + ` = i*w + bank with higher bits passed through.
 
+ipoly: bank = addr(x) mod P(x) over GF(2), address bit i the coefficient of
+x^i; bank bit b is the XOR of the address bits i whose residue x^i mod P(x)
+has bit b set (an XOR matrix, built like xor_matrix). mod: bank = addr mod
+banks, index = addr / banks; for banks = 2^k * q the low k address bits pass
+through to the bank's low bits, and addr >> k is reduced mod q by folding
+m-bit chunks with end-around carry when q = 2^m - 1, else by a long division
+by the constant q ([hash functions](hash-functions.md)).
+
 Warnings flag hashes that cannot reach every bank (duplicate or linearly
 dependent bank bits).`
 
 // hashAttrs lists every argument of a hash block; which of them a
 // function accepts is checked by hashArgs.
 var hashAttrs = []Attr{
-	{Name: "function", Required: true, Type: "string", Doc: "`bitvector_perm`, `bitvector_xor`, `bitwise_perm`, `bitwise_xor`, `xor_matrix`, `fixed_xor` (bank = addr[m-1:0] ^ addr[2m-1:m], 2m <= n), `add` (bank = (addr[m-1:0] + addr[2m-1:m]) mod 2^m) or `rap` (random address permute-shift)."},
+	{Name: "function", Required: true, Type: "string", Doc: "`bitvector_perm`, `bitvector_xor`, `bitwise_perm`, `bitwise_xor`, `xor_matrix`, `fixed_xor` (bank = addr[m-1:0] ^ addr[2m-1:m], 2m <= n), `add` (bank = (addr[m-1:0] + addr[2m-1:m]) mod 2^m), `rap` (random address permute-shift), `ipoly` (bank = addr(x) mod P(x) over GF(2)) or `mod` (bank = addr mod banks, any bank count)."},
 	{Name: "addr_bits", Type: "number", Doc: "Word-address width n, 1..64. Required but for rap, where it defaults to 2*log2(w); bits above pass through to `addr_o`."},
-	{Name: "bank_bits", Type: "number", Doc: "Bank-index width m, 1..16, m <= n. Every function but rap (whose bank index is log2(w) bits)."},
+	{Name: "bank_bits", Type: "number", Doc: "Bank-index width m, 1..16, m <= n. Every function but rap (whose bank index is log2(w) bits), ipoly (the degree of P) and mod (clog2(banks))."},
 	{Name: "configurable", Type: "bool", Doc: "bitvector_*, bitwise_*, rap: take the configuration on `cfg_*` ports at run time instead of the constant arguments (default false)."},
 	{Name: "config", Type: "string", Doc: "Configurable units: `ports` (default: the configuration on the `cfg_*` inputs every cycle, combinational) or `register` (clocked: `clk`, synchronous active-high `rst` clearing the configuration to zeros, and `cfg_we_i`; at a rising edge with `cfg_we_i` = 1 the configuration registers load the `cfg_*` inputs, which the outputs then use from the next cycle on, as a kernel launch sets it)."},
 	{Name: "k", Type: "number", Doc: "bitvector_perm: bank = addr[k+m-1:k]; k + m <= n."},
@@ -54,6 +63,8 @@ var hashAttrs = []Attr{
 	{Name: "w", Type: "number", Doc: "rap: matrix width, a power of two, 2..1024."},
 	{Name: "permutation", Type: "list", Doc: "rap: the row shifts r_i, a permutation of 0..w-1 (or give seed)."},
 	{Name: "seed", Type: "number", Doc: "rap: a seed to draw the permutation from; the same seed always gives the same permutation."},
+	{Name: "polynomial", Type: "list", Doc: "ipoly: P(x) as the list of its exponents, e.g. `[5, 2, 0]` for x^5 + x^2 + 1 (any order; stored highest first). Degree 1..16 and <= addr_bits; it is bank_bits. The constant term 0 is required: without it x divides P and bank bit 0 is always address bit 0. A reducible P is accepted with a warning (strides sharing a factor with P conflict); GPGPU-Sim's IPOLY uses x^4+x+1, x^5+x^2+1 and x^6+x+1."},
+	{Name: "banks", Type: "number", Doc: "mod: the bank count, 2..1024 and <= 2^addr_bits. `bank_o` = addr mod banks (clog2(banks) bits), `index_o` = addr / banks (the word within the bank, wide enough for every quotient)."},
 }
 
 var hashBlockSchema = schemaOf(hashAttrs)
@@ -69,6 +80,8 @@ var hashArgs = map[HashFunction][]string{
 	FixedXor:      {"bank_bits"},
 	Add:           {"bank_bits", "adder"},
 	RAP:           {"w", "adder", "permutation", "seed"},
+	IPoly:         {"polynomial"},
+	Mod:           {"banks"},
 }
 
 // constArgs are the constant configuration arguments, which a configurable
@@ -108,9 +121,14 @@ func (d *decoder) decodeHashBlock(block *hcl.Block) (*Hash, hcl.Diagnostics) {
 	h.Configurable = configurable
 	hd.rejectArgs(fn, configurable)
 
-	if fn == RAP {
+	switch fn {
+	case RAP:
 		hd.decodeRAP(h)
-	} else {
+	case IPoly:
+		hd.decodeIPoly(h)
+	case Mod:
+		hd.decodeMod(h)
+	default:
 		sizesOK := hd.decodeSizes(h)
 		switch fn {
 		case BitvectorPerm:
@@ -242,6 +260,12 @@ func (hd *blockDecoder) rejectArgs(fn HashFunction, configurable bool) {
 		case fn == RAP && name == "bank_bits":
 			hd.errorf(hd.rng(name), "Argument not allowed",
 				"rap does not take bank_bits: its bank index is log2(w) bits wide.")
+		case fn == IPoly && name == "bank_bits":
+			hd.errorf(hd.rng(name), "Argument not allowed",
+				"ipoly does not take bank_bits: the bank index has as many bits as the degree of polynomial.")
+		case fn == Mod && name == "bank_bits":
+			hd.errorf(hd.rng(name), "Argument not allowed",
+				"mod does not take bank_bits: give banks, the bank count; the bank index is clog2(banks) bits wide.")
 		case !accepted[name]:
 			hd.errorf(hd.rng(name), "Argument not allowed",
 				"Hash function %q does not take the argument %q.", fn, name)

@@ -42,7 +42,7 @@ const (
 )
 
 // HashFunctions lists every hash function in documentation order.
-var HashFunctions = []HashFunction{BitvectorPerm, BitvectorXor, BitwisePerm, BitwiseXor, XorMatrix, FixedXor, Add, RAP}
+var HashFunctions = []HashFunction{BitvectorPerm, BitvectorXor, BitwisePerm, BitwiseXor, XorMatrix, FixedXor, Add, RAP, IPoly, Mod}
 
 // HashConfig says where a configurable hash keeps its configuration.
 type HashConfig string

@@ -1,0 +1,290 @@
+package gen
+
+import (
+	"fmt"
+	"math/bits"
+
+	nl "github.com/lsugen/lsugen/netlist"
+)
+
+// The mod hash: bank = addr mod banks, index = addr / banks, for any bank
+// count. With banks = 2^n * q, q odd,
+//
+//	addr = 2^n * X + lo  (lo = addr[n-1:0], X = addr >> n)
+//	bank  = 2^n * (X mod q) + lo,  index = X / q,
+//
+// so the low n bits pass through and only X is divided, by the odd q:
+//
+//   - q = 1: nothing to divide (power-of-two banks are wires).
+//   - q = 2^m - 1: folding. Since 2^m = 1 (mod q), X mod q is the sum of
+//     X's m-bit chunks mod q: a carry-save tree whose carries out of bit
+//     m-1 wrap to bit 0 (end-around carry), then one m-bit end-around-carry
+//     adder and the correction of the all-ones value (which is 0 mod q).
+//     Every wrapped carry takes q from the sum, so the quotient is
+//     X/q = (X >> m) + (X >> 2m) + ... + (wrapped carries) + (final
+//     carry) + (all ones): X = q*sum_j (X >> jm) + sum of chunks. Those
+//     terms are added by one carry-save tree and a prefix adder.
+//   - other q: long division by the constant, one compare-subtract stage
+//     per quotient bit (restoring), each stage a (b+2)-bit prefix adder
+//     with a constant operand (b = bits of q) and b muxes.
+//
+// The word-level view mirrors the gates operation by operation (the same
+// chunks, carry-save words and stages), so the formal proof finds the
+// same intermediate values on both sides.
+
+// modPlan is the arithmetic of one mod unit.
+type modPlan struct {
+	n, q    int // banks = 2^n * q, q odd
+	m       int // q = 2^m - 1 (folding), else 0
+	xBits   int // width of X = addr >> n
+	remBits int // clog2(q): the high part of bank_o
+	quoBits int // index_o: bits of the largest quotient, at least 1
+}
+
+func newModPlan(addrBits, banks int) modPlan {
+	n := bits.TrailingZeros(uint(banks))
+	q := banks >> n
+	p := modPlan{n: n, q: q, xBits: addrBits - n, remBits: bits.Len(uint(q - 1))}
+	if q > 1 && q&(q+1) == 0 {
+		p.m = bits.Len(uint(q))
+	}
+	top := ^uint64(0)
+	if addrBits < 64 {
+		top = 1<<addrBits - 1
+	}
+	p.quoBits = max(1, bits.Len64(top/uint64(banks)))
+	return p
+}
+
+// word is a bus with its word-level expression.
+type word struct {
+	n nl.Bus
+	e *nl.Expr
+}
+
+// modGen builds the two views of a mod unit.
+type modGen struct {
+	*hashGen
+	p modPlan
+	x word // addr >> n
+}
+
+// mod builds bank_o and returns it; index_o is left in g.index.
+func (g *hashGen) mod() (nl.Bus, *nl.Expr) {
+	p := newModPlan(g.h.AddrBits, g.h.Banks)
+	mg := &modGen{hashGen: g, p: p}
+	if p.xBits > 0 {
+		mg.x = word{g.addr[p.n:], nl.Slice(g.addE, g.h.AddrBits-1, p.n)}
+		if p.n > 0 {
+			mg.x.e = g.wire("x", mg.x.e, fmt.Sprintf("addr_i >> %d: the part divided by %d", p.n, p.q))
+		}
+	}
+	var rem, quo word
+	switch {
+	case p.q == 1:
+		quo = mg.x
+	case p.m > 0:
+		rem, quo = mg.fold()
+	default:
+		rem, quo = mg.longDivision()
+	}
+	quo = mg.resize(quo, p.quoBits)
+	g.index, g.indexE = quo.n, quo.e
+
+	var bank nl.Bus
+	var parts []*nl.Expr
+	if p.n > 0 {
+		bank = append(bank, g.addr[:p.n]...)
+		parts = append(parts, nl.Slice(g.addE, p.n-1, 0))
+	}
+	if p.q > 1 {
+		rem = mg.resize(rem, p.remBits)
+		bank = append(bank, rem.n...)
+		parts = append(parts, rem.e)
+	}
+	if len(parts) == 1 {
+		return bank, parts[0]
+	}
+	return bank, nl.Concat(parts...)
+}
+
+// resize zero-extends or truncates a word to w bits.
+func (mg *modGen) resize(a word, w int) word {
+	switch {
+	case a.e == nil || len(a.n) == 0:
+		return word{nl.Const(0, w), nl.ConstExpr(0, w)}
+	case len(a.n) == w:
+		return a
+	case len(a.n) > w:
+		return word{a.n[:w], nl.Slice(a.e, w-1, 0)}
+	}
+	return word{append(append(nl.Bus(nil), a.n...), nl.Const(0, w-len(a.n))...),
+		nl.Concat(a.e, nl.ConstExpr(0, w-len(a.n)))}
+}
+
+// bitsOf returns bits [lo, lo+w) of x as a w-bit word, zeros above X.
+func (mg *modGen) bitsOf(lo, w int) word {
+	hi := min(lo+w, mg.p.xBits)
+	if lo >= hi {
+		return word{nl.Const(0, w), nl.ConstExpr(0, w)}
+	}
+	return mg.resize(word{mg.x.n[lo:hi], nl.Slice(mg.x.e, hi-1, lo)}, w)
+}
+
+// named gives a word a wire in the RTL and a name in the gate netlist.
+func (mg *modGen) named(name string, a word, doc string) word {
+	mg.b.Name(name, a.n)
+	return word{a.n, mg.wire(name, a.e, doc)}
+}
+
+// csa is a carry-save adder on three words: sum a^b^c and the majority,
+// the carries, which the caller shifts or rotates.
+func (mg *modGen) csa(a, b, c word) (sum, maj word) {
+	w := len(a.n)
+	sum, maj = word{n: make(nl.Bus, w)}, word{n: make(nl.Bus, w)}
+	for i := range w {
+		p := mg.b.Xor(a.n[i], b.n[i])
+		sum.n[i] = mg.b.Xor(p, c.n[i])
+		maj.n[i] = mg.b.Or(mg.b.And(a.n[i], b.n[i]), mg.b.And(p, c.n[i]))
+	}
+	sum.e = nl.XorE(a.e, b.e, c.e)
+	maj.e = nl.OrE(nl.AndE(a.e, b.e), nl.AndE(a.e, c.e), nl.AndE(b.e, c.e))
+	return sum, maj
+}
+
+// fold divides X by q = 2^m - 1 (see the file comment).
+func (mg *modGen) fold() (rem, quo word) {
+	p, m, b := mg.p, mg.p.m, mg.b
+	k := max(1, (p.xBits+m-1)/m) // chunks
+	queue := make([]word, k)
+	for j := range queue {
+		queue[j] = mg.named(fmt.Sprintf("chunk_%d", j), mg.bitsOf(j*m, m),
+			fmt.Sprintf("x[%d:%d] (2^%d = 1 mod %d, so every chunk has weight 1)", min((j+1)*m, p.xBits)-1, j*m, j*m, p.q))
+	}
+	var wrapped []word // carries taken out of the sum, each worth q
+	for level := 0; len(queue) > 2; level++ {
+		sum, maj := mg.csa(queue[0], queue[1], queue[2])
+		s := mg.named(fmt.Sprintf("fold_s%d", level), sum, "carry-save sum")
+		mj := mg.named(fmt.Sprintf("fold_maj%d", level), maj, "carry-save carries")
+		// Rotate: the carry out of bit m-1 (weight 2^m = q + 1) re-enters
+		// at bit 0 (weight 1), taking q from the sum.
+		rot := word{append(nl.Bus{mj.n[m-1]}, mj.n[:m-1]...),
+			nl.Concat(nl.Slice(mj.e, m-1, m-1), nl.Slice(mj.e, m-2, 0))}
+		c := mg.named(fmt.Sprintf("fold_c%d", level), rot, "carries rotated by one: end-around carry")
+		wrapped = append(wrapped, word{nl.Bus{mj.n[m-1]}, nl.Slice(mj.e, m-1, m-1)})
+		queue = append(queue[3:], s, c)
+	}
+	x, y := queue[0], word{nl.Const(0, m), nl.ConstExpr(0, m)}
+	if len(queue) == 2 {
+		y = queue[1]
+	}
+
+	// End-around-carry adder: x + y + cout, cout the carry out of x + y.
+	// In gates the carry-out is the prefix tree's group generate, fed back
+	// into every position in one more level.
+	gen, prop := genProp(b, x.n, y.n)
+	gg, pp := prefixGP(b, gen, prop)
+	cout := gg[m-1]
+	eac := make(nl.Bus, m)
+	for i := range eac {
+		carry := cout
+		if i > 0 {
+			carry = b.Or(gg[i-1], b.And(pp[i-1], cout))
+		}
+		eac[i] = b.Xor(prop[i], carry)
+	}
+	sumE := mg.wire("fold_sum", nl.AddE(nl.Concat(x.e, nl.ConstExpr(0, 1)), nl.Concat(y.e, nl.ConstExpr(0, 1))),
+		"the last two words added, with the carry out")
+	coutW := mg.named("fold_cout", word{nl.Bus{cout}, nl.Slice(sumE, m, m)}, "carry out: worth 2^m = q + 1, so it re-enters as 1")
+	e := mg.named("fold_eac", word{eac, nl.AddE(nl.Slice(sumE, m-1, 0), nl.Concat(coutW.e, nl.ConstExpr(0, m-1)))},
+		fmt.Sprintf("the chunk sum mod %d, with %d itself standing for 0", p.q, p.q))
+	ones := mg.named("fold_ones", word{nl.Bus{b.And(eac...)}, nl.EqE(e.e, nl.ConstExpr(uint64(p.q), m))},
+		fmt.Sprintf("the sum is %d = 0 mod %d", p.q, p.q))
+	rem = word{make(nl.Bus, m), nl.MuxE(ones.e, nl.ConstExpr(0, m), e.e)}
+	for i := range rem.n {
+		rem.n[i] = b.And(eac[i], b.Not(ones.n[0]))
+	}
+	rem = mg.named("remainder", rem, fmt.Sprintf("x mod %d", p.q))
+
+	// The quotient: the shifted copies of X first, the late correction
+	// bits last, so that the carry-save tree takes them at its last levels.
+	qw := p.quoBits
+	var terms []word
+	for j := 1; j*m < p.xBits; j++ {
+		terms = append(terms, mg.bitsOf(j*m, qw))
+	}
+	for _, c := range wrapped {
+		terms = append(terms, mg.resize(c, qw))
+	}
+	terms = append(terms, mg.resize(coutW, qw), mg.resize(ones, qw))
+	return rem, mg.sumWords("quo", terms, fmt.Sprintf("x / %d", p.q))
+}
+
+// prefixGP returns the group generate and propagate of bits [i:0] for
+// every i, from a Sklansky parallel-prefix tree.
+func prefixGP(b *nl.Builder, g, p nl.Bus) (nl.Bus, nl.Bus) {
+	gg, pp := append(nl.Bus(nil), g...), append(nl.Bus(nil), p...)
+	for span := 1; span < len(g); span *= 2 {
+		for i := range gg {
+			if i/span%2 == 1 {
+				j := i/span*span - 1
+				gg[i] = b.Or(gg[i], b.And(pp[i], gg[j]))
+				pp[i] = b.And(pp[i], pp[j])
+			}
+		}
+	}
+	return gg, pp
+}
+
+// sumWords adds words of equal width (truncated to it): a carry-save tree
+// taking the words in order, then a prefix adder.
+func (mg *modGen) sumWords(name string, terms []word, doc string) word {
+	if len(terms) == 0 {
+		return mg.resize(word{}, mg.p.quoBits)
+	}
+	w := len(terms[0].n)
+	for level := 0; len(terms) > 2; level++ {
+		sum, maj := mg.csa(terms[0], terms[1], terms[2])
+		s := mg.named(fmt.Sprintf("%s_s%d", name, level), sum, "carry-save sum")
+		mj := mg.named(fmt.Sprintf("%s_maj%d", name, level), maj, "carry-save carries")
+		c := word{append(nl.Bus{nl.Const0}, mj.n[:w-1]...), nl.ShlE(mj.e, nl.ConstExpr(1, 1))}
+		terms = append(terms[3:], s, c)
+	}
+	if len(terms) == 1 {
+		return mg.named(name, terms[0], doc)
+	}
+	return mg.named(name, word{prefixAdd(mg.b, terms[0].n, terms[1].n, nl.Const0), nl.AddE(terms[0].e, terms[1].e)}, doc)
+}
+
+// longDivision divides X by an odd q that is not 2^m - 1: restoring
+// division, most significant bit first. The partial remainder r < q has b
+// bits; each stage forms t = 2r + x[i] < 2q, subtracts q when t >= q, and
+// that comparison is the quotient bit.
+func (mg *modGen) longDivision() (rem, quo word) {
+	p, b := mg.p, mg.b
+	bw := bits.Len(uint(p.q)) // b
+	if p.xBits < bw {
+		// X < 2^(b-1) < q: the quotient is 0 and X the remainder.
+		return mg.bitsOf(0, bw), word{}
+	}
+	// The top b-1 bits are below q: the first remainder, no stage needed.
+	r := mg.bitsOf(p.xBits-bw+1, bw)
+	neg := uint64(1)<<(bw+1) - uint64(p.q) // -q in b+1 bits
+	stages := p.xBits - bw + 1
+	qbits := make(nl.Bus, stages)
+	qparts := make([]*nl.Expr, stages)
+	for i := stages - 1; i >= 0; i-- {
+		t := word{append(nl.Bus{mg.x.n[i]}, r.n...), nl.Concat(nl.Slice(mg.x.e, i, i), r.e)} // b+1 bits
+		t = mg.named(fmt.Sprintf("div_t%d", i), t, fmt.Sprintf("2r + x[%d]", i))
+		// t - q in b+2 bits: the top bit is the carry, 1 when t >= q.
+		ext := append(append(nl.Bus(nil), t.n...), nl.Const0)
+		diff := prefixAdd(b, ext, nl.Const(neg, bw+2), nl.Const0)
+		ge := mg.named(fmt.Sprintf("div_ge%d", i), word{nl.Bus{diff[bw+1]}, nl.NotE(nl.LtE(t.e, nl.ConstExpr(uint64(p.q), bw+1)))},
+			fmt.Sprintf("t >= %d: quotient bit %d", p.q, i))
+		dE := nl.AddE(t.e, nl.ConstExpr(neg, bw+1))
+		next := word{b.MuxBus(ge.n[0], t.n[:bw], diff[:bw]), nl.MuxE(ge.e, nl.Slice(dE, bw-1, 0), nl.Slice(t.e, bw-1, 0))}
+		r = mg.named(fmt.Sprintf("div_r%d", i), next, fmt.Sprintf("remainder after quotient bit %d", i))
+		qbits[i], qparts[i] = ge.n[0], ge.e
+	}
+	return r, mg.named("quo", word{qbits, nl.Concat(qparts...)}, fmt.Sprintf("x / %d", p.q))
+}
