@@ -36,6 +36,7 @@ var jsonDocs = []struct {
 	{"search-count.json", "lsugen search --count --json", searchCountJSON{}},
 	{"rapsim.json", "lsugen rapsim --json", rapsimDoc{}},
 	{"pipesim.json", "lsugen pipesim --json", pipesimDoc{}},
+	{"profile.json", "lsugen profile --json", profileDoc{}},
 	{"crosscheck-timing.json", "lsugen crosscheck-timing --json", crosscheckDoc{}},
 	{"characterize.json", "lsugen characterize --json", characterizeDoc{}},
 	{"version.json", "lsugen version --json", versionDoc{}},

@@ -161,6 +161,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newSearchCmd(a),
 		newRapsimCmd(a),
 		newPipesimCmd(a),
+		newProfileCmd(a),
 		newFusesocGenCmd(a),
 		newCrosscheckCmd(a),
 		newCharacterizeCmd(a),

@@ -47,6 +47,13 @@ type Options struct {
 type Timing struct {
 	// ClockFO4 is the clock period in FO4.
 	ClockFO4 float64 `json:"clock_fo4"`
+	// Mode is the timing model: "unsized" or "sized" (lsugen timing --mode).
+	Mode string `json:"mode"`
+	// SpecTiming is how the speculative coalescer's paths were timed:
+	// "combined" (inside the speculative unit) or "separate" (the
+	// detector, neighbor and all-to-all units each on its own, 003_*'s
+	// method).
+	SpecTiming string `json:"spec_timing"`
 	// Spec is the spec file the units were declared in.
 	Spec string `json:"spec"`
 	// AllToAll answers every access.
@@ -59,7 +66,8 @@ type Timing struct {
 	// multiplexer.
 	SpeculativeFast UnitTiming `json:"speculative_fast"`
 	// SpeculativeSlow is the speculative coalescer when the warp is not
-	// monotonic: its critical path, through the all-to-all comparator.
+	// monotonic: the detector and the all-to-all result through the output
+	// multiplexer.
 	SpeculativeSlow UnitTiming `json:"speculative_slow"`
 }
 
@@ -120,10 +128,10 @@ type Skipped struct {
 	// GlobalAtomics are ATOMG and RED: they go to the L2 atomic units, not
 	// through the coalescer of loads and stores.
 	GlobalAtomics int64 `json:"global_atomics"`
-	// OtherGlobal are the other global-space instructions (generic LD and
-	// ST, LDGSTS): their space is not known to be global alone.
+	// OtherGlobal are generic LD and ST whose addresses the reader
+	// resolved to global memory: not the global path's LDG/STG.
 	OtherGlobal int64 `json:"other_global"`
-	// OtherSpaces are shared, local, texture and constant accesses.
+	// OtherSpaces are shared, local and other accesses (LDGSTS among them).
 	OtherSpaces int64 `json:"other_spaces"`
 }
 
@@ -248,8 +256,8 @@ func (o Options) check() error {
 	return nil
 }
 
-// isProfiled reports whether an access is an LDG or an STG: the opcode's
-// first token, so that LDGSTS and LDGDEPBAR are not.
+// isProfiled reports whether an access is an LDG or an STG, by the
+// opcode's first dot-separated part (so LDGSTS is not).
 func isProfiled(a *accelsim.WarpAccess) bool {
 	if a.Space != accelsim.Global || a.Op == accelsim.Atomic {
 		return false

@@ -13,6 +13,8 @@ import (
 // shows: all-to-all 2, neighbor 1, speculative fast 1 and slow 3.
 var testTiming = Timing{
 	ClockFO4:        40,
+	Mode:            "unsized",
+	SpecTiming:      "combined",
 	Spec:            "test.hcl",
 	AllToAll:        UnitTiming{Unit: "a2a", Lanes: 32, AddrBits: 32, FO4: 50, Cycles: 2},
 	Neighbor:        UnitTiming{Unit: "nbr", Lanes: 32, AddrBits: 32, FO4: 5, Cycles: 1},
@@ -183,7 +185,7 @@ func TestProfile_SkipsOtherInstructions(t *testing.T) {
 		mk("ATOMG.E.ADD", accelsim.Global, accelsim.Atomic),
 		mk("RED.E.ADD", accelsim.Global, accelsim.Atomic),
 		mk("LD.E", accelsim.Global, accelsim.Load),
-		mk("LDGSTS.E", accelsim.Global, accelsim.Load),
+		mk("ST.E", accelsim.Global, accelsim.Store),
 		mk("LDS.U", accelsim.Shared, accelsim.Load),
 		mk("STL", accelsim.Local, accelsim.Store),
 		mk("STG.E", accelsim.Global, accelsim.Store),
@@ -282,7 +284,7 @@ func TestReport_WriteTable(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"Coalescers at a clock of 40 FO4 (test.hcl); blocks of 128 bytes:",
+		"Coalescers of test.hcl at a clock of 40 FO4 (unsized timing, speculative paths combined); blocks of 128 bytes:",
 		"speculative  spec    39.00 FO4  1 cycle   fast path: monotonic accesses",
 		"kernel 1 k (trace)",
 		"0x0020  STG.E",

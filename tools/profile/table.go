@@ -11,7 +11,8 @@ import (
 // PC and a kernel line, then the total.
 func (r *Report) WriteTable(w io.Writer) error {
 	t := r.Timing
-	fmt.Fprintf(w, "Coalescers at a clock of %g FO4 (%s); blocks of %d bytes:\n", t.ClockFO4, t.Spec, r.BlockBytes)
+	fmt.Fprintf(w, "Coalescers of %s at a clock of %g FO4 (%s timing, speculative paths %s); blocks of %d bytes:\n",
+		t.Spec, t.ClockFO4, t.Mode, t.SpecTiming, r.BlockBytes)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	unit := func(structure string, u UnitTiming, what string) {
 		fmt.Fprintf(tw, "  %s\t%s\t%7.2f FO4\t%s\t%s\n", structure, u.Unit, u.FO4, cycles(u.Cycles), what)
@@ -82,6 +83,6 @@ func statsRow(tw io.Writer, label string, s *Stats) {
 }
 
 func skippedText(s Skipped) string {
-	return fmt.Sprintf("%d global atomics (ATOMG, RED), %d other global (generic LD/ST, LDGSTS), %d other spaces (shared, local, ...)",
+	return fmt.Sprintf("%d global atomics (ATOMG, RED), %d generic LD/ST to global, %d in other spaces (shared, local, ...)",
 		s.GlobalAtomics, s.OtherGlobal, s.OtherSpaces)
 }
