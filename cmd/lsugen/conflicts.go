@@ -10,16 +10,24 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/conflicts"
+	"github.com/lsugen/lsugen/tools/trace"
 )
 
 const conflictsLong = `Bank conflicts of warp accesses: per access the largest number of distinct
 addresses in one bank (its degree); conflicts = sum of (degree - 1). Inputs
-are trace files, or spec files (.hcl) whose pattern blocks are expanded.
+are lsugen trace files, spec files (.hcl) whose pattern blocks are expanded,
+or Accel-Sim (NVBit tracer) traces: a kernelslist.g, a kernel-N.traceg or
+.traceg.xz, streamed. Of those only shared-memory instructions (LDS*, STS*,
+ATOMS*, LDSM) are counted, one instruction group per PC of each kernel; a
+byte address becomes word address / --bank-bytes, and a 64- or 128-bit
+access is served in phases of the lanes that fill the banks once, each
+phase one access (docs/traces.md).
 With --lock-bits N (lock = address bits N-1:0) or --lock-hash SPEC:UNIT (lock
 = the bank output of that hash unit) the accesses are atomics: lock
 conflicts (distinct addresses sharing a lock) and position conflicts (lanes
-on one address) are counted too. Conflicts are results, not failures: the
+on one address) are counted too (for Accel-Sim traces, of ATOMS only). Conflicts are results, not failures: the
 exit status is 0 whatever they count.`
 
 func newConflictsCmd(a *app) *cobra.Command {
@@ -27,6 +35,7 @@ func newConflictsCmd(a *app) *cobra.Command {
 		asJSON, perAccess bool
 		hash, lockHash    string
 		banks, lockBits   int
+		bankBytes         int
 	)
 	cmd := &cobra.Command{
 		Use:   "conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC...",
@@ -49,6 +58,9 @@ func newConflictsCmd(a *app) *cobra.Command {
 			} else if opt.Banks, err = conflicts.Modulo(banks); err != nil {
 				return usagef("--banks: %v", err)
 			}
+			if bankBytes != 4 && bankBytes != 8 {
+				return usagef("--bank-bytes %d: want 4 or 8", bankBytes)
+			}
 			switch {
 			case fs.Changed("lock-hash"):
 				m, err := hashMapping("--lock-hash", lockHash, a.stderr)
@@ -63,11 +75,11 @@ func newConflictsCmd(a *app) *cobra.Command {
 				}
 				opt.Locks = &m
 			}
-			traces, err := loadTraces(inputs, a.stderr)
+			opt.KeepAccesses = perAccess
+			rep, err := analyzeInputs(inputs, opt, inputOptions{BankBytes: bankBytes, Banks: opt.Banks.Size}, a.stderr)
 			if err != nil {
 				return err
 			}
-			rep := conflicts.Analyze(traces, opt)
 			if asJSON {
 				return printJSON(a.stdout, conflictsDoc{Version: gen.Version, Report: rep})
 			}
@@ -77,7 +89,8 @@ func newConflictsCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.StringVar(&hash, "hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
-	fs.IntVar(&banks, "banks", 32, "without --hash: bank = address mod N (a power of two)")
+	fs.IntVar(&banks, "banks", 32, fmt.Sprintf("without --hash: bank = address mod N, any N from 1 to %d", conflicts.MaxMapSize))
+	fs.IntVar(&bankBytes, "bank-bytes", 4, "Accel-Sim traces: bank width in bytes, 4 or 8 (word address = byte address / N)")
 	fs.IntVar(&lockBits, "lock-bits", 0, fmt.Sprintf("count lock and position conflicts of atomics, lock = address bits N-1:0, N from 0 to %d (Fermi: 10)", conflicts.MaxMapBits))
 	fs.StringVar(&lockHash, "lock-hash", "", "count lock and position conflicts of atomics, lock = the bank output of hash unit UNIT of spec file SPEC, written SPEC:UNIT")
 	fs.BoolVar(&perAccess, "accesses", false, "list every access, not only the totals per instruction")
@@ -118,11 +131,45 @@ func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) 
 	return conflicts.Mapping{}, usagef("%s %s: %s declares no unit %q", flag, ref, path, name)
 }
 
+// analyzeInputs counts the conflicts of every input, streaming Accel-Sim
+// traces one instruction at a time.
+func analyzeInputs(inputs []string, opt conflicts.Options, in inputOptions, stderr io.Writer) (*conflicts.Report, error) {
+	in = in.withDefaults()
+	for _, path := range inputs {
+		if accelsim.IsTracePath(path) {
+			opt.BankBytes = in.BankBytes // byte addresses were divided by it
+		}
+	}
+	z := conflicts.NewAnalyzer(opt)
+	for _, path := range inputs {
+		if accelsim.IsTracePath(path) {
+			z.Begin(path)
+			err := accelSimAccesses(path, in, func(a *trace.Access) error { z.Add(a); return nil }, z)
+			if err != nil {
+				return nil, badInput(err)
+			}
+			continue
+		}
+		traces, err := loadTracesWith([]string{path}, in, stderr)
+		if err != nil {
+			return nil, err
+		}
+		z.Begin(traces[0].File)
+		for i := range traces[0].Accesses {
+			z.Add(&traces[0].Accesses[i])
+		}
+	}
+	return z.Report(), nil
+}
+
 // writeConflicts prints per input one row per instruction (and per access
 // with --accesses), then the grand total.
 func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 	locks := rep.Locks != ""
 	fmt.Fprintf(w, "banks: %s (%d banks)", rep.Banks, rep.NumBanks)
+	if rep.BankBytes != 0 {
+		fmt.Fprintf(w, " of %d bytes", rep.BankBytes)
+	}
 	if locks {
 		fmt.Fprintf(w, "; locks: %s (%d locks)", rep.Locks, rep.NumLocks)
 	}
@@ -141,6 +188,13 @@ func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 	}
 	for _, in := range rep.Inputs {
 		fmt.Fprintf(tw, "\n%s\n", in.File)
+		if len(in.Kernels) > 0 {
+			fmt.Fprintln(tw, "kernel"+header[len("instruction"):])
+			for _, k := range in.Kernels {
+				row(k.Kernel, k.Totals)
+			}
+			fmt.Fprintln(tw)
+		}
 		fmt.Fprintln(tw, header)
 		for _, it := range in.Instrs {
 			name := it.Instr
@@ -150,6 +204,9 @@ func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 			row(name, it.Totals)
 		}
 		row("total", in.Total)
+		if in.SkippedNotShared > 0 || in.SkippedInactive > 0 {
+			fmt.Fprintf(tw, "skipped: %d memory instructions not on shared memory, %d shared without an active lane\n", in.SkippedNotShared, in.SkippedInactive)
+		}
 		if perAccess {
 			fmt.Fprintln(tw, "\nline\tinstruction\tlanes\tbank way\t"+map[bool]string{true: "lock way\tposition way\t"}[locks])
 			for _, a := range in.Accesses {

@@ -75,7 +75,8 @@ func TestConflicts_Errors(t *testing.T) {
 		want string
 	}{
 		{[]string{"conflicts"}, 2, "no trace or spec files"},
-		{[]string{"conflicts", "--banks", "12", bad}, 2, "power of two"},
+		{[]string{"conflicts", "--banks", "0", bad}, 2, "--banks: 0 banks: want 1 to"},
+		{[]string{"conflicts", "--bank-bytes", "16", bad}, 2, "--bank-bytes 16: want 4 or 8"},
 		{[]string{"conflicts", "--lock-bits", "40", bad}, 2, "--lock-bits"},
 		{[]string{"conflicts", "--lock-bits", "10", "--lock-hash", spec + ":x", bad}, 2, "--lock-bits and --lock-hash"},
 		{[]string{"conflicts", "--lock-hash", spec, bad}, 2, "--lock-hash " + strconv.Quote(spec) + ": want SPEC:UNIT"},

@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // inputOptions say how Accel-Sim byte addresses become lsugen word
 // accesses: the bank width in bytes (4 or 8) and the bank count, which
-// together set how a 64- or 128-bit access splits into phases.
+// together set how a 64- or 128-bit access splits into phases
+// (accelsim.Phases).
 type inputOptions struct {
 	BankBytes int // 4 (default when 0) or 8
 	Banks     int // 32 (default when 0)
@@ -34,26 +36,143 @@ func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
 }
 
 // loadTracesWith reads lsugen trace files, expands the pattern blocks of
-// spec files (named *.hcl), one trace per input in the order given.
+// spec files (named *.hcl) and reads the shared-memory accesses of
+// Accel-Sim traces (kernelslist.g, *.traceg, *.traceg.xz; see
+// accelSimAccesses), one trace per input in the order given. An Accel-Sim
+// input is held whole here, at most trace.MaxAccesses word accesses:
+// commands that can stream it call accelSimAccesses instead.
 func loadTracesWith(inputs []string, opt inputOptions, stderr io.Writer) ([]*trace.Trace, error) {
 	opt = opt.withDefaults()
 	var out []*trace.Trace
 	for _, in := range inputs {
-		if strings.HasSuffix(in, ".hcl") {
+		switch {
+		case strings.HasSuffix(in, ".hcl"):
 			t, err := loadPatterns(in, stderr)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, t)
-			continue
+		case accelsim.IsTracePath(in):
+			t := &trace.Trace{File: in}
+			err := accelSimAccesses(in, opt, func(a *trace.Access) error {
+				if len(t.Accesses) >= trace.MaxAccesses {
+					return fmt.Errorf("%s:%d: more than %d shared-memory word accesses to hold at once", in, a.Line, trace.MaxAccesses)
+				}
+				a.Addrs = append([]uint64(nil), a.Addrs...) // the callback's slice is reused
+				t.Accesses = append(t.Accesses, *a)
+				return nil
+			}, nil)
+			if err != nil {
+				return nil, badInput(err)
+			}
+			out = append(out, t)
+		default:
+			t, err := trace.ParseFile(in)
+			if err != nil {
+				return nil, badInput(err)
+			}
+			out = append(out, t)
 		}
-		t, err := trace.ParseFile(in)
-		if err != nil {
-			return nil, badInput(err)
-		}
-		out = append(out, t)
 	}
 	return out, nil
+}
+
+// skipCounter is told about the memory instructions accelSimAccesses
+// leaves out.
+type skipCounter interface {
+	SkipNotShared()
+	SkipInactive()
+}
+
+// accelSimAccesses streams the shared-memory instructions of an Accel-Sim
+// input to fn as lsugen word accesses, one per phase (accelsim.Phases),
+// holding one instruction at a time. Instr is "k<id> <kernel name>
+// <opcode> 0x<pc>" (one PC of one kernel), Kernel "k<id> <kernel name>",
+// Line the instruction's line in its kernel file. fn's access and its
+// Addrs are reused after fn returns. Instructions on other memory spaces
+// and shared ones without an active lane go to skip (when not nil).
+func accelSimAccesses(path string, opt inputOptions, fn func(*trace.Access) error, skip skipCounter) error {
+	opt = opt.withDefaults()
+	r, err := accelsim.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var (
+		phases [][]uint64
+		acc    trace.Access
+		names  = map[instrKey]string{} // one name per kernel and PC, built once
+		labels = map[int]string{}      // kernel id -> label
+	)
+	for {
+		w, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if w.Space != accelsim.Shared {
+			if skip != nil {
+				skip.SkipNotShared()
+			}
+			continue
+		}
+		if w.Mask == 0 {
+			if skip != nil {
+				skip.SkipInactive()
+			}
+			continue
+		}
+		label, ok := labels[w.Kernel]
+		if !ok {
+			label = kernelLabel(w)
+			labels[w.Kernel] = label
+		}
+		key := instrKey{w.Kernel, w.PC, w.Opcode}
+		name, ok := names[key]
+		if !ok {
+			name = fmt.Sprintf("%s %s 0x%04x", label, w.Opcode, w.PC)
+			names[key] = name
+		}
+		if phases, err = accelsim.Phases(w, opt.BankBytes, opt.Banks, phases); err != nil {
+			return fmt.Errorf("%s:%d: %v", w.File, w.Line, err)
+		}
+		acc = trace.Access{Instr: name, Line: w.Line, Kernel: label, Kind: accessKind(w.Op)}
+		for _, p := range phases {
+			acc.Addrs = p
+			if err := fn(&acc); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// instrKey is one instruction of one kernel.
+type instrKey struct {
+	kernel int
+	pc     uint64
+	opcode string
+}
+
+// kernelLabel names a kernel "k<id> <name>" ("k<id>" without a name).
+func kernelLabel(w *accelsim.WarpAccess) string {
+	if w.KernelName == "" {
+		return fmt.Sprintf("k%d", w.Kernel)
+	}
+	return fmt.Sprintf("k%d %s", w.Kernel, w.KernelName)
+}
+
+func accessKind(op accelsim.Op) trace.Kind {
+	switch op {
+	case accelsim.Load:
+		return trace.KindLoad
+	case accelsim.Store:
+		return trace.KindStore
+	case accelsim.Atomic:
+		return trace.KindAtomic
+	}
+	return trace.KindAny
 }
 
 // loadPatterns expands the pattern blocks of a spec file into one trace.

@@ -38,14 +38,20 @@ type Mapping struct {
 	Map  func(addr uint64) uint32
 }
 
-// Modulo is the conventional mapping bank = addr mod n; n must be a power
-// of two (hardware takes the low bits).
+// Modulo is the conventional mapping bank = addr mod n, for any n from 1
+// to MaxMapSize: a power of two takes the low bits, as hardware does; any
+// other count (17 banks, MGSim's and the mod hash unit's) the remainder.
 func Modulo(n int) (Mapping, error) {
-	if n < 1 || n > MaxMapSize || n&(n-1) != 0 {
-		return Mapping{}, fmt.Errorf("%d banks: want a power of two from 1 to %d", n, MaxMapSize)
+	if n < 1 || n > MaxMapSize {
+		return Mapping{}, fmt.Errorf("%d banks: want 1 to %d", n, MaxMapSize)
 	}
-	mask := uint64(n - 1)
-	return Mapping{Name: fmt.Sprintf("mod %d", n), Size: n, Map: func(a uint64) uint32 { return uint32(a & mask) }}, nil
+	name := fmt.Sprintf("mod %d", n)
+	if n&(n-1) == 0 {
+		mask := uint64(n - 1)
+		return Mapping{Name: name, Size: n, Map: func(a uint64) uint32 { return uint32(a & mask) }}, nil
+	}
+	d := uint64(n)
+	return Mapping{Name: name, Size: n, Map: func(a uint64) uint32 { return uint32(a % d) }}, nil
 }
 
 // LowBits is the lock mapping of Fermi-like GPUs: lock = address bits
@@ -112,10 +118,25 @@ func HashUnit(h *specs.Hash) (Mapping, error) {
 		amask = 1<<h.AddrBits - 1
 	}
 	bmask := uint64(1)<<h.BankBits - 1
-	return Mapping{Name: "hash " + h.Name, Size: 1 << h.BankBits, Map: func(a uint64) uint32 {
+	// A mod unit has Banks banks, fewer than 2^bank_bits unless Banks is
+	// a power of two; every other function (xor_matrix, ipoly, ...) spans
+	// its bank_bits.
+	size := 1 << h.BankBits
+	if h.Function == specs.Mod {
+		if h.Banks < 1 || h.Banks > size {
+			return Mapping{}, fmt.Errorf("hash %q: %d banks do not fit in %d bank bits", h.Name, h.Banks, h.BankBits)
+		}
+		size = h.Banks
+	}
+	limit := uint64(size)
+	return Mapping{Name: "hash " + h.Name, Size: size, Map: func(a uint64) uint32 {
 		in[addrIn][0] = a & amask
 		m.Eval(in, out)
-		return uint32(out[bankOut][0] & bmask)
+		b := out[bankOut][0] & bmask
+		if b >= limit { // a model bug must not index past the counters
+			b %= limit
+		}
+		return uint32(b)
 	}}, nil
 }
 
@@ -178,10 +199,16 @@ func (c *Counter) PositionDegree(addrs []uint64) int {
 	return most
 }
 
-// Options choose what Analyze counts.
+// Options choose what Analyze and an Analyzer count.
 type Options struct {
 	Banks Mapping
-	Locks *Mapping // nil: no lock or position conflicts (not atomics)
+	Locks *Mapping // nil: no lock or position conflicts
+	// KeepAccesses keeps every access's result in the report; without it
+	// memory stays bounded by the instructions, not the accesses.
+	KeepAccesses bool
+	// BankBytes is the bank width the word addresses were made with (4 or
+	// 8 for Accel-Sim inputs), reported only; 0 when not applicable.
+	BankBytes int
 }
 
 // AccessResult is the conflicts of one access.
@@ -196,18 +223,24 @@ type AccessResult struct {
 
 // Totals sum the conflicts (degree - 1) of a set of accesses.
 type Totals struct {
-	Accesses          int `json:"accesses"`
-	BankConflicts     int `json:"bank_conflicts"`
-	MaxBankDegree     int `json:"max_bank_degree"`
+	Accesses      int `json:"accesses"`
+	BankConflicts int `json:"bank_conflicts"`
+	MaxBankDegree int `json:"max_bank_degree"`
+	// Atomics is the number of accesses counted for locks: all of them for
+	// lsugen traces and patterns, the ATOMS phases of Accel-Sim traces.
+	Atomics           int `json:"atomics,omitempty"`
 	LockConflicts     int `json:"lock_conflicts,omitempty"`
 	MaxLockDegree     int `json:"max_lock_degree,omitempty"`
 	PositionConflicts int `json:"position_conflicts,omitempty"`
 }
 
-func (t *Totals) add(r AccessResult) {
+func (t *Totals) add(r AccessResult, atomic bool) {
 	t.Accesses++
 	t.BankConflicts += max(r.BankDegree-1, 0)
 	t.MaxBankDegree = max(t.MaxBankDegree, r.BankDegree)
+	if atomic {
+		t.Atomics++
+	}
 	t.LockConflicts += max(r.LockDegree-1, 0)
 	t.MaxLockDegree = max(t.MaxLockDegree, r.LockDegree)
 	t.PositionConflicts += max(r.PositionDegree-1, 0)
@@ -217,70 +250,159 @@ func (t *Totals) merge(u Totals) {
 	t.Accesses += u.Accesses
 	t.BankConflicts += u.BankConflicts
 	t.MaxBankDegree = max(t.MaxBankDegree, u.MaxBankDegree)
+	t.Atomics += u.Atomics
 	t.LockConflicts += u.LockConflicts
 	t.MaxLockDegree = max(t.MaxLockDegree, u.MaxLockDegree)
 	t.PositionConflicts += u.PositionConflicts
 }
 
 // InstrTotals are the totals of one memory instruction ("" for accesses
-// before any @name line).
+// before any @name line). For Accel-Sim traces an instruction is one PC of
+// one kernel, named "k<id> <kernel name> <opcode> 0x<pc>".
 type InstrTotals struct {
 	Instr string `json:"instr"`
 	Totals
 }
 
-// InputReport is the analysis of one trace.
-type InputReport struct {
-	File     string         `json:"file"`
-	Instrs   []InstrTotals  `json:"instrs"`
-	Accesses []AccessResult `json:"accesses"`
-	Total    Totals         `json:"total"`
+// KernelTotals are the totals of one kernel of an Accel-Sim trace,
+// labelled "k<id> <kernel name>".
+type KernelTotals struct {
+	Kernel string `json:"kernel"`
+	Totals
 }
 
-// Report is the analysis of several traces.
+// InputReport is the analysis of one input.
+type InputReport struct {
+	File    string         `json:"file"`
+	Kernels []KernelTotals `json:"kernels,omitempty"`
+	Instrs  []InstrTotals  `json:"instrs"`
+	// Accesses lists every access, only when asked (--accesses).
+	Accesses []AccessResult `json:"accesses,omitempty"`
+	// SkippedNotShared counts the memory instructions of an Accel-Sim
+	// trace not on shared memory (global, local, ...): not counted.
+	SkippedNotShared int `json:"skipped_not_shared,omitempty"`
+	// SkippedInactive counts its shared-memory instructions without an
+	// active lane: not counted.
+	SkippedInactive int    `json:"skipped_inactive,omitempty"`
+	Total           Totals `json:"total"`
+}
+
+// Report is the analysis of several inputs.
 type Report struct {
-	Banks    string        `json:"banks"`           // mapping name
-	NumBanks int           `json:"num_banks"`       // banks
-	Locks    string        `json:"locks,omitempty"` // lock mapping name, if counted
-	NumLocks int           `json:"num_locks,omitempty"`
-	Inputs   []InputReport `json:"inputs"`
-	Total    Totals        `json:"total"`
+	Banks     string        `json:"banks"`     // mapping name
+	NumBanks  int           `json:"num_banks"` // banks
+	BankBytes int           `json:"bank_bytes,omitempty"`
+	Locks     string        `json:"locks,omitempty"` // lock mapping name, if counted
+	NumLocks  int           `json:"num_locks,omitempty"`
+	Inputs    []InputReport `json:"inputs"`
+	Total     Totals        `json:"total"`
+}
+
+// Analyzer counts conflicts one access at a time, so that a trace streams
+// through it: it keeps totals per input, kernel and instruction (and per
+// access only with Options.KeepAccesses). Begin starts an input, Add
+// counts an access, Report ends the analysis.
+type Analyzer struct {
+	opt          Options
+	banks, locks *Counter
+	rep          *Report
+	in           *InputReport // the input being read
+	instrIndex   map[string]int
+	kernelIndex  map[string]int
+}
+
+// NewAnalyzer returns an Analyzer for opt; its mappings must come from
+// Modulo, LowBits or HashUnit without an error.
+func NewAnalyzer(opt Options) *Analyzer {
+	z := &Analyzer{opt: opt, banks: NewCounter(opt.Banks),
+		rep: &Report{Banks: opt.Banks.Name, NumBanks: opt.Banks.Size, BankBytes: opt.BankBytes, Inputs: []InputReport{}}}
+	if opt.Locks != nil {
+		z.rep.Locks, z.rep.NumLocks = opt.Locks.Name, opt.Locks.Size
+		z.locks = NewCounter(*opt.Locks)
+	}
+	return z
+}
+
+// Begin starts the report of the input named file; later accesses belong
+// to it.
+func (z *Analyzer) Begin(file string) {
+	z.end()
+	z.in = &InputReport{File: file, Instrs: []InstrTotals{}}
+	z.instrIndex, z.kernelIndex = map[string]int{}, map[string]int{}
+}
+
+// end closes the input being read.
+func (z *Analyzer) end() {
+	if z.in == nil {
+		return
+	}
+	z.rep.Total.merge(z.in.Total)
+	z.rep.Inputs = append(z.rep.Inputs, *z.in)
+	z.in = nil
+}
+
+// SkipNotShared counts a memory instruction that is not on shared memory,
+// SkipInactive one without an active lane.
+func (z *Analyzer) SkipNotShared() { z.input().SkippedNotShared++ }
+
+// SkipInactive counts a shared-memory instruction without an active lane.
+func (z *Analyzer) SkipInactive() { z.input().SkippedInactive++ }
+
+func (z *Analyzer) input() *InputReport {
+	if z.in == nil {
+		z.Begin("")
+	}
+	return z.in
+}
+
+// Add counts one access. Lock and position conflicts are counted for
+// atomics (trace.KindAtomic) and for accesses of unknown kind (lsugen
+// traces and patterns, where the lock flags say they are atomics).
+func (z *Analyzer) Add(a *trace.Access) {
+	in := z.input()
+	r := AccessResult{Instr: a.Instr, Line: a.Line, Lanes: len(a.Addrs), BankDegree: z.banks.Degree(a.Addrs)}
+	atomic := z.locks != nil && (a.Kind == trace.KindAny || a.Kind == trace.KindAtomic)
+	if atomic {
+		r.LockDegree = z.locks.Degree(a.Addrs)
+		r.PositionDegree = z.locks.PositionDegree(a.Addrs)
+	}
+	i, ok := z.instrIndex[a.Instr]
+	if !ok {
+		i = len(in.Instrs)
+		z.instrIndex[a.Instr] = i
+		in.Instrs = append(in.Instrs, InstrTotals{Instr: a.Instr})
+	}
+	in.Instrs[i].add(r, atomic)
+	if a.Kernel != "" {
+		k, ok := z.kernelIndex[a.Kernel]
+		if !ok {
+			k = len(in.Kernels)
+			z.kernelIndex[a.Kernel] = k
+			in.Kernels = append(in.Kernels, KernelTotals{Kernel: a.Kernel})
+		}
+		in.Kernels[k].add(r, atomic)
+	}
+	in.Total.add(r, atomic)
+	if z.opt.KeepAccesses {
+		in.Accesses = append(in.Accesses, r)
+	}
+}
+
+// Report ends the input being read and returns the analysis.
+func (z *Analyzer) Report() *Report {
+	z.end()
+	return z.rep
 }
 
 // Analyze counts the conflicts of every access of every trace.
-// Instructions are listed in order of first appearance.
+// Instructions and kernels are listed in order of first appearance.
 func Analyze(traces []*trace.Trace, opt Options) *Report {
-	rep := &Report{Banks: opt.Banks.Name, NumBanks: opt.Banks.Size}
-	banks := NewCounter(opt.Banks)
-	var locks *Counter
-	if opt.Locks != nil {
-		rep.Locks, rep.NumLocks = opt.Locks.Name, opt.Locks.Size
-		locks = NewCounter(*opt.Locks)
-	}
+	z := NewAnalyzer(opt)
 	for _, t := range traces {
-		in := InputReport{File: t.File, Instrs: []InstrTotals{}, Accesses: make([]AccessResult, 0, len(t.Accesses))}
-		index := map[string]int{} // per instruction, not per address
-		for _, a := range t.Accesses {
-			r := AccessResult{Instr: a.Instr, Line: a.Line, Lanes: len(a.Addrs), BankDegree: banks.Degree(a.Addrs)}
-			if locks != nil {
-				r.LockDegree = locks.Degree(a.Addrs)
-				r.PositionDegree = locks.PositionDegree(a.Addrs)
-			}
-			i, ok := index[a.Instr]
-			if !ok {
-				i = len(in.Instrs)
-				index[a.Instr] = i
-				in.Instrs = append(in.Instrs, InstrTotals{Instr: a.Instr})
-			}
-			in.Instrs[i].add(r)
-			in.Total.add(r)
-			in.Accesses = append(in.Accesses, r)
+		z.Begin(t.File)
+		for i := range t.Accesses {
+			z.Add(&t.Accesses[i])
 		}
-		rep.Total.merge(in.Total)
-		rep.Inputs = append(rep.Inputs, in)
 	}
-	if rep.Inputs == nil {
-		rep.Inputs = []InputReport{}
-	}
-	return rep
+	return z.Report()
 }

@@ -139,7 +139,7 @@ func TestAnalyze_Totals(t *testing.T) {
 }
 
 func TestMappings_Refused(t *testing.T) {
-	for _, n := range []int{0, 3, -1, MaxMapSize * 2} {
+	for _, n := range []int{0, -1, MaxMapSize * 2} {
 		if _, err := Modulo(n); err == nil {
 			t.Errorf("Modulo(%d) accepted", n)
 		}
@@ -313,12 +313,12 @@ func TestFigure5_Paper002(t *testing.T) {
 		hashed bool
 		want   Totals
 	}{
-		{"a", false, Totals{Accesses: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
-		{"a", true, Totals{Accesses: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
-		{"b", false, Totals{Accesses: 32, BankConflicts: 496, MaxBankDegree: 32, MaxLockDegree: 1}},
-		{"b", true, Totals{Accesses: 32, MaxBankDegree: 1, MaxLockDegree: 1}},
-		{"c", false, Totals{Accesses: 32, BankConflicts: 496, MaxBankDegree: 32, LockConflicts: 112, MaxLockDegree: 8}},
-		{"c", true, Totals{Accesses: 32, BankConflicts: 124, MaxBankDegree: 8, MaxLockDegree: 1}},
+		{"a", false, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
+		{"a", true, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
+		{"b", false, Totals{Accesses: 32, Atomics: 32, BankConflicts: 496, MaxBankDegree: 32, MaxLockDegree: 1}},
+		{"b", true, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1}},
+		{"c", false, Totals{Accesses: 32, Atomics: 32, BankConflicts: 496, MaxBankDegree: 32, LockConflicts: 112, MaxLockDegree: 8}},
+		{"c", true, Totals{Accesses: 32, Atomics: 32, BankConflicts: 124, MaxBankDegree: 8, MaxLockDegree: 1}},
 	} {
 		i := 0
 		if tc.hashed {
@@ -363,4 +363,39 @@ func TestLowBits_OutOfRange(t *testing.T) {
 		}
 	}()
 	NewCounter(Mapping{})
+}
+
+// TestModulo_AnyCount checks a bank count that is not a power of two:
+// under 17 banks 0, 17 and 34 share bank 0 (3-way), 1 and 18 bank 1.
+func TestModulo_AnyCount(t *testing.T) {
+	m := mod(t, 17)
+	if m.Size != 17 || m.Name != "mod 17" {
+		t.Fatalf("%+v", m)
+	}
+	if got := NewCounter(m).Degree([]uint64{0, 17, 34, 1, 18, 16}); got != 3 {
+		t.Errorf("17 banks: %d-way, want 3", got)
+	}
+}
+
+// TestAnalyzer_KernelsAndAtomics counts locks only for atomics of known
+// kind and sums per kernel; accesses are kept only when asked.
+func TestAnalyzer_KernelsAndAtomics(t *testing.T) {
+	locks := mod(t, 4)
+	z := NewAnalyzer(Options{Banks: mod(t, 32), Locks: &locks})
+	z.Begin("k.traceg")
+	z.Add(&trace.Access{Instr: "k1 f LDS 0x0010", Kernel: "k1 f", Kind: trace.KindLoad, Addrs: []uint64{0, 32, 4}})
+	z.Add(&trace.Access{Instr: "k2 g ATOMS.ADD 0x0020", Kernel: "k2 g", Kind: trace.KindAtomic, Addrs: []uint64{0, 4, 4, 1}})
+	z.SkipNotShared()
+	rep := z.Report()
+	in := rep.Inputs[0]
+	if len(in.Kernels) != 2 || in.Kernels[0].Kernel != "k1 f" || in.Kernels[0].BankConflicts != 1 || in.Kernels[0].Atomics != 0 || in.Kernels[0].LockConflicts != 0 {
+		t.Errorf("kernel 1: %+v", in.Kernels)
+	}
+	// Locks mod 4: 0 and 4 share lock 0 (2-way); 4 twice is a position conflict.
+	if k := in.Kernels[1]; k.Atomics != 1 || k.LockConflicts != 1 || k.MaxLockDegree != 2 || k.PositionConflicts != 1 {
+		t.Errorf("kernel 2: %+v", k)
+	}
+	if in.SkippedNotShared != 1 || in.Accesses != nil || rep.Total.Accesses != 2 {
+		t.Errorf("input: %+v", in)
+	}
 }

@@ -59,7 +59,18 @@ type Access struct {
 	Line   int    // 1-based source line
 	Addrs  []uint64
 	Kernel string // kernel the access belongs to (Accel-Sim inputs), "" otherwise
+	Kind   Kind   // what the access does: KindAny for lsugen traces and patterns
 }
+
+// Kind is what an access does, where the input says so.
+type Kind uint8
+
+const (
+	KindAny    Kind = iota // not given (lsugen traces, patterns)
+	KindLoad               // a load (Accel-Sim LDS, LDSM)
+	KindStore              // a store (STS)
+	KindAtomic             // an atomic (ATOMS)
+)
 
 // Trace is the accesses of one file, in file order.
 type Trace struct {
