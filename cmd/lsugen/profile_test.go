@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lsugen/lsugen/tools/profile"
+)
+
+const profileTraces = "../../specs/traces/accelsim/"
+
+func profileJSON(t *testing.T, args ...string) profileDoc {
+	t.Helper()
+	code, out, errOut := lsugen(t, append([]string{"profile", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc profileDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestProfile_TransposeTrace checks the example transpose trace end to
+// end against hand-computed figures: 4 thread blocks of 4 warps, each
+// warp one coalesced row read (1 block of 128 bytes), one column write
+// (32 lanes one 256-byte row apart: 32 blocks, increasing) and one 8 x 4
+// tile read (lane l at row l%8, column l/8: 8 blocks, not monotonic,
+// each block's lanes spread over 4 runs: 32 runs, 24 extra requests).
+func TestProfile_TransposeTrace(t *testing.T) {
+	doc := profileJSON(t, profileTraces+"profile_transpose.traceg")
+	if len(doc.Kernels) != 1 {
+		t.Fatalf("%d kernels, want 1", len(doc.Kernels))
+	}
+	k := doc.Kernels[0]
+	if k.ID != 2 || k.Name != "_Z9transposePfPKfi" {
+		t.Errorf("kernel %d %s", k.ID, k.Name)
+	}
+	type row struct {
+		pc, opcode        string
+		accesses, mono    int64
+		exact, extra      int64
+		blocks            []profile.BlockCount
+		a2aCyc, specCycle int64
+	}
+	var got []row
+	for _, p := range k.PCs {
+		got = append(got, row{p.PC, p.Opcode, p.Accesses, p.Monotonic, p.NeighborExact, p.NeighborExtraRequests, p.UniqueBlocks, p.Cycles.AllToAll, p.Cycles.Speculative})
+	}
+	// The built-in thesis units, unsized, at 40 FO4: all-to-all 2 cycles;
+	// the speculative unit's detector path dominates both its paths: 4.
+	want := []row{
+		{"0x0040", "LDG.E", 16, 16, 16, 0, []profile.BlockCount{{Blocks: 1, Accesses: 16}}, 32, 64},
+		{"0x0050", "STG.E", 16, 16, 16, 0, []profile.BlockCount{{Blocks: 32, Accesses: 16}}, 32, 64},
+		{"0x0070", "LDG.E", 16, 0, 0, 16 * 24, []profile.BlockCount{{Blocks: 8, Accesses: 16}}, 32, 64},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PCs:\n got %+v\nwant %+v", got, want)
+	}
+	if k.MonotonicFraction != 0.6667 || k.MeanUniqueBlocks != 13.6667 {
+		t.Errorf("kernel: monotonic %v, mean blocks %v; want 0.6667, 13.6667", k.MonotonicFraction, k.MeanUniqueBlocks)
+	}
+	tm := doc.Timing
+	if tm.AllToAll.Unit != "coalesce_a2a_32" || tm.AllToAll.Cycles != 2 || tm.Neighbor.Cycles != 1 ||
+		tm.SpeculativeFast.Cycles != 4 || tm.SpeculativeSlow.Cycles != 4 || tm.Mode != "unsized" || tm.SpecTiming != "combined" {
+		t.Errorf("timing %+v", tm)
+	}
+}
+
+// TestProfile_ThesisTables: with 003_*'s method (--spec-timing separate)
+// the speculative coalescer's cycles are Table 5.1's: at 48 FO4 a
+// monotonic access takes 1 cycle and the all-to-all 2; at 40 both 2.
+func TestProfile_ThesisTables(t *testing.T) {
+	for _, c := range []struct {
+		clock           string
+		a2a, fast, slow int
+	}{
+		{"40", 2, 2, 2},
+		{"48", 2, 1, 2},
+		{"56", 1, 1, 1},
+	} {
+		doc := profileJSON(t, "--spec-timing", "separate", "--clock", c.clock, profileTraces+"profile_transpose.traceg")
+		tm := doc.Timing
+		if tm.AllToAll.Cycles != c.a2a || tm.SpeculativeFast.Cycles != c.fast || tm.SpeculativeSlow.Cycles != c.slow {
+			t.Errorf("at %s FO4: all-to-all %d, fast %d, slow %d cycles; want %d, %d, %d", c.clock,
+				tm.AllToAll.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles, c.a2a, c.fast, c.slow)
+		}
+		if tm.SpeculativeFast.Unit != "monotonic_32, coalesce_nbr_32" {
+			t.Errorf("fast path units %q", tm.SpeculativeFast.Unit)
+		}
+		// 48 accesses, 32 monotonic: at 48 FO4, 96 / (32 x 1 + 16 x 2) = 1.5.
+		want := 1.0
+		if c.clock == "48" {
+			want = 1.5
+		}
+		if got := doc.Total.Cycles.Speedup; got != want {
+			t.Errorf("at %s FO4: speedup %v, want %v", c.clock, got, want)
+		}
+	}
+}
+
+// TestProfile_BuiltinIsThesis: the built-in coalescers time as the units
+// of specs/coalescer_thesis.hcl do.
+func TestProfile_BuiltinIsThesis(t *testing.T) {
+	for _, st := range []string{"combined", "separate"} {
+		tr := profileTraces + "profile_copy.traceg"
+		a := profileJSON(t, "--spec-timing", st, tr).Timing
+		b := profileJSON(t, "--spec-timing", st, "--coalescers", "../../specs/coalescer_thesis.hcl", tr).Timing
+		a.Spec, b.Spec = "", ""
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: built in %+v\nthesis spec %+v", st, a, b)
+		}
+	}
+}
+
+func TestProfile_Text(t *testing.T) {
+	code, out, errOut := lsugen(t, "profile", "--block-bytes", "32", profileTraces+"profile_copy.traceg", profileTraces+"profile_spmv.traceg")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"blocks of 32 bytes",
+		"kernel 1 _Z4copyPKfPfS1_S2_PK6float4PS3_i",
+		"0x0070  LDG.E.128",
+		"kernel 3 _Z8spmv_csriPKiS0_PKfS2_Pf",
+		"not profiled: 2 global atomics (ATOMG, RED)",
+		"total, 2 kernels",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestProfile_Errors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.traceg")
+	if err := os.WriteFile(bad, []byte("-kernel name = k\n-kernel id = 1\n-accelsim tracer version = 4\n\n#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 1\n0010 ffffffff 1 R1 LDG.E 1 R2 4 0 0x10 0\n#END_TB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noSpec := writeSpec(t, dir, "small.hcl", "coalescer \"a\" {\n  structure = \"all_to_all\"\n  lanes = 8\n  addr_bits = 16\n}\n")
+	tr := profileTraces + "profile_copy.traceg"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"profile"}, "no trace files"},
+		{[]string{"profile", "--block-bytes", "96", tr}, "--block-bytes 96: want a power of two"},
+		{[]string{"profile", "--block-bytes", "0", tr}, "power of two"},
+		{[]string{"profile", "--clock", "0", tr}, "--clock 0"},
+		{[]string{"profile", "--clock", "NaN", tr}, "--clock NaN"},
+		{[]string{"profile", "--mode", "fast", tr}, `--mode "fast"`},
+		{[]string{"profile", "--spec-timing", "x", tr}, `--spec-timing "x"`},
+		{[]string{"profile", "../../specs/coalescer_thesis.hcl"}, "not an Accel-Sim trace"},
+		{[]string{"profile", filepath.Join(dir, "missing.traceg")}, "no such file"},
+		{[]string{"profile", "--coalescers", noSpec, tr}, "declares no 32-lane all_to_all coalescer"},
+		{[]string{"profile", "--coalescers", "../../specs/coalescer_masked.hcl", "--spec-timing", "separate", tr}, ""},
+		{[]string{"profile", bad}, "bad.traceg:11:"},
+	} {
+		code, _, errOut := lsugen(t, c.args...)
+		if c.want == "" {
+			if code != 0 {
+				t.Errorf("%v: exit %d: %s", c.args, code, errOut)
+			}
+			continue
+		}
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
