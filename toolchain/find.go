@@ -1,5 +1,5 @@
 // Package toolchain is the one place where lsugen finds and runs external
-// programs (Icarus Verilog, Verilator, Yosys, OpenSTA, make, g++), in the
+// programs (Icarus Verilog, Verilator, Yosys, OpenSTA, make, cc, g++), in the
 // spirit of Amaranth's amaranth/_toolchain: Find locates a tool, honours
 // its override variable and checks its version; Cmd.Run runs it under one
 // policy (timeout, bounded output, the whole process group killed on
@@ -52,6 +52,7 @@ var specs = map[string]spec{
 	"yosys":     {[]string{"-V"}, "yosys", [2]int{}, ""},
 	"make":      {[]string{"--version"}, "make", [2]int{}, ""},
 	"g++":       {[]string{"--version"}, "g++", [2]int{}, ""},
+	"cc":        {[]string{"--version"}, "gcc", [2]int{}, ""},    // the C compiler: csource's headers are checked with it
 	"sta":       {[]string{"-version"}, "opensta", [2]int{}, ""}, // OpenSTA; prints e.g. "2.0.17"
 }
 
@@ -95,7 +96,7 @@ var (
 )
 
 // Find locates the external tool name ("iverilog", "vvp", "verilator",
-// "yosys", "make", "g++" or "sta"). The environment variable EnvVar(name),
+// "yosys", "make", "cc", "g++" or "sta"). The environment variable EnvVar(name),
 // e.g. LSUGEN_VERILATOR, overrides the search of $PATH with a path (or a
 // command name). Find runs the tool once to read its version (`iverilog
 // -V`, `verilator --version`, `yosys -V`, ...), rejects versions known to

@@ -29,7 +29,7 @@ func shell(t *testing.T) string {
 }
 
 func TestFind_Tools(t *testing.T) {
-	for _, name := range []string{"iverilog", "vvp", "verilator", "yosys", "make", "g++", "sta"} {
+	for _, name := range []string{"iverilog", "vvp", "verilator", "yosys", "make", "cc", "g++", "sta"} {
 		tool, err := Find(name)
 		if err != nil {
 			t.Fatalf("Find(%q): %v", name, err)

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lsugen/lsugen/csource"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/packaging"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/timing/liberty"
 	"github.com/lsugen/lsugen/verify"
@@ -26,19 +30,24 @@ NAME.core also has the targets sim and sim_gates, which run the testbench
 on the RTL and on the gate netlist under Icarus Verilog. With --fusesoc
 --liberty LIB the SDC and the Yosys script target that cell library (its
 FO4, unit inverter and cells; a gzipped library is also written unpacked,
-once, for Yosys): see docs/packaging.md. Nothing is written unless every
-unit generates; each file is written atomically. --json lists the units
-and the files written.`
+once, for Yosys): see docs/packaging.md. With --c also DIR/NAME.h for
+every constant hash unit: a C, C++ and CUDA header with the unit's bank
+function (and for mod its index, for rap its permuted address), for
+hashing in software (docs/software-hash.md); configurable hash units have
+no constant function and are named on standard error as skipped. Nothing
+is written unless every unit generates; each file is written atomically.
+--json lists the units and the files written.`
 
 func newGenCmd(a *app) *cobra.Command {
 	var (
 		out, libFile string
 		fusesoc, tb  bool
+		cHeaders     bool
 		asJSON       bool
 	)
 	cmd := &cobra.Command{
-		Use:   "gen [-o DIR] [--fusesoc [--liberty FILE]] [--tb] [--json] SPEC...",
-		Short: "write the RTL and gate-level Verilog of every unit (and testbenches, FuseSoC cores)",
+		Use:   "gen [-o DIR] [--fusesoc [--liberty FILE]] [--tb] [--c] [--json] SPEC...",
+		Short: "write the RTL and gate-level Verilog of every unit (and testbenches, FuseSoC cores, C headers)",
 		Long:  genLong,
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			if libFile != "" && !fusesoc {
@@ -59,8 +68,18 @@ func newGenCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var skipped []string
+			if cHeaders {
+				if skipped, err = addCHeaders(rep, set, units, out); err != nil {
+					return err
+				}
+			}
 			if err := writeAll(out, set); err != nil {
 				return err
+			}
+			if len(skipped) > 0 {
+				fmt.Fprintf(a.stderr, "lsugen gen: --c wrote no header for the configurable hash units %s: their configuration is set at run time\n",
+					strings.Join(skipped, ", "))
 			}
 			if asJSON {
 				return printJSON(a.stdout, rep)
@@ -73,6 +92,7 @@ func newGenCmd(a *app) *cobra.Command {
 	addOutputFlag(fs, &out, "out", "output directory")
 	fs.BoolVar(&fusesoc, "fusesoc", false, "also write per unit a FuseSoC core NAME.core, a Yosys script NAME.ys and SDC constraints NAME.sdc")
 	fs.BoolVar(&tb, "tb", false, "also write per unit a self-checking testbench NAME_tb.v and its golden vectors NAME.vec")
+	fs.BoolVar(&cHeaders, "c", false, "also write per constant hash unit a C/C++/CUDA header NAME.h computing its bank")
 	addLibertyFlag(fs, &libFile)
 	addJSONFlag(fs, &asJSON)
 	return cmd
@@ -153,6 +173,43 @@ func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) strin
 		rep.Files = append(rep.Files, filepath.Join(dir, name))
 	}
 	return rep, set, nil
+}
+
+// addCHeaders adds the C header NAME.h of every constant hash unit to set
+// and to the report (units are rep.Units, in order) and returns the names
+// of the configurable hash units, which have none. Specs without a
+// constant hash unit are bad input: --c would write nothing.
+func addCHeaders(rep *genReport, set map[string][]byte, units []unit, dir string) (skipped []string, err error) {
+	written := 0
+	for i, u := range units {
+		h, ok := u.spec.(*specs.Hash)
+		if !ok {
+			continue
+		}
+		if h.Configurable {
+			skipped = append(skipped, h.Name)
+			continue
+		}
+		b, err := csource.Header(h, csource.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)})
+		if err != nil {
+			return nil, err
+		}
+		name := csource.FileName(h)
+		if err := mergeFiles(set, map[string][]byte{name: b}); err != nil {
+			return nil, badInput(err)
+		}
+		rep.Units[i].Files = append(rep.Units[i].Files, filepath.Join(dir, name))
+		sort.Strings(rep.Units[i].Files)
+		written++
+	}
+	if written == 0 {
+		return nil, badInput(errors.New("--c writes a C header per constant hash unit, and the specs declare none"))
+	}
+	rep.Files = rep.Files[:0]
+	for _, name := range sortedNames(set) {
+		rep.Files = append(rep.Files, filepath.Join(dir, name))
+	}
+	return skipped, nil
 }
 
 // sortedNames are the keys of set, sorted.
