@@ -273,6 +273,11 @@ func coalescerTiming(path string, clock float64, mode timing.Mode, spec string, 
 		tm.SpeculativeSlow = slower(timed["detector"], timed[string(specs.AllToAll)])
 		return tm, nil
 	}
+	parts, err := speculativeParts(specDesign, opt)
+	if err != nil {
+		return profile.Timing{}, badInput(fmt.Errorf("%s: %w", timed[string(specs.Speculative)].Unit, err))
+	}
+	tm.SpeculativeParts = parts
 	for _, fast := range []bool{true, false} {
 		ut := timed[string(specs.Speculative)]
 		pd, err := speculativePath(specDesign, fast)
@@ -325,4 +330,36 @@ func speculativePath(d *netlist.Design, fast bool) (*netlist.Design, error) {
 		return nil, errors.New("no multiplexer selected by monotonic_o: cannot time its fast and slow paths")
 	}
 	return &cp, nil
+}
+
+// speculativeParts times, inside a speculative coalescer, the arrival of
+// the detector's result (monotonic_o, the output multiplexers' select)
+// and of the all-to-all and neighbor results at the multiplexers.
+func speculativeParts(d *netlist.Design, opt timing.Options) ([]profile.PathTiming, error) {
+	mono, addr := d.Port("monotonic_o"), d.Port("addr_i")
+	if mono == nil || mono.Width() != 1 || addr == nil {
+		return nil, errors.New("no addr_i input and 1-bit monotonic_o output: not a speculative coalescer")
+	}
+	sel := mono.Bits[0]
+	var all, nbr netlist.Bus
+	for _, g := range d.Gates {
+		if g.Kind == netlist.MUX2 && g.In[0] == sel {
+			all, nbr = append(all, g.In[1]), append(nbr, g.In[2])
+		}
+	}
+	cp := *d
+	cp.Paths = []netlist.Path{
+		{Name: "detector", From: addr.Bits, To: netlist.Bus{sel}},
+		{Name: "all_to_all", From: addr.Bits, To: all},
+		{Name: "neighbor", From: addr.Bits, To: nbr},
+	}
+	r, err := timing.Analyze(&cp, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]profile.PathTiming, len(r.Paths))
+	for i, p := range r.Paths {
+		out[i] = profile.PathTiming{Name: p.Name, FO4: p.FO4}
+	}
+	return out, nil
 }

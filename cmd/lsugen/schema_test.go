@@ -326,6 +326,8 @@ func TestJSONSchemas_Outputs(t *testing.T) {
 		{"rapsim.json", []string{"rapsim", "--json", "--w", "16", "--trials", "20"}, 0},
 		{"pipesim.json", []string{"pipesim", "--json", fig4Spec, "--trace", fig4Trace}, 0},
 		{"pipesim.json", []string{"pipesim", "--json", studySpec, "--preset", "transpose", "--instructions", "50"}, 0},
+		{"profile.json", []string{"profile", "--json", "../../specs/traces/accelsim/profile_spmv.traceg"}, 0},
+		{"profile.json", []string{"profile", "--json", "--spec-timing", "separate", "../../specs/traces/accelsim/profile_copy.traceg"}, 0},
 		{"version.json", []string{"version", "--json"}, 0},
 	} {
 		validated[c.schema] = true

@@ -60,8 +60,10 @@ func newKernelTrace(name string, id, version int, lineinfo, listAll bool, grid, 
 	return k
 }
 
-func (k *kernelTrace) beginBlock(x int) { fmt.Fprintf(&k.b, "#BEGIN_TB\n\nthread block = %d,0,0\n\n", x) }
-func (k *kernelTrace) endBlock()        { k.b.WriteString("#END_TB\n\n") }
+func (k *kernelTrace) beginBlock(x int) {
+	fmt.Fprintf(&k.b, "#BEGIN_TB\n\nthread block = %d,0,0\n\n", x)
+}
+func (k *kernelTrace) endBlock() { k.b.WriteString("#END_TB\n\n") }
 
 // endWarp writes the warp's instructions under its header.
 func (k *kernelTrace) endWarp(w int) {

@@ -69,6 +69,18 @@ type Timing struct {
 	// monotonic: the detector and the all-to-all result through the output
 	// multiplexer.
 	SpeculativeSlow UnitTiming `json:"speculative_slow"`
+	// SpeculativeParts are, with combined timing, the arrivals inside the
+	// speculative unit at its output multiplexers: "detector" (their
+	// select), "all_to_all" and "neighbor" (their inputs).
+	SpeculativeParts []PathTiming `json:"speculative_parts,omitempty"`
+}
+
+// PathTiming is the delay of one path inside a unit.
+type PathTiming struct {
+	// Name says which path.
+	Name string `json:"name"`
+	// FO4 is its delay in FO4.
+	FO4 float64 `json:"fo4"`
 }
 
 // UnitTiming is one generated unit's delay and cycles at the clock.

@@ -299,3 +299,21 @@ func TestReport_WriteTable(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkProfiler_Add: one 32-lane access per iteration, cycling
+// through the hand-computed set (coalesced, reversed, transpose-like,
+// partial, strided).
+func BenchmarkProfiler_Add(b *testing.B) {
+	p, err := New(Options{BlockBytes: 128, Timing: testTiming})
+	if err != nil {
+		b.Fatal(err)
+	}
+	acc := handAccesses()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := p.Add("t", acc[i%len(acc)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -24,6 +24,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if len(t.SpeculativeParts) > 0 {
+		parts := make([]string, len(t.SpeculativeParts))
+		for i, p := range t.SpeculativeParts {
+			parts[i] = fmt.Sprintf("%s %.2f FO4", strings.ReplaceAll(p.Name, "_", "-"), p.FO4)
+		}
+		fmt.Fprintf(w, "  inside %s, at its output multiplexers: %s\n", t.SpeculativeFast.Unit, strings.Join(parts, ", "))
+	}
 	for _, k := range r.Kernels {
 		fmt.Fprintf(w, "\nkernel %d %s (%s)\n", k.ID, k.Name, k.Trace)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
