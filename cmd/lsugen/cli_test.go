@@ -270,7 +270,7 @@ func TestCLI_ExitCodes(t *testing.T) {
 		{[]string{"verify"}, 2},
 		{[]string{"conflicts", trace}, 0},
 		{[]string{"conflicts", missing + ".trace"}, 2},
-		{[]string{"conflicts", "--banks", "3", trace}, 2},
+		{[]string{"conflicts", "--banks", "0", trace}, 2},
 		{[]string{"search", "--function", "bitvector_xor", "--addr-bits", "10", "--bank-bits", "5", trace}, 0},
 		{[]string{"search", "--function", "bitvector_xor", "--addr-bits", "10", "--bank-bits", "5", missing + ".trace"}, 2},
 		{[]string{"search", trace}, 2},

@@ -38,7 +38,7 @@ func newConflictsCmd(a *app) *cobra.Command {
 		bankBytes         int
 	)
 	cmd := &cobra.Command{
-		Use:   "conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC...",
+		Use:   "conflicts [--json] [--accesses] [--hash SPEC:UNIT | --banks N] [--bank-bytes 4|8] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC|KERNELSLIST...",
 		Short: "bank, lock and position conflicts of access traces",
 		Long:  conflictsLong,
 		RunE: func(cmd *cobra.Command, inputs []string) error {
