@@ -71,7 +71,12 @@ type modGen struct {
 
 // mod builds bank_o and returns it; index_o is left in g.index.
 func (g *hashGen) mod() (nl.Bus, *nl.Expr) {
-	p := newModPlan(g.h.AddrBits, g.h.Banks)
+	return g.modWith(newModPlan(g.h.AddrBits, g.h.Banks))
+}
+
+// modWith builds the unit by plan p; a plan with m = 0 divides by long
+// division even where folding applies (the tests compare the two).
+func (g *hashGen) modWith(p modPlan) (nl.Bus, *nl.Expr) {
 	mg := &modGen{hashGen: g, p: p}
 	if p.xBits > 0 {
 		mg.x = word{g.addr[p.n:], nl.Slice(g.addE, g.h.AddrBits-1, p.n)}
@@ -181,43 +186,64 @@ func (mg *modGen) fold() (rem, quo word) {
 
 	// End-around-carry adder: x + y + cout, cout the carry out of x + y.
 	// In gates the carry-out is the prefix tree's group generate, fed back
-	// into every position in one more level.
-	gen, prop := genProp(b, x.n, y.n)
-	gg, pp := prefixGP(b, gen, prop)
+	// into every position in one more level (lateCarryAdd). The result is
+	// q, standing for 0, exactly when x + y is q (every bit propagates) or
+	// 2q (x = y = q, every bit generates): known as early as cout.
+	eac, gg, pp, gen := lateCarryAdd(b, x.n, y.n, nil)
 	cout := gg[m-1]
-	eac := make(nl.Bus, m)
-	for i := range eac {
-		carry := cout
-		if i > 0 {
-			carry = b.Or(gg[i-1], b.And(pp[i-1], cout))
-		}
-		eac[i] = b.Xor(prop[i], carry)
-	}
-	sumE := mg.wire("fold_sum", nl.AddE(nl.Concat(x.e, nl.ConstExpr(0, 1)), nl.Concat(y.e, nl.ConstExpr(0, 1))),
+	onesN := b.Or(pp[m-1], b.And(gen...))
+	foldE := mg.wire("fold_sum", nl.AddE(nl.Concat(x.e, nl.ConstExpr(0, 1)), nl.Concat(y.e, nl.ConstExpr(0, 1))),
 		"the last two words added, with the carry out")
-	coutW := mg.named("fold_cout", word{nl.Bus{cout}, nl.Slice(sumE, m, m)}, "carry out: worth 2^m = q + 1, so it re-enters as 1")
-	e := mg.named("fold_eac", word{eac, nl.AddE(nl.Slice(sumE, m-1, 0), nl.Concat(coutW.e, nl.ConstExpr(0, m-1)))},
+	coutW := mg.named("fold_cout", word{nl.Bus{cout}, nl.Slice(foldE, m, m)}, "carry out: worth 2^m = q + 1, so it re-enters as 1")
+	e := mg.named("fold_eac", word{eac, nl.AddE(nl.Slice(foldE, m-1, 0), nl.Concat(coutW.e, nl.ConstExpr(0, m-1)))},
 		fmt.Sprintf("the chunk sum mod %d, with %d itself standing for 0", p.q, p.q))
-	ones := mg.named("fold_ones", word{nl.Bus{b.And(eac...)}, nl.EqE(e.e, nl.ConstExpr(uint64(p.q), m))},
+	ones := mg.named("fold_ones", word{nl.Bus{onesN}, nl.EqE(e.e, nl.ConstExpr(uint64(p.q), m))},
 		fmt.Sprintf("the sum is %d = 0 mod %d", p.q, p.q))
 	rem = word{make(nl.Bus, m), nl.MuxE(ones.e, nl.ConstExpr(0, m), e.e)}
 	for i := range rem.n {
-		rem.n[i] = b.And(eac[i], b.Not(ones.n[0]))
+		rem.n[i] = b.And(eac[i], b.Not(onesN))
 	}
 	rem = mg.named("remainder", rem, fmt.Sprintf("x mod %d", p.q))
 
-	// The quotient: the shifted copies of X first, the late correction
-	// bits last, so that the carry-save tree takes them at its last levels.
+	// The quotient: a carry-save tree over the shifted copies of X, the
+	// wrapped carries and cout filling the free bit 0 of its carry words
+	// in the order they arrive, and ones, the last to arrive, as the
+	// adder's late carry-in.
 	qw := p.quoBits
 	var terms []word
 	for j := 1; j*m < p.xBits; j++ {
 		terms = append(terms, mg.bitsOf(j*m, qw))
 	}
-	for _, c := range wrapped {
-		terms = append(terms, mg.resize(c, qw))
+	terms = mg.carrySave("quo", terms, append(wrapped, coutW))
+	for len(terms) < 2 {
+		terms = append(terms, mg.resize(word{}, qw))
 	}
-	terms = append(terms, mg.resize(coutW, qw), mg.resize(ones, qw))
-	return rem, mg.sumWords("quo", terms, fmt.Sprintf("x / %d", p.q))
+	sum, _, _, _ := lateCarryAdd(b, terms[0].n, terms[1].n, ones.n)
+	sumE := nl.AddE(nl.AddE(terms[0].e, terms[1].e), mg.resize(ones, qw).e)
+	return rem, mg.named("quo", word{sum, sumE}, fmt.Sprintf("x / %d", p.q))
+}
+
+// lateCarryAdd returns x + y + cin truncated to len(x) bits, for a carry-in
+// that arrives late: the prefix tree works on x and y alone and cin joins
+// every carry in one AND-OR level. cin nil means the end-around carry, the
+// tree's own carry out. It also returns the group generate and propagate
+// of bits [i:0] and the bit generates.
+func lateCarryAdd(b *nl.Builder, x, y, cin nl.Bus) (sum, gg, pp, gen nl.Bus) {
+	gen, prop := genProp(b, x, y)
+	gg, pp = prefixGP(b, gen, prop)
+	c := gg[len(gg)-1]
+	if cin != nil {
+		c = cin[0]
+	}
+	sum = make(nl.Bus, len(x))
+	for i := range sum {
+		carry := c
+		if i > 0 {
+			carry = b.Or(gg[i-1], b.And(pp[i-1], c))
+		}
+		sum[i] = b.Xor(prop[i], carry)
+	}
+	return sum, gg, pp, gen
 }
 
 // prefixGP returns the group generate and propagate of bits [i:0] for
@@ -236,24 +262,41 @@ func prefixGP(b *nl.Builder, g, p nl.Bus) (nl.Bus, nl.Bus) {
 	return gg, pp
 }
 
-// sumWords adds words of equal width (truncated to it): a carry-save tree
-// taking the words in order, then a prefix adder.
-func (mg *modGen) sumWords(name string, terms []word, doc string) word {
-	if len(terms) == 0 {
-		return mg.resize(word{}, mg.p.quoBits)
-	}
-	w := len(terms[0].n)
-	for level := 0; len(terms) > 2; level++ {
+// carrySave reduces words of equal width, plus one-bit terms of weight 1,
+// to at most two words with the same sum (truncated to the width).
+// Carry-save adders take the words in order and queue their results
+// behind the rest; each carry word, shifted left, has a free bit 0, which
+// takes the next one-bit term (in the order given: arrival order). A bit
+// that finds no free place is added as a word of its own.
+func (mg *modGen) carrySave(name string, terms, ones []word) []word {
+	w := mg.p.quoBits
+	level := 0
+	reduce := func() {
 		sum, maj := mg.csa(terms[0], terms[1], terms[2])
 		s := mg.named(fmt.Sprintf("%s_s%d", name, level), sum, "carry-save sum")
 		mj := mg.named(fmt.Sprintf("%s_maj%d", name, level), maj, "carry-save carries")
 		c := word{append(nl.Bus{nl.Const0}, mj.n[:w-1]...), nl.ShlE(mj.e, nl.ConstExpr(1, 1))}
+		if len(ones) > 0 {
+			c = word{append(nl.Bus{ones[0].n[0]}, mj.n[:w-1]...), ones[0].e}
+			if w > 1 {
+				c.e = nl.Concat(ones[0].e, nl.Slice(mj.e, w-2, 0))
+			}
+			ones = ones[1:]
+		}
 		terms = append(terms[3:], s, c)
+		level++
 	}
-	if len(terms) == 1 {
-		return mg.named(name, terms[0], doc)
+	for len(terms) > 2 {
+		reduce()
 	}
-	return mg.named(name, word{prefixAdd(mg.b, terms[0].n, terms[1].n, nl.Const0), nl.AddE(terms[0].e, terms[1].e)}, doc)
+	for len(ones) > 0 {
+		terms = append(terms, mg.resize(ones[0], w))
+		ones = ones[1:]
+		if len(terms) > 2 {
+			reduce()
+		}
+	}
+	return terms
 }
 
 // longDivision divides X by an odd q that is not 2^m - 1: restoring
