@@ -436,13 +436,20 @@ func TestHeaders_MatchModel(t *testing.T) {
 		if b.units == nil {
 			continue
 		}
-		var in bytes.Buffer
+		size := 0
+		for _, i := range b.units {
+			size += 8 * (2 + len(exp[i].as))
+		}
+		in := make([]byte, 0, size)
 		for k, i := range b.units {
-			binary.Write(&in, binary.NativeEndian, []uint64{uint64(k), uint64(len(exp[i].as))})
-			binary.Write(&in, binary.NativeEndian, exp[i].as)
+			in = binary.NativeEndian.AppendUint64(in, uint64(k))
+			in = binary.NativeEndian.AppendUint64(in, uint64(len(exp[i].as)))
+			for _, a := range exp[i].as {
+				in = binary.NativeEndian.AppendUint64(in, a)
+			}
 		}
 		inFile, outFile := "in_"+b.name+".bin", "out_"+b.name+".bin"
-		if err := os.WriteFile(filepath.Join(dir, inFile), in.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, inFile), in, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		c := &toolchain.Cmd{Path: filepath.Join(dir, "drv_"+b.name), Args: []string{inFile, outFile}, Dir: dir, Timeout: time.Minute}
@@ -482,4 +489,137 @@ func TestHeaders_MatchModel(t *testing.T) {
 		}
 	}
 	t.Logf("%d units (%d with the parity helper), %d addresses compared", len(hs), len(parity), checked)
+}
+
+// TestHeader_Refuses: units the header cannot compute are errors that
+// say why, never a panic or a header.
+func TestHeader_Refuses(t *testing.T) {
+	bits := func(rows ...[]int) [][]int { return rows }
+	for _, c := range []struct {
+		h    *specs.Hash
+		want string
+	}{
+		{nil, "nil hash unit"},
+		{&specs.Hash{Name: "c", Function: specs.BitvectorPerm, AddrBits: 10, BankBits: 5, Configurable: true}, "configurable hash units have no constant C function"},
+		{&specs.Hash{Name: "a", Function: specs.BitvectorPerm, AddrBits: 65, BankBits: 5}, "addr_bits = 65, want 1..64"},
+		{&specs.Hash{Name: "a", Function: specs.BitvectorPerm, AddrBits: 0, BankBits: 5}, "addr_bits = 0"},
+		{&specs.Hash{Name: "b", Function: specs.BitvectorPerm, AddrBits: 64, BankBits: 33}, "bank_bits = 33, want 1..32"},
+		{&specs.Hash{Name: "b", Function: specs.BitvectorPerm, AddrBits: 4, BankBits: 5}, "at most addr_bits = 4"},
+		{&specs.Hash{Name: "k", Function: specs.BitvectorPerm, AddrBits: 10, BankBits: 5, K: -1}, "k = -1"},
+		{&specs.Hash{Name: "k", Function: specs.BitvectorXor, AddrBits: 10, BankBits: 5, K2: -3}, "k2 = -3"},
+		{&specs.Hash{Name: "m", Function: specs.BitvectorXor, AddrBits: 10, BankBits: 5, Mask: 32}, "mask = 0x20, want < 2^bank_bits"},
+		{&specs.Hash{Name: "p", Function: specs.BitwisePerm, AddrBits: 10, BankBits: 2, Bits: bits([]int{1})}, "bits has 1 entries, want bank_bits = 2"},
+		{&specs.Hash{Name: "p", Function: specs.BitwisePerm, AddrBits: 10, BankBits: 1, Bits: bits([]int{1, 2})}, "bits[0] has 2 elements, want 1..1"},
+		{&specs.Hash{Name: "x", Function: specs.BitwiseXor, AddrBits: 10, BankBits: 1, Bits: bits([]int{3, 3})}, "bits[0] = [3 3] lists one address bit twice"},
+		{&specs.Hash{Name: "x", Function: specs.XorMatrix, AddrBits: 10, BankBits: 1, Bits: bits([]int{-1})}, "bits[0] lists address bit -1"},
+		{&specs.Hash{Name: "i", Function: specs.IPoly, AddrBits: 10, BankBits: 2, Bits: bits([]int{0}, []int{1}), Polynomial: []int{3, 1, 0}}, "want degree bank_bits = 2"},
+		{&specs.Hash{Name: "f", Function: specs.FixedXor, AddrBits: 9, BankBits: 5}, "2*bank_bits = 10 > addr_bits = 9"},
+		{&specs.Hash{Name: "r", Function: specs.RAP, AddrBits: 4, W: 3, Permutation: []int{0, 1, 2}}, "w = 3, want a power of two"},
+		{&specs.Hash{Name: "r", Function: specs.RAP, AddrBits: 4, W: 4, Permutation: []int{0, 1, 2}}, "permutation has 3 entries, want w = 4"},
+		{&specs.Hash{Name: "r", Function: specs.RAP, AddrBits: 4, W: 4, Permutation: []int{0, 1, 2, 4}}, "permutation[3] = 4, want 0..3"},
+		{&specs.Hash{Name: "r", Function: specs.RAP, AddrBits: 1, W: 4, Permutation: []int{0, 1, 2, 3}}, "addr_bits = 1, want at least log2(w) = 2"},
+		{&specs.Hash{Name: "d", Function: specs.Mod, AddrBits: 10, Banks: 1}, "banks = 1, want 2.."},
+		{&specs.Hash{Name: "u", Function: "crc", AddrBits: 10, BankBits: 2}, `unknown hash function "crc"`},
+		{&specs.Hash{Name: "9lives", Function: specs.FixedXor, AddrBits: 10, BankBits: 5}, "not a C identifier"},
+	} {
+		b, err := Header(c.h, Info{})
+		if err == nil || !strings.Contains(err.Error(), c.want) || b != nil {
+			t.Errorf("%+v: error %v, want %q", c.h, err, c.want)
+		}
+	}
+}
+
+// TestHeader_NeverPanics: random parameters give a header or an error.
+func TestHeader_NeverPanics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	fns := append(append([]specs.HashFunction(nil), specs.HashFunctions...), specs.IPoly, specs.Mod, "")
+	small := func() int { return rng.IntN(140) - 6 }
+	written := 0
+	for range 20000 {
+		h := &specs.Hash{
+			Name: "u", Function: fns[rng.IntN(len(fns))],
+			AddrBits: small(), BankBits: small(), K: small(), K1: small(), K2: small(),
+			Mask: rng.Uint64() >> rng.IntN(65), W: 1 << rng.IntN(12), Banks: small(),
+		}
+		for range rng.IntN(4) {
+			var row []int
+			for range rng.IntN(4) {
+				row = append(row, small())
+			}
+			h.Bits = append(h.Bits, row)
+		}
+		for range rng.IntN(5) {
+			h.Polynomial = append(h.Polynomial, small())
+		}
+		if rng.IntN(2) == 0 {
+			h.Permutation = rng.Perm(h.W)
+		}
+		b, err := Header(h, Info{})
+		if (b == nil) == (err == nil) {
+			t.Fatalf("%+v: header %d bytes and error %v", h, len(b), err)
+		}
+		if b != nil {
+			written++
+		}
+	}
+	if written < 100 {
+		t.Errorf("only %d of the random units gave a header: the parameters miss the valid space", written)
+	}
+	t.Logf("%d headers", written)
+}
+
+// TestHeader_SwizzleNote: the header calls the section 7.2 index
+// (addr with its low bank_bits bits replaced by the bank; rap's addr) a
+// permutation exactly when, by the model, no two addresses below
+// 2^addr_bits share it. Hand-checked: transpose_bvxor and add are
+// permutations, lavamd_bvxor (k1 = 1: no bank bit reads addr[0]) and
+// stride16_bvperm (the bank is addr[8:4]) are not.
+func TestHeader_SwizzleNote(t *testing.T) {
+	hand := map[string]bool{"transpose_bvxor": true, "atomic_add_ripple": true, "lavamd_bvxor": false, "stride16_bvperm": false}
+	seen := 0
+	for _, h := range testUnits(t) {
+		if h.AddrBits > 16 || h.Function == specs.Mod {
+			continue
+		}
+		b, err := Header(h, Info{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		says := strings.Contains(string(b), "index is a permutation of each aligned block")
+		if !says && !strings.Contains(string(b), "index is NOT one-to-one") {
+			t.Errorf("%s: the header says nothing about its index", h.Name)
+		}
+		as := make([]uint64, 1<<h.AddrBits)
+		for a := range as {
+			as[a] = uint64(a)
+		}
+		outs, want, err := expected(h, as)
+		if err != nil {
+			t.Fatal(err)
+		}
+		low := uint64(1)<<h.BankBits - 1
+		if h.Function == specs.RAP {
+			low = uint64(h.W - 1)
+		}
+		used := map[uint64]bool{}
+		for a := range as {
+			idx := uint64(a)&^low | want[a*outs]
+			if h.Function == specs.RAP {
+				idx = want[a*outs+1]
+			}
+			used[idx] = true
+		}
+		if is := len(used) == len(as); is != says {
+			t.Errorf("%s: the header says permutation = %v, the model gives %v", h.Name, says, is)
+		}
+		if w, ok := hand[h.Name]; ok {
+			seen++
+			if says != w {
+				t.Errorf("%s: permutation = %v, hand-checked %v", h.Name, says, w)
+			}
+		}
+	}
+	if seen != len(hand) {
+		t.Errorf("%d of the %d hand-checked units found", seen, len(hand))
+	}
 }
