@@ -1,7 +1,8 @@
 package accelsim
 
 import (
-	"errors"
+	"bufio"
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -202,7 +203,20 @@ func TestOpen_KernelsListErrors(t *testing.T) {
 	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "k.traceg.xz:1: not an xz file") {
 		t.Errorf("bad xz: %v", err)
 	}
-	if !errors.Is(io.EOF, io.EOF) {
-		t.Fatal()
+}
+
+// TestCheckXzDict refuses an xz file whose first block asks for a
+// dictionary above MaxXzDict, reading only its headers.
+func TestCheckXzDict(t *testing.T) {
+	file := func(dictByte byte) *bufio.Reader {
+		head := []byte("\xfd7zXZ\x00\x00\x04\x00\x00\x00\x00") // stream header, CRC not checked here
+		block := []byte{0x02, 0x00, 0x21, 0x01, dictByte, 0, 0, 0, 0, 0, 0, 0}
+		return bufio.NewReader(bytes.NewReader(append(head, block...)))
+	}
+	if err := checkXzDict(file(22)); err != nil { // 22: 8 MiB (xz -6)
+		t.Errorf("8 MiB dictionary refused: %v", err)
+	}
+	if err := checkXzDict(file(40)); err == nil || !strings.Contains(err.Error(), "xz dictionary of 4294967295 bytes") {
+		t.Errorf("4 GiB dictionary: %v", err)
 	}
 }
