@@ -207,6 +207,28 @@ func hashInvariant(h *Hash) string {
 			}
 			seen[r] = true
 		}
+	case IPoly:
+		p := h.Polynomial
+		if h.Configurable || len(p) < 2 || p[0] != h.BankBits || p[len(p)-1] != 0 || len(h.Bits) != h.BankBits {
+			return "bad ipoly polynomial"
+		}
+		for i := 1; i < len(p); i++ {
+			if p[i] >= p[i-1] {
+				return "ipoly exponents not descending"
+			}
+		}
+		for _, row := range h.Bits {
+			for _, i := range row {
+				if i < 0 || i >= h.AddrBits {
+					return "bit index out of range"
+				}
+			}
+		}
+	case Mod:
+		if h.Configurable || h.Banks < 2 || h.Banks > MaxModBanks || h.AddrBits < 11 && h.Banks > 1<<h.AddrBits ||
+			1<<h.BankBits < h.Banks || 1<<(h.BankBits-1) >= h.Banks {
+			return "bad mod banks"
+		}
 	default:
 		return "unknown function " + strings.TrimSpace(string(h.Function))
 	}

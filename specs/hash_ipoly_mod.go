@@ -99,7 +99,7 @@ func (hd *blockDecoder) decodeIPoly(h *Hash) {
 	if f := polySmallestFactor(poly); f != 0 {
 		g, _ := polyDivMod(poly, f)
 		hd.warnf(rng, "Reducible polynomial",
-			"P(x) = %s = (%s)(%s) is reducible. Power-of-two strides stay conflict-free (the constant term makes x invertible mod P), but IPOLY's spread of other strides (Rau, ISCA 1991) assumes an irreducible P: strides that share a factor with P(x) map to fewer banks. An irreducible polynomial of degree %d is %s.",
+			"P(x) = %s = (%s)(%s) is reducible. Aligned power-of-two strides stay conflict-free (the constant term makes x invertible mod P(x)), but IPOLY's spread of other strides (Rau, ISCA 1991) assumes an irreducible P: strides that share a factor with P(x) map to fewer banks. An irreducible polynomial of degree %d is %s.",
 			polyString(poly), polyString(f), polyString(g), deg, polyString(firstIrreducible(deg)))
 	}
 }
