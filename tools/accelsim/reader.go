@@ -603,9 +603,10 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 	switch s {
 	case "0":
 		for range lanes {
-			if s, err = take(fmt.Sprintf("address of active lane %d of %d", len(a.Addrs)+1, lanes)); err != nil {
-				return nil, err
+			if p >= len(f) { // checked here: the message is formatted only on error
+				return nil, k.errorf("line ends before the address of active lane %d of %d", len(a.Addrs)+1, lanes)
 			}
+			s, p = f[p], p+1
 			v, err := parseHex(s)
 			if err != nil {
 				return nil, k.errorf("address %q is not a hex number", clip(s))
@@ -652,9 +653,10 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 		}
 		for i := range lanes {
 			if i > 0 {
-				if s, err = take(fmt.Sprintf("delta of active lane %d of %d", i+1, lanes)); err != nil {
-					return nil, err
+				if p >= len(f) {
+					return nil, k.errorf("line ends before the delta of active lane %d of %d", i+1, lanes)
 				}
+				s, p = f[p], p+1
 				d, err := strconv.ParseInt(s, 10, 64)
 				if err != nil {
 					return nil, k.errorf("delta %q is not a decimal number", clip(s))
