@@ -399,3 +399,23 @@ func TestAnalyzer_KernelsAndAtomics(t *testing.T) {
 		t.Errorf("input: %+v", in)
 	}
 }
+
+// TestHashUnit_ModSize maps through a mod hash unit of 17 banks: the
+// mapping has 17 banks (not 2^bank_bits = 32) and bank = address mod 17.
+func TestHashUnit_ModSize(t *testing.T) {
+	m, err := HashUnit(&specs.Hash{Name: "m17", Function: specs.Mod, AddrBits: 16, Banks: 17, BankBits: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Size != 17 {
+		t.Fatalf("size %d, want 17", m.Size)
+	}
+	for _, c := range [][2]uint64{{0, 0}, {16, 16}, {17, 0}, {35, 1}, {65535, 65535 % 17}} {
+		if got := m.Map(c[0]); uint64(got) != c[1] {
+			t.Errorf("bank of %d: %d, want %d", c[0], got, c[1])
+		}
+	}
+	if got := NewCounter(m).Degree([]uint64{0, 17, 34, 1}); got != 3 {
+		t.Errorf("0, 17, 34, 1: %d-way, want 3", got)
+	}
+}
