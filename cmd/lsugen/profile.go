@@ -23,7 +23,7 @@ Accel-Sim traces (a kernelslist.g or kernel-N.traceg[.xz]), per PC and
 per kernel: the fraction of warp accesses whose active lanes' addresses
 are monotonic (non-decreasing or non-increasing, 003_*'s statistic), the
 histogram of unique blocks of --block-bytes per access, and the cycles the
-all-to-all and speculative coalescers take at a clock of --clock FO4: the
+all-to-all and speculative coalescers take at each --clock period (FO4): the
 speculative coalescer answers a monotonic access on its fast path
 (detector and neighbor comparator) and the others on its slow path. The
 neighbor comparator alone is exact only where each block's active lanes
@@ -82,12 +82,12 @@ func newProfileCmd(a *app) *cobra.Command {
 	var (
 		asJSON     bool
 		blockBytes int
-		clock      float64
+		clocks     string
 		spec, mode string
 		specTiming string
 	)
 	cmd := &cobra.Command{
-		Use:   "profile [--json] [--block-bytes N] [--clock FO4] [--mode unsized|sized] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
+		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--mode unsized|sized] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
 		Short: "coalescing profile of a kernel's global loads and stores: monotonic fraction, unique blocks, coalescer cycles",
 		Long:  profileLong,
 		RunE: func(cmd *cobra.Command, traces []string) error {
@@ -100,8 +100,17 @@ func newProfileCmd(a *app) *cobra.Command {
 			if blockBytes < 1 || blockBytes > profile.MaxBlockBytes || blockBytes&(blockBytes-1) != 0 {
 				return usagef("--block-bytes %d: want a power of two from 1 to %d", blockBytes, profile.MaxBlockBytes)
 			}
-			if !(clock > 0) || clock > maxProfileClock {
-				return usagef("--clock %v: want a positive number of FO4 up to %g", clock, maxProfileClock)
+			periods, err := parseClocks(clocks)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			if len(periods) == 0 || len(periods) > profile.MaxClocks {
+				return usagef("--clock %q: want 1 to %d clock periods", clocks, profile.MaxClocks)
+			}
+			for _, p := range periods {
+				if p > maxProfileClock {
+					return usagef("--clock %v: want at most %g FO4", p, maxProfileClock)
+				}
 			}
 			if timing.Mode(mode) != timing.Unsized && timing.Mode(mode) != timing.Sized {
 				return usagef("--mode %q: want unsized or sized", mode)
@@ -117,7 +126,7 @@ func newProfileCmd(a *app) *cobra.Command {
 					return badInput(err)
 				}
 			}
-			tm, err := coalescerTiming(spec, clock, timing.Mode(mode), specTiming, a.stderr)
+			tm, err := coalescerTiming(spec, periods, timing.Mode(mode), specTiming, a.stderr)
 			if err != nil {
 				return err
 			}
@@ -140,8 +149,8 @@ func newProfileCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.IntVar(&blockBytes, "block-bytes", 128, "block size in bytes (a power of two): unique blocks per access, and the neighbor comparator's blocks")
-	fs.Float64Var(&clock, "clock", 40, "clock period in FO4 at which the coalescers' cycles are counted")
-	fs.StringVar(&mode, "mode", string(timing.Unsized), "timing model of the coalescers, as lsugen timing --mode: unsized (gates as built) or sized (logical-effort buffer trees)")
+	fs.StringVar(&clocks, "clock", "40", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
+	fs.StringVar(&mode, "mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
 	fs.StringVar(&specTiming, "spec-timing", specCombined, "how the speculative coalescer's fast and slow paths are timed: combined (inside the generated speculative unit) or separate (003_*'s method: the detector, neighbor and all-to-all units each alone)")
 	fs.StringVar(&spec, "coalescers", "", "spec file whose first 32-lane all_to_all, neighbor and speculative coalescers are timed (default: the 32-lane units of specs/coalescer_thesis.hcl, built in)")
 	return cmd
@@ -185,8 +194,8 @@ const (
 // coalescerTiming loads the coalescers (the built-in thesis units when
 // path is ""), picks the first 32-lane unit of each structure (and
 // detector, for specSeparate), generates and times them, and counts
-// their cycles at clock FO4. Spec diagnostics are printed to stderr.
-func coalescerTiming(path string, clock float64, mode timing.Mode, spec string, stderr io.Writer) (profile.Timing, error) {
+// their cycles at each clock. Spec diagnostics are printed to stderr.
+func coalescerTiming(path string, clocks []float64, mode timing.Mode, spec string, stderr io.Writer) (profile.Timing, error) {
 	loader := specs.NewLoader()
 	var (
 		file  *specs.File
@@ -247,7 +256,7 @@ func coalescerTiming(path string, clock float64, mode timing.Mode, spec string, 
 		if err != nil {
 			return profile.Timing{}, fmt.Errorf("%s: %w", u.UnitName(), err)
 		}
-		ut := profile.UnitTiming{Unit: u.UnitName(), FO4: res.FO4, Cycles: timing.CyclesAt(res.FO4, clock)}
+		ut := profile.UnitTiming{Unit: u.UnitName(), FO4: res.FO4, Cycles: cyclesAt(res.FO4, clocks)}
 		switch u := u.(type) {
 		case *specs.Coalescer:
 			ut.Lanes, ut.AddrBits, ut.BlockBits = u.Lanes, u.AddrBits, u.BlockBits
@@ -259,7 +268,7 @@ func coalescerTiming(path string, clock float64, mode timing.Mode, spec string, 
 			specDesign = d
 		}
 	}
-	tm := profile.Timing{ClockFO4: clock, Mode: string(mode), SpecTiming: spec, Spec: name,
+	tm := profile.Timing{ClocksFO4: clocks, Mode: string(mode), SpecTiming: spec, Spec: name,
 		AllToAll: timed[string(specs.AllToAll)], Neighbor: timed[string(specs.Neighbor)]}
 	if spec == specSeparate {
 		slower := func(a, b profile.UnitTiming) profile.UnitTiming {
@@ -288,7 +297,7 @@ func coalescerTiming(path string, clock float64, mode timing.Mode, spec string, 
 		if err != nil {
 			return profile.Timing{}, fmt.Errorf("%s: %w", ut.Unit, err)
 		}
-		ut.FO4, ut.Cycles = pr.FO4, timing.CyclesAt(pr.FO4, clock)
+		ut.FO4, ut.Cycles = pr.FO4, cyclesAt(pr.FO4, clocks)
 		if fast {
 			tm.SpeculativeFast = ut
 		} else {
@@ -330,6 +339,15 @@ func speculativePath(d *netlist.Design, fast bool) (*netlist.Design, error) {
 		return nil, errors.New("no multiplexer selected by monotonic_o: cannot time its fast and slow paths")
 	}
 	return &cp, nil
+}
+
+// cyclesAt is the cycles a path of fo4 needs at each clock.
+func cyclesAt(fo4 float64, clocks []float64) []int {
+	out := make([]int, len(clocks))
+	for i, c := range clocks {
+		out[i] = timing.CyclesAt(fo4, c)
+	}
+	return out
 }
 
 // speculativeParts times, inside a speculative coalescer, the arrival of

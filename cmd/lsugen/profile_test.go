@@ -50,7 +50,7 @@ func TestProfile_TransposeTrace(t *testing.T) {
 	}
 	var got []row
 	for _, p := range k.PCs {
-		got = append(got, row{p.PC, p.Opcode, p.Accesses, p.Monotonic, p.NeighborExact, p.NeighborExtraRequests, p.UniqueBlocks, p.Cycles.AllToAll, p.Cycles.Speculative})
+		got = append(got, row{p.PC, p.Opcode, p.Accesses, p.Monotonic, p.NeighborExact, p.NeighborExtraRequests, p.UniqueBlocks, p.Cycles[0].AllToAll, p.Cycles[0].Speculative})
 	}
 	// The built-in thesis units, unsized, at 40 FO4: all-to-all 2 cycles;
 	// the speculative unit's detector path dominates both its paths: 4.
@@ -66,41 +66,33 @@ func TestProfile_TransposeTrace(t *testing.T) {
 		t.Errorf("kernel: monotonic %v, mean blocks %v; want 0.6667, 13.6667", k.MonotonicFraction, k.MeanUniqueBlocks)
 	}
 	tm := doc.Timing
-	if tm.AllToAll.Unit != "coalesce_a2a_32" || tm.AllToAll.Cycles != 2 || tm.Neighbor.Cycles != 1 ||
-		tm.SpeculativeFast.Cycles != 4 || tm.SpeculativeSlow.Cycles != 4 || tm.Mode != "unsized" || tm.SpecTiming != "combined" {
+	if tm.AllToAll.Unit != "coalesce_a2a_32" || !reflect.DeepEqual(tm.ClocksFO4, []float64{40}) ||
+		!reflect.DeepEqual([][]int{tm.AllToAll.Cycles, tm.Neighbor.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles}, [][]int{{2}, {1}, {4}, {4}}) ||
+		tm.Mode != "unsized" || tm.SpecTiming != "combined" {
 		t.Errorf("timing %+v", tm)
 	}
 }
 
 // TestProfile_ThesisTables: with 003_*'s method (--spec-timing separate)
-// the speculative coalescer's cycles are Table 5.1's: at 48 FO4 a
-// monotonic access takes 1 cycle and the all-to-all 2; at 40 both 2.
+// the cycles at 40, 48 and 56 FO4 are Table 5.1's: all-to-all 2 / 2 / 1,
+// the fast path (detector) 2 / 1 / 1.
 func TestProfile_ThesisTables(t *testing.T) {
-	for _, c := range []struct {
-		clock           string
-		a2a, fast, slow int
-	}{
-		{"40", 2, 2, 2},
-		{"48", 2, 1, 2},
-		{"56", 1, 1, 1},
-	} {
-		doc := profileJSON(t, "--spec-timing", "separate", "--clock", c.clock, profileTraces+"profile_transpose.traceg")
-		tm := doc.Timing
-		if tm.AllToAll.Cycles != c.a2a || tm.SpeculativeFast.Cycles != c.fast || tm.SpeculativeSlow.Cycles != c.slow {
-			t.Errorf("at %s FO4: all-to-all %d, fast %d, slow %d cycles; want %d, %d, %d", c.clock,
-				tm.AllToAll.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles, c.a2a, c.fast, c.slow)
-		}
-		if tm.SpeculativeFast.Unit != "monotonic_32, coalesce_nbr_32" {
-			t.Errorf("fast path units %q", tm.SpeculativeFast.Unit)
-		}
-		// 48 accesses, 32 monotonic: at 48 FO4, 96 / (32 x 1 + 16 x 2) = 1.5.
-		want := 1.0
-		if c.clock == "48" {
-			want = 1.5
-		}
-		if got := doc.Total.Cycles.Speedup; got != want {
-			t.Errorf("at %s FO4: speedup %v, want %v", c.clock, got, want)
-		}
+	doc := profileJSON(t, "--spec-timing", "separate", "--clock", "40,48,56", profileTraces+"profile_transpose.traceg")
+	tm := doc.Timing
+	got := [][]int{tm.AllToAll.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles}
+	if want := [][]int{{2, 2, 1}, {2, 1, 1}, {2, 2, 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("all-to-all, fast and slow cycles at 40, 48, 56 FO4: %v, want %v", got, want)
+	}
+	if tm.SpeculativeFast.Unit != "monotonic_32, coalesce_nbr_32" || tm.SpeculativeSlow.Unit != "coalesce_a2a_32, monotonic_32" {
+		t.Errorf("path units %q and %q", tm.SpeculativeFast.Unit, tm.SpeculativeSlow.Unit)
+	}
+	// 48 accesses, 32 monotonic: at 48 FO4, 96 / (32 x 1 + 16 x 2) = 1.5.
+	var speedups []float64
+	for _, c := range doc.Total.Cycles {
+		speedups = append(speedups, c.Speedup)
+	}
+	if want := []float64{1, 1.5, 1}; !reflect.DeepEqual(speedups, want) {
+		t.Errorf("speedups %v, want %v", speedups, want)
 	}
 }
 
@@ -152,8 +144,10 @@ func TestProfile_Errors(t *testing.T) {
 		{[]string{"profile"}, "no trace files"},
 		{[]string{"profile", "--block-bytes", "96", tr}, "--block-bytes 96: want a power of two"},
 		{[]string{"profile", "--block-bytes", "0", tr}, "power of two"},
-		{[]string{"profile", "--clock", "0", tr}, "--clock 0"},
-		{[]string{"profile", "--clock", "NaN", tr}, "--clock NaN"},
+		{[]string{"profile", "--clock", "0", tr}, `--clock: "0" is not a positive number`},
+		{[]string{"profile", "--clock", "40,x", tr}, `"x" is not a positive number`},
+		{[]string{"profile", "--clock", "", tr}, "want 1 to 16 clock periods"},
+		{[]string{"profile", "--clock", "1e7", tr}, "at most 1e+06 FO4"},
 		{[]string{"profile", "--mode", "fast", tr}, `--mode "fast"`},
 		{[]string{"profile", "--spec-timing", "x", tr}, `--spec-timing "x"`},
 		{[]string{"profile", "../../specs/coalescer_thesis.hcl"}, "not an Accel-Sim trace"},

@@ -30,8 +30,8 @@ const (
 	MaxWidth = 256
 	// MaxGroups bounds the (kernel, PC) groups a profile keeps.
 	MaxGroups = 1 << 20
-	// MaxLanes is the warp width of the traces (a 32-bit active mask).
-	MaxLanes = 32
+	// MaxClocks bounds the clocks one profile counts cycles at.
+	MaxClocks = 16
 )
 
 // Options configure a profile.
@@ -45,8 +45,9 @@ type Options struct {
 
 // Timing is the coalescer units and the cycles each needs at one clock.
 type Timing struct {
-	// ClockFO4 is the clock period in FO4.
-	ClockFO4 float64 `json:"clock_fo4"`
+	// ClocksFO4 are the clock periods in FO4; every list of cycles below
+	// has one entry per clock, in this order.
+	ClocksFO4 []float64 `json:"clocks_fo4"`
 	// Mode is the timing model: "unsized" or "sized" (lsugen timing --mode).
 	Mode string `json:"mode"`
 	// SpecTiming is how the speculative coalescer's paths were timed:
@@ -93,8 +94,8 @@ type UnitTiming struct {
 	BlockBits int `json:"block_bits"`
 	// FO4 is the path's delay in FO4.
 	FO4 float64 `json:"fo4"`
-	// Cycles is ceil(FO4 / clock), at least 1.
-	Cycles int `json:"cycles"`
+	// Cycles is ceil(FO4 / clock), at least 1, at each clock.
+	Cycles []int `json:"cycles"`
 }
 
 // Report is the profile of every kernel and the total.
@@ -177,8 +178,9 @@ type Stats struct {
 	UniqueBlocks []BlockCount `json:"unique_blocks"`
 	// MeanUniqueBlocks is the mean of that histogram.
 	MeanUniqueBlocks float64 `json:"mean_unique_blocks"`
-	// Cycles is what the all-to-all and speculative coalescers take.
-	Cycles Cycles `json:"cycles"`
+	// Cycles is what the all-to-all and speculative coalescers take, at
+	// each clock.
+	Cycles []Cycles `json:"cycles"`
 }
 
 // BlockCount is one bar of the unique-blocks histogram.
@@ -189,8 +191,10 @@ type BlockCount struct {
 	Accesses int64 `json:"accesses"`
 }
 
-// Cycles are the coalescer cycles of a set of accesses at the clock.
+// Cycles are the coalescer cycles of a set of accesses at one clock.
 type Cycles struct {
+	// ClockFO4 is the clock period in FO4.
+	ClockFO4 float64 `json:"clock_fo4"`
 	// AllToAll is Σ over accesses of the all-to-all unit's cycles.
 	AllToAll int64 `json:"all_to_all"`
 	// Speculative is Σ of the fast path's cycles on monotonic accesses and
@@ -254,15 +258,25 @@ func (o Options) check() error {
 		return fmt.Errorf("block bytes %d: want a power of two from 1 to %d", b, MaxBlockBytes)
 	}
 	t := o.Timing
-	if !(t.ClockFO4 > 0) || math.IsInf(t.ClockFO4, 0) {
-		return fmt.Errorf("clock %v FO4: want a positive number", t.ClockFO4)
+	if len(t.ClocksFO4) == 0 || len(t.ClocksFO4) > MaxClocks {
+		return fmt.Errorf("%d clocks: want 1 to %d", len(t.ClocksFO4), MaxClocks)
+	}
+	for _, c := range t.ClocksFO4 {
+		if !(c > 0) || math.IsInf(c, 0) {
+			return fmt.Errorf("clock %v FO4: want a positive number", c)
+		}
 	}
 	for _, u := range []struct {
 		name string
 		u    UnitTiming
 	}{{"all_to_all", t.AllToAll}, {"neighbor", t.Neighbor}, {"speculative fast path", t.SpeculativeFast}, {"speculative slow path", t.SpeculativeSlow}} {
-		if u.u.Cycles < 1 {
-			return fmt.Errorf("timing of the %s coalescer: %d cycles, want at least 1", u.name, u.u.Cycles)
+		if len(u.u.Cycles) != len(t.ClocksFO4) {
+			return fmt.Errorf("timing of the %s coalescer: %d cycle counts for %d clocks", u.name, len(u.u.Cycles), len(t.ClocksFO4))
+		}
+		for _, c := range u.u.Cycles {
+			if c < 1 {
+				return fmt.Errorf("timing of the %s coalescer: %d cycles, want at least 1", u.name, c)
+			}
 		}
 	}
 	return nil
@@ -445,7 +459,7 @@ func (g *agg) stats(t Timing) Stats {
 		NeighborExact:         g.neighborExact,
 		NeighborExtraRequests: g.neighborExtraRequests,
 		UniqueBlocks:          []BlockCount{},
-		Cycles:                Cycles{Speedup: 1},
+		Cycles:                make([]Cycles, len(t.ClocksFO4)),
 	}
 	var blocksSum int64
 	for n, c := range g.hist {
@@ -454,15 +468,21 @@ func (g *agg) stats(t Timing) Stats {
 			blocksSum += int64(n) * c
 		}
 	}
-	s.Cycles.AllToAll = s.Accesses * int64(t.AllToAll.Cycles)
-	s.Cycles.Speculative = s.Monotonic*int64(t.SpeculativeFast.Cycles) + (s.Accesses-s.Monotonic)*int64(t.SpeculativeSlow.Cycles)
+	n := float64(s.Accesses)
 	if s.Accesses > 0 {
-		n := float64(s.Accesses)
 		s.MonotonicFraction = round4(float64(s.Monotonic) / n)
 		s.MeanUniqueBlocks = round4(float64(blocksSum) / n)
-		s.Cycles.MeanAllToAll = round4(float64(s.Cycles.AllToAll) / n)
-		s.Cycles.MeanSpeculative = round4(float64(s.Cycles.Speculative) / n)
-		s.Cycles.Speedup = round4(float64(s.Cycles.AllToAll) / float64(s.Cycles.Speculative))
+	}
+	for i, clock := range t.ClocksFO4 {
+		c := Cycles{ClockFO4: clock, Speedup: 1}
+		c.AllToAll = s.Accesses * int64(t.AllToAll.Cycles[i])
+		c.Speculative = s.Monotonic*int64(t.SpeculativeFast.Cycles[i]) + (s.Accesses-s.Monotonic)*int64(t.SpeculativeSlow.Cycles[i])
+		if s.Accesses > 0 {
+			c.MeanAllToAll = round4(float64(c.AllToAll) / n)
+			c.MeanSpeculative = round4(float64(c.Speculative) / n)
+			c.Speedup = round4(float64(c.AllToAll) / float64(c.Speculative))
+		}
+		s.Cycles[i] = c
 	}
 	return s
 }

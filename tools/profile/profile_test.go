@@ -9,17 +9,18 @@ import (
 	"github.com/lsugen/lsugen/tools/accelsim"
 )
 
-// testTiming has four different cycle counts, so that a swapped structure
-// shows: all-to-all 2, neighbor 1, speculative fast 1 and slow 3.
+// testTiming has different cycle counts, so that a swapped structure
+// shows: at the first clock all-to-all 2, neighbor 1, speculative fast 1
+// and slow 3; at the second 1, 1, 1 and 2.
 var testTiming = Timing{
-	ClockFO4:        40,
+	ClocksFO4:       []float64{40, 80},
 	Mode:            "unsized",
 	SpecTiming:      "combined",
 	Spec:            "test.hcl",
-	AllToAll:        UnitTiming{Unit: "a2a", Lanes: 32, AddrBits: 32, FO4: 50, Cycles: 2},
-	Neighbor:        UnitTiming{Unit: "nbr", Lanes: 32, AddrBits: 32, FO4: 5, Cycles: 1},
-	SpeculativeFast: UnitTiming{Unit: "spec", Lanes: 32, AddrBits: 32, FO4: 39, Cycles: 1},
-	SpeculativeSlow: UnitTiming{Unit: "spec", Lanes: 32, AddrBits: 32, FO4: 81, Cycles: 3},
+	AllToAll:        UnitTiming{Unit: "a2a", Lanes: 32, AddrBits: 32, FO4: 50, Cycles: []int{2, 1}},
+	Neighbor:        UnitTiming{Unit: "nbr", Lanes: 32, AddrBits: 32, FO4: 5, Cycles: []int{1, 1}},
+	SpeculativeFast: UnitTiming{Unit: "spec", Lanes: 32, AddrBits: 32, FO4: 39, Cycles: []int{1, 1}},
+	SpeculativeSlow: UnitTiming{Unit: "spec", Lanes: 32, AddrBits: 32, FO4: 81, Cycles: []int{3, 2}},
 }
 
 // access builds a global access of the active lanes in mask, lane i at
@@ -80,26 +81,32 @@ func TestProfile_HandComputed(t *testing.T) {
 	want := []PC{
 		{PC: "0x0010", Opcode: "LDG.E", Stats: Stats{Accesses: 2, ActiveLanes: 64, Monotonic: 2, Increasing: 1, Decreasing: 1,
 			MonotonicFraction: 1, NeighborExact: 2, UniqueBlocks: []BlockCount{{1, 2}}, MeanUniqueBlocks: 1,
-			Cycles: Cycles{AllToAll: 4, Speculative: 2, MeanAllToAll: 2, MeanSpeculative: 1, Speedup: 2}}},
+			Cycles: []Cycles{{ClockFO4: 40, AllToAll: 4, Speculative: 2, MeanAllToAll: 2, MeanSpeculative: 1, Speedup: 2},
+				{ClockFO4: 80, AllToAll: 2, Speculative: 2, MeanAllToAll: 1, MeanSpeculative: 1, Speedup: 1}}}},
 		{PC: "0x0020", Opcode: "STG.E", Stats: Stats{Accesses: 2, ActiveLanes: 38, NeighborExact: 1, NeighborExtraRequests: 28,
 			UniqueBlocks: []BlockCount{{3, 1}, {4, 1}}, MeanUniqueBlocks: 3.5,
-			Cycles: Cycles{AllToAll: 4, Speculative: 6, MeanAllToAll: 2, MeanSpeculative: 3, Speedup: 0.6667}}},
+			Cycles: []Cycles{{ClockFO4: 40, AllToAll: 4, Speculative: 6, MeanAllToAll: 2, MeanSpeculative: 3, Speedup: 0.6667},
+				{ClockFO4: 80, AllToAll: 2, Speculative: 4, MeanAllToAll: 1, MeanSpeculative: 2, Speedup: 0.5}}}},
 		{PC: "0x0030", Opcode: "LDG.E.64", Stats: Stats{Accesses: 1, ActiveLanes: 8, Monotonic: 1, Uniform: 1,
 			MonotonicFraction: 1, NeighborExact: 1, UniqueBlocks: []BlockCount{{1, 1}}, MeanUniqueBlocks: 1,
-			Cycles: Cycles{AllToAll: 2, Speculative: 1, MeanAllToAll: 2, MeanSpeculative: 1, Speedup: 2}}},
+			Cycles: []Cycles{{ClockFO4: 40, AllToAll: 2, Speculative: 1, MeanAllToAll: 2, MeanSpeculative: 1, Speedup: 2},
+				{ClockFO4: 80, AllToAll: 1, Speculative: 1, MeanAllToAll: 1, MeanSpeculative: 1, Speedup: 1}}}},
 		{PC: "0x0040", Opcode: "LDG.E", Stats: Stats{Accesses: 1, ActiveLanes: 32, Monotonic: 1, Increasing: 1,
 			MonotonicFraction: 1, NeighborExact: 1, UniqueBlocks: []BlockCount{{32, 1}}, MeanUniqueBlocks: 32,
-			Cycles: Cycles{AllToAll: 2, Speculative: 1, MeanAllToAll: 2, MeanSpeculative: 1, Speedup: 2}}},
+			Cycles: []Cycles{{ClockFO4: 40, AllToAll: 2, Speculative: 1, MeanAllToAll: 2, MeanSpeculative: 1, Speedup: 2},
+				{ClockFO4: 80, AllToAll: 1, Speculative: 1, MeanAllToAll: 1, MeanSpeculative: 1, Speedup: 1}}}},
 	}
 	if !reflect.DeepEqual(k.PCs, want) {
 		t.Errorf("PCs:\n got %+v\nwant %+v", k.PCs, want)
 	}
 	// The kernel: 6 accesses, 4 monotonic, blocks 1+1+4+3+1+32 = 42,
-	// all-to-all 6 x 2 = 12 cycles, speculative 4 x 1 + 2 x 3 = 10.
+	// at 40 FO4 all-to-all 6 x 2 = 12 cycles, speculative 4 x 1 + 2 x 3 =
+	// 10; at 80 FO4 6 x 1 = 6 and 4 x 1 + 2 x 2 = 8.
 	wantK := Stats{Accesses: 6, ActiveLanes: 142, Monotonic: 4, Increasing: 2, Decreasing: 1, Uniform: 1,
 		MonotonicFraction: 0.6667, NeighborExact: 5, NeighborExtraRequests: 28,
 		UniqueBlocks: []BlockCount{{1, 3}, {3, 1}, {4, 1}, {32, 1}}, MeanUniqueBlocks: 7,
-		Cycles: Cycles{AllToAll: 12, Speculative: 10, MeanAllToAll: 2, MeanSpeculative: 1.6667, Speedup: 1.2}}
+		Cycles: []Cycles{{ClockFO4: 40, AllToAll: 12, Speculative: 10, MeanAllToAll: 2, MeanSpeculative: 1.6667, Speedup: 1.2},
+			{ClockFO4: 80, AllToAll: 6, Speculative: 8, MeanAllToAll: 1, MeanSpeculative: 1.3333, Speedup: 0.75}}}
 	if !reflect.DeepEqual(k.Stats, wantK) {
 		t.Errorf("kernel:\n got %+v\nwant %+v", k.Stats, wantK)
 	}
@@ -245,7 +252,9 @@ func TestProfile_Errors(t *testing.T) {
 		{Options{BlockBytes: 96, Timing: testTiming}, "power of two"},
 		{Options{BlockBytes: 0, Timing: testTiming}, "power of two"},
 		{Options{BlockBytes: 2 * MaxBlockBytes, Timing: testTiming}, "power of two"},
-		{Options{BlockBytes: 128, Timing: Timing{ClockFO4: 40}}, "at least 1"},
+		{Options{BlockBytes: 128, Timing: Timing{}}, "0 clocks"},
+		{Options{BlockBytes: 128, Timing: Timing{ClocksFO4: []float64{40}}}, "0 cycle counts for 1 clocks"},
+		{Options{BlockBytes: 128, Timing: func() Timing { t := testTiming; t.ClocksFO4 = []float64{40, -1}; return t }()}, "clock -1 FO4"},
 	}
 	for _, c := range bad {
 		if _, err := New(c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -284,14 +293,15 @@ func TestReport_WriteTable(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"Coalescers of test.hcl at a clock of 40 FO4 (unsized timing, speculative paths combined); blocks of 128 bytes:",
-		"speculative  spec    39.00 FO4  1 cycle   fast path: monotonic accesses",
+		"Coalescers of test.hcl at a clock of 40 / 80 FO4 (unsized timing, speculative paths combined); blocks of 128 bytes:",
+		"speculative  spec    39.00 FO4  1 / 1 cycles  fast path: monotonic accesses",
+		"a2a@40  spec@40   x@40  a2a@80  spec@80   x@80",
 		"kernel 1 k (trace)",
 		"0x0020  STG.E",
 		"unique blocks (blocks:accesses)",
 		"3:1 4:1\n",
 		"66.7%",
-		"1.20x",
+		"1.20x    1.00     1.33  0.75x",
 		"total, 1 kernels",
 	} {
 		if !strings.Contains(out, want) {

@@ -8,14 +8,28 @@ import (
 )
 
 // WriteTable prints the coalescers' cycles, then per kernel one line per
-// PC and a kernel line, then the total.
+// PC and a kernel line, then the total. Each clock adds three columns:
+// the mean cycles per access of the all-to-all and the speculative
+// coalescer, and the speedup.
 func (r *Report) WriteTable(w io.Writer) error {
 	t := r.Timing
-	fmt.Fprintf(w, "Coalescers of %s at a clock of %g FO4 (%s timing, speculative paths %s); blocks of %d bytes:\n",
-		t.Spec, t.ClockFO4, t.Mode, t.SpecTiming, r.BlockBytes)
+	clocks := make([]string, len(t.ClocksFO4))
+	for i, c := range t.ClocksFO4 {
+		clocks[i] = fmt.Sprintf("%g", c)
+	}
+	fmt.Fprintf(w, "Coalescers of %s at a clock of %s FO4 (%s timing, speculative paths %s); blocks of %d bytes:\n",
+		t.Spec, strings.Join(clocks, " / "), t.Mode, t.SpecTiming, r.BlockBytes)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	unit := func(structure string, u UnitTiming, what string) {
-		fmt.Fprintf(tw, "  %s\t%s\t%7.2f FO4\t%s\t%s\n", structure, u.Unit, u.FO4, cycles(u.Cycles), what)
+		cyc := make([]string, len(u.Cycles))
+		for i, c := range u.Cycles {
+			cyc[i] = fmt.Sprint(c)
+		}
+		word := "cycles"
+		if len(u.Cycles) == 1 && u.Cycles[0] == 1 {
+			word = "cycle"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%7.2f FO4\t%s %s\t%s\n", structure, u.Unit, u.FO4, strings.Join(cyc, " / "), word, what)
 	}
 	unit("all-to-all", t.AllToAll, "every access")
 	unit("neighbor", t.Neighbor, "exact only where each block's active lanes are contiguous")
@@ -31,6 +45,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "  inside %s, at its output multiplexers: %s\n", t.SpeculativeFast.Unit, strings.Join(parts, ", "))
 	}
+	head := "\taccesses\tlanes\tmonotonic\tincr\tdecr\tunif\tnbr exact\tblocks"
+	for _, c := range clocks {
+		head += fmt.Sprintf("\ta2a@%s\tspec@%s\tx@%s", c, c, c)
+	}
+	head += "\t\tunique blocks (blocks:accesses)"
 	for _, k := range r.Kernels {
 		fmt.Fprintf(w, "\nkernel %d %s (%s)\n", k.ID, k.Name, k.Trace)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -39,7 +58,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			ow = max(ow, len(p.Opcode))
 		}
 		label := func(pc, opcode string) string { return fmt.Sprintf("%-8s%-*s", pc, ow, opcode) }
-		fmt.Fprintln(tw, label("pc", "opcode")+"\taccesses\tlanes\tmonotonic\tincr\tdecr\tunif\tnbr exact\tblocks\ta2a cyc\tspec cyc\tspeedup\t\tunique blocks (blocks:accesses)")
+		fmt.Fprintln(tw, label("pc", "opcode")+head)
 		for _, p := range k.PCs {
 			statsRow(tw, label(p.PC, p.Opcode), &p.Stats)
 		}
@@ -54,7 +73,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	label := fmt.Sprintf("total, %d kernels", len(r.Kernels))
-	fmt.Fprintln(tw, strings.Repeat(" ", len(label))+"\taccesses\tlanes\tmonotonic\tincr\tdecr\tunif\tnbr exact\tblocks\ta2a cyc\tspec cyc\tspeedup\t\tunique blocks (blocks:accesses)")
+	fmt.Fprintln(tw, strings.Repeat(" ", len(label))+head)
 	statsRow(tw, label, &r.Total)
 	if err := tw.Flush(); err != nil {
 		return err
@@ -65,28 +84,24 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return nil
 }
 
-func cycles(n int) string {
-	if n == 1 {
-		return "1 cycle"
-	}
-	return fmt.Sprintf("%d cycles", n)
-}
-
-// statsRow prints one row; the histogram goes last, left-aligned by the
-// empty cell before it.
+// statsRow prints one row; the histogram goes last, after an empty cell,
+// outside the aligned columns.
 func statsRow(tw io.Writer, label string, s *Stats) {
 	lanes, mono, nbr := 0.0, 0.0, 0.0
 	if s.Accesses > 0 {
 		n := float64(s.Accesses)
 		lanes, mono, nbr = float64(s.ActiveLanes)/n, 100*float64(s.Monotonic)/n, 100*float64(s.NeighborExact)/n
 	}
-	hist := make([]string, len(s.UniqueBlocks))
-	for i, b := range s.UniqueBlocks {
-		hist[i] = fmt.Sprintf("%d:%d", b.Blocks, b.Accesses)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\t%d\t%.1f\t%.1f%%\t%d\t%d\t%d\t%.1f%%\t%.2f", label, s.Accesses, lanes, mono, s.Increasing, s.Decreasing, s.Uniform, nbr, s.MeanUniqueBlocks)
+	for _, c := range s.Cycles {
+		fmt.Fprintf(&b, "\t%.2f\t%.2f\t%.2fx", c.MeanAllToAll, c.MeanSpeculative, c.Speedup)
 	}
-	fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f%%\t%d\t%d\t%d\t%.1f%%\t%.2f\t%.2f\t%.2f\t%.2fx\t\t%s\n",
-		label, s.Accesses, lanes, mono, s.Increasing, s.Decreasing, s.Uniform, nbr,
-		s.MeanUniqueBlocks, s.Cycles.MeanAllToAll, s.Cycles.MeanSpeculative, s.Cycles.Speedup, strings.Join(hist, " "))
+	hist := make([]string, len(s.UniqueBlocks))
+	for i, h := range s.UniqueBlocks {
+		hist[i] = fmt.Sprintf("%d:%d", h.Blocks, h.Accesses)
+	}
+	fmt.Fprintf(tw, "%s\t\t%s\n", b.String(), strings.Join(hist, " "))
 }
 
 func skippedText(s Skipped) string {
