@@ -21,8 +21,9 @@ import (
 )
 
 // constructedSpec adds units the example specs lack: 64-bit addresses,
-// 16 bank bits, every address bit in play, an empty XOR row, w = 1024 and
-// a 1-bit address.
+// 16 bank bits, every address bit in play, an empty XOR row, w = 1024, a
+// degree-16 polynomial, mod with 1023, 24 and 1024 banks, and a 1-bit
+// address.
 const constructedSpec = `
 hash "w64_bvperm" {
   function  = "bitvector_perm"
@@ -71,6 +72,26 @@ hash "w64_rap" {
   w         = 1024
   addr_bits = 64
   seed      = 3
+}
+hash "w64_ipoly" {
+  function   = "ipoly"
+  addr_bits  = 64
+  polynomial = [16, 12, 3, 1, 0]
+}
+hash "w64_mod1023" {
+  function  = "mod"
+  addr_bits = 64
+  banks     = 1023
+}
+hash "w64_mod24" {
+  function  = "mod"
+  addr_bits = 64
+  banks     = 24
+}
+hash "w40_mod1024" {
+  function  = "mod"
+  addr_bits = 40
+  banks     = 1024
 }
 hash "one_bit" {
   function  = "bitwise_perm"

@@ -15,13 +15,16 @@ import (
 // cHeaderUnits are the example units whose C headers are kept in
 // golden/csource, one for each way a header computes the bank: shifts and
 // masks of the whole address, one shifted XOR a bank bit, the parity
-// helper, an add, and rap's table with its permuted address.
+// helper (an XOR matrix and an ipoly), an add, rap's table with its
+// permuted address, and mod's division.
 var cHeaderUnits = map[string]string{
 	"transpose_bvxor":   "specs/hash_table5.hcl",
 	"hist256_bwxor":     "specs/hash_table5.hcl",
 	"ipoly_x5_x2_1":     "specs/hash_atomics.hcl",
 	"atomic_add_ripple": "specs/hash_atomics.hcl",
 	"rap_w4_fig6":       "specs/rap.hcl",
+	"ipoly16_gpgpusim":  "specs/hash_ipoly_mod.hcl",
+	"mod17":             "specs/hash_ipoly_mod.hcl",
 }
 
 // TestGolden_CHeaders compares the headers `lsugen gen --c` writes for

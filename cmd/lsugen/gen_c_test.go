@@ -13,8 +13,8 @@ import (
 	"github.com/lsugen/lsugen/specs"
 )
 
-// cSpec has a configurable hash and a constant rap, to go with goodSpec's
-// constant fixed_xor and seqSpec's pipeline.
+// cSpec has a configurable hash, a constant rap and a mod, to go with
+// goodSpec's constant fixed_xor and seqSpec's pipeline.
 const cSpec = `hash "cfg" {
   function     = "bitvector_perm"
   addr_bits    = 10
@@ -26,10 +26,15 @@ hash "rap4" {
   w           = 4
   permutation = [2, 0, 3, 1]
 }
+hash "mod5" {
+  function  = "mod"
+  addr_bits = 8
+  banks     = 5
+}
 `
 
 // TestGenC_WritesHeaders: gen --c adds NAME.h for every constant hash
-// unit (h and rap4), the header csource writes for the unit with its
+// unit (h, rap4 and mod5), the header csource writes for the unit with its
 // spec's file:line; it names the configurable unit it skipped on stderr,
 // lists the headers in --json, and writes the same bytes again.
 func TestGenC_WritesHeaders(t *testing.T) {
@@ -53,6 +58,7 @@ func TestGenC_WritesHeaders(t *testing.T) {
 		"h":    {"h.h", "h.v", "h_gates.v"},
 		"cfg":  {"cfg.v", "cfg_gates.v"},
 		"rap4": {"rap4.h", "rap4.v", "rap4_gates.v"},
+		"mod5": {"mod5.h", "mod5.v", "mod5_gates.v"},
 		"p":    {"p.v", "p_gates.v"},
 	}
 	for _, u := range rep.Units {
@@ -96,12 +102,15 @@ func TestGenC_WritesHeaders(t *testing.T) {
 	if r, _ := os.ReadFile(filepath.Join(out, "rap4.h")); !strings.Contains(string(r), "static inline LSUGEN_HD uint64_t rap4_addr(uint64_t addr)") {
 		t.Errorf("rap4.h has no rap4_addr:\n%s", r)
 	}
+	if m, _ := os.ReadFile(filepath.Join(out, "mod5.h")); !strings.Contains(string(m), "static inline LSUGEN_HD uint64_t mod5_index(uint64_t addr)\n{\n\taddr &= UINT64_C(0xff);\n\treturn addr / 5u;\n}") {
+		t.Errorf("mod5.h has no mod5_index:\n%s", m)
+	}
 
 	out2 := filepath.Join(dir, "out2")
 	if code, _, stderr := lsugen(t, "gen", "-c", "-o", out2, a, b, p); code != 0 {
 		t.Fatalf("again: exit %d: %s", code, stderr)
 	}
-	for _, n := range []string{"h.h", "rap4.h"} {
+	for _, n := range []string{"h.h", "rap4.h", "mod5.h"} {
 		x, _ := os.ReadFile(filepath.Join(out, n))
 		y, _ := os.ReadFile(filepath.Join(out2, n))
 		if string(x) != string(y) {
