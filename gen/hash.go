@@ -408,27 +408,7 @@ func (g *hashGen) header() []string {
 		p := newModPlan(h.AddrBits, h.Banks)
 		lines = append(lines, fmt.Sprintf("bank_o = addr_i mod %d (%d bits), index_o = addr_i / %d (%d bits): the word within the bank.",
 			h.Banks, m, h.Banks, p.quoBits))
-		switch {
-		case p.q == 1:
-			lines = append(lines, "A power of two: bank_o is the low address bits, index_o the rest.")
-		default:
-			var how string
-			if p.m > 0 {
-				how = fmt.Sprintf("by folding: %d = 2^%d - 1, so x mod %d is the sum of x's %d-bit chunks mod %d\n"+
-					"(carry-save tree with end-around carry, an end-around-carry adder, %d read as 0);\n"+
-					"x / %d = (x >> %d) + (x >> %d) + ... + the carries taken out of that sum", p.q, p.m, p.q, p.m, p.q, p.q, p.q, p.m, 2*p.m)
-			} else {
-				how = fmt.Sprintf("by restoring long division by the constant %d, one compare-subtract stage per quotient bit", p.q)
-			}
-			split := ""
-			if p.n > 0 {
-				split = fmt.Sprintf("%d = 2^%d * %d: bank_o[%d:0] = addr_i[%d:0]; x = addr_i >> %d, bank_o[%d:%d] = x mod %d,\nindex_o = x / %d, ",
-					h.Banks, p.n, p.q, p.n-1, p.n-1, p.n, m-1, p.n, p.q, p.q)
-			} else {
-				split = fmt.Sprintf("x = addr_i; bank_o = x mod %d, index_o = x / %d, ", p.q, p.q)
-			}
-			lines = append(lines, strings.Split(split+how+".", "\n")...)
-		}
+		lines = append(lines, p.describe(h.Banks, m)...)
 	case specs.FixedXor:
 		lines = append(lines, fmt.Sprintf("bank_o = addr_i[%d:0] ^ addr_i[%d:%d]", m-1, 2*m-1, m))
 	case specs.Add:

@@ -24,9 +24,14 @@ import (
 //     X/q = (X >> m) + (X >> 2m) + ... + (wrapped carries) + (final
 //     carry) + (all ones): X = q*sum_j (X >> jm) + sum of chunks. Those
 //     terms are added by one carry-save tree and a prefix adder.
-//   - other q: long division by the constant, one compare-subtract stage
-//     per quotient bit (restoring), each stage a (b+2)-bit prefix adder
-//     with a constant operand (b = bits of q) and b muxes.
+//   - other q whose multiplicative order m (the least m with q dividing
+//     2^m - 1) is at most 16 and below X's width (5, 9, 11, 13, 17, 21,
+//     ...): fold by D = 2^m - 1 = q*t as above, giving X mod D and X / D;
+//     divide the m-bit X mod D by q (restoring, m - b + 1 stages), and
+//     index = t*(X / D) + (X mod D) / q, the t copies added by carry-save.
+//   - any other q: long division by the constant, one compare-subtract
+//     stage per quotient bit (restoring), each stage a (b+2)-bit prefix
+//     adder with a constant operand (b = bits of q) and b muxes.
 //
 // The word-level view mirrors the gates operation by operation (the same
 // chunks, carry-save words and stages), so the formal proof finds the
@@ -35,25 +40,75 @@ import (
 // modPlan is the arithmetic of one mod unit.
 type modPlan struct {
 	n, q    int // banks = 2^n * q, q odd
-	m       int // q = 2^m - 1 (folding), else 0
+	m       int // fold by 2^m - 1; 0: long division
+	t       int // (2^m - 1) / q: 1 when q = 2^m - 1
 	xBits   int // width of X = addr >> n
 	remBits int // clog2(q): the high part of bank_o
 	quoBits int // index_o: bits of the largest quotient, at least 1
+	// foldBits is the width of X / (2^m - 1) when t > 1.
+	foldBits int
 }
+
+// maxFoldOrder bounds the fold width of a q that is not 2^m - 1: the
+// m-bit residue is then divided by q in m - b + 1 serial stages and the
+// fold quotient taken t ~ 2^m / q times, so a wide m gains nothing.
+const maxFoldOrder = 16
 
 func newModPlan(addrBits, banks int) modPlan {
 	n := bits.TrailingZeros(uint(banks))
 	q := banks >> n
 	p := modPlan{n: n, q: q, xBits: addrBits - n, remBits: bits.Len(uint(q - 1))}
-	if q > 1 && q&(q+1) == 0 {
-		p.m = bits.Len(uint(q))
+	if q > 1 {
+		// The multiplicative order of 2 mod q (q <= 1023, so it exists).
+		m, r := 1, 2%q
+		for r != 1 && m <= maxFoldOrder {
+			m, r = m+1, r*2%q
+		}
+		switch {
+		case q&(q+1) == 0:
+			p.m, p.t = bits.Len(uint(q)), 1
+		case r == 1 && m < p.xBits:
+			p.m, p.t = m, (1<<m-1)/q
+		}
 	}
-	top := ^uint64(0)
-	if addrBits < 64 {
-		top = 1<<addrBits - 1
+	p.quoBits = max(1, bits.Len64(topOf(addrBits)/uint64(banks)))
+	if p.m > 0 {
+		p.foldBits = max(1, bits.Len64(topOf(p.xBits)/(1<<p.m-1)))
 	}
-	p.quoBits = max(1, bits.Len64(top/uint64(banks)))
 	return p
+}
+
+// topOf is the largest value of w bits.
+func topOf(w int) uint64 { return ^uint64(0) >> (64 - w) }
+
+// describe says in the unit's header how it divides.
+func (p modPlan) describe(banks, bankBits int) []string {
+	if p.q == 1 {
+		return []string{"A power of two: bank_o is the low address bits, index_o the rest."}
+	}
+	var lines []string
+	if p.n > 0 {
+		lines = append(lines, fmt.Sprintf("%d = 2^%d * %d: bank_o[%d:0] = addr_i[%d:0]; x = addr_i >> %d, bank_o[%d:%d] = x mod %d, index_o = x / %d.",
+			banks, p.n, p.q, p.n-1, p.n-1, p.n, bankBits-1, p.n, p.q, p.q))
+	} else {
+		lines = append(lines, fmt.Sprintf("x = addr_i; bank_o = x mod %d, index_o = x / %d.", p.q, p.q))
+	}
+	d := 1<<p.m - 1
+	switch {
+	case p.m == 0:
+		lines = append(lines, fmt.Sprintf("Restoring long division by the constant %d, one compare-subtract stage per quotient bit.", p.q))
+	case p.t == 1:
+		lines = append(lines,
+			fmt.Sprintf("Folding: %d = 2^%d - 1, so x mod %d is the sum of x's %d-bit chunks mod %d (carry-save tree", p.q, p.m, p.q, p.m, p.q),
+			fmt.Sprintf("with end-around carry, an end-around-carry adder, %d read as 0); x / %d = (x >> %d) + (x >> %d) + ...", p.q, p.q, p.m, 2*p.m),
+			"+ the carries taken out of that sum.")
+	default:
+		lines = append(lines,
+			fmt.Sprintf("%d divides 2^%d - 1 = %d = %d * %d: x mod %d and x / %d by folding %d-bit chunks (end-around carry),", p.q, p.m, d, p.q, p.t, d, d, p.m),
+			fmt.Sprintf("then r = x mod %d divided by %d by restoring long division; x mod %d = r mod %d,", d, p.q, p.q, p.q),
+			fmt.Sprintf("x / %d = %d * (x / %d) + r / %d.", p.q, p.t, d, p.q))
+	}
+	return lines
 }
 
 // word is a bus with its word-level expression.
@@ -88,10 +143,17 @@ func (g *hashGen) modWith(p modPlan) (nl.Bus, *nl.Expr) {
 	switch {
 	case p.q == 1:
 		quo = mg.x
+	case p.m > 0 && p.t == 1:
+		rem, quo = mg.fold("remainder", "quo", p.quoBits)
 	case p.m > 0:
-		rem, quo = mg.fold()
+		d := 1<<p.m - 1
+		r, qd := mg.fold("fold_rem", "fold_quo", p.foldBits)
+		var s word
+		rem, s = mg.divide("small", r, p.m)
+		rem = mg.named("remainder", rem, fmt.Sprintf("x mod %d = (x mod %d) mod %d", p.q, d, p.q))
+		quo = mg.scaleAdd(qd, s)
 	default:
-		rem, quo = mg.longDivision()
+		rem, quo = mg.divide("div", mg.x, p.xBits)
 	}
 	quo = mg.resize(quo, p.quoBits)
 	g.index, g.indexE = quo.n, quo.e
@@ -127,13 +189,16 @@ func (mg *modGen) resize(a word, w int) word {
 		nl.Concat(a.e, nl.ConstExpr(0, w-len(a.n)))}
 }
 
-// bitsOf returns bits [lo, lo+w) of x as a w-bit word, zeros above X.
-func (mg *modGen) bitsOf(lo, w int) word {
-	hi := min(lo+w, mg.p.xBits)
+// bitsOf returns bits [lo, lo+w) of X as a w-bit word, zeros above X.
+func (mg *modGen) bitsOf(lo, w int) word { return mg.fieldOf(mg.x, mg.p.xBits, lo, w) }
+
+// fieldOf returns bits [lo, lo+w) of an xBits-wide word x, zeros above.
+func (mg *modGen) fieldOf(x word, xBits, lo, w int) word {
+	hi := min(lo+w, xBits)
 	if lo >= hi {
 		return word{nl.Const(0, w), nl.ConstExpr(0, w)}
 	}
-	return mg.resize(word{mg.x.n[lo:hi], nl.Slice(mg.x.e, hi-1, lo)}, w)
+	return mg.resize(word{x.n[lo:hi], nl.Slice(x.e, hi-1, lo)}, w)
 }
 
 // named gives a word a wire in the RTL and a name in the gate netlist.
@@ -157,14 +222,16 @@ func (mg *modGen) csa(a, b, c word) (sum, maj word) {
 	return sum, maj
 }
 
-// fold divides X by q = 2^m - 1 (see the file comment).
-func (mg *modGen) fold() (rem, quo word) {
+// fold divides X by d = 2^m - 1 (see the file comment): it returns X mod
+// d, named remName, and X / d in qw bits, named quoName.
+func (mg *modGen) fold(remName, quoName string, qw int) (rem, quo word) {
 	p, m, b := mg.p, mg.p.m, mg.b
+	d := 1<<m - 1
 	k := max(1, (p.xBits+m-1)/m) // chunks
 	queue := make([]word, k)
 	for j := range queue {
 		queue[j] = mg.named(fmt.Sprintf("chunk_%d", j), mg.bitsOf(j*m, m),
-			fmt.Sprintf("x[%d:%d] (2^%d = 1 mod %d, so every chunk has weight 1)", min((j+1)*m, p.xBits)-1, j*m, j*m, p.q))
+			fmt.Sprintf("x[%d:%d] (2^%d = 1 mod %d, so every chunk has weight 1)", min((j+1)*m, p.xBits)-1, j*m, j*m, d))
 	}
 	var wrapped []word // carries taken out of the sum, each worth q
 	for level := 0; len(queue) > 2; level++ {
@@ -194,33 +261,32 @@ func (mg *modGen) fold() (rem, quo word) {
 	onesN := b.Or(pp[m-1], b.And(gen...))
 	foldE := mg.wire("fold_sum", nl.AddE(nl.Concat(x.e, nl.ConstExpr(0, 1)), nl.Concat(y.e, nl.ConstExpr(0, 1))),
 		"the last two words added, with the carry out")
-	coutW := mg.named("fold_cout", word{nl.Bus{cout}, nl.Slice(foldE, m, m)}, "carry out: worth 2^m = q + 1, so it re-enters as 1")
+	coutW := mg.named("fold_cout", word{nl.Bus{cout}, nl.Slice(foldE, m, m)}, fmt.Sprintf("carry out: worth 2^%d = %d + 1, so it re-enters as 1", m, d))
 	e := mg.named("fold_eac", word{eac, nl.AddE(nl.Slice(foldE, m-1, 0), nl.Concat(coutW.e, nl.ConstExpr(0, m-1)))},
-		fmt.Sprintf("the chunk sum mod %d, with %d itself standing for 0", p.q, p.q))
-	ones := mg.named("fold_ones", word{nl.Bus{onesN}, nl.EqE(e.e, nl.ConstExpr(uint64(p.q), m))},
-		fmt.Sprintf("the sum is %d = 0 mod %d", p.q, p.q))
+		fmt.Sprintf("the chunk sum mod %d, with %d itself standing for 0", d, d))
+	ones := mg.named("fold_ones", word{nl.Bus{onesN}, nl.EqE(e.e, nl.ConstExpr(uint64(d), m))},
+		fmt.Sprintf("the sum is %d = 0 mod %d", d, d))
 	rem = word{make(nl.Bus, m), nl.MuxE(ones.e, nl.ConstExpr(0, m), e.e)}
 	for i := range rem.n {
 		rem.n[i] = b.And(eac[i], b.Not(onesN))
 	}
-	rem = mg.named("remainder", rem, fmt.Sprintf("x mod %d", p.q))
+	rem = mg.named(remName, rem, fmt.Sprintf("x mod %d", d))
 
 	// The quotient: a carry-save tree over the shifted copies of X, the
 	// wrapped carries and cout filling the free bit 0 of its carry words
 	// in the order they arrive, and ones, the last to arrive, as the
 	// adder's late carry-in.
-	qw := p.quoBits
 	var terms []word
 	for j := 1; j*m < p.xBits; j++ {
 		terms = append(terms, mg.bitsOf(j*m, qw))
 	}
-	terms = mg.carrySave("quo", terms, append(wrapped, coutW))
+	terms = mg.carrySave(quoName, terms, append(wrapped, coutW))
 	for len(terms) < 2 {
 		terms = append(terms, mg.resize(word{}, qw))
 	}
 	sum, _, _, _ := lateCarryAdd(b, terms[0].n, terms[1].n, ones.n)
 	sumE := nl.AddE(nl.AddE(terms[0].e, terms[1].e), mg.resize(ones, qw).e)
-	return rem, mg.named("quo", word{sum, sumE}, fmt.Sprintf("x / %d", p.q))
+	return rem, mg.named(quoName, word{sum, sumE}, fmt.Sprintf("x / %d", d))
 }
 
 // lateCarryAdd returns x + y + cin truncated to len(x) bits, for a carry-in
@@ -269,7 +335,10 @@ func prefixGP(b *nl.Builder, g, p nl.Bus) (nl.Bus, nl.Bus) {
 // takes the next one-bit term (in the order given: arrival order). A bit
 // that finds no free place is added as a word of its own.
 func (mg *modGen) carrySave(name string, terms, ones []word) []word {
-	w := mg.p.quoBits
+	if len(terms) == 0 {
+		return nil
+	}
+	w := len(terms[0].n)
 	level := 0
 	reduce := func() {
 		sum, maj := mg.csa(terms[0], terms[1], terms[2])
@@ -299,35 +368,64 @@ func (mg *modGen) carrySave(name string, terms, ones []word) []word {
 	return terms
 }
 
-// longDivision divides X by an odd q that is not 2^m - 1: restoring
+// divide divides an xBits-wide word x by the odd constant q: restoring
 // division, most significant bit first. The partial remainder r < q has b
 // bits; each stage forms t = 2r + x[i] < 2q, subtracts q when t >= q, and
-// that comparison is the quotient bit.
-func (mg *modGen) longDivision() (rem, quo word) {
+// that comparison is the quotient bit. Wires are named after name.
+func (mg *modGen) divide(name string, x word, xBits int) (rem, quo word) {
 	p, b := mg.p, mg.b
 	bw := bits.Len(uint(p.q)) // b
-	if p.xBits < bw {
-		// X < 2^(b-1) < q: the quotient is 0 and X the remainder.
-		return mg.bitsOf(0, bw), word{}
+	if xBits < bw {
+		// x < 2^(b-1) < q: the quotient is 0 and x the remainder.
+		return mg.fieldOf(x, xBits, 0, bw), word{}
 	}
 	// The top b-1 bits are below q: the first remainder, no stage needed.
-	r := mg.bitsOf(p.xBits-bw+1, bw)
+	r := mg.fieldOf(x, xBits, xBits-bw+1, bw)
 	neg := uint64(1)<<(bw+1) - uint64(p.q) // -q in b+1 bits
-	stages := p.xBits - bw + 1
+	stages := xBits - bw + 1
 	qbits := make(nl.Bus, stages)
 	qparts := make([]*nl.Expr, stages)
 	for i := stages - 1; i >= 0; i-- {
-		t := word{append(nl.Bus{mg.x.n[i]}, r.n...), nl.Concat(nl.Slice(mg.x.e, i, i), r.e)} // b+1 bits
-		t = mg.named(fmt.Sprintf("div_t%d", i), t, fmt.Sprintf("2r + x[%d]", i))
+		t := word{append(nl.Bus{x.n[i]}, r.n...), nl.Concat(nl.Slice(x.e, i, i), r.e)} // b+1 bits
+		t = mg.named(fmt.Sprintf("%s_t%d", name, i), t, fmt.Sprintf("2r + x[%d]", i))
 		// t - q in b+2 bits: the top bit is the carry, 1 when t >= q.
 		ext := append(append(nl.Bus(nil), t.n...), nl.Const0)
 		diff := prefixAdd(b, ext, nl.Const(neg, bw+2), nl.Const0)
-		ge := mg.named(fmt.Sprintf("div_ge%d", i), word{nl.Bus{diff[bw+1]}, nl.NotE(nl.LtE(t.e, nl.ConstExpr(uint64(p.q), bw+1)))},
+		ge := mg.named(fmt.Sprintf("%s_ge%d", name, i), word{nl.Bus{diff[bw+1]}, nl.NotE(nl.LtE(t.e, nl.ConstExpr(uint64(p.q), bw+1)))},
 			fmt.Sprintf("t >= %d: quotient bit %d", p.q, i))
 		dE := nl.AddE(t.e, nl.ConstExpr(neg, bw+1))
 		next := word{b.MuxBus(ge.n[0], t.n[:bw], diff[:bw]), nl.MuxE(ge.e, nl.Slice(dE, bw-1, 0), nl.Slice(t.e, bw-1, 0))}
-		r = mg.named(fmt.Sprintf("div_r%d", i), next, fmt.Sprintf("remainder after quotient bit %d", i))
+		r = mg.named(fmt.Sprintf("%s_r%d", name, i), next, fmt.Sprintf("remainder after quotient bit %d", i))
 		qbits[i], qparts[i] = ge.n[0], ge.e
 	}
-	return r, mg.named("quo", word{qbits, nl.Concat(qparts...)}, fmt.Sprintf("x / %d", p.q))
+	quoName := "quo"
+	if name != "div" {
+		quoName = name + "_quo"
+	}
+	return r, mg.named(quoName, word{qbits, nl.Concat(qparts...)}, fmt.Sprintf("the quotient by %d", p.q))
+}
+
+// scaleAdd returns t * qd + s in quoBits bits: the t copies of the fold
+// quotient qd (one per set bit of t, shifted) and the small quotient s,
+// the last to arrive, by carry-save and a prefix adder.
+func (mg *modGen) scaleAdd(qd, s word) word {
+	p, w := mg.p, mg.p.quoBits
+	qd = mg.resize(qd, w)
+	var terms []word
+	for k := range bits.Len(uint(p.t)) {
+		if p.t>>k&1 == 0 {
+			continue
+		}
+		c := qd
+		if k > 0 {
+			c = word{append(nl.Const(0, k), qd.n[:w-k]...), nl.Concat(nl.ConstExpr(0, k), nl.Slice(qd.e, w-k-1, 0))}
+		}
+		terms = append(terms, c)
+	}
+	terms = mg.carrySave("quo", append(terms, mg.resize(s, w)), nil)
+	for len(terms) < 2 {
+		terms = append(terms, mg.resize(word{}, w))
+	}
+	return mg.named("quo", word{prefixAdd(mg.b, terms[0].n, terms[1].n, nl.Const0), nl.AddE(terms[0].e, terms[1].e)},
+		fmt.Sprintf("x / %d = %d * (x / %d) + (x mod %d) / %d", p.q, p.t, 1<<p.m-1, 1<<p.m-1, p.q))
 }

@@ -17,14 +17,15 @@ import (
 var table = []Family{
 	row[*specs.Hash]{
 		kind:     "hash",
-		summary:  "bank-index hash: bit-vector and bitwise permutations and XORs, XOR matrices, add, and the random address permute-shift",
+		summary:  "bank-index hash: bit-vector and bitwise permutations and XORs, XOR matrices, add, the random address permute-shift, IPOLY by polynomial and any bank count by mod",
 		source:   "000_*, 002_*, 004_*",
 		generate: gen.Hash,
 		model:    model.ForHash,
 		// A hash's inputs are an address and its configuration: every
 		// address is enumerated up to 2^20, and random addresses reach
-		// every bank, so there is nothing for directed vectors to add.
-		directed: noDirected[*specs.Hash],
+		// every bank; only mod's arithmetic has corners to add (wide
+		// units: multiples of banks, all-ones chunks).
+		directed: hashDirected,
 		// Configurable with config = "register": clocked, the design's
 		// clock picks this model.
 		sequential: model.ForHashRegister,
