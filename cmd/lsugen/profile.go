@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -118,7 +119,12 @@ func newProfileCmd(a *app) *cobra.Command {
 			if specTiming != specCombined && specTiming != specSeparate {
 				return usagef("--spec-timing %q: want %s or %s", specTiming, specCombined, specSeparate)
 			}
+			seen := map[string]bool{}
 			for _, t := range traces {
+				if seen[filepath.Clean(t)] {
+					return usagef("%s given twice: its kernels would count twice", t)
+				}
+				seen[filepath.Clean(t)] = true
 				if !accelsim.IsTracePath(t) {
 					return usagef("%s: not an Accel-Sim trace (want a kernelslist.g, *.traceg or *.traceg.xz)", t)
 				}

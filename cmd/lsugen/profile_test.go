@@ -151,6 +151,7 @@ func TestProfile_Errors(t *testing.T) {
 		{[]string{"profile", "--mode", "fast", tr}, `--mode "fast"`},
 		{[]string{"profile", "--spec-timing", "x", tr}, `--spec-timing "x"`},
 		{[]string{"profile", "../../specs/coalescer_thesis.hcl"}, "not an Accel-Sim trace"},
+		{[]string{"profile", tr, "../../specs/traces/accelsim/./profile_copy.traceg"}, "given twice"},
 		{[]string{"profile", filepath.Join(dir, "missing.traceg")}, "no such file"},
 		{[]string{"profile", "--coalescers", noSpec, tr}, "declares no 32-lane all_to_all coalescer"},
 		{[]string{"profile", "--coalescers", "../../specs/coalescer_masked.hcl", "--spec-timing", "separate", tr}, ""},

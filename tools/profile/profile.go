@@ -146,6 +146,9 @@ type Skipped struct {
 	OtherGlobal int64 `json:"other_global"`
 	// OtherSpaces are shared, local and other accesses (LDGSTS among them).
 	OtherSpaces int64 `json:"other_spaces"`
+	// NoActiveLanes are LDG and STG executed with no active lane: nothing
+	// to coalesce.
+	NoActiveLanes int64 `json:"no_active_lanes"`
 }
 
 // Stats are the profile figures of a set of warp accesses.
@@ -162,7 +165,7 @@ type Stats struct {
 	Increasing int64 `json:"increasing"`
 	// Decreasing: non-increasing and not all equal.
 	Decreasing int64 `json:"decreasing"`
-	// Uniform: every active lane on one address (also zero or one lane).
+	// Uniform: every active lane on one address (also a single lane).
 	Uniform int64 `json:"uniform"`
 	// MonotonicFraction is Monotonic / Accesses (0 without accesses).
 	MonotonicFraction float64 `json:"monotonic_fraction"`
@@ -319,6 +322,11 @@ func (p *Profiler) Add(trace string, a *accelsim.WarpAccess) error {
 	}
 	if n := bits.OnesCount32(a.Mask); n != len(a.Addrs) {
 		return fmt.Errorf("%s:%d: %d addresses for %d active lanes (mask %08x)", a.File, a.Line, len(a.Addrs), n, a.Mask)
+	}
+	if len(a.Addrs) == 0 {
+		k.skipped.NoActiveLanes++
+		p.skipped.NoActiveLanes++
+		return nil
 	}
 	if a.Width < 0 || a.Width > MaxWidth {
 		return fmt.Errorf("%s:%d: access width %d bytes, want 0..%d", a.File, a.Line, a.Width, MaxWidth)

@@ -151,7 +151,6 @@ func TestProfile_Monotonic(t *testing.T) {
 		{"rising then equal", 0xf, []uint64{0, 4, 4, 4}, "incr", true},
 		{"falling with repeats", 0xf, []uint64{12, 12, 8, 0}, "decr", true},
 		{"one lane", 0x80000000, []uint64{0x1234}, "unif", true},
-		{"no lane", 0, nil, "unif", true},
 		// Within one block but not monotonic in bytes: the detector says
 		// no, though the neighbor comparator is exact.
 		{"one block, bytes out of order", 0x7, []uint64{8, 0, 4}, "none", true},
@@ -196,8 +195,9 @@ func TestProfile_SkipsOtherInstructions(t *testing.T) {
 		mk("LDS.U", accelsim.Shared, accelsim.Load),
 		mk("STL", accelsim.Local, accelsim.Store),
 		mk("STG.E", accelsim.Global, accelsim.Store),
+		&accelsim.WarpAccess{File: "f", Line: 2, Kernel: 2, KernelName: "k2", PC: 0x20, Opcode: "LDG.E", Space: accelsim.Global, Op: accelsim.Load, Width: 4},
 	)
-	want := Skipped{GlobalAtomics: 2, OtherGlobal: 2, OtherSpaces: 2}
+	want := Skipped{GlobalAtomics: 2, OtherGlobal: 2, OtherSpaces: 2, NoActiveLanes: 1}
 	if r.Skipped != want || r.Kernels[0].Skipped != want {
 		t.Errorf("skipped: got %+v and %+v, want %+v", r.Skipped, r.Kernels[0].Skipped, want)
 	}
@@ -326,4 +326,40 @@ func BenchmarkProfiler_Add(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzProfiler_Add: any access, however malformed, is profiled or refused
+// with an error, never a panic, and the report stays consistent.
+func FuzzProfiler_Add(f *testing.F) {
+	f.Add(uint32(0xffffffff), 4, uint64(0x1000), int64(4), uint64(128), "LDG.E")
+	f.Add(uint32(0x0f0f), 16, ^uint64(0)-3, int64(-1), uint64(1), "STG.E.128")
+	f.Add(uint32(1), 0, uint64(0), int64(0), uint64(1<<20), "ATOMG.E.ADD")
+	f.Fuzz(func(t *testing.T, mask uint32, width int, base uint64, stride int64, blockBytes uint64, opcode string) {
+		p, err := New(Options{BlockBytes: blockBytes, Timing: testTiming})
+		if err != nil {
+			return
+		}
+		a := &accelsim.WarpAccess{File: "f", Line: 1, PC: 0x10, Opcode: opcode, Mask: mask, Width: width}
+		a.Space, a.Op = accelsim.Classify(opcode)
+		for i := 0; i < 32; i++ {
+			if mask>>i&1 == 1 {
+				a.Addrs = append(a.Addrs, base+uint64(int64(i)*stride))
+			}
+		}
+		if err := p.Add("t", a); err != nil {
+			return
+		}
+		r := p.Report()
+		s := r.Total
+		if s.Monotonic > s.Accesses || s.NeighborExact > s.Accesses || s.Monotonic > s.NeighborExact {
+			t.Errorf("inconsistent: %+v", s)
+		}
+		var hist int64
+		for _, b := range s.UniqueBlocks {
+			hist += b.Accesses
+		}
+		if hist != s.Accesses {
+			t.Errorf("histogram of %d accesses for %d", hist, s.Accesses)
+		}
+	})
 }

@@ -105,6 +105,10 @@ func statsRow(tw io.Writer, label string, s *Stats) {
 }
 
 func skippedText(s Skipped) string {
-	return fmt.Sprintf("%d global atomics (ATOMG, RED), %d generic LD/ST to global, %d in other spaces (shared, local, ...)",
+	t := fmt.Sprintf("%d global atomics (ATOMG, RED), %d generic LD/ST to global, %d in other spaces (shared, local, ...)",
 		s.GlobalAtomics, s.OtherGlobal, s.OtherSpaces)
+	if s.NoActiveLanes > 0 {
+		t += fmt.Sprintf(", %d LDG/STG with no active lane", s.NoActiveLanes)
+	}
+	return t
 }
