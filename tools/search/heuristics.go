@@ -27,6 +27,18 @@ func ratio(x, y int) float64 {
 	return float64(x) / float64(y)
 }
 
+// gatesBefore is the tie-break of Givargis and MIH among columns of equal
+// score: the one needing fewer XOR gates first, so a single bit (i, i)
+// before any pair (i, j), i < j; among singles the lower bit, among
+// pairs the earlier in Table 3's order ((0,1), (0,2), …, (1,2), …).
+func gatesBefore(cols []column, a, b int) bool {
+	sa, sb := cols[a].i == cols[a].j, cols[b].i == cols[b].j
+	if sa != sb {
+		return sa
+	}
+	return a < b
+}
+
 // configOf turns selected column indices (bank bit 0 first) into a Config.
 func configOf(function string, cols []column, sel []int) Config {
 	cfg := Config{Function: function}
@@ -44,8 +56,9 @@ func configOf(function string, cols []column, sel []int) Config {
 // givargis is the Givargis heuristic extended to many reference sets
 // (§5.2.1): every access is one set R with its own quality Q_i^R (Eq. 11)
 // per candidate column; each step takes the column of the highest ΣR Q_i^R
-// (ties: the lowest column index) and multiplies every set's remaining
-// qualities by that set's correlation C_bi^R with it (Eq. 12). Columns are
+// and multiplies every set's remaining
+// qualities by that set's correlation C_bi^R with it (Eq. 12); equal sums
+// are broken by gatesBefore (a single bit before a pair). Columns are
 // single bits (bitwise_perm) or the n(n+1)/2 bit pairs of Table 3
 // (bitwise_xor); the bank bits are taken in selection order.
 func givargis(p *Prepared, function string) Config {
@@ -75,7 +88,8 @@ func givargis(p *Prepared, function string) Config {
 			for u := 0; u < U; u++ {
 				sum += float64(p.weight[u]) * q[u*nc+i]
 			}
-			if best < 0 || (sum > bestQ && !nearlyEqual(sum, bestQ)) {
+			if best < 0 || (sum > bestQ && !nearlyEqual(sum, bestQ)) ||
+				(nearlyEqual(sum, bestQ) && gatesBefore(cols, i, best)) {
 				best, bestQ = i, sum
 			}
 		}
@@ -103,7 +117,8 @@ func givargis(p *Prepared, function string) Config {
 // mih is the Minimum Imbalance Heuristic extended to many reference sets
 // (§5.2.2, Eq. 14 and 15): step s adds the column whose bit, on top of the
 // s bits already chosen, gives the lowest Σ_R imbalance over the 2^(s+1)
-// bins (ties: the lowest column index). Bank bit 0 is the first choice.
+// bins (ties: gatesBefore, a single bit before a pair, then the lower
+// index). Bank bit 0 is the first choice.
 func mih(p *Prepared, function string) Config {
 	cols := columnSet(p.N, function)
 	nc := len(cols)
@@ -142,7 +157,8 @@ func mih(p *Prepared, function string) Config {
 				num += (B - occupied) * r
 				sum += float64(p.weight[u]) * float64(num) / float64(r*B)
 			}
-			if best < 0 || (sum < bestI && !nearlyEqual(sum, bestI)) {
+			if best < 0 || (sum < bestI && !nearlyEqual(sum, bestI)) ||
+				(nearlyEqual(sum, bestI) && gatesBefore(cols, i, best)) {
 				best, bestI = i, sum
 			}
 		}

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -232,5 +234,114 @@ func TestExhaustive_WideAccess(t *testing.T) {
 	}
 	if want := Conflicts(acc, 16, 5, res.Config); res.ConflictsAfter != want {
 		t.Errorf("search reported %d conflicts for %s, reference count %d", res.ConflictsAfter, res.Config, want)
+	}
+}
+
+// table5Transpose is the CUDA SDK transpose of §3.2.1 and §3.2.2 with
+// TILE_DIM = 16 and one 16×16 thread block (eight warps of 32 lanes, lane
+// tid = 16·ty + tx): tile[ty][tx] is written (word 16·ty + tx) and
+// tile[tx][ty] read (word 16·tx + ty).
+func table5Transpose() [][]uint64 {
+	var out [][]uint64
+	for _, store := range []bool{false, true} {
+		for w := 0; w < 8; w++ {
+			a := make([]uint64, 32)
+			for l := range a {
+				tid := 32*w + l
+				tx, ty := uint64(tid%16), uint64(tid/16)
+				a[l] = ty*16 + tx
+				if store {
+					a[l] = tx*16 + ty
+				}
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// table5Reduction is the CUDA SDK reduction with interleaved addressing
+// (§3.2.3) for a block of 256 threads: sdata[tid] is written (linear),
+// then for S = 1, 2, …, 128 the threads with 2·S·tid < 256 read
+// sdata[2·S·tid] and sdata[2·S·tid + S] and write the first.
+func table5Reduction() [][]uint64 {
+	const threads = 256
+	var out [][]uint64
+	for w := 0; w < threads/32; w++ {
+		out = append(out, StrideAccess(1, 32))
+		for l := range out[len(out)-1] {
+			out[len(out)-1][l] += uint64(32 * w)
+		}
+	}
+	for s := 1; s < threads; s *= 2 {
+		active := threads / (2 * s)
+		for lo := 0; lo < active; lo += 32 {
+			var a, b []uint64
+			for tid := lo; tid < min(lo+32, active); tid++ {
+				a = append(a, uint64(2*s*tid))
+				b = append(b, uint64(2*s*tid+s))
+			}
+			out = append(out, a, b)
+		}
+	}
+	return out
+}
+
+func pairsOf(c Config) string {
+	var b strings.Builder
+	for _, e := range c.Bits {
+		if e[0] == e[len(e)-1] {
+			fmt.Fprintf(&b, "(%d)", e[0])
+		} else {
+			fmt.Fprintf(&b, "(%d^%d)", e[0], e[1])
+		}
+	}
+	return b.String()
+}
+
+// TestHeuristics_Table5: the MIH rows of Table 5 for transpose and
+// reduction (n = 14, m = 5) from the kernels' access patterns. The single
+// bits (4) and (3) tie with the pairs (0^4) and (0^3) there (bit 0 is
+// balanced by the bits already chosen), and the rule "fewer XOR gates
+// first" takes the single bit as the paper does.
+func TestHeuristics_Table5(t *testing.T) {
+	for _, tc := range []struct {
+		name, fn, method string
+		acc              [][]uint64
+		want             string
+	}{
+		{"transpose", BitwiseXor, MIH, table5Transpose(), "(0)(4)(1^5)(2^6)(3^7)"},
+		{"transpose", BitwisePerm, MIH, table5Transpose(), "(0)(4)(1)(2)(3)"},
+		{"transpose", BitwisePerm, Givargis, table5Transpose(), "(0)(4)(1)(2)(3)"},
+		{"reduction", BitwiseXor, MIH, table5Reduction(), "(2^7)(1^6)(0^5)(4)(3)"},
+	} {
+		p := mustPrepare(t, tc.acc, 14, 5)
+		res, err := Search(p, tc.fn, tc.method, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pairsOf(res.Config); got != tc.want {
+			t.Errorf("%s %s %s: %s, want %s (Table 5)", tc.name, tc.fn, tc.method, got, tc.want)
+		}
+	}
+}
+
+// TestHeuristics_TiesFewerGates: two columns of equal score go to the
+// single bit. Bit 0 never varies within an access, so (0^j) scores as
+// (j) in both heuristics.
+func TestHeuristics_TiesFewerGates(t *testing.T) {
+	acc := [][]uint64{StrideAccess(2, 32), StrideAccess(2, 32)}
+	for i := range acc[1] {
+		acc[1][i]++ // odd words: bit 0 is 1 in every lane
+	}
+	p := mustPrepare(t, acc, 8, 3)
+	for _, method := range []string{Givargis, MIH} {
+		res, err := Search(p, BitwiseXor, method, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pairsOf(res.Config); got != "(1)(2)(3)" {
+			t.Errorf("%s: %s, want (1)(2)(3): single bits before the equal (0^j)", method, got)
+		}
 	}
 }
