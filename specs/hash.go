@@ -39,9 +39,11 @@ ipoly: bank = addr(x) mod P(x) over GF(2), address bit i the coefficient of
 x^i; bank bit b is the XOR of the address bits i whose residue x^i mod P(x)
 has bit b set (an XOR matrix, built like xor_matrix). mod: bank = addr mod
 banks, index = addr / banks; for banks = 2^k * q the low k address bits pass
-through to the bank's low bits, and addr >> k is reduced mod q by folding
-m-bit chunks with end-around carry when q = 2^m - 1, else by a long division
-by the constant q ([hash functions](hash-functions.md)).
+through to the bank's low bits, and addr >> k is divided by q: by folding
+m-bit chunks with end-around carry when q = 2^m - 1; by folding by 2^m - 1
+and dividing the m-bit residue when q divides 2^m - 1 for an m <= 16 (5, 9,
+17, ...); else by long division by the constant
+([hash functions](hash-functions.md)).
 
 Warnings flag hashes that cannot reach every bank (duplicate or linearly
 dependent bank bits).`
