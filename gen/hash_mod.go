@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	nl "github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
 )
 
 // The mod hash: bank = addr mod banks, index = addr / banks, for any bank
@@ -149,7 +150,11 @@ func (g *hashGen) modWith(p modPlan) (nl.Bus, *nl.Expr) {
 		d := 1<<p.m - 1
 		r, qd := mg.fold("fold_rem", "fold_quo", p.foldBits)
 		var s word
-		rem, s = mg.divide("small", r, p.m)
+		if p.t <= maxParallelQuotient {
+			rem, s = mg.thresholds(r)
+		} else {
+			rem, s = mg.divide("small", r, p.m)
+		}
 		rem = mg.named("remainder", rem, fmt.Sprintf("x mod %d = (x mod %d) mod %d", p.q, d, p.q))
 		quo = mg.scaleAdd(qd, s)
 	default:
@@ -428,4 +433,70 @@ func (mg *modGen) scaleAdd(qd, s word) word {
 	}
 	return mg.named("quo", word{prefixAdd(mg.b, terms[0].n, terms[1].n, nl.Const0), nl.AddE(terms[0].e, terms[1].e)},
 		fmt.Sprintf("x / %d = %d * (x / %d) + (x mod %d) / %d", p.q, p.t, 1<<p.m-1, 1<<p.m-1, p.q))
+}
+
+// maxParallelQuotient is the largest t for which the residue's quotient
+// by q is found by t - 1 comparisons side by side (thresholds) rather than
+// by m - b + 1 serial restoring stages.
+const maxParallelQuotient = 32
+
+// thresholds divides the fold residue r (m bits, below t*q) by q in
+// parallel: r >= j*q for every j in 1..t-1 (constant comparators), the
+// first failing comparison picks s = r / q and the constant s*q, and the
+// remainder is r - s*q in b bits, where it fits.
+func (mg *modGen) thresholds(r word) (rem, s word) {
+	p, b := mg.p, mg.b
+	m, bw, sw := p.m, p.remBits, bits.Len(uint(p.t-1))
+	ge := word{n: make(nl.Bus, p.t-1)}
+	geE := make([]*nl.Expr, p.t-1)
+	for j := 1; j < p.t; j++ {
+		c := uint64(j * p.q)
+		ge.n[j-1] = b.Not(lessThan(b, specs.AdderPrefix, r.n, nl.Const(c, m)))
+		geE[j-1] = nl.NotE(nl.LtE(r.e, nl.ConstExpr(c, m)))
+	}
+	ge.e = nl.Concat(geE...)
+	ge = mg.named("small_ge", ge, fmt.Sprintf("bit j-1: x mod %d >= %d*j", 1<<m-1, p.q))
+	// One-hot: s = j where r >= j*q but not (j+1)*q; in the RTL a
+	// priority chain over the thresholds, highest first.
+	sBits, sqBits := make([][]nl.Net, sw), make([][]nl.Net, bw) // per output bit, the one-hot terms that set it
+	sE, sqE := nl.ConstExpr(0, sw), nl.ConstExpr(0, bw)
+	for j := 1; j < p.t; j++ {
+		oh := ge.n[j-1]
+		if j+1 < p.t {
+			oh = b.And(oh, b.Not(ge.n[j]))
+		}
+		sq := uint64(j*p.q) & (1<<bw - 1) // s*q in b bits: enough for r - s*q
+		for k := range sw {
+			if j>>k&1 != 0 {
+				sBits[k] = append(sBits[k], oh)
+			}
+		}
+		for k := range bw {
+			if sq>>k&1 != 0 {
+				sqBits[k] = append(sqBits[k], oh)
+			}
+		}
+	}
+	for j := 1; j < p.t; j++ {
+		pass := nl.Slice(ge.e, j-1, j-1)
+		sE = nl.MuxE(pass, nl.ConstExpr(uint64(j), sw), sE)
+		sqE = nl.MuxE(pass, nl.ConstExpr(uint64(j*p.q)&(1<<bw-1), bw), sqE)
+	}
+	s = word{n: make(nl.Bus, sw), e: sE}
+	for k := range s.n {
+		s.n[k] = b.Or(sBits[k]...)
+	}
+	s = mg.named("small_quo", s, fmt.Sprintf("(x mod %d) / %d: the highest threshold passed", 1<<m-1, p.q))
+	sq := word{n: make(nl.Bus, bw), e: sqE}
+	for k := range sq.n {
+		sq.n[k] = b.Or(sqBits[k]...)
+	}
+	sq = mg.named("small_sq", sq, fmt.Sprintf("the low %d bits of small_quo * %d", bw, p.q))
+	lo := mg.fieldOf(r, m, 0, bw)
+	notSq := make(nl.Bus, bw)
+	for k := range notSq {
+		notSq[k] = b.Not(sq.n[k])
+	}
+	rem = word{prefixAdd(b, lo.n, notSq, nl.Const1), nl.AddE(nl.AddE(lo.e, nl.NotE(sq.e)), nl.ConstExpr(1, bw))}
+	return rem, s
 }
