@@ -82,6 +82,23 @@ func (e *evaluator) bvxGroup(k1, k2 uint, masks []bvCand, totals []int64, bound 
 	}
 }
 
+// access is weight·(degree − 1) of unique access u under the columns.
+func (e *evaluator) access(u int, cols []uint64) int64 {
+	p := e.p
+	as := p.addrs[p.off[u]:p.off[u+1]]
+	var deg uint32
+	for _, a := range as {
+		b := BankOf(cols, a)
+		c := e.cnt[b] + 1
+		e.cnt[b] = c
+		deg = max(deg, c)
+	}
+	for _, a := range as {
+		e.cnt[BankOf(cols, a)] = 0
+	}
+	return p.weight[u] * int64(deg-1)
+}
+
 // columns counts the conflicts of the linear hash given by its columns
 // (bank bit b = parity(a & cols[b])); bound as for bvx, negative for none.
 func (e *evaluator) columns(cols []uint64, bound int64) int64 {
@@ -336,6 +353,9 @@ func exhaustive(p *Prepared, function string, full bool) (*Result, error) {
 		return nil, err
 	}
 	total := s.count
+	if canSlice(s) {
+		return slicedSearch(p, s), nil
+	}
 	results := make([]int64, total)
 	var best atomic.Int64
 	best.Store(-1)
@@ -401,4 +421,31 @@ func exhaustive(p *Prepared, function string, full bool) (*Result, error) {
 		}
 	}
 	return &Result{Config: s.config(bi), CandidatesEvaluated: total, ConflictsAfter: min}, nil
+}
+
+// slicedSearch is exhaustive over a bit-vector space with the bit-sliced
+// engine: every row space's total, accesses wider than 64 distinct
+// addresses counted directly, then the fewest conflicts (ties:
+// Space.less).
+func slicedSearch(p *Prepared, s *Space) *Result {
+	pl := newSlicedPlan(s)
+	totals, wide := slicedTotals(p, pl)
+	if len(wide) > 0 {
+		ev := newEvaluator(p)
+		for slot, ci := range pl.repCand {
+			cols := s.config(int64(ci)).Columns(p.N, p.M)
+			for _, u := range wide {
+				totals[slot] += ev.access(u, cols)
+			}
+		}
+	}
+	bi := int64(-1)
+	var best int64
+	for i := range s.vec {
+		c := totals[pl.rep[i]]
+		if bi < 0 || c < best || (c == best && s.less(int64(i), bi)) {
+			bi, best = int64(i), c
+		}
+	}
+	return &Result{Config: s.config(bi), CandidatesEvaluated: s.count, ConflictsAfter: best}
 }

@@ -176,10 +176,13 @@ func Prepare(accesses [][]uint64, n, m int) (*Prepared, error) {
 	}
 	p := &Prepared{N: n, M: m, off: []int32{0}, Accesses: len(accesses), highVar: -1}
 	lowN := lowMask(n)
-	index := map[string]int{}
+	// Identical reduced accesses are found by a 64-bit hash of their
+	// sorted addresses, then compared in full (chain holds the earlier
+	// accesses of one hash).
+	index := map[uint64]int32{}
+	var chain []int32
 	var buf []uint64
-	var key []byte
-	kseen := map[int]bool{}
+	var kseen [MaxAddrBits]bool
 	for _, acc := range accesses {
 		buf = append(buf[:0], acc...)
 		slices.Sort(buf)
@@ -204,19 +207,31 @@ func Prepare(accesses [][]uint64, n, m int) (*Prepared, error) {
 				p.highVar = h
 			}
 		}
-		key = key[:0]
+		h := uint64(len(buf))
 		for _, a := range buf {
-			key = strconv.AppendUint(key, a, 36)
-			key = append(key, ',')
+			h = (h ^ a) * 0x9e3779b97f4a7c15
+			h ^= h >> 29
 		}
-		if u, ok := index[string(key)]; ok {
+		u, ok := index[h]
+		for ok && u >= 0 {
+			if slices.Equal(p.addrs[p.off[u]:p.off[u+1]], buf) {
+				break
+			}
+			u = chain[u]
+		}
+		if ok && u >= 0 {
 			p.weight[u]++
 			continue
 		}
 		if len(p.addrs)+len(buf) > 1<<31-1 {
 			return nil, errors.New("trace too large: more than 2^31 distinct reduced addresses")
 		}
-		index[string(key)] = len(p.weight)
+		prev, had := index[h]
+		if !had {
+			prev = -1
+		}
+		index[h] = int32(len(p.weight))
+		chain = append(chain, prev)
 		p.addrs = append(p.addrs, buf...)
 		p.off = append(p.off, int32(len(p.addrs)))
 		p.weight = append(p.weight, 1)
