@@ -79,6 +79,14 @@ func newModPlan(addrBits, banks int) modPlan {
 	return p
 }
 
+// residueMethod says how the fold residue is divided by q.
+func residueMethod(p modPlan) string {
+	if p.t <= maxParallelQuotient {
+		return fmt.Sprintf("by comparing it with %d*j, j = 1..%d, side by side", p.q, p.t-1)
+	}
+	return "by restoring long division"
+}
+
 // topOf is the largest value of w bits.
 func topOf(w int) uint64 { return ^uint64(0) >> (64 - w) }
 
@@ -106,7 +114,7 @@ func (p modPlan) describe(banks, bankBits int) []string {
 	default:
 		lines = append(lines,
 			fmt.Sprintf("%d divides 2^%d - 1 = %d = %d * %d: x mod %d and x / %d by folding %d-bit chunks (end-around carry),", p.q, p.m, d, p.q, p.t, d, d, p.m),
-			fmt.Sprintf("then r = x mod %d divided by %d by restoring long division; x mod %d = r mod %d,", d, p.q, p.q, p.q),
+			fmt.Sprintf("then r = x mod %d divided by %d %s; x mod %d = r mod %d,", d, p.q, residueMethod(p), p.q, p.q),
 			fmt.Sprintf("x / %d = %d * (x / %d) + r / %d.", p.q, p.t, d, p.q))
 	}
 	return lines
