@@ -1,18 +1,19 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/tools/search"
-	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // strideList collects --stride values, repeatable or comma-separated.
@@ -42,22 +43,70 @@ var verilogIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*$`)
 // Type is the flag's type name in the help.
 func (s *strideList) Type() string { return "strides" }
 
-// searchJSON is the --json document of a search.
+// searchJSON is the --json document of a search, or with --compare of
+// the comparison of every method.
 type searchJSON struct {
 	// Version is lsugen's version.
-	Version  string `json:"version"`
-	Function string `json:"function"`
-	Method   string `json:"method"`
+	Version string `json:"version"`
+	// Function and Method are the search's (absent with --compare).
+	Function string `json:"function,omitempty"`
+	Method   string `json:"method,omitempty"`
 	// Config is the chosen configuration under the hash block's
-	// attribute names.
-	Config              searchConfig `json:"config"`
-	CandidatesEvaluated int64        `json:"candidates_evaluated"`
-	ConflictsBefore     int64        `json:"conflicts_before"`
-	ConflictsAfter      int64        `json:"conflicts_after"`
-	AddrBits            int          `json:"addr_bits"`
-	BankBits            int          `json:"bank_bits"`
-	Full                bool         `json:"full"`
-	Accesses            int          `json:"accesses"`
+	// attribute names (absent with --compare).
+	Config              *searchConfig `json:"config,omitempty"`
+	CandidatesEvaluated int64         `json:"candidates_evaluated,omitempty"`
+	// ConflictsBefore is under bank = addr mod 2^m, over every kernel.
+	ConflictsBefore int64 `json:"conflicts_before"`
+	// ConflictsAfter is under the chosen configuration (absent with
+	// --compare).
+	ConflictsAfter *int64 `json:"conflicts_after,omitempty"`
+	AddrBits       int    `json:"addr_bits"`
+	BankBits       int    `json:"bank_bits"`
+	Full           bool   `json:"full"`
+	Accesses       int    `json:"accesses"`
+	// Kernels are the accesses per kernel (Accel-Sim kernel, else input
+	// file; the --stride accesses form one), in input order.
+	Kernels []searchKernelJSON `json:"kernels"`
+	// Compare is, with --compare, every function and method over all
+	// kernels, each kernel configured on its own (000_* Table 6).
+	Compare []compareRowJSON `json:"compare,omitempty"`
+}
+
+// searchKernelJSON is one kernel's conflicts.
+type searchKernelJSON struct {
+	Name     string `json:"name"`
+	Accesses int    `json:"accesses"`
+	// ConflictsBefore is under bank = addr mod 2^m.
+	ConflictsBefore int64 `json:"conflicts_before"`
+	// ConflictsAfter and RemovedPercent are under the searched
+	// configuration (absent with --compare).
+	ConflictsAfter *int64   `json:"conflicts_after,omitempty"`
+	RemovedPercent *float64 `json:"removed_percent,omitempty"`
+	// Rows are, with --compare, every function and method configured for
+	// this kernel.
+	Rows []compareRowJSON `json:"rows,omitempty"`
+}
+
+// compareRowJSON is one function and method of a comparison.
+type compareRowJSON struct {
+	// Function is a searched function, or mod (bank = address mod
+	// banks), ipoly (GPGPU-Sim's polynomial) or fixed_xor (bank =
+	// addr[0..m-1] ^ addr[m..2m-1]).
+	Function string `json:"function"`
+	// Method is exhaustive, givargis or mih; absent for mod, ipoly and
+	// fixed_xor.
+	Method string `json:"method,omitempty"`
+	// Config is the configuration found for the kernel (absent in the
+	// totals, and for mod and ipoly).
+	Config *searchConfig `json:"config,omitempty"`
+	// Polynomial is ipoly's, as exponents.
+	Polynomial []int `json:"polynomial,omitempty"`
+	// Banks is mod's bank count.
+	Banks          int   `json:"banks,omitempty"`
+	ConflictsAfter int64 `json:"conflicts_after"`
+	// RemovedPercent is 100·(before − after)/before, absent when there
+	// were no conflicts before; negative when the function adds some.
+	RemovedPercent *float64 `json:"removed_percent,omitempty"`
 }
 
 // searchConfig is a configuration under the hash block's attribute names:
@@ -83,25 +132,34 @@ type searchCountJSON struct {
 	Pruned *int64 `json:"bitvector_xor_pruned,omitempty"`
 }
 
-const searchLong = `Chooses the hash configuration with the fewest bank conflicts for the warp
-accesses of the traces (one access per line, word addresses, '#' comments,
-'@name' lines naming the instruction) and of the --stride reference accesses.
-A conflict-degree d access costs d-1: d is the most distinct addresses one
-bank receives.
+const searchLong = `Chooses the hash configuration with the fewest bank conflicts for warp
+accesses: lsugen traces (one access per line, word addresses, '#' comments,
+'@name' lines naming the instruction), the pattern blocks of spec files
+(*.hcl), Accel-Sim traces (kernelslist.g, kernel-N.traceg[.xz]: their
+shared-memory accesses) and the --stride reference accesses. A
+conflict-degree d access costs d-1: d is the most distinct addresses one
+bank receives. Conflicts are reported per kernel (an Accel-Sim kernel, else
+an input file) and in total, before (bank = addr mod 2^m) and after.
+
+--compare configures every function and method for each kernel on its own
+(exhaustive bitvector_xor, Givargis and MIH over bitwise_perm and
+bitwise_xor) beside reference hashes (mod N, ipoly, the fixed bit-vector
+XOR) and prints the conflicts removed in 000_* Table 6's form.
 
   lsugen search [--json] --function F --method exhaustive|givargis|mih --addr-bits n --bank-bits m
-                [-o OUT.hcl] [--name NAME] [--full] [--svg FILE] [--stride S]... TRACE...
-  lsugen search --count [--json] --addr-bits n --bank-bits m [--stride S]... [TRACE...]`
+                [-o OUT.hcl] [--name NAME] [--full] [--svg FILE] [--stride S]... INPUT...
+  lsugen search --compare [--json] --addr-bits n --bank-bits m [--banks N] [--full] INPUT...
+  lsugen search --count [--json] --addr-bits n --bank-bits m [--stride S]... [INPUT...]`
 
 func newSearchCmd(a *app) *cobra.Command {
 	var (
-		asJSON, full, count              bool
+		asJSON, full, count, compare     bool
 		function, method, out, name, svg string
-		n, m, lanes                      int
+		n, m, lanes, banks, bankBytes    int
 		strides                          strideList
 	)
 	cmd := &cobra.Command{
-		Use:   "search [--json] --function F [--method M] --addr-bits n --bank-bits m [-o OUT.hcl] [flags] TRACE...",
+		Use:   "search [--json] (--function F [--method M] | --compare) --addr-bits n --bank-bits m [-o OUT.hcl] [flags] INPUT...",
 		Short: "choose a hash configuration for access traces",
 		Long:  searchLong,
 		RunE: func(cmd *cobra.Command, inputs []string) error {
@@ -114,17 +172,46 @@ func newSearchCmd(a *app) *cobra.Command {
 			if lanes < 1 || lanes > 1<<16 {
 				return usagef("--lanes %d: want 1..65536", lanes)
 			}
-			if !count {
+			if bankBytes != 4 && bankBytes != 8 {
+				return usagef("--bank-bytes %d: want 4 or 8", bankBytes)
+			}
+			if !cmd.Flags().Changed("banks") {
+				banks = 1 << uint(min(m, 10))
+			}
+			if banks < 2 || banks > search.MaxModBanks {
+				return usagef("--banks %d: want 2..%d", banks, search.MaxModBanks)
+			}
+			switch {
+			case count:
+			case compare:
+				if cmd.Flags().Changed("function") || cmd.Flags().Changed("method") || out != "" || svg != "" {
+					return usagef("--compare runs every function and method: drop --function, --method, -o and --svg")
+				}
+				if len(inputs)+len(strides) == 0 {
+					return usagef("no accesses: give traces, spec files or --stride")
+				}
+			default:
 				if err := checkSearchFlags(function, method, name, out, full, len(inputs)+len(strides)); err != nil {
 					return err
 				}
 			}
-			accesses, instrs, err := loadAccesses(inputs, strides, lanes)
+			// Wide Accel-Sim accesses split into phases over the 2^m banks the
+			// searched hashes map to.
+			kernels, err := loadKernels(inputs, strides, lanes, inputOptions{BankBytes: bankBytes, Banks: 1 << uint(m)}, a.stderr)
 			if err != nil {
 				return err
 			}
+			var accesses [][]uint64
+			var instrs []string
+			for _, k := range kernels {
+				accesses = append(accesses, k.accesses...)
+				instrs = append(instrs, k.instrs...)
+			}
 			if count {
 				return printCount(a.stdout, n, m, asJSON, accesses)
+			}
+			if compare {
+				return runCompare(a.stdout, kernels, n, m, banks, full, asJSON)
 			}
 			p, err := search.Prepare(accesses, n, m)
 			if err != nil {
@@ -133,6 +220,10 @@ func newSearchCmd(a *app) *cobra.Command {
 			res, err := search.Search(p, function, method, full)
 			if err != nil {
 				return usagef("%v", err)
+			}
+			perKernel, err := kernelConflicts(kernels, n, m, res.Config)
+			if err != nil {
+				return err
 			}
 			var files []outFile
 			if out != "" {
@@ -149,10 +240,13 @@ func newSearchCmd(a *app) *cobra.Command {
 				}
 			}
 			if asJSON {
+				cfg := configJSON(res.Config)
+				after := res.ConflictsAfter
 				return printJSON(a.stdout, searchJSON{
-					Version: gen.Version, Function: res.Config.Function, Method: res.Method, Config: configJSON(res.Config),
+					Version: gen.Version, Function: res.Config.Function, Method: res.Method, Config: &cfg,
 					CandidatesEvaluated: res.CandidatesEvaluated, ConflictsBefore: res.ConflictsBefore,
-					ConflictsAfter: res.ConflictsAfter, AddrBits: n, BankBits: m, Full: res.Full, Accesses: len(accesses),
+					ConflictsAfter: &after, AddrBits: n, BankBits: m, Full: res.Full, Accesses: len(accesses),
+					Kernels: perKernel,
 				})
 			}
 			space := ""
@@ -168,7 +262,11 @@ func newSearchCmd(a *app) *cobra.Command {
 			fmt.Fprintf(w, "accesses    %d (%d distinct up to an XOR offset, with two or more addresses)\n", len(accesses), p.Unique())
 			fmt.Fprintf(w, "candidates  %d evaluated\n", res.CandidatesEvaluated)
 			fmt.Fprintf(w, "config      %s\n", res.Config)
-			fmt.Fprintf(w, "conflicts   %d before (mod %d), %d after\n", res.ConflictsBefore, 1<<uint(m), res.ConflictsAfter)
+			fmt.Fprintf(w, "conflicts   %d before (mod %d), %d after (%s removed)\n", res.ConflictsBefore, 1<<uint(m), res.ConflictsAfter,
+				percentText(removed(res.ConflictsBefore, res.ConflictsAfter)))
+			if len(perKernel) > 1 {
+				writeKernelTable(w, perKernel)
+			}
 			for _, f := range files {
 				fmt.Fprintf(w, "wrote       %s\n", f.path)
 			}
@@ -185,6 +283,9 @@ func newSearchCmd(a *app) *cobra.Command {
 	fs.StringVar(&name, "name", "searched_hash", "name of the hash block written by -o (a Verilog identifier)")
 	fs.BoolVar(&full, "full", false, "exhaustive bitvector_xor: search all (n-m+1)*n*2^m candidates, not the pruned space of §5.1")
 	fs.BoolVar(&count, "count", false, "print the number of hash functions per class (Table 1) for n and m, and no search")
+	fs.BoolVar(&compare, "compare", false, "configure every function and method per kernel and print the conflicts each removes (Table 6's form)")
+	fs.IntVar(&banks, "banks", 0, fmt.Sprintf("--compare: the mod N reference row, bank = word mod N, N from 2 to %d (default 2^m)", search.MaxModBanks))
+	fs.IntVar(&bankBytes, "bank-bytes", 4, "Accel-Sim inputs: bank width in bytes, 4 or 8 (word address = byte address / N)")
 	fs.StringVar(&svg, "svg", "", "write an SVG bank x instruction histogram before (mod 2^m) and after the chosen hash")
 	fs.IntVar(&lanes, "lanes", 32, "lanes of the reference access of each --stride")
 	fs.Var(&strides, "stride", "add the reference access of stride S: lane i reads word i*S (repeatable, or a comma list)")
@@ -226,33 +327,254 @@ type outFile struct {
 	data []byte
 }
 
-// loadAccesses reads the traces and appends the stride reference accesses;
-// instrs names each access's instruction for the histogram.
-func loadAccesses(paths []string, strides []uint64, lanes int) ([][]uint64, []string, error) {
-	var acc [][]uint64
-	var instrs []string
-	for _, path := range paths {
-		tr, err := trace.ParseFile(path)
-		if err != nil {
-			return nil, nil, badInput(err)
+// searchKernel is the accesses of one kernel: an Accel-Sim kernel, else
+// one input file (a trace, or a spec's pattern blocks), and the --stride
+// accesses together; instrs names each access's instruction for the
+// histogram.
+type searchKernel struct {
+	name     string
+	accesses [][]uint64
+	instrs   []string
+}
+
+// loadKernels reads the inputs with the loader `conflicts` uses and groups
+// the accesses by kernel, in input order.
+func loadKernels(paths []string, strides []uint64, lanes int, opt inputOptions, stderr io.Writer) ([]*searchKernel, error) {
+	traces, err := loadTracesWith(paths, opt, stderr)
+	if err != nil {
+		return nil, err
+	}
+	var out []*searchKernel
+	byName := map[string]*searchKernel{}
+	group := func(name string) *searchKernel {
+		k := byName[name]
+		if k == nil {
+			k = &searchKernel{name: name}
+			byName[name] = k
+			out = append(out, k)
 		}
+		return k
+	}
+	for _, tr := range traces {
 		for _, a := range tr.Accesses {
+			kname := a.Kernel
+			if kname == "" {
+				kname = tr.File
+			} else if len(traces) > 1 {
+				kname = tr.File + ": " + kname
+			}
+			k := group(kname)
 			name := a.Instr
 			if name == "" {
 				name = "(no @name)"
 			}
 			if len(paths) > 1 {
-				name = filepath.Base(path) + ": " + name
+				name = filepath.Base(tr.File) + ": " + name
 			}
-			acc = append(acc, a.Addrs)
-			instrs = append(instrs, name)
+			k.accesses = append(k.accesses, a.Addrs)
+			k.instrs = append(k.instrs, name)
 		}
 	}
-	for _, s := range strides {
-		acc = append(acc, search.StrideAccess(s, lanes))
-		instrs = append(instrs, "stride "+strconv.FormatUint(s, 10))
+	if len(strides) > 0 {
+		k := group("--stride " + (*strideList)(&strides).String())
+		for _, s := range strides {
+			k.accesses = append(k.accesses, search.StrideAccess(s, lanes))
+			k.instrs = append(k.instrs, "stride "+strconv.FormatUint(s, 10))
+		}
 	}
-	return acc, instrs, nil
+	return out, nil
+}
+
+// removed is the percentage of before's conflicts that after removes; nil
+// when there were none.
+func removed(before, after int64) *float64 {
+	if before == 0 {
+		return nil
+	}
+	r := 100 * float64(before-after) / float64(before)
+	return &r
+}
+
+func percentText(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*p, 'f', 1, 64) + "%"
+}
+
+// kernelConflicts is each kernel's conflicts before and under cfg.
+func kernelConflicts(kernels []*searchKernel, n, m int, cfg search.Config) ([]searchKernelJSON, error) {
+	var out []searchKernelJSON
+	for _, k := range kernels {
+		p, err := search.Prepare(k.accesses, n, m)
+		if err != nil {
+			return nil, err
+		}
+		before, after := p.Conflicts(search.Config{Function: search.BitvectorPerm}), p.Conflicts(cfg)
+		out = append(out, searchKernelJSON{Name: k.name, Accesses: len(k.accesses), ConflictsBefore: before,
+			ConflictsAfter: &after, RemovedPercent: removed(before, after)})
+	}
+	return out, nil
+}
+
+// writeKernelTable prints the per-kernel conflicts of one search and their
+// total.
+func writeKernelTable(w io.Writer, ks []searchKernelJSON) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nkernel\taccesses\tbefore\tafter\tremoved")
+	var acc int
+	var before, after int64
+	for _, k := range ks {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", k.Name, k.Accesses, k.ConflictsBefore, *k.ConflictsAfter, percentText(k.RemovedPercent))
+		acc += k.Accesses
+		before += k.ConflictsBefore
+		after += *k.ConflictsAfter
+	}
+	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%s\n", acc, before, after, percentText(removed(before, after)))
+	tw.Flush()
+}
+
+// compareRowOf is a comparison row in the document's form.
+func compareRowOf(r search.Row, before int64) compareRowJSON {
+	row := compareRowJSON{Function: r.Function, Method: r.Method, ConflictsAfter: r.ConflictsAfter,
+		RemovedPercent: removed(before, r.ConflictsAfter)}
+	switch r.Function {
+	case search.Mod:
+		row.Banks = r.Banks
+	case search.Ipoly:
+		row.Polynomial = r.Config.Poly
+	default:
+		cfg := configJSON(r.Config)
+		row.Config = &cfg
+	}
+	return row
+}
+
+// runCompare configures every function and method per kernel and prints
+// each kernel's rows, the totals, and the totals in Table 6's form.
+func runCompare(w io.Writer, kernels []*searchKernel, n, m, banks int, full, asJSON bool) error {
+	doc := searchJSON{Version: gen.Version, AddrBits: n, BankBits: m, Full: full}
+	var totals []search.Row
+	var before int64
+	for _, k := range kernels {
+		kb, rows, err := search.Compare(k.accesses, n, m, banks, full)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		kj := searchKernelJSON{Name: k.name, Accesses: len(k.accesses), ConflictsBefore: kb}
+		for i, r := range rows {
+			kj.Rows = append(kj.Rows, compareRowOf(r, kb))
+			if len(totals) <= i {
+				totals = append(totals, search.Row{Function: r.Function, Method: r.Method, Banks: r.Banks, Config: search.Config{Function: r.Function, Poly: r.Config.Poly}})
+			}
+			totals[i].ConflictsAfter += r.ConflictsAfter
+		}
+		doc.Kernels = append(doc.Kernels, kj)
+		doc.Accesses += len(k.accesses)
+		before += kb
+	}
+	doc.ConflictsBefore = before
+	for _, r := range totals {
+		row := compareRowOf(r, before)
+		row.Config = nil
+		doc.Compare = append(doc.Compare, row)
+	}
+	if asJSON {
+		return printJSON(w, doc)
+	}
+	for _, k := range doc.Kernels {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s: %d accesses, %d conflicts under addr mod %d\n", k.Name, k.Accesses, k.ConflictsBefore, 1<<uint(m))
+		fmt.Fprintln(tw, "  function\tmethod\tconflicts\tremoved\tconfiguration")
+		for _, r := range k.Rows {
+			cfg := ""
+			switch r.Function {
+			case search.Mod:
+			case search.Ipoly:
+				cfg = search.Config{Function: search.Ipoly, Poly: r.Polynomial}.String()
+			default:
+				cfg = rowConfigText(r)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", functionText(r), r.Method, r.ConflictsAfter, percentText(r.RemovedPercent), cfg)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "total: %d kernels, %d accesses, %d conflicts under addr mod %d\n", len(doc.Kernels), doc.Accesses, before, 1<<uint(m))
+	fmt.Fprintln(tw, "  function\tmethod\tconflicts\tremoved")
+	for _, r := range doc.Compare {
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\n", functionText(r), r.Method, r.ConflictsAfter, percentText(r.RemovedPercent))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeTable6(w, doc.Compare)
+}
+
+// functionText names a row's function as the report prints it.
+func functionText(r compareRowJSON) string {
+	switch r.Function {
+	case search.Mod:
+		return fmt.Sprintf("mod %d", r.Banks)
+	case search.FixedXor:
+		return "fixed bit-vector XOR"
+	}
+	return r.Function
+}
+
+// rowConfigText is a row's configuration in HCL attribute syntax.
+func rowConfigText(r compareRowJSON) string {
+	c := r.Config
+	switch {
+	case c == nil:
+		return ""
+	case c.K1 != nil:
+		return fmt.Sprintf("k1 = %d, k2 = %d, mask = %d", *c.K1, *c.K2, *c.Mask)
+	case c.K != nil:
+		return fmt.Sprintf("k = %d", *c.K)
+	}
+	b, _ := json.Marshal(c.Bits)
+	return "bits = " + strings.ReplaceAll(string(b), ",", ", ")
+}
+
+// writeTable6 prints the totals as 000_* Table 6 does: a row per function,
+// a column per configuration method (none for the fixed functions).
+func writeTable6(w io.Writer, rows []compareRowJSON) error {
+	fmt.Fprintln(w, "\nconflicts removed, all kernels (000_* Table 6's form)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "hash function\tnone\texhaustive\tgivargis\tmih\t")
+	var order []string
+	cells := map[string]map[string]string{}
+	for _, r := range rows {
+		name := functionText(r)
+		if r.Function == search.Ipoly {
+			name = "ipoly"
+		}
+		if cells[name] == nil {
+			cells[name] = map[string]string{}
+			order = append(order, name)
+		}
+		method := r.Method
+		if method == "" {
+			method = "none"
+		}
+		cells[name][method] = percentText(r.RemovedPercent)
+	}
+	for _, name := range order {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, method := range []string{"none", search.Exhaustive, search.Givargis, search.MIH} {
+			v, ok := cells[name][method]
+			if !ok {
+				v = "-"
+			}
+			fmt.Fprintf(tw, "%s\t", v)
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
 }
 
 // configJSON is the configuration under the hash block's attribute names.

@@ -284,3 +284,173 @@ func TestSearch_Refusals(t *testing.T) {
 		}
 	}
 }
+
+// transposeSpec is the two transpose patterns of specs/patterns_000.hcl
+// (TILE_DIM = 16).
+const transposeSpec = `
+pattern "transpose_load" {
+  matrix     = [[1, 0], [0, 1]]
+  cols       = 16
+  block      = [16, 16]
+  iterations = 1
+  step       = [1, 0]
+}
+pattern "transpose_store" {
+  matrix     = [[0, 1], [1, 0]]
+  cols       = 16
+  block      = [16, 16]
+  iterations = 1
+  step       = [0, 1]
+}
+`
+
+// TestSearch_PatternSpecs: search reads spec files' pattern blocks (it
+// refused them as traces before); MIH over the transpose patterns gives
+// Table 5's transpose row, single bits before equal pairs.
+func TestSearch_PatternSpecs(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "transpose.hcl", transposeSpec)
+	doc := runSearch(t, "--function", "bitwise_xor", "--method", "mih", "--addr-bits", "14", "--bank-bits", "5", spec)
+	if got := fmt.Sprint(doc.Config["bits"]); got != "[[0 0] [4 4] [1 5] [2 6] [3 7]]" {
+		t.Errorf("MIH on transpose: %s, want (0) (4) (1^5) (2^6) (3^7) (Table 5)", got)
+	}
+	if doc.ConflictsBefore != 56 || doc.ConflictsAfter != 0 {
+		t.Errorf("conflicts %d before, %d after; want 56 and 0", doc.ConflictsBefore, doc.ConflictsAfter)
+	}
+	code, _, stderr := lsugen(t, "search", "--function", "bitvector_xor", "--addr-bits", "14", "--bank-bits", "5", "../../specs/patterns_000.hcl")
+	if code != 0 {
+		t.Errorf("patterns_000.hcl: exit %d: %s", code, stderr)
+	}
+}
+
+type compareDoc struct {
+	ConflictsBefore int64 `json:"conflicts_before"`
+	Accesses        int   `json:"accesses"`
+	Kernels         []struct {
+		Name            string    `json:"name"`
+		Accesses        int       `json:"accesses"`
+		ConflictsBefore int64     `json:"conflicts_before"`
+		Rows            []rowJSON `json:"rows"`
+		ConflictsAfter  *int64    `json:"conflicts_after"`
+		RemovedPercent  *float64  `json:"removed_percent"`
+	} `json:"kernels"`
+	Compare []rowJSON `json:"compare"`
+}
+
+type rowJSON struct {
+	Function       string         `json:"function"`
+	Method         string         `json:"method"`
+	Banks          int            `json:"banks"`
+	Config         map[string]any `json:"config"`
+	ConflictsAfter int64          `json:"conflicts_after"`
+	RemovedPercent *float64       `json:"removed_percent"`
+}
+
+// TestSearch_Compare: --compare per kernel (the transpose spec, a trace,
+// the --stride accesses) and in total; the total rows add up the kernels'
+// and the document follows search.json. The mod 17 row is hand-checked on
+// the trace: 32 consecutive words (a row), 32 words 32 apart (a column:
+// 32·tx ≡ 15·tx mod 17) and 32 even words each fill 17 banks at most
+// twice, 1 conflict per access: 8 + 8 + 1.
+func TestSearch_Compare(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "transpose.hcl", transposeSpec)
+	tr := writeSpec(t, dir, "t.trace", transposeTrace())
+	args := []string{"search", "--compare", "--json", "--addr-bits", "14", "--bank-bits", "5", "--banks", "17", "--stride", "4,6", spec, tr}
+	code, stdout, stderr := lsugen(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	validateJSON(t, "search.json", stdout)
+	var doc compareDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, k := range doc.Kernels {
+		names = append(names, filepath.Base(k.Name))
+	}
+	if got := strings.Join(names, ", "); got != "transpose.hcl, t.trace, --stride 4,6" {
+		t.Errorf("kernels %s, want transpose.hcl, t.trace, --stride 4,6", got)
+	}
+	want := []string{"mod", "ipoly", "fixed_xor", "bitvector_xor exhaustive", "bitwise_perm givargis", "bitwise_perm mih", "bitwise_xor givargis", "bitwise_xor mih"}
+	if len(doc.Compare) != len(want) {
+		t.Fatalf("%d total rows, want %d", len(doc.Compare), len(want))
+	}
+	var before int64
+	for _, k := range doc.Kernels {
+		before += k.ConflictsBefore
+	}
+	if before != doc.ConflictsBefore || doc.ConflictsBefore != 56+249+3+1 {
+		t.Errorf("conflicts before %d (kernels %d), want %d", doc.ConflictsBefore, before, 56+249+3+1)
+	}
+	for i, r := range doc.Compare {
+		if got := strings.TrimSpace(r.Function + " " + r.Method); got != want[i] {
+			t.Errorf("row %d: %s, want %s", i, got, want[i])
+		}
+		var sum int64
+		for _, k := range doc.Kernels {
+			sum += k.Rows[i].ConflictsAfter
+		}
+		if sum != r.ConflictsAfter {
+			t.Errorf("%s: total %d, kernels add up to %d", want[i], r.ConflictsAfter, sum)
+		}
+	}
+	// Every exhaustive and MIH bitwise_xor row removes the transposes'
+	// conflicts: the kernels are configured one by one.
+	for _, k := range doc.Kernels[:2] {
+		for _, i := range []int{3, 7} {
+			if k.Rows[i].ConflictsAfter != 0 || k.Rows[i].Config == nil {
+				t.Errorf("%s %s: %d conflicts, config %v; want 0 and a configuration", k.Name, want[i], k.Rows[i].ConflictsAfter, k.Rows[i].Config)
+			}
+		}
+	}
+	if r := doc.Kernels[1].Rows[0]; r.Banks != 17 || r.ConflictsAfter != 17 {
+		t.Errorf("mod row of the trace: %d banks, %d conflicts; want 17 and 17", r.Banks, r.ConflictsAfter)
+	}
+	code, text, stderr := lsugen(t, append([]string{"search", "--compare"}, args[3:]...)...)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, s := range []string{"mod 17", "ipoly", "P(x) = x^5 + x^2 + 1", "fixed bit-vector XOR", "total: 3 kernels", "000_* Table 6's form", "hash function", "givargis", "mih"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("text report lacks %q:\n%s", s, text)
+		}
+	}
+}
+
+// TestSearch_AccelSimKernels: the Accel-Sim example trace's two kernels
+// are reported apart.
+func TestSearch_AccelSimKernels(t *testing.T) {
+	code, stdout, stderr := lsugen(t, "search", "--compare", "--json", "--addr-bits", "14", "--bank-bits", "5", "../../specs/traces/accelsim/kernelslist.g")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var doc compareDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Kernels) != 2 || !strings.HasPrefix(doc.Kernels[0].Name, "k1 ") || !strings.HasPrefix(doc.Kernels[1].Name, "k2 ") {
+		t.Errorf("kernels %+v, want k1 and k2", doc.Kernels)
+	}
+}
+
+// TestSearch_CompareRefusals: --compare with a single search's flags, and
+// --banks out of range.
+func TestSearch_CompareRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--compare", "--function", "bitvector_xor"}, "drop --function"},
+		{[]string{"--compare", "--banks", "1025"}, "--banks 1025"},
+		{[]string{"--compare", "--banks", "1"}, "--banks 1"},
+		{[]string{"--function", "bitvector_xor", "--bank-bytes", "3"}, "--bank-bytes 3"},
+	} {
+		args := append([]string{"search", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4"}, tc.args...)
+		code, _, stderr := lsugen(t, args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

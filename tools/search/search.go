@@ -57,12 +57,16 @@ type Config struct {
 	K1, K2   int
 	Mask     uint64
 	Bits     [][]int
+	Poly     []int // ipoly: the polynomial's exponents, e.g. [5, 2, 0]
 }
 
 // Columns returns, for each bank bit b, the address bits whose parity is
 // bank bit b (restricted to the n address bits, as the hardware only sees
 // addr_i[n-1:0]).
 func (c Config) Columns(n, m int) []uint64 {
+	if c.Function == Ipoly {
+		return ipolyColumns(c.Poly, n, m)
+	}
 	cols := make([]uint64, m)
 	lowN := lowMask(n)
 	for b := 0; b < m; b++ {
@@ -96,6 +100,8 @@ func (c Config) String() string {
 		return fmt.Sprintf("k = %d", c.K)
 	case BitvectorXor:
 		return fmt.Sprintf("k1 = %d, k2 = %d, mask = %d", c.K1, c.K2, c.Mask)
+	case Ipoly:
+		return "P(x) = " + polyString(c.Poly)
 	default:
 		return "bits = " + c.BitsHCL()
 	}
