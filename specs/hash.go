@@ -46,7 +46,7 @@ and dividing the m-bit residue when q divides 2^m - 1 for an m <= 16 (5, 9,
 ([hash functions](hash-functions.md)).
 
 Warnings flag hashes that cannot reach every bank (duplicate or linearly
-dependent bank bits).`
+dependent bank bits) and ipoly polynomials that are reducible.`
 
 // hashAttrs lists every argument of a hash block; which of them a
 // function accepts is checked by hashArgs.
