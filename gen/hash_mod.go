@@ -32,7 +32,8 @@ import (
 //     index = t*(X / D) + (X mod D) / q, the t copies added by carry-save.
 //   - any other q: long division by the constant, one compare-subtract
 //     stage per quotient bit (restoring), each stage a (b+2)-bit prefix
-//     adder with a constant operand (b = bits of q) and b muxes.
+//     adder with a constant operand (b = bits of q) and b muxes; beyond
+//     maxRestoringStages stages, the residue sum (see residue).
 //
 // The word-level view mirrors the gates operation by operation (the same
 // chunks, carry-save words and stages), so the formal proof finds the
@@ -48,7 +49,14 @@ type modPlan struct {
 	quoBits int // index_o: bits of the largest quotient, at least 1
 	// foldBits is the width of X / (2^m - 1) when t > 1.
 	foldBits int
+	// residue: no fold, and long division would take more than
+	// maxRestoringStages serial stages: divide by the residue sum.
+	residue bool
 }
+
+// maxRestoringStages is the most serial compare-subtract stages lsugen
+// accepts for a division before it switches to the residue sum.
+const maxRestoringStages = 12
 
 // maxFoldOrder bounds the fold width of a q that is not 2^m - 1: the
 // m-bit residue is then divided by q in m - b + 1 serial stages and the
@@ -73,6 +81,7 @@ func newModPlan(addrBits, banks int) modPlan {
 		}
 	}
 	p.quoBits = max(1, bits.Len64(topOf(addrBits)/uint64(banks)))
+	p.residue = q > 1 && p.m == 0 && p.xBits-bits.Len(uint(q))+1 > maxRestoringStages
 	if p.m > 0 {
 		p.foldBits = max(1, bits.Len64(topOf(p.xBits)/(1<<p.m-1)))
 	}
@@ -104,6 +113,10 @@ func (p modPlan) describe(banks, bankBits int) []string {
 	}
 	d := 1<<p.m - 1
 	switch {
+	case p.residue:
+		lines = append(lines,
+			fmt.Sprintf("Residue sum: s = sum of x[i] * (2^i mod %d) (carry-save tree, prefix adder), x mod %d = s mod %d", p.q, p.q, p.q),
+			fmt.Sprintf("(restoring stages); x / %d = (x - x mod %d) times the inverse of %d modulo 2^%d (carry-save tree).", p.q, p.q, p.q, p.quoBits))
 	case p.m == 0:
 		lines = append(lines, fmt.Sprintf("Restoring long division by the constant %d, one compare-subtract stage per quotient bit.", p.q))
 	case p.t == 1:
@@ -165,6 +178,8 @@ func (g *hashGen) modWith(p modPlan) (nl.Bus, *nl.Expr) {
 		}
 		rem = mg.named("remainder", rem, fmt.Sprintf("x mod %d = (x mod %d) mod %d", p.q, d, p.q))
 		quo = mg.scaleAdd(qd, s)
+	case p.residue:
+		rem, quo = mg.residue()
 	default:
 		rem, quo = mg.divide("div", mg.x, p.xBits)
 	}
@@ -411,11 +426,93 @@ func (mg *modGen) divide(name string, x word, xBits int) (rem, quo word) {
 		r = mg.named(fmt.Sprintf("%s_r%d", name, i), next, fmt.Sprintf("remainder after quotient bit %d", i))
 		qbits[i], qparts[i] = ge.n[0], ge.e
 	}
+	if name == "res" {
+		return r, word{} // the residue's quotient is not needed
+	}
 	quoName := "quo"
 	if name != "div" {
 		quoName = name + "_quo"
 	}
 	return r, mg.named(quoName, word{qbits, nl.Concat(qparts...)}, fmt.Sprintf("the quotient by %d", p.q))
+}
+
+// residue divides X by an odd q without a fold in logarithmic depth but
+// for a short serial tail: the remainder from the residue sum
+// S = sum of x[i] * (2^i mod q), a carry-save tree of constants gated by
+// the address bits, then S (a few bits wider than q) reduced by restoring
+// stages; the quotient as the exact quotient (X - R) / q, which is
+// (X - R) times the inverse of q modulo 2^w: X's shifted copies (early,
+// in parallel with the remainder) and R's bits gating the constants
+// -inv * 2^j (late), one carry-save tree and a prefix adder.
+func (mg *modGen) residue() (rem, quo word) {
+	p := mg.p
+	l := bits.Len(uint(p.q))
+	// The low l-1 bits are their own residues; each higher bit adds 2^i mod q.
+	residues := make([]uint64, p.xBits)
+	maxS := uint64(1)<<(l-1) - 1
+	c := uint64(1) << (l - 1) % uint64(p.q)
+	for i := l - 1; i < p.xBits; i++ {
+		residues[i] = c
+		maxS += c
+		c = c * 2 % uint64(p.q)
+	}
+	sw := bits.Len64(maxS)
+	terms := []word{mg.resize(mg.fieldOf(mg.x, p.xBits, 0, l-1), sw)}
+	for i := l - 1; i < p.xBits; i++ {
+		t := word{n: make(nl.Bus, sw)}
+		for k := range t.n {
+			t.n[k] = nl.Const0
+			if residues[i]>>k&1 != 0 {
+				t.n[k] = mg.x.n[i]
+			}
+		}
+		t.e = nl.MuxE(nl.Slice(mg.x.e, i, i), nl.ConstExpr(residues[i], sw), nl.ConstExpr(0, sw))
+		terms = append(terms, t)
+	}
+	terms = mg.carrySave("res", terms, nil)
+	for len(terms) < 2 {
+		terms = append(terms, mg.resize(word{}, sw))
+	}
+	sum := mg.named("res_sum", word{prefixAdd(mg.b, terms[0].n, terms[1].n, nl.Const0), nl.AddE(terms[0].e, terms[1].e)},
+		fmt.Sprintf("sum of x[i] * (2^i mod %d): x mod %d, give or take multiples of %d", p.q, p.q, p.q))
+	rem, _ = mg.divide("res", sum, sw)
+	rem = mg.named("remainder", rem, fmt.Sprintf("x mod %d", p.q))
+
+	w := p.quoBits
+	mask := topOf(w)
+	inv := uint64(p.q) // q * q = 1 mod 8; each Newton step doubles the correct bits
+	for range 5 {
+		inv *= 2 - uint64(p.q)*inv
+	}
+	inv &= mask
+	var qterms []word
+	for k := range w {
+		if inv>>k&1 == 0 {
+			continue
+		}
+		x := mg.fieldOf(mg.x, p.xBits, 0, w-k)
+		if k > 0 {
+			x = word{append(nl.Const(0, k), x.n...), nl.Concat(nl.ConstExpr(0, k), x.e)}
+		}
+		qterms = append(qterms, x)
+	}
+	for j := range rem.n {
+		cj := -(inv << j) & mask
+		t := word{n: make(nl.Bus, w), e: nl.MuxE(nl.Slice(rem.e, j, j), nl.ConstExpr(cj, w), nl.ConstExpr(0, w))}
+		for k := range t.n {
+			t.n[k] = nl.Const0
+			if cj>>k&1 != 0 {
+				t.n[k] = rem.n[j]
+			}
+		}
+		qterms = append(qterms, t)
+	}
+	qterms = mg.carrySave("quo", qterms, nil)
+	for len(qterms) < 2 {
+		qterms = append(qterms, mg.resize(word{}, w))
+	}
+	return rem, mg.named("quo", word{prefixAdd(mg.b, qterms[0].n, qterms[1].n, nl.Const0), nl.AddE(qterms[0].e, qterms[1].e)},
+		fmt.Sprintf("x / %d = (x - x mod %d) * %d mod 2^%d (%d * %d = 1 mod 2^%d)", p.q, p.q, inv, w, p.q, inv, w))
 }
 
 // scaleAdd returns t * qd + s in quoBits bits: the t copies of the fold

@@ -47,10 +47,12 @@ func checkModExhaustive(t *testing.T, d *nl.Design, addrBits, banks int) {
 }
 
 // TestMod_EveryBankCount_Exhaustive generates mod for every bank count
-// 2..1024 over 11 address bits, and for a set of counts over 16 (each
-// kind: powers of two, 2^m - 1, 2^n(2^m - 1), other odd and even
-// counts), and checks every address in the gate netlist; it also checks
-// the ports against the behavioural model's.
+// 2..1024 over 11 address bits, every odd count below 256 over 14, and a
+// set of counts over 16 (each kind: powers of two, 2^m - 1, 2^n(2^m - 1),
+// folded by their order, long division), and checks every address in the
+// gate netlist; it also checks the ports against the behavioural model's.
+// (The residue sum starts above 12 restoring stages: see
+// TestMod_ResidueBeatsLongDivision and TestMod_WideAddresses.)
 func TestMod_EveryBankCount_Exhaustive(t *testing.T) {
 	check := func(addrBits, banks int) {
 		h := modSpec(addrBits, banks)
@@ -72,8 +74,13 @@ func TestMod_EveryBankCount_Exhaustive(t *testing.T) {
 	for banks := 2; banks <= 1024; banks++ {
 		check(11, banks)
 	}
-	for _, banks := range []int{3, 5, 7, 12, 17, 24, 31, 48, 63, 96, 127, 255, 341, 768, 1000, 1023, 1024} {
+	for _, banks := range []int{3, 5, 7, 12, 17, 24, 31, 37, 43, 48, 59, 63, 96, 127, 199, 255, 341, 768, 1000, 1021, 1023, 1024} {
 		check(16, banks)
+	}
+	// Every odd count up to 255 over 14 bits: every fold width and order,
+	// and long division of 6 to 8 stages.
+	for banks := 3; banks < 256; banks += 2 {
+		check(14, banks)
 	}
 }
 
@@ -82,7 +89,7 @@ func TestMod_EveryBankCount_Exhaustive(t *testing.T) {
 // addresses, through the netlist simulator, lane by lane.
 func TestMod_WideAddresses(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 31))
-	for _, banks := range []int{3, 17, 24, 31, 1000, 1023} {
+	for _, banks := range []int{3, 17, 24, 31, 59, 1000, 1021, 1023} {
 		for _, addrBits := range []int{33, 64} {
 			h := modSpec(addrBits, banks)
 			d, diags := Hash(h)
@@ -182,6 +189,36 @@ func TestMod_FoldingBeatsLongDivision(t *testing.T) {
 		}
 		if banks == 31 && res[0].AreaGE >= res[1].AreaGE {
 			t.Errorf("31 banks: folding (%.1f GE) is not smaller than long division (%.1f GE)", res[0].AreaGE, res[1].AreaGE)
+		}
+	}
+}
+
+// TestMod_ResidueBeatsLongDivision: for counts that fold by no 2^m - 1
+// of order <= 16 (37 and 59, orders 36 and 58), the residue sum with the
+// inverse-multiply quotient is checked on every 20-bit address and must
+// be at least 1.5 times faster than the 15 serial restoring stages.
+func TestMod_ResidueBeatsLongDivision(t *testing.T) {
+	for _, banks := range []int{37, 59} {
+		h := modSpec(20, banks)
+		res := newModPlan(20, banks)
+		if !res.residue {
+			t.Fatalf("%d banks: no residue plan: %+v", banks, res)
+		}
+		div := res
+		div.residue = false
+		var r [2]*timing.Result
+		for i, p := range []modPlan{res, div} {
+			d := modDesign(t, h, p)
+			checkModExhaustive(t, d, 20, banks)
+			var err error
+			if r[i], err = timing.Analyze(d, timing.DefaultOptions()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("%4d banks, 20 bits: residue sum %.1f FO4 %3d levels %6.1f GE %4d gates; long division %.1f FO4 %3d levels %6.1f GE %4d gates",
+			banks, r[0].FO4, r[0].Depth, r[0].AreaGE, r[0].Gates, r[1].FO4, r[1].Depth, r[1].AreaGE, r[1].Gates)
+		if 1.5*r[0].FO4 > r[1].FO4 {
+			t.Errorf("%d banks: residue sum (%.1f FO4) is not 1.5 times faster than long division (%.1f FO4)", banks, r[0].FO4, r[1].FO4)
 		}
 	}
 }

@@ -42,7 +42,8 @@ banks, index = addr / banks; for banks = 2^k * q the low k address bits pass
 through to the bank's low bits, and addr >> k is divided by q: by folding
 m-bit chunks with end-around carry when q = 2^m - 1; by folding by 2^m - 1
 and dividing the m-bit residue when q divides 2^m - 1 for an m <= 16 (5, 9,
-17, ...); else by long division by the constant
+17, ...); else by long division by the constant, or beyond 12 serial
+stages by a residue sum and an exact multiplication by the inverse of q
 ([hash functions](hash-functions.md)).
 
 Warnings flag hashes that cannot reach every bank (duplicate or linearly
