@@ -24,8 +24,8 @@ hash "ipoly64_gpgpusim" {
 
 # bank = addr mod banks, index = addr / banks. 3 = 2^2 - 1 and 31 = 2^5 - 1
 # fold m-bit chunks with end-around carry; 24 = 2^3 * 3 passes 3 bits
-# through and folds the rest; 17 is a prime that is not 2^m - 1, divided by
-# restoring long division by the constant.
+# through and folds the rest; 17 is not 2^m - 1 but divides 2^8 - 1 = 255:
+# folded by 255, the 8-bit residue then compared with 17, 34, ..., 238.
 hash "mod3" {
   function  = "mod"
   addr_bits = 12
