@@ -281,7 +281,7 @@ func TestRun_GenAndSearchParts(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 	for _, want := range []string{"machine: ", "yosys 0.", "cfg_bitwise_xor  190", "6 gates", "6 cells",
-		"goal: gen + timing at least 50× faster", "tiled kernel (2,000 accesses)", "4480"} {
+		"goal: gen + timing at least 50× faster", "tiled kernel (2,000 accesses)", "random addresses (2,000 accesses)", "4480", "goal: random addresses, one million accesses"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}

@@ -39,7 +39,6 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/toolchain"
-	"github.com/lsugen/lsugen/tools/search"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
@@ -68,7 +67,7 @@ type config struct {
 	minTime          time.Duration
 	trials           int
 	cacheDir         string // "" for no cache
-	accesses         int    // kernel accesses of the search workload
+	accesses         int    // accesses of each search workload
 }
 
 var errUsage = errors.New("usage")
@@ -82,7 +81,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	minTime := fs.Duration("min-time", time.Second, "minimum time of one timed trial")
 	trials := fs.Int("trials", 3, "timed trials per figure; the fastest counts")
 	cache := fs.String("cache", "", "directory for built Verilator models (\"off\": none; default $"+hdl.CacheDirEnv+"/bench or the user cache)")
-	accesses := fs.Int("accesses", 1_000_000, "warp accesses of the tiled-kernel search workload (the random one has at most 16,384)")
+	accesses := fs.Int("accesses", 1_000_000, "warp accesses of each search workload (tiled kernel, random addresses)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lsugen-bench [flags]   (run from the repository root)")
 		fs.PrintDefaults()
@@ -381,32 +380,6 @@ func benchGen(ctx context.Context, c *config, tmp string, stdout, stderr io.Writ
 	fmt.Fprintf(stdout, "goal: gen + timing at least %.0f× faster than Yosys synth + ltp: %s on %d of %d units\n",
 		genGoal, metWord(met == len(rows)), met, len(rows))
 	return nil
-}
-
-// benchSearch times the exhaustive hash search.
-func benchSearch(_ context.Context, c *config, _ string, stdout, _ io.Writer) error {
-	workloads := []searchWorkload{
-		{fmt.Sprintf("tiled kernel (%s accesses)", count(c.accesses)), search.KernelTrace(c.accesses, 1)},
-		{fmt.Sprintf("random addresses (%s accesses)", count(min(c.accesses, 1<<14))), search.RandomTrace(min(c.accesses, 1<<14), 1)},
-	}
-	fmt.Fprintf(stdout, "Exhaustive hash search: the full bitvector_xor space for n = %d, m = %d over warp accesses\n"+
-		"of 32 lanes (`lsugen search --method exhaustive --full`, preparation included), on one thread,\n"+
-		"CPU time: per core (the search spreads the candidates over all cores)\n", searchAddrBits, searchBankBits)
-	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "workload\tcandidates\ttime\taccesses/s\tcandidate × accesses/s")
-	for _, w := range workloads {
-		var cands int64
-		var serr error
-		t := measure(c.minTime, c.trials, true, func() {
-			cands, serr = exhaustiveSearch(w.accesses)
-		})
-		if serr != nil {
-			return serr
-		}
-		acc := float64(len(w.accesses)) / t.cpu.Seconds()
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/s\t%s/s\n", w.name, cands, dur(t.cpu), rate(acc), rate(acc*float64(cands)))
-	}
-	return tw.Flush()
 }
 
 func metWord(ok bool) string {
