@@ -46,6 +46,16 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 			return nil, d
 		}
 	}
+	if h.Function == specs.Mod && !validMod(h) {
+		// The loader never produces this; a spec built in code might.
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid banks",
+			Detail: fmt.Sprintf("mod needs 2 <= banks <= %d, banks <= 2^addr_bits, 1 <= addr_bits <= %d and bank_bits = clog2(banks); got banks = %d, addr_bits = %d, bank_bits = %d.",
+				specs.MaxModBanks, specs.MaxAddrBits, h.Banks, h.AddrBits, h.BankBits),
+			Subject: h.AttrRange("banks").Ptr(),
+		}}
+	}
 	g := &hashGen{h: h, b: nl.NewBuilder(h.Name), rtl: &nl.RTL{}, m: h.BankBits, s: SelWidth(h.AddrBits)}
 	n := h.AddrBits
 	if h.Registered() {

@@ -96,6 +96,13 @@ func residueMethod(p modPlan) string {
 	return "by restoring long division"
 }
 
+// validMod reports whether a mod unit's sizes are ones the generator
+// handles (the loader's rules).
+func validMod(h *specs.Hash) bool {
+	return h.Banks >= 2 && h.Banks <= specs.MaxModBanks && h.AddrBits >= 1 && h.AddrBits <= specs.MaxAddrBits &&
+		(h.AddrBits > 10 || h.Banks <= 1<<h.AddrBits) && h.BankBits == bits.Len(uint(h.Banks-1))
+}
+
 // topOf is the largest value of w bits.
 func topOf(w int) uint64 { return ^uint64(0) >> (64 - w) }
 

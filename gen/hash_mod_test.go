@@ -222,3 +222,20 @@ func TestMod_ResidueBeatsLongDivision(t *testing.T) {
 		}
 	}
 }
+
+// TestMod_RefusesBadSizes: sizes the loader refuses are errors of the
+// generator too, never a panic.
+func TestMod_RefusesBadSizes(t *testing.T) {
+	for _, h := range []*specs.Hash{
+		{Name: "m", Function: specs.Mod, AddrBits: 8, Banks: 0},
+		{Name: "m", Function: specs.Mod, AddrBits: 8, Banks: 1, BankBits: 0},
+		{Name: "m", Function: specs.Mod, AddrBits: 3, Banks: 9, BankBits: 4},
+		{Name: "m", Function: specs.Mod, AddrBits: 65, Banks: 3, BankBits: 2},
+		{Name: "m", Function: specs.Mod, AddrBits: 8, Banks: 2048, BankBits: 11},
+		{Name: "m", Function: specs.Mod, AddrBits: 8, Banks: 5, BankBits: 2},
+	} {
+		if _, diags := Hash(h); !diags.HasErrors() {
+			t.Errorf("%+v: no error", h)
+		}
+	}
+}
