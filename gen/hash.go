@@ -56,6 +56,14 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 			Subject: h.AttrRange("banks").Ptr(),
 		}}
 	}
+	if h.Function == specs.IPoly && !validMatrix(h) {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid polynomial",
+			Detail:   fmt.Sprintf("ipoly needs the loader's XOR matrix: one row per bank bit (bank_bits = %d) of address bits below addr_bits = %d; got %d rows.", h.BankBits, h.AddrBits, len(h.Bits)),
+			Subject:  h.AttrRange("polynomial").Ptr(),
+		}}
+	}
 	g := &hashGen{h: h, b: nl.NewBuilder(h.Name), rtl: &nl.RTL{}, m: h.BankBits, s: SelWidth(h.AddrBits)}
 	n := h.AddrBits
 	if h.Registered() {
@@ -449,6 +457,21 @@ func (g *hashGen) header() []string {
 		lines = append(lines, "Protocol: combinational; outputs follow the inputs, no clock, no reset.")
 	}
 	return lines
+}
+
+// validMatrix reports whether an ipoly unit carries a usable XOR matrix.
+func validMatrix(h *specs.Hash) bool {
+	if h.BankBits < 1 || len(h.Bits) != h.BankBits || h.AddrBits < 1 {
+		return false
+	}
+	for _, row := range h.Bits {
+		for _, a := range row {
+			if a < 0 || a >= h.AddrBits {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // xorRows lists an XOR matrix, one bank bit a line.

@@ -186,3 +186,16 @@ func intList(xs []int) string {
 	}
 	return s + "]"
 }
+
+// TestIPoly_RefusesMissingMatrix: an ipoly unit built in code without the
+// loader's matrix is an error, not a panic.
+func TestIPoly_RefusesMissingMatrix(t *testing.T) {
+	for _, h := range []*specs.Hash{
+		{Name: "ip", Function: specs.IPoly, AddrBits: 8, BankBits: 3, Polynomial: []int{3, 1, 0}},
+		{Name: "ip", Function: specs.IPoly, AddrBits: 8, BankBits: 1, Polynomial: []int{1, 0}, Bits: [][]int{{0, 9}}},
+	} {
+		if _, diags := Hash(h); !diags.HasErrors() {
+			t.Errorf("%+v: no error", h)
+		}
+	}
+}
