@@ -26,11 +26,12 @@ build:
 	$(GO) build -o $(BIN) ./cmd/lsugen
 
 # Generate every example spec into out/ (RTL, gates, golden vectors and
-# testbenches, FuseSoC cores, Yosys scripts, SDC), print the timing
-# summary, prove RTL = gates formally, then the access-pattern tools and
+# testbenches, FuseSoC cores, Yosys scripts, SDC, C headers of the constant
+# hashes), print the timing summary, prove RTL = gates formally, then the
+# access-pattern tools on patterns and on Accel-Sim traces of kernels, and
 # the pipeline study.
 run: deps build
-	$(BIN) gen --tb --fusesoc -o $(OUT) $(SPECS)
+	$(BIN) gen --tb --fusesoc --c -o $(OUT) $(SPECS)
 	$(BIN) timing $(SPECS)
 	$(BIN) verify --formal $(SPECS)
 	$(BIN) conflicts specs/patterns_000.hcl
@@ -39,6 +40,8 @@ run: deps build
 	$(BIN) gen -o $(OUT) $(OUT)/transpose_hash.hcl
 	$(BIN) verify --sim netlist $(OUT)/transpose_hash.hcl
 	$(BIN) conflicts --hash $(OUT)/transpose_hash.hcl:transpose_bvxor specs/traces/transpose.trace
+	$(BIN) conflicts --lock-hash specs/locks_002.hcl:lock_xor specs/traces/accelsim/kernelslist.g
+	$(BIN) profile --clock 40,48,56 specs/traces/accelsim/profile_*.traceg
 	$(BIN) pipesim specs/pipeline_figure4.hcl --trace specs/traces/figure4.ptrace
 	$(BIN) pipesim specs/pipeline_study.hcl --preset aes_encrypt
 
