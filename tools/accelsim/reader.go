@@ -58,6 +58,8 @@ type Reader struct {
 	next    int
 	total   int64 // bytes of trace text read in all files
 
+	warpBase int // "warp = N" sections of the files before the one being read
+
 	k *kernelFile // the file being read, nil between files
 }
 
@@ -87,6 +89,7 @@ type kernelFile struct {
 	warp        int
 	haveWarp    bool
 	insts, seen int // declared and read instructions of the current warp
+	warps       int // "warp = N" sections read in this file
 	instsLine   int
 
 	fields []string // scratch for one line's fields
@@ -182,6 +185,12 @@ func (r *Reader) Close() error {
 // Next returns the next memory instruction (mem_width > 0) of the traces,
 // io.EOF after the last. Errors read "FILE:LINE: message".
 func (r *Reader) Next() (*WarpAccess, error) {
+	return r.advance(false)
+}
+
+// advance returns the next instruction: only memory instructions unless
+// all, when a non-memory one has Width 0.
+func (r *Reader) advance(all bool) (*WarpAccess, error) {
 	for {
 		if r.k == nil {
 			if r.next >= len(r.kernels) {
@@ -195,8 +204,9 @@ func (r *Reader) Next() (*WarpAccess, error) {
 			}
 			r.k = k
 		}
-		a, err := r.k.next(&r.total)
+		a, err := r.k.next(&r.total, all)
 		if err == io.EOF {
+			r.warpBase += r.k.warps
 			if err := r.k.finish(); err != nil {
 				return nil, err
 			}
@@ -304,8 +314,9 @@ func (k *kernelFile) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s", k.path, k.line, fmt.Sprintf(format, args...))
 }
 
-// next returns the file's next memory instruction, io.EOF at its end.
-func (k *kernelFile) next(total *int64) (*WarpAccess, error) {
+// next returns the file's next memory instruction (every instruction when
+// all), io.EOF at its end.
+func (k *kernelFile) next(total *int64, all bool) (*WarpAccess, error) {
 	for k.sc.Scan() {
 		k.line++
 		*total += int64(len(k.sc.Bytes())) + 1
@@ -336,8 +347,11 @@ func (k *kernelFile) next(total *int64) (*WarpAccess, error) {
 			}
 		}
 		a, err := k.body(text)
-		if err != nil || a != nil {
-			return a, err
+		if err != nil {
+			return nil, err
+		}
+		if a != nil && (a.Width > 0 || all) {
+			return a, nil
 		}
 	}
 	if err := k.sc.Err(); err != nil {
@@ -420,7 +434,7 @@ func (k *kernelFile) header(text string) error {
 }
 
 // body reads one line after the header: thread-block structure or an
-// instruction, returning the access of a memory instruction.
+// instruction, returning the instruction (Width 0 when not a memory one).
 func (k *kernelFile) body(text string) (*WarpAccess, error) {
 	switch {
 	case strings.HasPrefix(text, "#BEGIN_TB"):
@@ -469,6 +483,7 @@ func (k *kernelFile) body(text string) (*WarpAccess, error) {
 			return nil, err
 		}
 		k.warp, k.haveWarp, k.insts, k.seen, k.instsLine = n, true, -1, 0, 0
+		k.warps++
 		return nil, nil
 	case strings.HasPrefix(text, "insts"):
 		if !k.haveWarp || k.insts >= 0 {
@@ -589,7 +604,7 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 		return nil, k.errorf("memory width %q is not a decimal number", clip(s))
 	}
 	if width == 0 {
-		return nil, nil // not a memory instruction; the rest is its immediate
+		return a, nil // not a memory instruction (Width 0); the rest is its immediate
 	}
 	if width > 32 || width&(width-1) != 0 {
 		return nil, k.errorf("memory width %d bytes: want 1, 2, 4, 8, 16 or 32", width)

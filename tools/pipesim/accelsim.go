@@ -1,0 +1,177 @@
+package pipesim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+
+	"github.com/lsugen/lsugen/tools/accelsim"
+	"github.com/lsugen/lsugen/tools/conflicts"
+)
+
+// SASSInstrBytes is the size of one SASS instruction from Volta on (the
+// architectures the Accel-Sim tracer's versions 3 and 4 trace): a traced
+// byte PC divided by it is the instruction's index, the PC pipesim uses.
+const SASSInstrBytes = 16
+
+// accelSimLimit is MaxInstructions; a test lowers it.
+var accelSimLimit = MaxInstructions
+
+// AccelSimOptions say how the shared-memory accesses of an Accel-Sim
+// trace become conflict degrees: the bank mapping of word addresses and
+// the bank width in bytes (word = byte offset / BankBytes).
+type AccelSimOptions struct {
+	Banks     conflicts.Mapping // from conflicts.Modulo or conflicts.HashUnit
+	BankBytes int               // 4 or 8
+}
+
+// AccelSimInfo describes how a trace became a workload.
+type AccelSimInfo struct {
+	Banks     string `json:"banks"` // the mapping, e.g. "mod 32"
+	NumBanks  int    `json:"num_banks"`
+	BankBytes int    `json:"bank_bytes"`
+	// TracedWarps: the "warp = N" sections of the trace with at least one
+	// instruction; Contexts: the warp contexts they ran on.
+	TracedWarps int `json:"traced_warps"`
+	Contexts    int `json:"contexts"`
+	// PCWrapped: instructions whose index (byte PC / 16) was at or above
+	// 2^pc_bits and was taken mod 2^pc_bits.
+	PCWrapped int `json:"pc_wrapped"`
+	// DegreeClamped: subwarps of shared-memory instructions whose bank
+	// cycles exceeded simd_width and were taken as simd_width.
+	DegreeClamped int `json:"degree_clamped"`
+	// InactiveSubwarps: subwarps of shared-memory instructions without an
+	// active lane, given degree 1.
+	InactiveSubwarps int `json:"inactive_subwarps"`
+}
+
+// FromAccelSim builds a workload from the instructions of an Accel-Sim
+// trace, read one at a time from r (docs/traces.md, "pipesim on a real
+// kernel"); name names the trace in errors that have no line:
+//
+//   - The g-th warp section of the trace (counting "warp = N" sections
+//     with instructions over all thread blocks and kernels in trace order,
+//     from 0) runs on warp context g mod C, C = shape.Warps (MaxWarps when
+//     0): a context's program is the programs of its warps concatenated in
+//     trace order.
+//   - Each instruction is one instruction of its context's program:
+//     shared memory (accelsim.Shared) is shmem, every other memory space
+//     mem, an instruction without a memory access alu.
+//   - Its PC is the byte PC / SASSInstrBytes mod 2^shape.PCBits; a byte
+//     PC that is not a multiple of SASSInstrBytes is an error.
+//   - A shmem instruction's degree of subwarp s (lanes s*SIMDWidth ..
+//     (s+1)*SIMDWidth-1) is the bank cycles of its active lanes: they are
+//     split into accelsim.Phases, and the degrees (largest number of
+//     distinct words one bank receives, conflicts.Counter) of those phases
+//     added; at least 1 (a subwarp without an active lane still passes
+//     MEM0) and at most SIMDWidth (counted in DegreeClamped).
+//
+// Errors read "FILE:LINE: message"; the instruction limit is checked
+// before each instruction is added.
+func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOptions) (*Workload, *AccelSimInfo, error) {
+	if err := shape.check(); err != nil {
+		return nil, nil, err
+	}
+	if shape.Subwarps*shape.SIMDWidth != accelsim.WarpSize {
+		return nil, nil, fmt.Errorf("pipesim: Accel-Sim traces have warps of %d lanes; the pipeline's warps have %d (%d subwarps of %d)",
+			accelsim.WarpSize, shape.Subwarps*shape.SIMDWidth, shape.Subwarps, shape.SIMDWidth)
+	}
+	if opt.Banks.Map == nil || opt.Banks.Size < 1 || opt.Banks.Size > conflicts.MaxMapSize {
+		return nil, nil, errors.New("pipesim: no bank mapping")
+	}
+	if opt.BankBytes != 4 && opt.BankBytes != 8 {
+		return nil, nil, fmt.Errorf("pipesim: bank width %d bytes: want 4 or 8", opt.BankBytes)
+	}
+	contexts, pcBits := shape.Warps, shape.PCBits
+	if contexts == 0 {
+		contexts = MaxWarps
+	}
+	if pcBits == 0 {
+		pcBits = 32
+	}
+	pcMask := uint64(1)<<uint(pcBits) - 1
+	info := &AccelSimInfo{Banks: opt.Banks.Name, NumBanks: opt.Banks.Size, BankBytes: opt.BankBytes}
+	wl := NewWorkload(shape.Subwarps, shape.SIMDWidth)
+	counter := conflicts.NewCounter(opt.Banks)
+	var (
+		phases  [][]uint64
+		degrees = make([]int, shape.Subwarps)
+		sub     accelsim.WarpAccess
+		lastSeq = -1
+		ctx     int
+	)
+	for {
+		in, err := r.NextInstr()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		errorf := func(format string, a ...any) error {
+			return fmt.Errorf("%s:%d: %s", in.File, in.Line, fmt.Sprintf(format, a...))
+		}
+		if in.WarpSeq != lastSeq {
+			lastSeq = in.WarpSeq
+			ctx = info.TracedWarps % contexts
+			info.TracedWarps++
+		}
+		if wl.Instructions() >= accelSimLimit {
+			return nil, nil, errorf("more than %d warp instructions, pipesim's limit: trace fewer thread blocks or kernels", accelSimLimit)
+		}
+		if in.PC%SASSInstrBytes != 0 {
+			return nil, nil, errorf("PC 0x%x is not a multiple of %d: pipesim reads traces of GPUs with %d-byte SASS instructions (Volta and later)", in.PC, SASSInstrBytes, SASSInstrBytes)
+		}
+		idx := in.PC / SASSInstrBytes
+		if idx > pcMask {
+			info.PCWrapped++
+			idx &= pcMask
+		}
+		kind := ALU
+		var degs []int
+		switch {
+		case in.IsMemory && in.Space == accelsim.Shared:
+			kind, degs = Shmem, degrees
+			for s := range degrees {
+				lo := s * shape.SIMDWidth
+				laneBits := uint32((uint64(1)<<uint(shape.SIMDWidth) - 1) << uint(lo))
+				first := bits.OnesCount32(in.Mask & (uint32(1)<<uint(lo) - 1))
+				n := bits.OnesCount32(in.Mask & laneBits)
+				if first+n > len(in.Addrs) { // the reader matches addresses to the mask
+					return nil, nil, errorf("%d addresses for active mask %08x", len(in.Addrs), in.Mask)
+				}
+				if n == 0 {
+					info.InactiveSubwarps++
+					degrees[s] = 1
+					continue
+				}
+				sub = accelsim.WarpAccess{Mask: in.Mask & laneBits, Width: in.Width, Addrs: in.Addrs[first : first+n]}
+				if phases, err = accelsim.Phases(&sub, opt.BankBytes, opt.Banks.Size, phases); err != nil {
+					return nil, nil, errorf("%v", err)
+				}
+				d := 0
+				for _, p := range phases {
+					d += counter.Degree(p)
+				}
+				if d > shape.SIMDWidth {
+					info.DegreeClamped++
+					d = shape.SIMDWidth
+				}
+				degrees[s] = max(d, 1)
+			}
+		case in.IsMemory:
+			kind = Mem
+		}
+		if err := wl.Add(ctx, kind, idx, degs); err != nil {
+			return nil, nil, errorf("%v", err)
+		}
+		p := wl.Programs[ctx]
+		p[len(p)-1].Line = int32(min(in.Line, 1<<31-1))
+	}
+	if wl.Instructions() == 0 {
+		return nil, nil, fmt.Errorf("%s: the Accel-Sim trace holds no instructions", name)
+	}
+	info.Contexts = len(wl.Programs)
+	return wl, info, nil
+}
