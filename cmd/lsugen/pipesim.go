@@ -12,10 +12,14 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/tools/accelsim"
+	"github.com/lsugen/lsugen/tools/conflicts"
 	"github.com/lsugen/lsugen/tools/pipesim"
 )
 
 const pipesimLong = `  lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --trace FILE
+  lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --accelsim TRACE
+                 [--banks N | --hash SPEC:UNIT] [--bank-bytes 4|8]
   lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --synthetic|--preset NAME
                  [--warps N] [--instructions N] [--shmem F] [--mem F] [--degrees D:P,...]
                  [--static K] [--irregular] [--seed S] [--write-trace FILE]
@@ -43,6 +47,18 @@ WARP 0..63 (below warp_contexts), KIND alu|shmem|mem, PC decimal or 0x-hex
 below 2^pc_bits; shmem lines carry 1 or warp_size/simd_width conflict
 degrees, each 1..simd_width. A warp's lines are its program in order.
 
+Accel-Sim traces (--accelsim kernelslist.g | kernel-N.traceg[.xz], streamed;
+warp_size must be 32): every traced instruction is one instruction of its
+warp's program: shared-memory ones shmem, other memory ones mem, the rest
+alu. A shmem instruction's degree for subwarp s (lanes s*simd_width ..
+(s+1)*simd_width-1) is the bank cycles of its active lanes under --banks N
+(mod N, default 32) or --hash SPEC:UNIT, words of --bank-bytes bytes: the
+sum of the degrees of the access's phases within the subwarp (64- and
+128-bit accesses are served in phases, docs/traces.md), at least 1, at most
+simd_width. PC = byte PC / 16 mod 2^pc_bits. The g-th warp of the trace
+(in trace order over thread blocks and kernels) runs on warp context g mod
+warp_contexts, after the warps before it there.
+
 Synthetic workloads (--synthetic): all warps run one kernel of --static K
 instructions (PCs 0..K-1) in a loop. --preset NAME takes warps, K, the
 shared-memory intensity, the mean conflict degree and irregularity from a
@@ -54,7 +70,8 @@ intensity of the presets (--mem 0.05) is an assumption, not from the paper.`
 type pipesimFlags struct {
 	asJSON, synthetic, irregular                                    bool
 	out, unitName, maskName, tracePath, preset, degrees, writeTrace string
-	warps, instrs, static                                           int
+	accelSim, hash                                                  string
+	warps, instrs, static, banks, bankBytes                         int
 	shmem, mem                                                      float64
 	seed                                                            uint64
 	maxCycles                                                       int64
@@ -64,7 +81,7 @@ type pipesimFlags struct {
 func newPipesimCmd(a *app) *cobra.Command {
 	f := &pipesimFlags{}
 	cmd := &cobra.Command{
-		Use:   "pipesim [--json] [-o FILE] SPEC --trace FILE | --synthetic|--preset NAME [flags]",
+		Use:   "pipesim [--json] [-o FILE] SPEC --trace FILE | --accelsim TRACE | --synthetic|--preset NAME [flags]",
 		Short: "cycles, stalls and IPC of the elastic pipeline and its baselines",
 		Long:  pipesimLong,
 		RunE: func(cmd *cobra.Command, pos []string) error {
@@ -77,6 +94,10 @@ func newPipesimCmd(a *app) *cobra.Command {
 	fs.StringVar(&f.unitName, "unit", "", "the elastic_pipeline unit to study (default: the spec's first)")
 	fs.StringVar(&f.maskName, "mask", "", "the warp_ready_mask unit (default: the spec's first, else the paper's)")
 	fs.StringVar(&f.tracePath, "trace", "", "read the workload from this trace file")
+	fs.StringVar(&f.accelSim, "accelsim", "", "read the workload from an Accel-Sim trace: kernelslist.g, kernel-N.traceg or .traceg.xz")
+	fs.IntVar(&f.banks, "banks", 32, fmt.Sprintf("--accelsim without --hash: bank = word address mod N, any N from 1 to %d", conflicts.MaxMapSize))
+	fs.StringVar(&f.hash, "hash", "", "--accelsim: map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
+	fs.IntVar(&f.bankBytes, "bank-bytes", 4, "--accelsim: bank width in bytes, 4 or 8 (word address = byte address / N)")
 	fs.BoolVar(&f.synthetic, "synthetic", false, "generate the workload (flags marked synthetic)")
 	fs.StringVar(&f.preset, "preset", "", "synthetic workload from a row of Table 4: "+strings.Join(pipesim.PresetNames(), ", "))
 	d := pipesim.DefaultSynthetic
@@ -98,11 +119,31 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 		return usagef("want exactly one SPEC file, got %d", len(pos))
 	}
 	isSynth := f.synthetic || f.preset != ""
+	var given []string
+	for _, src := range []struct {
+		on   bool
+		name string
+	}{{f.tracePath != "", "--trace"}, {f.accelSim != "", "--accelsim"}, {isSynth, "--synthetic/--preset"}} {
+		if src.on {
+			given = append(given, src.name)
+		}
+	}
 	switch {
-	case f.tracePath != "" && isSynth:
-		return usagef("--trace and --synthetic/--preset exclude each other")
-	case f.tracePath == "" && !isSynth:
-		return usagef("no workload: give --trace FILE or --synthetic/--preset NAME")
+	case len(given) > 1:
+		return usagef("%s exclude each other", strings.Join(given, " and "))
+	case len(given) == 0:
+		return usagef("no workload: give --trace FILE or --synthetic/--preset NAME, or --accelsim TRACE")
+	}
+	if f.accelSim == "" {
+		for _, n := range []string{"banks", "hash", "bank-bytes"} {
+			if fs.Changed(n) {
+				return usagef("--%s applies to --accelsim workloads only", n)
+			}
+		}
+	} else if f.bankBytes != 4 && f.bankBytes != 8 {
+		return usagef("--bank-bytes %d: want 4 or 8", f.bankBytes)
+	} else if fs.Changed("banks") && f.hash != "" {
+		return usagef("--banks and --hash both give the bank mapping: use one")
 	}
 	if !isSynth {
 		for _, n := range []string{"warps", "instructions", "shmem", "mem", "degrees", "static", "irregular", "seed", "write-trace"} {
@@ -187,6 +228,12 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 				return err
 			}
 		}
+	} else if f.accelSim != "" {
+		var accel *pipesim.AccelSimInfo
+		if wl, accel, err = accelSimWorkload(a, f, shape); err != nil {
+			return err
+		}
+		info.Source, info.Trace, info.AccelSim = "accelsim", f.accelSim, accel
 	} else {
 		if wl, err = pipesim.ParseFile(f.tracePath, shape); err != nil {
 			return badInput(err)
@@ -200,6 +247,7 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 	}
 	rep.Spec = spec
 	rep.Workload.Source, rep.Workload.Trace, rep.Workload.Synthetic = info.Source, info.Trace, info.Synthetic
+	rep.Workload.AccelSim = info.AccelSim
 
 	var b bytes.Buffer
 	if f.asJSON {
@@ -216,6 +264,37 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 	}
 	_, err = a.stdout.Write(b.Bytes())
 	return err
+}
+
+// accelSimWorkload builds the workload of --accelsim, its bank mapping
+// taken as conflicts takes it (--banks, --hash, hashMapping).
+func accelSimWorkload(a *app, f *pipesimFlags, shape pipesim.Shape) (*pipesim.Workload, *pipesim.AccelSimInfo, error) {
+	if !accelsim.IsTracePath(f.accelSim) {
+		return nil, nil, usagef("--accelsim %s: want a kernelslist.g (*.g), a kernel-N.traceg or a .traceg.xz", f.accelSim)
+	}
+	var opt pipesim.AccelSimOptions
+	var err error
+	if f.hash != "" {
+		if opt.Banks, err = hashMapping("--hash", f.hash, a.stderr); err != nil {
+			return nil, nil, err
+		}
+	} else if opt.Banks, err = conflicts.Modulo(f.banks); err != nil {
+		return nil, nil, usagef("--banks: %v", err)
+	}
+	opt.BankBytes = f.bankBytes
+	if shape.Subwarps*shape.SIMDWidth != accelsim.WarpSize {
+		return nil, nil, badInput(fmt.Errorf("--accelsim: Accel-Sim traces have warps of %d lanes; the elastic_pipeline's warp_size is %d", accelsim.WarpSize, shape.Subwarps*shape.SIMDWidth))
+	}
+	r, err := accelsim.Open(f.accelSim)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	defer r.Close()
+	wl, info, err := pipesim.FromAccelSim(r, f.accelSim, shape, opt)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	return wl, info, nil
 }
 
 // loadPipeline loads one spec file and returns its elastic_pipeline unit

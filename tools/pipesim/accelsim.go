@@ -32,9 +32,10 @@ type AccelSimInfo struct {
 	NumBanks  int    `json:"num_banks"`
 	BankBytes int    `json:"bank_bytes"`
 	// TracedWarps: the "warp = N" sections of the trace with at least one
-	// instruction; Contexts: the warp contexts they ran on.
+	// instruction.
 	TracedWarps int `json:"traced_warps"`
-	Contexts    int `json:"contexts"`
+	// Contexts: the warp contexts the traced warps ran on.
+	Contexts int `json:"contexts"`
 	// PCWrapped: instructions whose index (byte PC / 16) was at or above
 	// 2^pc_bits and was taken mod 2^pc_bits.
 	PCWrapped int `json:"pc_wrapped"`

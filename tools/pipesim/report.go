@@ -44,9 +44,10 @@ type MaskInfo struct {
 
 // WorkloadInfo says where the workload came from and what it holds.
 type WorkloadInfo struct {
-	Source    string     `json:"source"` // "trace" or "synthetic"
-	Trace     string     `json:"trace"`  // the trace file, "" for synthetic
-	Synthetic *Synthetic `json:"synthetic"`
+	Source    string        `json:"source"` // "trace", "accelsim" or "synthetic"
+	Trace     string        `json:"trace"`  // the trace file, "" for synthetic
+	Synthetic *Synthetic    `json:"synthetic"`
+	AccelSim  *AccelSimInfo `json:"accelsim"` // how an Accel-Sim trace was converted; nil for the others
 	Stats
 }
 
@@ -125,6 +126,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "workload: preset %s (synthetic, seed %d", wl.Synthetic.Preset, wl.Synthetic.Seed)
 	case wl.Synthetic != nil:
 		fmt.Fprintf(&b, "workload: synthetic (seed %d, degrees %s", wl.Synthetic.Seed, wl.Synthetic.Degrees)
+	case wl.AccelSim != nil:
+		fmt.Fprintf(&b, "workload: Accel-Sim trace %s (", wl.Trace)
 	default:
 		fmt.Fprintf(&b, "workload: trace %s (", wl.Trace)
 	}
@@ -138,8 +141,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "%d PCs", wl.StaticPCs)
 	}
-	fmt.Fprintf(&b, "): %d warps, %d warp instructions (%d subwarps); shmem %.1f%%, mem %.1f%%, mean conflict degree %.2f\n\n",
+	fmt.Fprintf(&b, "): %d warps, %d warp instructions (%d subwarps); shmem %.1f%%, mem %.1f%%, mean conflict degree %.2f\n",
 		wl.Warps, wl.WarpInstructions, wl.SubwarpInstructions, 100*wl.ShmemIntensity, 100*wl.MemIntensity, wl.MeanDegree)
+	if a := wl.AccelSim; a != nil {
+		fmt.Fprintf(&b, "Accel-Sim: %d traced warps on %d warp contexts; banks %s (%d banks) of %d bytes; PC = byte PC / %d mod 2^%d (%d wrapped); %d subwarp degrees clamped to simd_width, %d subwarps without an active lane at 1\n",
+			a.TracedWarps, a.Contexts, a.Banks, a.NumBanks, a.BankBytes, SASSInstrBytes, m.PCBits, a.PCWrapped, a.DegreeClamped, a.InactiveSubwarps)
+	}
+	b.WriteString("\n")
 
 	rows := [][]string{{"variant", "mask", "cycles", "IPC", "subwarp IPC", "bank stalls", "wb stalls", "fails masked", "fails none", "wb bubbles", "speedup"}}
 	for _, run := range r.Runs {
