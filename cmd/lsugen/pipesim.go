@@ -109,7 +109,7 @@ func newPipesimCmd(a *app) *cobra.Command {
 	fs.IntVar(&f.static, "static", d.Static, "synthetic: static instructions K of the kernel")
 	fs.BoolVar(&f.irregular, "irregular", d.Irregular, "synthetic: draw each subwarp's degree at every execution, not once per static instruction")
 	fs.Uint64Var(&f.seed, "seed", d.Seed, "synthetic: random seed of the workload; the same seed gives the same workload")
-	fs.StringVar(&f.writeTrace, "write-trace", "", "synthetic: also write the generated workload as a trace file")
+	fs.StringVar(&f.writeTrace, "write-trace", "", "synthetic and --accelsim: also write the workload as a trace file (--trace's format)")
 	fs.Int64Var(&f.maxCycles, "max-cycles", 0, "stop a run that has not finished after N cycles with an error (0: a bound no terminating run reaches)")
 	return cmd
 }
@@ -147,7 +147,10 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 	}
 	if !isSynth {
 		for _, n := range []string{"warps", "instructions", "shmem", "mem", "degrees", "static", "irregular", "seed", "write-trace"} {
-			if fs.Changed(n) {
+			if n == "write-trace" && fs.Changed(n) && f.accelSim == "" {
+				return usagef("--write-trace applies to synthetic and --accelsim workloads only")
+			}
+			if n != "write-trace" && fs.Changed(n) {
 				return usagef("--%s applies to synthetic workloads only", n)
 			}
 		}
@@ -234,6 +237,18 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 			return err
 		}
 		info.Source, info.Trace, info.AccelSim = "accelsim", f.accelSim, accel
+		if f.writeTrace != "" {
+			var b bytes.Buffer
+			hdr := []string{fmt.Sprintf("lsugen pipesim workload of Accel-Sim trace %s for %s (warp_size %d, simd_width %d)", f.accelSim, pipe.Name, pipe.WarpSize, pipe.SIMDWidth),
+				fmt.Sprintf("banks %s (%d banks) of %d bytes; pc = byte PC / %d mod 2^%d; traced warp g on warp g mod %d",
+					accel.Banks, accel.NumBanks, accel.BankBytes, pipesim.SASSInstrBytes, shapePCBits(shape), max(accel.Contexts, 1))}
+			if err := wl.WriteTrace(&b, hdr); err != nil {
+				return err
+			}
+			if err := writeFileAtomic(f.writeTrace, b.Bytes()); err != nil {
+				return err
+			}
+		}
 	} else {
 		if wl, err = pipesim.ParseFile(f.tracePath, shape); err != nil {
 			return badInput(err)
@@ -264,6 +279,14 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 	}
 	_, err = a.stdout.Write(b.Bytes())
 	return err
+}
+
+// shapePCBits is the PC width a trace is checked against.
+func shapePCBits(s pipesim.Shape) int {
+	if s.PCBits == 0 {
+		return 32
+	}
+	return s.PCBits
 }
 
 // accelSimWorkload builds the workload of --accelsim, its bank mapping

@@ -160,3 +160,32 @@ func TestPipesimAccelSim_Errors(t *testing.T) {
 		}
 	}
 }
+
+// --write-trace writes the converted workload in --trace's format: the
+// example's programs line by line, and the trace read back runs the same
+// cycles.
+func TestPipesimAccelSim_WriteTraceRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "example.ptrace")
+	doc := runPipesimAccelSim(t, "--accelsim", pipesimAccelSim, "--write-trace", path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	want := "0 alu 0x0|0 mem 0x1|0 shmem 0x2 1|0 shmem 0x3 8|0 alu 0x4|1 alu 0x0|1 shmem 0x3 2 1 1 3|1 mem 0x5|1 alu 0x4|" +
+		"2 alu 0x0|2 shmem 0x6 8 8 1 1|2 mem 0x9|2 alu 0xa|2 alu 0x4|3 alu 0x7|3 shmem 0x8 4|3 alu 0x4"
+	if got := strings.Join(lines, "|"); got != want {
+		t.Errorf("written trace\n got %s\nwant %s", got, want)
+	}
+	back := runPipesimAccelSim(t, "--trace", path)
+	for i, r := range back.Runs {
+		if r.Cycles != doc.Runs[i].Cycles {
+			t.Errorf("run %d (%s): %d cycles from the written trace, %d from the Accel-Sim trace", i, r.Variant, r.Cycles, doc.Runs[i].Cycles)
+		}
+	}
+}
