@@ -26,17 +26,20 @@ import (
 //     evaluated (4,480 → 2,012 for n = 14, m = 5).
 //   - A candidate's classes are the classes of m−1 of its functionals
 //     (a "window" of m−1 consecutive bit positions along the diagonal
-//     δ = k2 − k1), each split by the remaining one. A window starting at
-//     an even position j serves the candidates of k1 = j (split by the bit
-//     after it) and of k1 = j − 1 (split by the bit before it), so each
-//     window's classes are built once for up to four candidates; the
-//     windows' classes for all 2^(m−1) masks are built as one tree whose
-//     upper levels the masks share.
+//     δ = k2 − k1), each split by the remaining one. A window serves the
+//     candidates of k1 = j (split by the bit after it) and of k1 = j − 1
+//     (split by the bit before it), up to four; each candidate takes the
+//     window that serves more, greedily (703 window masks for the 2,012
+//     row spaces of n = 14, m = 5). A window's classes are ANDs of the
+//     classes of its first half and of its second half ("parts"), and a
+//     part's classes, for every mask of its positions, are built once per
+//     access for all the windows that share it.
 //   - Splitting a class of n lanes gives max(c, n−c) ≥ ⌈n/2⌉, so the
-//     largest class bounds the degree from below and only classes larger
-//     than that bound need splitting.
+//     largest class bounds the degree from below, and a class of two
+//     lanes (split: at most 2) never beats a class of three (at least
+//     2): only classes of three or more lanes are split per candidate.
 
-// maxSlicedBankBits bounds the windows' trees (4^(m−1) classes).
+// maxSlicedBankBits bounds a window's classes (2^(m−1) per mask).
 const maxSlicedBankBits = 6
 
 // maxSlicedLanes is the most distinct addresses of an access the lane
@@ -49,20 +52,28 @@ const maxSlicedLanes = 64
 type slicedWindow struct {
 	j, delta int
 	// needed has bit p set when mask pattern p (bit r for position j+r)
-	// serves a candidate; prefixNeeded[r] the same for the patterns' low r
-	// bits, so the tree skips subtrees no candidate uses.
-	needed       uint64
-	prefixNeeded [maxSlicedBankBits]uint64
-	serve        []slicedServe // sorted by pattern
+	// serves a candidate.
+	needed uint64
+	serve  []slicedServe // sorted by pattern
+	// The window's classes are ANDs of a left part (its first h
+	// positions) and a right part (the rest), each part's classes built
+	// once per access for every window that shares it.
+	left, right, h int
+}
+
+// slicedPart is positions start..start+length−1 on diagonal delta: its
+// classes under every pattern of its positions.
+type slicedPart struct {
+	delta, start, length int
 }
 
 // slicedServe is one candidate served by a window: split the window's
-// classes under pattern by the functional at position pos (pure when xor is
-// false, else XORed with position pos+delta), and add to total slot.
+// classes under pattern by the functional plane[p1] ^ plane[p2] (p2 is
+// the always-empty plane MaxAddrBits for a pure one), and add to total
+// slot.
 type slicedServe struct {
 	pattern uint32
-	pos     int32
-	xor     bool
+	p1, p2  uint8
 	slot    int32
 }
 
@@ -70,6 +81,7 @@ type slicedServe struct {
 type slicedPlan struct {
 	n, m    int
 	windows []slicedWindow
+	parts   []slicedPart
 	slots   int // distinct row spaces
 	rep     []int32
 	// repCand[s] is a candidate of row space s.
@@ -203,7 +215,11 @@ func newSlicedPlan(s *Space) *slicedPlan {
 				count[o.key]--
 				if o.key == k {
 					w.needed |= 1 << k.pattern
-					w.serve = append(w.serve, slicedServe{pattern: k.pattern, pos: int32(o.pos), xor: o.e, slot: int32(r)})
+					p2 := MaxAddrBits
+					if q := o.pos + k.delta; o.e && q >= 0 && q < n {
+						p2 = q
+					}
+					w.serve = append(w.serve, slicedServe{pattern: k.pattern, p1: uint8(o.pos), p2: uint8(p2), slot: int32(r)})
 				}
 			}
 			if opts[r][0].key == opts[r][1].key {
@@ -211,15 +227,21 @@ func newSlicedPlan(s *Space) *slicedPlan {
 			}
 		}
 	}
+	parts := map[slicedPart]int{}
+	part := func(k slicedPart) int {
+		id, ok := parts[k]
+		if !ok {
+			id = len(pl.parts)
+			parts[k] = id
+			pl.parts = append(pl.parts, k)
+		}
+		return id
+	}
 	for wi := range pl.windows {
 		w := &pl.windows[wi]
-		for r := 0; r < m; r++ {
-			for p := uint32(0); p < 1<<uint(m-1); p++ {
-				if w.needed>>p&1 == 1 {
-					w.prefixNeeded[r] |= 1 << (p & (1<<uint(r) - 1))
-				}
-			}
-		}
+		w.h = (m - 1) / 2
+		w.left = part(slicedPart{w.delta, w.j, w.h})
+		w.right = part(slicedPart{w.delta, w.j + w.h, m - 1 - w.h})
 		// Serve in pattern order so each pattern's classes are split once.
 		sortServe(w.serve)
 	}
@@ -238,8 +260,10 @@ func sortServe(s []slicedServe) {
 type slicedEvaluator struct {
 	pl     *slicedPlan
 	planes [MaxAddrBits + 1]uint64 // planes[MaxAddrBits] stays 0
-	// Tree levels: level r holds 2^r patterns × 2^r values.
-	levels [maxSlicedBankBits][]uint64
+	// parts[i] holds part i's classes: pattern p's 2^length classes at
+	// p·2^length; level is a part's tree under construction.
+	parts [][]uint64
+	level [2][1 << (2 * (maxSlicedBankBits / 2))]uint64
 	// Per pattern p: the largest class, and the classes of three or more
 	// lanes with their sizes at heavy[p·2^(m−1):][:nheavy[p]].
 	big    [1 << (maxSlicedBankBits - 1)]uint32
@@ -249,11 +273,41 @@ type slicedEvaluator struct {
 }
 
 func newSlicedEvaluator(pl *slicedPlan) *slicedEvaluator {
-	e := &slicedEvaluator{pl: pl}
-	for r := 0; r < pl.m; r++ {
-		e.levels[r] = make([]uint64, 1<<uint(2*r))
+	e := &slicedEvaluator{pl: pl, parts: make([][]uint64, len(pl.parts))}
+	for i, pt := range pl.parts {
+		e.parts[i] = make([]uint64, 1<<uint(2*pt.length))
 	}
 	return e
+}
+
+// buildPart computes part i's classes, level by level from all lanes.
+func (e *slicedEvaluator) buildPart(i int, all uint64) {
+	pt := e.pl.parts[i]
+	cur := e.level[0][:1]
+	cur[0] = all
+	for r := 0; r < pt.length; r++ {
+		x := e.plane(pt.start + r)
+		z0, z1 := x, x^e.plane(pt.start+r+pt.delta)
+		np := 1 << uint(r)
+		nxt := e.level[(r+1)&1][:4*np*np]
+		if r == pt.length-1 {
+			nxt = e.parts[i]
+		}
+		for pat := 0; pat < np; pat++ {
+			src := cur[pat*np : pat*np+np]
+			d0 := nxt[pat*2*np : pat*2*np+2*np]
+			d1 := nxt[(pat|np)*2*np : (pat|np)*2*np+2*np]
+			for v, node := range src {
+				a, b := node&z0, node&z1
+				d0[v], d0[v|np] = node^a, a
+				d1[v], d1[v|np] = node^b, b
+			}
+		}
+		cur = nxt
+	}
+	if pt.length == 0 {
+		e.parts[i][0] = all
+	}
 }
 
 // plane returns the lanes whose address has bit i (none beyond n).
@@ -278,74 +332,63 @@ func (e *slicedEvaluator) access(as []uint64, weight int64, totals []int64) {
 		}
 	}
 	all := ^uint64(0) >> uint(64-len(as))
-	e.levels[0][0] = all
+	for i := range pl.parts {
+		e.buildPart(i, all)
+	}
 	nc := 1 << uint(m-1)
 	for wi := range pl.windows {
 		w := &pl.windows[wi]
-		classes := e.levels[m-1]
-		// Build the classes of positions j..j+m−2, level by level; the
-		// last level also counts them and keeps each pattern's largest.
-		for r := 0; r < m-1; r++ {
-			q := w.j + r
-			x := e.plane(q)
-			z := [2]uint64{x, x ^ e.plane(q+w.delta)}
-			cur, nxt := e.levels[r], e.levels[r+1]
-			np := 1 << uint(r)
-			want := w.prefixNeeded[r+1]
-			last := r == m-2
-			for pat := 0; pat < np; pat++ {
-				for mu := 0; mu < 2; mu++ {
-					npat := pat | mu<<uint(r)
-					if want>>uint(npat)&1 == 0 {
-						continue
-					}
-					zz := z[mu]
-					src := cur[pat*np : pat*np+np]
-					dst := nxt[npat*2*np : npat*2*np+2*np]
-					if !last {
-						for v, node := range src {
-							c1 := node & zz
-							dst[v] = node ^ c1
-							dst[v|np] = c1
-						}
-						continue
-					}
-					// Classes of three or more lanes go to the pattern's
-					// heavy list: a class of two splits into at most 2,
-					// which a class of three reaches anyway.
-					hc := e.heavy[npat*2*np : npat*2*np+2*np]
-					hn := e.hsize[npat*2*np : npat*2*np+2*np]
-					var big uint32
-					k := 0
-					for v, node := range src {
-						c1 := node & zz
-						c0 := node ^ c1
-						n0, n1 := uint32(bits.OnesCount64(c0)), uint32(bits.OnesCount64(c1))
-						dst[v], dst[v|np] = c0, c1
-						hc[k&(len(hc)-1)], hn[k&(len(hc)-1)] = c0, n0
-						k += int((2 - n0) >> 31)
-						hc[k&(len(hc)-1)], hn[k&(len(hc)-1)] = c1, n1
-						k += int((2 - n1) >> 31)
-						big = max(big, n0, n1)
-					}
-					e.big[npat] = big
-					e.nheavy[npat] = int32(k)
+		hl, hr := 1<<uint(w.h), 1<<uint(m-1-w.h)
+		lp, rp := e.parts[w.left], e.parts[w.right]
+		// Each needed pattern's classes, ANDs of a left and a right class;
+		// those of three or more lanes go to its heavy list (a class of
+		// two splits into at most 2, which a class of three reaches
+		// anyway), with its largest class.
+		for need := w.needed; need != 0; need &= need - 1 {
+			pat := bits.TrailingZeros64(need)
+			lc := lp[(pat&(hl-1))*hl : (pat&(hl-1))*hl+hl]
+			rc := rp[(pat>>uint(w.h))*hr : (pat>>uint(w.h))*hr+hr]
+			hc := e.heavy[pat*nc : pat*nc+nc]
+			hn := e.hsize[pat*nc : pat*nc+nc]
+			if nc >= 8 {
+				// The serves run eight splits whatever the count: the
+				// slots past it hold an empty class or a light one,
+				// which never beat the bound.
+				clear(hc[:8])
+				clear(hn[:8])
+			}
+			var big uint32
+			k := 0
+			for _, b := range rc {
+				for _, a := range lc {
+					c := a & b
+					n := uint32(bits.OnesCount64(c))
+					hc[k&(nc-1)], hn[k&(nc-1)] = c, n
+					k += int((2 - n) >> 31)
+					big = max(big, n)
 				}
 			}
-		}
-		if m == 1 {
-			e.heavy[0], e.hsize[0], e.big[0] = all, uint32(len(as)), uint32(len(as))
-			e.nheavy[0] = 1
+			e.big[pat] = big
+			e.nheavy[pat] = int32(k)
 		}
 		for _, sv := range w.serve {
 			pat := int(sv.pattern)
 			dmin := (e.big[pat] + 1) >> 1
-			z := e.plane(int(sv.pos))
-			if sv.xor {
-				z ^= e.plane(int(sv.pos) + w.delta)
-			}
+			z := e.planes[sv.p1] ^ e.planes[sv.p2]
 			d := dmin
-			if k := int(e.nheavy[pat]); k > 0 {
+			if k := int(e.nheavy[pat]); k > 0 && k <= 8 && nc >= 8 {
+				hc, hn := e.heavy[pat*nc:pat*nc+8], e.hsize[pat*nc:pat*nc+8]
+				c0 := uint32(bits.OnesCount64(hc[0] & z))
+				c1 := uint32(bits.OnesCount64(hc[1] & z))
+				c2 := uint32(bits.OnesCount64(hc[2] & z))
+				c3 := uint32(bits.OnesCount64(hc[3] & z))
+				c4 := uint32(bits.OnesCount64(hc[4] & z))
+				c5 := uint32(bits.OnesCount64(hc[5] & z))
+				c6 := uint32(bits.OnesCount64(hc[6] & z))
+				c7 := uint32(bits.OnesCount64(hc[7] & z))
+				d = max(d, c0, hn[0]-c0, c1, hn[1]-c1, c2, hn[2]-c2, c3, hn[3]-c3)
+				d = max(d, c4, hn[4]-c4, c5, hn[5]-c5, c6, hn[6]-c6, c7, hn[7]-c7)
+			} else if k > 0 {
 				hc, hn := e.heavy[pat*nc:pat*nc+k], e.hsize[pat*nc:pat*nc+k]
 				for h, c := range hc {
 					cnt := uint32(bits.OnesCount64(c & z))
@@ -353,9 +396,14 @@ func (e *slicedEvaluator) access(as []uint64, weight int64, totals []int64) {
 				}
 			} else {
 				// Every class has at most two lanes: split them all.
-				for _, c := range classes[pat*nc : pat*nc+nc] {
-					cnt := uint32(bits.OnesCount64(c & z))
-					d = max(d, cnt, uint32(bits.OnesCount64(c))-cnt)
+				hl, hr := 1<<uint(w.h), 1<<uint(m-1-w.h)
+				lp, rp := e.parts[w.left], e.parts[w.right]
+				for _, b := range rp[(pat>>uint(w.h))*hr : (pat>>uint(w.h))*hr+hr] {
+					for _, a := range lp[(pat&(hl-1))*hl : (pat&(hl-1))*hl+hl] {
+						c := a & b
+						cnt := uint32(bits.OnesCount64(c & z))
+						d = max(d, cnt, uint32(bits.OnesCount64(c))-cnt)
+					}
 				}
 			}
 			totals[sv.slot] += weight * (int64(d) - 1)
