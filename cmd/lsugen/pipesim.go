@@ -19,7 +19,7 @@ import (
 
 const pipesimLong = `  lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --trace FILE
   lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --accelsim TRACE
-                 [--banks N | --hash SPEC:UNIT] [--bank-bytes 4|8]
+                 [--banks N | --hash SPEC:UNIT] [--bank-bytes 4|8] [--write-trace FILE]
   lsugen pipesim [--json] [-o FILE] [--unit NAME] [--mask NAME] SPEC --synthetic|--preset NAME
                  [--warps N] [--instructions N] [--shmem F] [--mem F] [--degrees D:P,...]
                  [--static K] [--irregular] [--seed S] [--write-trace FILE]
