@@ -1,7 +1,9 @@
 package pipesim
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -187,4 +189,47 @@ func TestFromAccelSim_InstructionLimit(t *testing.T) {
 	if want := "big.traceg:9: more than 3 warp instructions"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)
 	}
+}
+
+// FuzzFromAccelSim feeds arbitrary text to the builder: a workload whose
+// instructions are every traced instruction and whose degrees are
+// 1..simd_width, or an error, never a panic.
+func FuzzFromAccelSim(f *testing.F) {
+	data, err := os.ReadFile(exampleAccelSim)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, uint8(0))
+	f.Add(data, uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, banks uint8) {
+		opt := mod32(t, int(banks%40)+1)
+		r := accelsim.NewReader(bytes.NewReader(data), "f.traceg")
+		wl, info, err := FromAccelSim(r, "f.traceg", Shape{Subwarps: 4, SIMDWidth: 8, PCBits: 6, Warps: 3}, opt)
+		if err != nil {
+			return
+		}
+		n := 0
+		r2 := accelsim.NewReader(bytes.NewReader(data), "f.traceg")
+		for {
+			if _, err := r2.NextInstr(); err != nil {
+				break
+			}
+			n++
+		}
+		if wl.Instructions() != n || len(wl.Programs) > 3 || info.Contexts != len(wl.Programs) {
+			t.Fatalf("%d instructions of %d, %d contexts", wl.Instructions(), n, len(wl.Programs))
+		}
+		for _, p := range wl.Programs {
+			for _, in := range p {
+				if in.PC >= 64 {
+					t.Fatalf("pc %d of 6 bits", in.PC)
+				}
+				for _, d := range wl.Degrees(in) {
+					if d < 1 || d > 8 {
+						t.Fatalf("degree %d", d)
+					}
+				}
+			}
+		}
+	})
 }
