@@ -30,7 +30,10 @@ func Phases(a *WarpAccess, bankBytes, banks int, dst [][]uint64) ([][]uint64, er
 		shift = 3
 	}
 	k := max(1, a.Width/bankBytes)
-	lanesPerPhase := max(1, banks/k)
+	lanesPerPhase := WarpSize // a narrow access is one phase, whatever the bank count
+	if k > 1 {
+		lanesPerPhase = max(1, banks/k)
+	}
 	phase := -1 // index of the phase the last slice holds
 	i := 0
 	for lane := 0; lane < WarpSize; lane++ {
