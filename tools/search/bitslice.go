@@ -164,35 +164,41 @@ func newSlicedPlan(s *Space) *slicedPlan {
 		})
 	}
 	// Greedy cover: take the window pattern that serves the most
-	// representatives not yet served, until all are.
-	count := map[wkey]int{}
+	// representatives not yet served, until all are. Keys are numbered in
+	// a fixed order, so the plan, and the evaluation, are deterministic.
+	seen := map[wkey]bool{}
+	var keys []wkey
 	for _, o := range opts {
-		count[o[0].key]++
-		if o[1].key != o[0].key {
-			count[o[1].key]++
+		for _, x := range o {
+			if !seen[x.key] {
+				seen[x.key] = true
+				keys = append(keys, x.key)
+			}
 		}
 	}
-	keys := make([]wkey, 0, len(count))
-	for k := range count {
-		keys = append(keys, k)
-	}
-	// A fixed order makes the plan, and so the evaluation, deterministic.
 	slices.SortFunc(keys, func(a, b wkey) int {
 		return cmp.Or(cmp.Compare(a.delta, b.delta), cmp.Compare(a.j, b.j), cmp.Compare(a.pattern, b.pattern))
 	})
-	byKey := map[wkey][]int{}
+	id := make(map[wkey]int, len(keys))
+	for i, k := range keys {
+		id[k] = i
+	}
+	count := make([]int, len(keys))
+	byKey := make([][]int, len(keys))
+	optID := make([][2]int, len(opts))
 	for r, o := range opts {
-		byKey[o[0].key] = append(byKey[o[0].key], r)
-		if o[1].key != o[0].key {
-			byKey[o[1].key] = append(byKey[o[1].key], r)
+		for x := range o {
+			optID[r][x] = id[o[x].key]
+			count[optID[r][x]]++
+			byKey[optID[r][x]] = append(byKey[optID[r][x]], r)
 		}
 	}
 	done := make([]bool, len(opts))
 	windows := map[[2]int]int{}
 	for left := len(opts); left > 0; {
-		bk := -1
-		for ki, k := range keys {
-			if bk < 0 || count[k] > count[keys[bk]] {
+		bk := 0
+		for ki, c := range count {
+			if c > count[bk] {
 				bk = ki
 			}
 		}
@@ -205,26 +211,24 @@ func newSlicedPlan(s *Space) *slicedPlan {
 			pl.windows = append(pl.windows, slicedWindow{j: k.j, delta: k.delta})
 		}
 		w := &pl.windows[wi]
-		for _, r := range byKey[k] {
+		for _, r := range byKey[bk] {
 			if done[r] {
 				continue
 			}
 			done[r] = true
 			left--
-			for _, o := range opts[r] {
-				count[o.key]--
-				if o.key == k {
-					w.needed |= 1 << k.pattern
-					p2 := MaxAddrBits
-					if q := o.pos + k.delta; o.e && q >= 0 && q < n {
-						p2 = q
-					}
-					w.serve = append(w.serve, slicedServe{pattern: k.pattern, p1: uint8(o.pos), p2: uint8(p2), slot: int32(r)})
-				}
+			count[optID[r][0]]--
+			count[optID[r][1]]--
+			o := opts[r][0]
+			if optID[r][1] == bk {
+				o = opts[r][1]
 			}
-			if opts[r][0].key == opts[r][1].key {
-				count[k]++ // counted once above
+			w.needed |= 1 << k.pattern
+			p2 := MaxAddrBits
+			if q := o.pos + k.delta; o.e && q >= 0 && q < n {
+				p2 = q
 			}
+			w.serve = append(w.serve, slicedServe{pattern: k.pattern, p1: uint8(o.pos), p2: uint8(p2), slot: int32(r)})
 		}
 	}
 	parts := map[slicedPart]int{}
