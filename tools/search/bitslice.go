@@ -86,6 +86,20 @@ type slicedPlan struct {
 	rep     []int32
 	// repCand[s] is a candidate of row space s.
 	repCand []int32
+	// The m = 5 path (four-position windows of two two-position parts):
+	// the window masks in evaluation order, each serve's planes (p1 in
+	// the low byte, p2 in the high one), and the row space of each serve,
+	// whose totals are kept in serve order so they are added in sequence.
+	masks5    []slicedMask5
+	serves5   []uint16
+	serveSlot []int32
+}
+
+// slicedMask5 is one window mask of the m = 5 path: its classes are
+// quads[left][a] & quads[right][b], and it serves serves5[..end] from the
+// previous mask's end.
+type slicedMask5 struct {
+	left, right, end int32
 }
 
 // canSlice reports whether the bit-sliced engine handles the space.
@@ -249,6 +263,19 @@ func newSlicedPlan(s *Space) *slicedPlan {
 		// Serve in pattern order so each pattern's classes are split once.
 		sortServe(w.serve)
 	}
+	if m == 5 {
+		for _, w := range pl.windows {
+			for i, sv := range w.serve {
+				if i == 0 || sv.pattern != w.serve[i-1].pattern {
+					pat := int32(sv.pattern)
+					pl.masks5 = append(pl.masks5, slicedMask5{left: int32(w.left)*4 + pat&3, right: int32(w.right)*4 + pat>>2})
+				}
+				pl.serves5 = append(pl.serves5, uint16(sv.p1)|uint16(sv.p2)<<8)
+				pl.serveSlot = append(pl.serveSlot, sv.slot)
+				pl.masks5[len(pl.masks5)-1].end = int32(len(pl.serves5))
+			}
+		}
+	}
 	return pl
 }
 
@@ -262,8 +289,13 @@ func sortServe(s []slicedServe) {
 
 // slicedEvaluator is one worker's scratch space.
 type slicedEvaluator struct {
-	pl     *slicedPlan
-	planes [MaxAddrBits + 1]uint64 // planes[MaxAddrBits] stays 0
+	pl *slicedPlan
+	// planes[i] for i ≥ n stays 0; 256 of them, so that a byte indexes
+	// one without a bounds check.
+	planes [256]uint64
+	// quads[4·part + pattern] is a two-position part's four classes under
+	// pattern (the m = 5 path).
+	quads [][4]uint64
 	// parts[i] holds part i's classes: pattern p's 2^length classes at
 	// p·2^length; level is a part's tree under construction.
 	parts [][]uint64
@@ -281,7 +313,86 @@ func newSlicedEvaluator(pl *slicedPlan) *slicedEvaluator {
 	for i, pt := range pl.parts {
 		e.parts[i] = make([]uint64, 1<<uint(2*pt.length))
 	}
+	if pl.masks5 != nil {
+		e.quads = make([][4]uint64, 4*len(pl.parts))
+	}
 	return e
+}
+
+// access5 is access for m = 5 (every part two positions long), adding to
+// t in serve order: each window mask's sixteen classes are ANDs of two
+// fixed-size quads, and its serves follow at once, while its heavy
+// classes are on the stack.
+func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
+	pl := e.pl
+	q := e.quads
+	for i, pt := range pl.parts {
+		x0, x1 := e.plane(pt.start), e.plane(pt.start+1)
+		y0, y1 := x0^e.plane(pt.start+pt.delta), x1^e.plane(pt.start+1+pt.delta)
+		qs := q[4*i : 4*i+4]
+		qs[0] = [4]uint64{all &^ (x0 | x1), x0 &^ x1, x1 &^ x0, x0 & x1}
+		qs[1] = [4]uint64{all &^ (y0 | x1), y0 &^ x1, x1 &^ y0, y0 & x1}
+		qs[2] = [4]uint64{all &^ (x0 | y1), x0 &^ y1, y1 &^ x0, x0 & y1}
+		qs[3] = [4]uint64{all &^ (y0 | y1), y0 &^ y1, y1 &^ y0, y0 & y1}
+	}
+	planes := &e.planes
+	serves := pl.serves5
+	t = t[:len(serves)]
+	s := 0
+	for _, mk := range pl.masks5 {
+		lq, rq := &q[mk.left], &q[mk.right]
+		// The classes of three or more lanes first in hc (a class of two
+		// splits into at most 2, which a class of three reaches anyway);
+		// the slots past k hold an empty class or a light one.
+		var hc [16]uint64
+		var hn [16]uint32
+		var big uint32
+		k := 0
+		for _, b := range rq {
+			for _, a := range lq {
+				c := a & b
+				n := uint32(bits.OnesCount64(c))
+				hc[k&15], hn[k&15] = c, n
+				k += int((2 - n) >> 31)
+				big = max(big, n)
+			}
+		}
+		dmin := (big + 1) >> 1
+		end := int(mk.end)
+		for ; s < end && s < len(serves); s++ {
+			sv := serves[s]
+			z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
+			d := dmin
+			switch {
+			case k > 0 && k <= 8:
+				c0 := uint32(bits.OnesCount64(hc[0] & z))
+				c1 := uint32(bits.OnesCount64(hc[1] & z))
+				c2 := uint32(bits.OnesCount64(hc[2] & z))
+				c3 := uint32(bits.OnesCount64(hc[3] & z))
+				c4 := uint32(bits.OnesCount64(hc[4] & z))
+				c5 := uint32(bits.OnesCount64(hc[5] & z))
+				c6 := uint32(bits.OnesCount64(hc[6] & z))
+				c7 := uint32(bits.OnesCount64(hc[7] & z))
+				d = max(d, c0, hn[0]-c0, c1, hn[1]-c1, c2, hn[2]-c2, c3, hn[3]-c3)
+				d = max(d, c4, hn[4]-c4, c5, hn[5]-c5, c6, hn[6]-c6, c7, hn[7]-c7)
+			case k > 8:
+				for h := range min(k, 16) {
+					cnt := uint32(bits.OnesCount64(hc[h] & z))
+					d = max(d, cnt, hn[h]-cnt)
+				}
+			default:
+				// Every class has at most two lanes: split them all.
+				for _, b := range rq {
+					for _, a := range lq {
+						c := a & b
+						cnt := uint32(bits.OnesCount64(c & z))
+						d = max(d, cnt, uint32(bits.OnesCount64(c))-cnt)
+					}
+				}
+			}
+			t[s] += weight * (int64(d) - 1)
+		}
+	}
 }
 
 // buildPart computes part i's classes, level by level from all lanes.
@@ -322,12 +433,9 @@ func (e *slicedEvaluator) plane(i int) uint64 {
 	return e.planes[i]
 }
 
-// access adds weight·(degree − 1) of one access (its distinct reduced
-// addresses, at most 64) to totals[slot] for every row space.
-func (e *slicedEvaluator) access(as []uint64, weight int64, totals []int64) {
-	pl := e.pl
-	m := pl.m
-	clear(e.planes[:pl.n])
+// load sets the lane masks of an access of at most 64 addresses.
+func (e *slicedEvaluator) load(as []uint64) {
+	clear(e.planes[:e.pl.n])
 	for l, a := range as {
 		for a != 0 {
 			i := bits.TrailingZeros64(a)
@@ -335,6 +443,14 @@ func (e *slicedEvaluator) access(as []uint64, weight int64, totals []int64) {
 			a &= a - 1
 		}
 	}
+}
+
+// access adds weight·(degree − 1) of one access (its distinct reduced
+// addresses, at most 64) to totals[slot] for every row space.
+func (e *slicedEvaluator) access(as []uint64, weight int64, totals []int64) {
+	pl := e.pl
+	m := pl.m
+	e.load(as)
 	all := ^uint64(0) >> uint(64-len(as))
 	for i := range pl.parts {
 		e.buildPart(i, all)
@@ -436,7 +552,7 @@ func slicedTotals(p *Prepared, pl *slicedPlan) (totals []int64, wide []int) {
 		go func(wk int) {
 			defer wg.Done()
 			ev := newSlicedEvaluator(pl)
-			t := make([]int64, pl.slots)
+			t := make([]int64, max(pl.slots, len(pl.serves5)))
 			for {
 				mu.Lock()
 				lo := next
@@ -450,6 +566,11 @@ func slicedTotals(p *Prepared, pl *slicedPlan) (totals []int64, wide []int) {
 					if len(as) > maxSlicedLanes {
 						continue
 					}
+					if pl.masks5 != nil {
+						ev.load(as)
+						ev.access5(^uint64(0)>>uint(64-len(as)), p.weight[u], t)
+						continue
+					}
 					ev.access(as, p.weight[u], t)
 				}
 			}
@@ -459,6 +580,12 @@ func slicedTotals(p *Prepared, pl *slicedPlan) (totals []int64, wide []int) {
 	wg.Wait()
 	totals = make([]int64, pl.slots)
 	for _, t := range parts {
+		if pl.masks5 != nil {
+			for i, slot := range pl.serveSlot {
+				totals[slot] += t[i]
+			}
+			continue
+		}
 		for i, v := range t {
 			totals[i] += v
 		}
