@@ -88,9 +88,9 @@ func newConflictsCmd(a *app) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
-	fs.StringVar(&hash, "hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
+	addHashFlag(fs, &hash)
 	fs.IntVar(&banks, "banks", 32, fmt.Sprintf("without --hash: bank = address mod N, any N from 1 to %d", conflicts.MaxMapSize))
-	fs.IntVar(&bankBytes, "bank-bytes", 4, "Accel-Sim traces: bank width in bytes, 4 or 8 (word address = byte address / N)")
+	addBankBytesFlag(fs, &bankBytes)
 	fs.IntVar(&lockBits, "lock-bits", 0, fmt.Sprintf("count lock and position conflicts of atomics, lock = address bits N-1:0, N from 0 to %d (Fermi: 10)", conflicts.MaxMapBits))
 	fs.StringVar(&lockHash, "lock-hash", "", "count lock and position conflicts of atomics, lock = the bank output of hash unit UNIT of spec file SPEC, written SPEC:UNIT")
 	fs.BoolVar(&perAccess, "accesses", false, "list every access, not only the totals per instruction")

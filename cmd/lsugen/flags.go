@@ -20,6 +20,7 @@ var flagNameExceptions = map[string]struct {
 	// types: the flag's type may differ between commands too.
 	types bool
 }{
+	"banks":   {reason: "the bank count of a mod mapping: conflicts and pipesim --accelsim map banks with it (unless --hash), search --compare adds its mod N row"},
 	"output":  {reason: "the command's output (-o): a directory for gen and fusesoc-gen, a file for search and pipesim"},
 	"seed":    {reason: "the seed of the command's random numbers; each command says what they draw"},
 	"svg":     {reason: "an SVG figure of the command's results; each command says which figure"},
@@ -31,6 +32,17 @@ var flagNameExceptions = map[string]struct {
 // addJSONFlag declares --json.
 func addJSONFlag(fs *pflag.FlagSet, p *bool) {
 	fs.BoolVar(p, "json", false, "print the report as one JSON document (docs/json-reports.md)")
+}
+
+// addHashFlag declares --hash, the bank mapping by a hash unit of a spec.
+func addHashFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
+}
+
+// addBankBytesFlag declares --bank-bytes, the bank width that turns the
+// byte addresses of Accel-Sim traces into word addresses.
+func addBankBytesFlag(fs *pflag.FlagSet, p *int) {
+	fs.IntVar(p, "bank-bytes", 4, "Accel-Sim traces: bank width in bytes, 4 or 8 (word address = byte address / N)")
 }
 
 // addWorkFlag declares --work.

@@ -96,8 +96,8 @@ func newPipesimCmd(a *app) *cobra.Command {
 	fs.StringVar(&f.tracePath, "trace", "", "read the workload from this trace file")
 	fs.StringVar(&f.accelSim, "accelsim", "", "read the workload from an Accel-Sim trace: kernelslist.g, kernel-N.traceg or .traceg.xz")
 	fs.IntVar(&f.banks, "banks", 32, fmt.Sprintf("--accelsim without --hash: bank = word address mod N, any N from 1 to %d", conflicts.MaxMapSize))
-	fs.StringVar(&f.hash, "hash", "", "--accelsim: map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
-	fs.IntVar(&f.bankBytes, "bank-bytes", 4, "--accelsim: bank width in bytes, 4 or 8 (word address = byte address / N)")
+	addHashFlag(fs, &f.hash)
+	addBankBytesFlag(fs, &f.bankBytes)
 	fs.BoolVar(&f.synthetic, "synthetic", false, "generate the workload (flags marked synthetic)")
 	fs.StringVar(&f.preset, "preset", "", "synthetic workload from a row of Table 4: "+strings.Join(pipesim.PresetNames(), ", "))
 	d := pipesim.DefaultSynthetic

@@ -285,7 +285,7 @@ func newSearchCmd(a *app) *cobra.Command {
 	fs.BoolVar(&count, "count", false, "print the number of hash functions per class (Table 1) for n and m, and no search")
 	fs.BoolVar(&compare, "compare", false, "configure every function and method per kernel and print the conflicts each removes (Table 6's form)")
 	fs.IntVar(&banks, "banks", 0, fmt.Sprintf("--compare: the mod N reference row, bank = word mod N, N from 2 to %d (default 2^m, at most 1024)", search.MaxModBanks))
-	fs.IntVar(&bankBytes, "bank-bytes", 4, "Accel-Sim inputs: bank width in bytes, 4 or 8 (word address = byte address / N)")
+	addBankBytesFlag(fs, &bankBytes)
 	fs.StringVar(&svg, "svg", "", "write an SVG bank x instruction histogram before (mod 2^m) and after the chosen hash")
 	fs.IntVar(&lanes, "lanes", 32, "lanes of the reference access of each --stride")
 	fs.Var(&strides, "stride", "add the reference access of stride S: lane i reads word i*S (repeatable, or a comma list)")
