@@ -346,26 +346,39 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 		// the slots past k hold an empty class or a light one.
 		var hc [16]uint64
 		var hn [16]uint32
-		var big uint32
 		k := 0
 		a0, a1, a2, a3 := lq[0], lq[1], lq[2], lq[3]
 		for _, b := range rq {
+			// Three or more lanes: c with its lowest two bits cleared is
+			// not empty. No popcounts here: with GOAMD64=v1 they carry a
+			// call fallback, which spills what is live around them.
 			c0, c1, c2, c3 := a0&b, a1&b, a2&b, a3&b
-			n0 := uint32(bits.OnesCount64(c0))
-			n1 := uint32(bits.OnesCount64(c1))
-			n2 := uint32(bits.OnesCount64(c2))
-			n3 := uint32(bits.OnesCount64(c3))
-			hc[k&15], hn[k&15] = c0, n0
-			k += int((2 - n0) >> 31)
-			hc[k&15], hn[k&15] = c1, n1
-			k += int((2 - n1) >> 31)
-			hc[k&15], hn[k&15] = c2, n2
-			k += int((2 - n2) >> 31)
-			hc[k&15], hn[k&15] = c3, n3
-			k += int((2 - n3) >> 31)
-			big = max(big, max(n0, n1), max(n2, n3))
+			hc[k&15] = c0
+			k += heavy3(c0)
+			hc[k&15] = c1
+			k += heavy3(c1)
+			hc[k&15] = c2
+			k += heavy3(c2)
+			hc[k&15] = c3
+			k += heavy3(c3)
 		}
-		dmin := (big + 1) >> 1
+		// The serve's first eight slots: sizes. The largest class's
+		// split gives at least ⌈big/2⌉, so the heavy classes' splits
+		// alone give the degree.
+		hn[0] = uint32(bits.OnesCount64(hc[0]))
+		hn[1] = uint32(bits.OnesCount64(hc[1]))
+		hn[2] = uint32(bits.OnesCount64(hc[2]))
+		hn[3] = uint32(bits.OnesCount64(hc[3]))
+		hn[4] = uint32(bits.OnesCount64(hc[4]))
+		hn[5] = uint32(bits.OnesCount64(hc[5]))
+		hn[6] = uint32(bits.OnesCount64(hc[6]))
+		hn[7] = uint32(bits.OnesCount64(hc[7]))
+		if k > 8 {
+			for h := 8; h < min(k, 16); h++ {
+				hn[h] = uint32(bits.OnesCount64(hc[h]))
+			}
+		}
+		dmin := uint32(1)
 		end := int(mk.end)
 		for ; s < end && s < len(serves); s++ {
 			sv := serves[s]
@@ -395,6 +408,7 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 				}
 			default:
 				// Every class has at most two lanes: split them all.
+				d = 1
 				for _, b := range rq {
 					for _, a := range lq {
 						c := a & b
@@ -406,6 +420,13 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 			t[s] += weight * (int64(d) - 1)
 		}
 	}
+}
+
+// heavy3 is 1 when c has three or more bits set, else 0.
+func heavy3(c uint64) int {
+	c &= c - 1
+	c &= c - 1
+	return int((c | -c) >> 63)
 }
 
 // buildPart computes part i's classes, level by level from all lanes.
