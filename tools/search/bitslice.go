@@ -369,10 +369,12 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 		hn[1] = uint32(bits.OnesCount64(hc[1]))
 		hn[2] = uint32(bits.OnesCount64(hc[2]))
 		hn[3] = uint32(bits.OnesCount64(hc[3]))
-		hn[4] = uint32(bits.OnesCount64(hc[4]))
-		hn[5] = uint32(bits.OnesCount64(hc[5]))
-		hn[6] = uint32(bits.OnesCount64(hc[6]))
-		hn[7] = uint32(bits.OnesCount64(hc[7]))
+		if k > 4 {
+			hn[4] = uint32(bits.OnesCount64(hc[4]))
+			hn[5] = uint32(bits.OnesCount64(hc[5]))
+			hn[6] = uint32(bits.OnesCount64(hc[6]))
+			hn[7] = uint32(bits.OnesCount64(hc[7]))
+		}
 		if k > 8 {
 			for h := 8; h < min(k, 16); h++ {
 				hn[h] = uint32(bits.OnesCount64(hc[h]))
@@ -385,7 +387,17 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 			z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
 			d := dmin
 			switch {
-			case k > 0 && k <= 8:
+			case k > 0 && k <= 4:
+				// Up to four: the slots past k hold an empty class or a
+				// light one, which never beat a heavy one's split.
+				c0 := uint32(bits.OnesCount64(hc[0] & z))
+				c1 := uint32(bits.OnesCount64(hc[1] & z))
+				c2 := uint32(bits.OnesCount64(hc[2] & z))
+				c3 := uint32(bits.OnesCount64(hc[3] & z))
+				d01 := max(max(c0, hn[0]-c0), max(c1, hn[1]-c1))
+				d23 := max(max(c2, hn[2]-c2), max(c3, hn[3]-c3))
+				d = max(d01, d23)
+			case k > 4 && k <= 8:
 				c0 := uint32(bits.OnesCount64(hc[0] & z))
 				c1 := uint32(bits.OnesCount64(hc[1] & z))
 				c2 := uint32(bits.OnesCount64(hc[2] & z))
