@@ -264,16 +264,31 @@ func newSlicedPlan(s *Space) *slicedPlan {
 		sortServe(w.serve)
 	}
 	if m == 5 {
+		// Masks in runs of equal serve counts, so that the loop over a
+		// mask's serves ends where the branch predictor expects.
+		type group struct {
+			mk     slicedMask5
+			serves []slicedServe
+		}
+		var groups []group
 		for _, w := range pl.windows {
 			for i, sv := range w.serve {
 				if i == 0 || sv.pattern != w.serve[i-1].pattern {
 					pat := int32(sv.pattern)
-					pl.masks5 = append(pl.masks5, slicedMask5{left: int32(w.left)*4 + pat&3, right: int32(w.right)*4 + pat>>2})
+					groups = append(groups, group{mk: slicedMask5{left: int32(w.left)*4 + pat&3, right: int32(w.right)*4 + pat>>2}})
 				}
+				g := &groups[len(groups)-1]
+				g.serves = append(g.serves, sv)
+			}
+		}
+		slices.SortStableFunc(groups, func(a, b group) int { return cmp.Compare(len(a.serves), len(b.serves)) })
+		for _, g := range groups {
+			for _, sv := range g.serves {
 				pl.serves5 = append(pl.serves5, uint16(sv.p1)|uint16(sv.p2)<<8)
 				pl.serveSlot = append(pl.serveSlot, sv.slot)
-				pl.masks5[len(pl.masks5)-1].end = int32(len(pl.serves5))
 			}
+			g.mk.end = int32(len(pl.serves5))
+			pl.masks5 = append(pl.masks5, g.mk)
 		}
 	}
 	return pl
