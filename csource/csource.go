@@ -404,7 +404,7 @@ func (u *unit) describe() []string {
 			"  bank bit b = the XOR of the address bits listed for it")
 	case specs.IPoly:
 		d = append(d, fmt.Sprintf("ipoly, addr_bits = %d, polynomial = %s:", n, intList(h.Polynomial)),
-			fmt.Sprintf("  bank = addr(x) mod P(x) over GF(2), P(x) = %s,", polyString(h.Polynomial)),
+			fmt.Sprintf("  bank = addr(x) mod P(x) over GF(2), P(x) = %s,", specs.PolynomialString(h.Polynomial)),
 			"  address bit i the coefficient of x^i; bank bit b the coefficient of x^b")
 	case specs.FixedXor:
 		d = append(d, fmt.Sprintf("fixed_xor, addr_bits = %d, bank_bits = %d:", n, m),
@@ -689,20 +689,4 @@ func listOf(rows [][]int, pairs bool) string {
 		}
 	}
 	return "[" + strings.Join(s, ", ") + "]"
-}
-
-// polyString writes exponents as x^5 + x^2 + 1.
-func polyString(exps []int) string {
-	terms := make([]string, len(exps))
-	for i, e := range exps {
-		switch e {
-		case 0:
-			terms[i] = "1"
-		case 1:
-			terms[i] = "x"
-		default:
-			terms[i] = fmt.Sprintf("x^%d", e)
-		}
-	}
-	return strings.Join(terms, " + ")
 }

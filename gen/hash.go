@@ -418,7 +418,7 @@ func (g *hashGen) header() []string {
 			lines = append(lines, xorRows(h.Bits)...)
 		}
 	case specs.IPoly:
-		lines = append(lines, fmt.Sprintf("IPOLY: bank_o = addr_i(x) mod P(x) over GF(2), P(x) = %s;", polyName(h.Polynomial)),
+		lines = append(lines, fmt.Sprintf("IPOLY: bank_o = addr_i(x) mod P(x) over GF(2), P(x) = %s;", specs.PolynomialString(h.Polynomial)),
 			"address bit i is the coefficient of x^i, so bank_o[b] is the XOR of the address",
 			"bits i whose residue x^i mod P(x) has bit b set:")
 		lines = append(lines, xorRows(h.Bits)...)
@@ -488,23 +488,6 @@ func xorRows(rows [][]int) []string {
 		lines[b] = fmt.Sprintf("  bank_o[%d] = %s", b, strings.Join(terms, " ^ "))
 	}
 	return lines
-}
-
-// polyName writes a polynomial given by its exponents, highest first, as
-// "x^5 + x^2 + 1".
-func polyName(exps []int) string {
-	terms := make([]string, len(exps))
-	for i, e := range exps {
-		switch e {
-		case 0:
-			terms[i] = "1"
-		case 1:
-			terms[i] = "x"
-		default:
-			terms[i] = fmt.Sprintf("x^%d", e)
-		}
-	}
-	return strings.Join(terms, " + ")
 }
 
 // intRows prints v as indented comma-separated rows of perRow values.

@@ -209,3 +209,20 @@ func ipolyMatrix(p uint64, deg, addrBits int) [][]int {
 	}
 	return rows
 }
+
+// PolynomialString writes a polynomial given by its exponents, highest
+// first, as "x^5 + x^2 + 1".
+func PolynomialString(exps []int) string {
+	terms := make([]string, len(exps))
+	for i, e := range exps {
+		switch e {
+		case 0:
+			terms[i] = "1"
+		case 1:
+			terms[i] = "x"
+		default:
+			terms[i] = fmt.Sprintf("x^%d", e)
+		}
+	}
+	return strings.Join(terms, " + ")
+}

@@ -3,7 +3,6 @@ package search
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // Reference functions of a comparison, beside the searched ones.
@@ -59,22 +58,6 @@ func ipolyColumns(poly []int, n, m int) []uint64 {
 		}
 	}
 	return cols
-}
-
-// polyString writes exponents as a polynomial: x^5 + x^2 + 1.
-func polyString(poly []int) string {
-	terms := make([]string, len(poly))
-	for i, e := range poly {
-		switch e {
-		case 0:
-			terms[i] = "1"
-		case 1:
-			terms[i] = "x"
-		default:
-			terms[i] = fmt.Sprintf("x^%d", e)
-		}
-	}
-	return strings.Join(terms, " + ")
 }
 
 // ModConflicts counts the conflicts of raw accesses under bank = word

@@ -20,6 +20,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lsugen/lsugen/specs"
 )
 
 // Function names, as the `function` attribute of a hash block spells them.
@@ -101,7 +103,7 @@ func (c Config) String() string {
 	case BitvectorXor:
 		return fmt.Sprintf("k1 = %d, k2 = %d, mask = %d", c.K1, c.K2, c.Mask)
 	case Ipoly:
-		return "P(x) = " + polyString(c.Poly)
+		return "P(x) = " + specs.PolynomialString(c.Poly)
 	default:
 		return "bits = " + c.BitsHCL()
 	}
