@@ -395,24 +395,27 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 				hn[h] = uint32(bits.OnesCount64(hc[h]))
 			}
 		}
-		dmin := uint32(1)
-		end := int(mk.end)
-		for ; s < end && s < len(serves); s++ {
-			sv := serves[s]
-			z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
-			d := dmin
-			switch {
-			case k > 0 && k <= 4:
-				// Up to four: the slots past k hold an empty class or a
-				// light one, which never beat a heavy one's split.
+		end := min(int(mk.end), len(serves))
+		// One loop per case, so the case is chosen once per mask.
+		switch {
+		case k > 0 && k <= 4:
+			// Up to four: the slots past k hold an empty class or a
+			// light one, which never beat a heavy one's split.
+			for ; s < end; s++ {
+				sv := serves[s]
+				z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
 				c0 := uint32(bits.OnesCount64(hc[0] & z))
 				c1 := uint32(bits.OnesCount64(hc[1] & z))
 				c2 := uint32(bits.OnesCount64(hc[2] & z))
 				c3 := uint32(bits.OnesCount64(hc[3] & z))
 				d01 := max(max(c0, hn[0]-c0), max(c1, hn[1]-c1))
 				d23 := max(max(c2, hn[2]-c2), max(c3, hn[3]-c3))
-				d = max(d01, d23)
-			case k > 4 && k <= 8:
+				t[s] += weight * (int64(max(d01, d23)) - 1)
+			}
+		case k > 4 && k <= 8:
+			for ; s < end; s++ {
+				sv := serves[s]
+				z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
 				c0 := uint32(bits.OnesCount64(hc[0] & z))
 				c1 := uint32(bits.OnesCount64(hc[1] & z))
 				c2 := uint32(bits.OnesCount64(hc[2] & z))
@@ -427,15 +430,25 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 				d23 := max(max(c2, hn[2]-c2), max(c3, hn[3]-c3))
 				d45 := max(max(c4, hn[4]-c4), max(c5, hn[5]-c5))
 				d67 := max(max(c6, hn[6]-c6), max(c7, hn[7]-c7))
-				d = max(max(d, d01), max(d23, max(d45, d67)))
-			case k > 8:
+				t[s] += weight * (int64(max(max(d01, d23), max(d45, d67))) - 1)
+			}
+		case k > 8:
+			for ; s < end; s++ {
+				sv := serves[s]
+				z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
+				d := uint32(1)
 				for h := range min(k, 16) {
 					cnt := uint32(bits.OnesCount64(hc[h] & z))
 					d = max(d, cnt, hn[h]-cnt)
 				}
-			default:
-				// Every class has at most two lanes: split them all.
-				d = 1
+				t[s] += weight * (int64(d) - 1)
+			}
+		default:
+			// Every class has at most two lanes: split them all.
+			for ; s < end; s++ {
+				sv := serves[s]
+				z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
+				d := uint32(1)
 				for _, b := range rq {
 					for _, a := range lq {
 						c := a & b
@@ -443,8 +456,8 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 						d = max(d, cnt, uint32(bits.OnesCount64(c))-cnt)
 					}
 				}
+				t[s] += weight * (int64(d) - 1)
 			}
-			t[s] += weight * (int64(d) - 1)
 		}
 	}
 }
