@@ -387,6 +387,8 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 		if k > 4 {
 			hn[4] = uint32(bits.OnesCount64(hc[4]))
 			hn[5] = uint32(bits.OnesCount64(hc[5]))
+		}
+		if k > 6 {
 			hn[6] = uint32(bits.OnesCount64(hc[6]))
 			hn[7] = uint32(bits.OnesCount64(hc[7]))
 		}
@@ -412,7 +414,22 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 				d23 := max(max(c2, hn[2]-c2), max(c3, hn[3]-c3))
 				t[s] += weight * (int64(max(d01, d23)) - 1)
 			}
-		case k > 4 && k <= 8:
+		case k > 4 && k <= 6:
+			for ; s < end; s++ {
+				sv := serves[s]
+				z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
+				c0 := uint32(bits.OnesCount64(hc[0] & z))
+				c1 := uint32(bits.OnesCount64(hc[1] & z))
+				c2 := uint32(bits.OnesCount64(hc[2] & z))
+				c3 := uint32(bits.OnesCount64(hc[3] & z))
+				c4 := uint32(bits.OnesCount64(hc[4] & z))
+				c5 := uint32(bits.OnesCount64(hc[5] & z))
+				d01 := max(max(c0, hn[0]-c0), max(c1, hn[1]-c1))
+				d23 := max(max(c2, hn[2]-c2), max(c3, hn[3]-c3))
+				d45 := max(max(c4, hn[4]-c4), max(c5, hn[5]-c5))
+				t[s] += weight * (int64(max(d01, max(d23, d45))) - 1)
+			}
+		case k > 6 && k <= 8:
 			for ; s < end; s++ {
 				sv := serves[s]
 				z := planes[uint8(sv)] ^ planes[uint8(sv>>8)]
