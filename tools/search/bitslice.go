@@ -377,9 +377,9 @@ func (e *slicedEvaluator) access5(all uint64, weight int64, t []int64) {
 			hc[k&15] = c3
 			k += heavy3(c3)
 		}
-		// The serve's first eight slots: sizes. The largest class's
-		// split gives at least ⌈big/2⌉, so the heavy classes' splits
-		// alone give the degree.
+		// The sizes of the slots the serves read (four, six, eight or
+		// k). The largest class's split gives at least ⌈big/2⌉, so the
+		// heavy classes' splits alone give the degree.
 		hn[0] = uint32(bits.OnesCount64(hc[0]))
 		hn[1] = uint32(bits.OnesCount64(hc[1]))
 		hn[2] = uint32(bits.OnesCount64(hc[2]))
