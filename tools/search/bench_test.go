@@ -43,3 +43,15 @@ func BenchmarkMIH_BitwiseXor_1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPrepare_Random1M is the preparation alone (one thread) of the
+// random 1 M workload: sorting, reducing and hashing every access.
+func BenchmarkPrepare_Random1M(b *testing.B) {
+	acc := RandomTrace(1_000_000, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Prepare(acc, 14, 5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -103,18 +103,26 @@ func (e *evaluator) access(u int, cols []uint64) int64 {
 // (bank bit b = parity(a & cols[b])); bound as for bvx, negative for none.
 func (e *evaluator) columns(cols []uint64, bound int64) int64 {
 	p := e.p
+	// A bit-vector permutation (bank bit b = address bit k+b; the mod 2^m
+	// baseline is k = 0) takes its bank by a shift and a mask instead of m
+	// parities: the conflicts-before count of every search is one.
+	bank := func(a uint64) uint64 { return BankOf(cols, a) }
+	if k, ok := contiguousBits(cols); ok {
+		mask := uint64(1)<<uint(len(cols)) - 1
+		bank = func(a uint64) uint64 { return a >> uint(k) & mask }
+	}
 	var total int64
 	for u, w := range p.weight {
 		as := p.addrs[p.off[u]:p.off[u+1]]
 		var deg uint32
 		for _, a := range as {
-			b := BankOf(cols, a)
+			b := bank(a)
 			c := e.cnt[b] + 1
 			e.cnt[b] = c
 			deg = max(deg, c)
 		}
 		for _, a := range as {
-			e.cnt[BankOf(cols, a)] = 0
+			e.cnt[bank(a)] = 0
 		}
 		total += w * int64(deg-1)
 		if bound >= 0 && total > bound {
@@ -122,6 +130,21 @@ func (e *evaluator) columns(cols []uint64, bound int64) int64 {
 		}
 	}
 	return total
+}
+
+// contiguousBits reports whether column b is the single address bit k+b
+// for every b, and k.
+func contiguousBits(cols []uint64) (int, bool) {
+	if len(cols) == 0 || len(cols) > 63 || bits.OnesCount64(cols[0]) != 1 {
+		return 0, false
+	}
+	k := bits.TrailingZeros64(cols[0])
+	for b, c := range cols {
+		if k+b > 63 || c != 1<<uint(k+b) {
+			return 0, false
+		}
+	}
+	return k, true
 }
 
 // Space is an enumerated candidate space of one function.

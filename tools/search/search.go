@@ -182,70 +182,118 @@ func Prepare(accesses [][]uint64, n, m int) (*Prepared, error) {
 	if err := CheckSizes(n, m); err != nil {
 		return nil, err
 	}
-	p := &Prepared{N: n, M: m, off: []int32{0}, Accesses: len(accesses), highVar: -1}
-	lowN := lowMask(n)
-	// Identical reduced accesses are found by a 64-bit hash of their
-	// sorted addresses, then compared in full (chain holds the earlier
-	// accesses of one hash).
-	index := map[uint64]int32{}
-	var chain []int32
-	var buf []uint64
-	var kseen [MaxAddrBits]bool
+	pr := newPreparer(n, m, accesses)
 	for _, acc := range accesses {
-		buf = append(buf[:0], acc...)
-		slices.Sort(buf)
-		buf = slices.Compact(buf)
-		if len(buf) < 2 {
-			continue // one distinct address never conflicts
+		if err := pr.add(acc); err != nil {
+			return nil, err
 		}
-		base := acc[0]
-		var varying uint64
-		for i, a := range buf {
-			buf[i] = (a ^ base) & lowN
-			varying |= buf[i]
-		}
-		slices.Sort(buf)
-		if varying != 0 {
-			k := bits.TrailingZeros64(varying)
-			if !kseen[k] {
-				kseen[k] = true
-				p.kSet = append(p.kSet, k)
-			}
-			if h := 63 - bits.LeadingZeros64(varying); h > p.highVar {
-				p.highVar = h
-			}
-		}
-		h := uint64(len(buf))
-		for _, a := range buf {
-			h = (h ^ a) * 0x9e3779b97f4a7c15
-			h ^= h >> 29
-		}
-		u, ok := index[h]
-		for ok && u >= 0 {
-			if slices.Equal(p.addrs[p.off[u]:p.off[u+1]], buf) {
-				break
-			}
-			u = chain[u]
-		}
-		if ok && u >= 0 {
-			p.weight[u]++
-			continue
-		}
-		if len(p.addrs)+len(buf) > 1<<31-1 {
-			return nil, errors.New("trace too large: more than 2^31 distinct reduced addresses")
-		}
-		prev, had := index[h]
-		if !had {
-			prev = -1
-		}
-		index[h] = int32(len(p.weight))
-		chain = append(chain, prev)
-		p.addrs = append(p.addrs, buf...)
-		p.off = append(p.off, int32(len(p.addrs)))
-		p.weight = append(p.weight, 1)
 	}
-	slices.Sort(p.kSet)
-	return p, nil
+	slices.Sort(pr.p.kSet)
+	return pr.p, nil
+}
+
+// preparer reduces accesses one at a time into p. Identical reduced
+// accesses are found by a 64-bit hash of their sorted addresses, then
+// compared in full (chain holds the earlier accesses of one hash).
+type preparer struct {
+	p     *Prepared
+	lowN  uint64
+	index map[uint64]int32
+	chain []int32
+	buf   []uint64
+	kseen [MaxAddrBits]bool
+}
+
+func newPreparer(n, m int, accesses [][]uint64) *preparer {
+	// Room for every address up front (up to a bound): growing the slice
+	// copied and collected it over and over, most of the time of a random
+	// trace, where no access repeats. Pages never written cost nothing.
+	total := 0
+	for _, acc := range accesses {
+		total += len(acc)
+	}
+	return &preparer{
+		p: &Prepared{N: n, M: m, off: make([]int32, 1, len(accesses)+1), Accesses: len(accesses), highVar: -1,
+			addrs: make([]uint64, 0, min(total, maxReservedAddrs))},
+		lowN:  lowMask(n),
+		index: map[uint64]int32{},
+	}
+}
+
+// maxReservedAddrs bounds the addresses Prepare reserves room for at once
+// (512 MiB).
+const maxReservedAddrs = 1 << 26
+
+// add reduces one access.
+func (pr *preparer) add(acc []uint64) error {
+	// One sort: each address XOR the base, rotated so that its low n bits
+	// lead, sorts by the reduced address and then by the bits above n; XOR
+	// and rotation are bijections, so compacting drops exactly the
+	// repeated addresses.
+	if len(acc) == 0 {
+		return nil
+	}
+	n := pr.p.N
+	base := acc[0]
+	buf := pr.buf[:0]
+	for _, a := range acc {
+		buf = append(buf, bits.RotateLeft64(a^base, -n))
+	}
+	slices.Sort(buf)
+	buf = slices.Compact(buf)
+	pr.buf = buf
+	if len(buf) < 2 {
+		return nil // one distinct address never conflicts
+	}
+	var varying uint64
+	for i, r := range buf {
+		buf[i] = bits.RotateLeft64(r, n) & pr.lowN
+		varying |= buf[i]
+	}
+	if varying != 0 {
+		pr.varies(bits.TrailingZeros64(varying), 63-bits.LeadingZeros64(varying))
+	}
+	h := uint64(len(buf))
+	for _, a := range buf {
+		h = (h ^ a) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
+	}
+	return pr.insert(buf, h, 1)
+}
+
+// varies records the lowest and highest varying bit of one access.
+func (pr *preparer) varies(low, high int) {
+	if !pr.kseen[low] {
+		pr.kseen[low] = true
+		pr.p.kSet = append(pr.p.kSet, low)
+	}
+	pr.p.highVar = max(pr.p.highVar, high)
+}
+
+// insert adds weight w to the reduced access as (hash h), stored once.
+func (pr *preparer) insert(as []uint64, h uint64, w int64) error {
+	p := pr.p
+	u, ok := pr.index[h]
+	for ok && u >= 0 {
+		if slices.Equal(p.addrs[p.off[u]:p.off[u+1]], as) {
+			p.weight[u] += w
+			return nil
+		}
+		u = pr.chain[u]
+	}
+	if len(p.addrs)+len(as) > 1<<31-1 {
+		return errors.New("trace too large: more than 2^31 distinct reduced addresses")
+	}
+	prev, had := pr.index[h]
+	if !had {
+		prev = -1
+	}
+	pr.index[h] = int32(len(p.weight))
+	pr.chain = append(pr.chain, prev)
+	p.addrs = append(p.addrs, as...)
+	p.off = append(p.off, int32(len(p.addrs)))
+	p.weight = append(p.weight, w)
+	return nil
 }
 
 // StrideAccess is the reference warp access of a stride: lane i of a warp
