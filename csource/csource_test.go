@@ -112,7 +112,7 @@ const (
 	exhaustiveBits     = 20
 	wideSamples        = 1 << 20
 	constructedSamples = 1 << 16
-	maskSamples    = 256 // more addresses with bits above addr_bits, for every unit
+	maskSamples        = 256 // more addresses with bits above addr_bits, for every unit
 )
 
 // testUnits loads every constant hash unit of the example specs and of
