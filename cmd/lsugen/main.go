@@ -12,7 +12,8 @@
 // zsh or fish completion), suggests a command for a misspelt one, and
 // prints help on standard output; flag suggestions are added here (see
 // flagError). Exit status: 0 success; 1 a failure (a verification failed,
-// a tool failed); 2 a usage error or unreadable or invalid input (bad
+// a tool failed, standard output could not be written: see stdoutWriter);
+// 2 a usage error or unreadable or invalid input (bad
 // flags, missing arguments, a missing file, an invalid spec).
 package main
 
@@ -91,8 +92,45 @@ func badInput(err error) error {
 	return &exitError{code: 2, err: err}
 }
 
+// stdoutWriter is the standard output of a run: it remembers the first
+// write error (a full disk, a closed pipe, /dev/full) and drops every
+// later write, so that run reports a report that was lost, once, for
+// every command (exit status 1, unless the command failed already with
+// its own status), instead of each command checking each
+// print.
+type stdoutWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &stdoutWriter{w: stdout}
+	code := execute(args, out, stderr)
+	if out.err != nil && code == 0 {
+		// A command that failed has said why already (often this error).
+		fmt.Fprintf(stderr, "lsugen: writing standard output: %v\n", out.err)
+		code = 1
+	}
+	return code
+}
+
+// execute runs the command line args with stdout already wrapped.
+func execute(args []string, stdout, stderr io.Writer) int {
 	a := &app{stdout: stdout, stderr: stderr}
 	root := newRootCmd(a)
 	if cmd, _, err := root.Find(args); err == nil && cmd != root {
