@@ -27,10 +27,20 @@ type ClockCycles struct {
 }
 
 // CyclesAt is the number of whole clock periods of clockFO4 that a path of
-// fo4 needs: ceil(fo4 / clock), at least 1.
+// fo4 needs: ceil(fo4 / clock), at least 1. The clock must be positive
+// and finite (the CLI refuses other --clock periods); a count beyond
+// maxCycles, or a NaN one, is maxCycles, never a wrapped integer.
 func CyclesAt(fo4, clockFO4 float64) int {
-	return max(1, int(math.Ceil(fo4/clockFO4-1e-9)))
+	q := math.Ceil(fo4/clockFO4 - 1e-9)
+	if !(q <= maxCycles) { // also NaN
+		return maxCycles
+	}
+	return max(1, int(q))
 }
+
+// maxCycles bounds CyclesAt: 2^53, the largest count a float64 (and a
+// JSON reader) holds exactly.
+const maxCycles = 1 << 53
 
 // Report is the JSON document of `lsugen timing --json`.
 type Report struct {

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lsugen/lsugen/timing"
 )
 
 // Hostile inputs of issue 18: wrong results, exit codes and diagnostics.
@@ -50,6 +53,29 @@ func TestHostile_DashDashPositional(t *testing.T) {
 		code, _, stderr := lsugen(t, "conflicts", "--", name)
 		if code != 2 || !strings.Contains(stderr, "open "+name) {
 			t.Errorf("conflicts -- %s: exit %d, stderr %q; want the file %s refused as missing", name, code, stderr, name)
+		}
+	}
+}
+
+// TestHostile_ClockPeriods: --clock refuses NaN, infinities, non-positive
+// and absurd periods with exit status 2, in timing and profile alike, and
+// CyclesAt never wraps.
+func TestHostile_ClockPeriods(t *testing.T) {
+	for _, cmd := range []string{"timing", "profile"} {
+		for _, c := range []string{"NaN", "nan", "1e-19", "0.05", "-1", "Inf", "-Inf", "1e7", "40,NaN"} {
+			code, stdout, stderr := lsugen(t, cmd, "--clock", c, "../../specs/hash_atomics.hcl")
+			if code != 2 || !strings.Contains(stderr, "--clock") || !strings.Contains(stderr, "1e+06") || stdout != "" {
+				t.Errorf("%s --clock %s: exit %d, stderr %q, stdout %q; want 2 stating the range", cmd, c, code, stderr, stdout)
+			}
+		}
+	}
+	code, stdout, stderr := lsugen(t, "timing", "--clock", "0.1", "../../specs/hash_atomics.hcl")
+	if code != 0 || !strings.Contains(stdout, "@0.1 FO4") {
+		t.Errorf("timing --clock 0.1: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, c := range []struct{ fo4, clock float64 }{{1e300, 1e-300}, {math.NaN(), 40}, {40, math.NaN()}, {math.Inf(1), 40}} {
+		if got := timing.CyclesAt(c.fo4, c.clock); got != 1<<53 {
+			t.Errorf("CyclesAt(%v, %v) = %d, want 2^53 (clamped, never wrapped)", c.fo4, c.clock, got)
 		}
 	}
 }

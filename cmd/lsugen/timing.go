@@ -111,7 +111,16 @@ func newTimingCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// parseClocks reads "40,48,56" into clock periods in FO4.
+// The clock periods --clock accepts (timing and profile), in FO4: a
+// period below a tenth of an FO4 delay or above a million is no clock, and
+// keeps every cycle count (FO4 / period) far inside an int.
+const (
+	minClockFO4 = 0.1
+	maxClockFO4 = 1e6
+)
+
+// parseClocks reads "40,48,56" into clock periods in FO4, each a finite
+// number from minClockFO4 to maxClockFO4.
 func parseClocks(s string) ([]float64, error) {
 	if s == "" {
 		return nil, nil
@@ -119,8 +128,11 @@ func parseClocks(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || p <= 0 || math.IsInf(p, 0) {
-			return nil, fmt.Errorf("--clock: %q is not a positive number of FO4", f)
+		if err != nil || !(p > 0) || math.IsInf(p, 0) {
+			return nil, fmt.Errorf("--clock: %q is not a positive number of FO4 (want %g to %g)", f, minClockFO4, maxClockFO4)
+		}
+		if p < minClockFO4 || p > maxClockFO4 {
+			return nil, fmt.Errorf("--clock: %q: want a period of at least %g and at most %g FO4", f, minClockFO4, maxClockFO4)
 		}
 		out = append(out, p)
 	}
