@@ -79,3 +79,19 @@ func TestHostile_ClockPeriods(t *testing.T) {
 		}
 	}
 }
+
+// TestHostile_CountMagnitude: the count of all functions, 10^(m·2^n·log10 2),
+// keeps its exponent past int64 (n = 64); the expected exponents are
+// floor(m·2^n·log10 2), computed to 80 digits elsewhere.
+func TestHostile_CountMagnitude(t *testing.T) {
+	for _, c := range []struct{ n, m, want string }{
+		{"64", "16", "3.1e88848372616373714116"},
+		{"64", "1", "1.9e5553023288523357132"},
+		{"40", "3", "5.2e992957941625"},
+	} {
+		code, stdout, stderr := lsugen(t, "search", "--count", "--addr-bits", c.n, "--bank-bits", c.m)
+		if code != 0 || !strings.Contains(stdout, "(2^m)^(2^n)              "+c.want+"\n") {
+			t.Errorf("search --count n=%s m=%s: exit %d, want all functions %s\n%s%s", c.n, c.m, code, c.want, stdout, stderr)
+		}
+	}
+}

@@ -82,19 +82,20 @@ func approx(v *big.Int) string {
 	return fmt.Sprintf("%d.%de%d", r/10, r%10, exp)
 }
 
-// approxLog10 prints 10^l to two significant digits.
+// approxLog10 prints 10^l (l ≥ 0) to two significant digits. The
+// exponent is l's integer part as a big integer: for n = 64 it passes
+// int64 (m·2^64·log10(2) is about 5.6e18·m).
 func approxLog10(l *big.Float) string {
 	ip, _ := l.Int(nil)
 	frac := new(big.Float).Sub(l, new(big.Float).SetInt(ip))
 	fv, _ := frac.Float64()
 	mant := math.Pow(10, fv)
-	exp := ip.Int64()
 	r := int(mant*10 + 0.5)
 	if r >= 100 {
 		r = 10
-		exp++
+		ip.Add(ip, big.NewInt(1))
 	}
-	return fmt.Sprintf("%d.%de%d", r/10, r%10, exp)
+	return fmt.Sprintf("%d.%de%s", r/10, r%10, ip.String())
 }
 
 // binomial is C(n, k), or -1 when it exceeds int64.
