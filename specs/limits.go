@@ -67,6 +67,7 @@ const (
 	operandGuardName  = "operand size"
 	resultGuardName   = "conditional result"
 	numberGuardName   = "arithmetic operand"
+	divisorGuardName  = "modulo divisor"
 )
 
 // prepareBody checks a parsed file before evaluation (tree depth, number
@@ -130,6 +131,11 @@ func (w *prepareWalker) Enter(node hclsyntax.Node) hcl.Diagnostics {
 		case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo:
 			e.LHS = guardCall(numberGuardName, e.LHS)
 			e.RHS = guardCall(numberGuardName, e.RHS)
+			// cty's a % 0 is a, silently (a / 0 is an infinity, which the
+			// number guard of its use refuses).
+			if e.Op == hclsyntax.OpModulo {
+				e.RHS = guardCall(divisorGuardName, e.RHS)
+			}
 		}
 	case *hclsyntax.UnaryOpExpr:
 		if e.Op == hclsyntax.OpNegate {
@@ -287,6 +293,26 @@ func (b *budget) guardFunctions() map[string]function.Function {
 					return cty.NilVal, &guardError{
 						summary: "Number out of range",
 						detail:  fmt.Sprintf("Numbers in arithmetic must be 0 or between 2^-%d and 2^%d in magnitude; this operand is %s", maxNumberExp, maxNumberExp, formatNumber(v)),
+					}
+				}
+				return args[0], nil
+			},
+		}),
+		// The right operand of %: not zero.
+		divisorGuardName: function.New(&function.Spec{
+			Params: []function.Parameter{passThrough},
+			Type:   sameType,
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				v, _ := args[0].Unmark()
+				if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+					if n, err := convert.Convert(v, cty.Number); err == nil {
+						v = n // non-numeric strings are reported by HCL
+					}
+				}
+				if v.IsKnown() && !v.IsNull() && v.Type() == cty.Number && v.AsBigFloat().Sign() == 0 {
+					return cty.NilVal, &guardError{
+						summary: "Modulo by zero",
+						detail:  "The right operand of % is zero, and a remainder of a division by zero is undefined",
 					}
 				}
 				return args[0], nil
