@@ -30,3 +30,9 @@ func checkUnitName(name string) string {
 	}
 	return ""
 }
+
+// CheckUnitName returns why name cannot be a unit name (a block's label),
+// or "" if it can: the loader's rule, for the commands that write spec
+// files (search -o --name), so that they refuse before work a name the
+// loader would refuse.
+func CheckUnitName(name string) string { return checkUnitName(name) }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 )
 
@@ -93,5 +94,31 @@ func TestHostile_CountMagnitude(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "(2^m)^(2^n)              "+c.want+"\n") {
 			t.Errorf("search --count n=%s m=%s: exit %d, want all functions %s\n%s%s", c.n, c.m, code, c.want, stdout, stderr)
 		}
+	}
+}
+
+// TestHostile_SearchName: search -o --name refuses, before work and with
+// exit status 2, every name the loader would refuse as a unit name, and
+// writes nothing; a name it accepts gives a file the loader reads.
+func TestHostile_SearchName(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "h.hcl")
+	args := func(name string) []string {
+		return []string{"search", "--function", "bitvector_perm", "--addr-bits", "8", "--bank-bits", "2", "--stride", "1", "-o", out, "--name", name}
+	}
+	for _, name := range []string{"module", "wire", "always_ff", "a$b", "", "9x", strings.Repeat("n", 65)} {
+		code, _, stderr := lsugen(t, args(name)...)
+		if code != 2 || !strings.Contains(stderr, "--name") {
+			t.Errorf("search --name %q: exit %d, stderr %q; want 2 naming --name", name, code, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("search --name %q wrote %s", name, out)
+		}
+	}
+	if code, _, stderr := lsugen(t, args("my_hash")...); code != 0 {
+		t.Fatalf("search --name my_hash: exit %d\n%s", code, stderr)
+	}
+	if _, diags := specs.NewLoader().Load(out); diags.HasErrors() {
+		t.Errorf("the loader refuses what search -o wrote: %v", diags)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/search"
 )
 
@@ -37,8 +37,6 @@ func (s *strideList) Set(v string) error {
 	}
 	return nil
 }
-
-var verilogIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*$`)
 
 // Type is the flag's type name in the help.
 func (s *strideList) Type() string { return "strides" }
@@ -316,8 +314,9 @@ func checkSearchFlags(function, method, name, out string, full bool, sources int
 	if sources == 0 {
 		return usagef("no accesses: give trace files or --stride")
 	}
-	if out != "" && !verilogIdent.MatchString(name) {
-		return usagef("--name %q is not a Verilog identifier", name)
+	// The loader's rule for unit names, so that gen reads what -o writes.
+	if problem := specs.CheckUnitName(name); problem != "" {
+		return usagef("--name: %s", problem)
 	}
 	return nil
 }
