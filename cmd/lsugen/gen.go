@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -35,8 +36,12 @@ every constant hash unit: a C, C++ and CUDA header with the unit's bank
 function (and for mod its index, for rap its permuted address), for
 hashing in software (docs/software-hash.md); configurable hash units have
 no constant function and are named on standard error as skipped. Nothing
-is written unless every unit generates; each file is written atomically.
---json lists the units and the files written.`
+is written unless every unit generates, no two outputs share a name (units
+foo and foo_gates, or foo and foo_synth with --fusesoc, are refused) and
+every existing output is a regular file (a link, directory, FIFO or device
+is refused, not replaced); each file is written to a temporary beside it
+and renamed into place, and an interrupt removes the temporaries. Only DIR
+itself is created. --json lists the units and the files written.`
 
 func newGenCmd(a *app) *cobra.Command {
 	var (
@@ -64,6 +69,9 @@ func newGenCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkOutputNames(units, out, fusesoc, tb, cHeaders, lib); err != nil {
+				return err
+			}
 			rep, set, err := unitFiles(units, out, fusesoc, tb, func(unit) string { return "" }, lib)
 			if err != nil {
 				return err
@@ -74,7 +82,11 @@ func newGenCmd(a *app) *cobra.Command {
 					return err
 				}
 			}
-			if err := writeAll(out, set); err != nil {
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if err := writeAllContext(ctx, out, set); err != nil {
 				return err
 			}
 			if len(skipped) > 0 {
@@ -130,6 +142,9 @@ type genUnit struct {
 // that cell library; its unpacked copy, which every unit's Yosys script
 // reads, is written once and listed with no unit.
 func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) string, lib *packaging.Library) (*genReport, map[string][]byte, error) {
+	if err := checkOutputNames(units, dir, fusesoc, tb, false, lib); err != nil {
+		return nil, nil, err
+	}
 	rep := &genReport{Version: gen.Version, Dir: dir, Units: []genUnit{}, Files: []string{}}
 	set := map[string][]byte{}
 	if lib != nil && lib.Unpacked != nil {
@@ -173,6 +188,69 @@ func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) strin
 		rep.Files = append(rep.Files, filepath.Join(dir, name))
 	}
 	return rep, set, nil
+}
+
+// checkOutputNames names every file a gen run writes into dir (and the
+// netlist each --fusesoc Yosys script writes there when it runs) before
+// anything is rendered or written, and refuses two of one name (bad
+// input, exit status 2) naming both units: units foo and foo_gates would
+// both write foo_gates.v, foo's Yosys script would overwrite foo_synth's
+// RTL. The file sets follow unitFiles and addCHeaders: every unit and
+// the units it instantiates write their RTL and gate netlist; the units
+// named write the packaging files (fusesoc), testbench and vectors (tb)
+// and, for a constant hash unit, a C header (cHeaders); lib, gzipped, is
+// written unpacked once.
+func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib *packaging.Library) error {
+	type owner struct{ who, what string }
+	owners := map[string]owner{}
+	claim := func(name, who, what string) error {
+		if o, dup := owners[name]; dup && o.who != who {
+			return badInput(fmt.Errorf("two generated files are named %s (in %s), the %s of %s and the %s of %s: rename one of the units (nothing written)",
+				name, dir, o.what, o.who, what, who))
+		}
+		owners[name] = owner{who, what}
+		return nil
+	}
+	unitName := func(u unit) string { return fmt.Sprintf("unit %s (%s)", u.design.Name, source(u.spec)) }
+	if lib != nil && lib.Unpacked != nil {
+		if err := claim(lib.Path, "--liberty", "unpacked cell library"); err != nil {
+			return err
+		}
+	}
+	for _, u := range withSubunits(units) {
+		who := unitName(u)
+		if err := claim(rtl.RTLFileName(u.design), who, "RTL"); err != nil {
+			return err
+		}
+		if err := claim(rtl.GatesFileName(u.design), who, "gate netlist"); err != nil {
+			return err
+		}
+	}
+	for _, u := range units {
+		who, n := unitName(u), u.design.Name
+		var files [][2]string
+		if fusesoc {
+			files = append(files,
+				[2]string{packaging.CoreFileName(n), "FuseSoC core"},
+				[2]string{packaging.YosysFileName(n), "Yosys script"},
+				[2]string{packaging.SDCFileName(n), "SDC constraints"},
+				[2]string{packaging.SynthOutputName(n), "Yosys script's output netlist"})
+		}
+		if tb {
+			files = append(files,
+				[2]string{verify.TestbenchFileName(u.design), "testbench"},
+				[2]string{verify.VectorFileName(u.design), "golden vectors"})
+		}
+		if h, ok := u.spec.(*specs.Hash); ok && cHeaders && !h.Configurable {
+			files = append(files, [2]string{csource.FileName(h), "C header"})
+		}
+		for _, f := range files {
+			if err := claim(f[0], who, f[1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // addCHeaders adds the C header NAME.h of every constant hash unit to set

@@ -1,26 +1,88 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 )
 
-// writeAll writes every file of set (name -> contents) into dir, all or
-// nothing as far as the file system allows: each file is first written in
-// full to a temporary file beside its target, and only when all of them
-// are written are they renamed into place. A failure removes the
-// temporaries and leaves earlier outputs untouched.
+// The output writer: every file lsugen writes goes through writeFiles
+// (writeAll for a directory of files, writeFileAtomic for one file). Its
+// promises, whatever the command:
+//   - Only regular files are replaced. A target that exists as anything
+//     else (a symlink, a directory, a FIFO, a device, a socket) is refused
+//     with an error that names it, before anything is written: lsugen never
+//     replaces /dev/null, a FIFO a reader waits on, or a link (nor writes
+//     through it).
+//   - No directory is created except the named output directory of a
+//     command that writes a directory of files (gen -o DIR); the parent of
+//     a single output file must exist.
+//   - All or nothing: every file is written in full to a temporary file
+//     beside its target and renamed into place only when all of them are
+//     written. An error, or the command's context cancelled (SIGINT,
+//     SIGTERM, SIGHUP), removes the temporaries and leaves earlier outputs
+//     untouched.
+
+// writeChunk is how much of a file is written between two checks of the
+// context, so that an interrupt during a large file stops promptly.
+const writeChunk = 1 << 20
+
+// writeAll writes every file of set (name -> contents) into dir, creating
+// dir if needed, all or nothing (see writeFiles).
 func writeAll(dir string, set map[string][]byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	return writeAllContext(context.Background(), dir, set)
+}
+
+// writeAllContext is writeAll stopped by ctx: cancelled before the files
+// are renamed into place, it removes its temporaries and writes nothing.
+func writeAllContext(ctx context.Context, dir string, set map[string][]byte) error {
+	return writeFiles(ctx, dir, set, true)
+}
+
+// writeFileAtomic writes data to path through a temporary file and a
+// rename, so that path is either untouched or complete. path's directory
+// must exist, and path, if it exists, must be a regular file.
+func writeFileAtomic(path string, data []byte) error {
+	return writeFiles(context.Background(), filepath.Dir(path), map[string][]byte{filepath.Base(path): data}, false)
+}
+
+// writeFiles writes set into dir, all or nothing as far as the file system
+// allows. With mkdir dir is created (with its parents) if missing;
+// without, a missing dir is an error. Every target is checked before
+// anything is written: one that exists and is not a regular file is
+// refused.
+func writeFiles(ctx context.Context, dir string, set map[string][]byte, mkdir bool) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	names := make([]string, 0, len(set))
 	for n := range set {
+		if n == "" || n == "." || n == ".." || filepath.Base(n) != n {
+			return badInput(fmt.Errorf("%s: not a file name", filepath.Join(dir, n)))
+		}
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	// A target or directory refused before anything is written is bad
+	// input (exit status 2); a failure while writing is a failure (1).
+	if err := checkOutputDir(dir, mkdir); err != nil {
+		return badInput(err)
+	}
+	if err := checkTargets(dir, names); err != nil {
+		return badInput(err)
+	}
+	if mkdir {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
 	temps := map[string]string{}
 	cleanup := func() {
 		for _, t := range temps {
@@ -28,14 +90,21 @@ func writeAll(dir string, set map[string][]byte) error {
 		}
 	}
 	for _, n := range names {
+		if err := ctx.Err(); err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", filepath.Join(dir, n), err)
+		}
 		f, err := os.CreateTemp(dir, "."+n+".tmp-*")
 		if err != nil {
 			cleanup()
 			return err
 		}
 		temps[n] = f.Name()
-		_, werr := f.Write(set[n])
-		serr := f.Sync()
+		werr := writeChunks(ctx, f, set[n])
+		var serr error
+		if werr == nil {
+			serr = f.Sync()
+		}
 		cerr := f.Close()
 		if err := firstErr(werr, serr, cerr); err != nil {
 			cleanup()
@@ -46,12 +115,95 @@ func writeAll(dir string, set map[string][]byte) error {
 			return err
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		cleanup()
+		return fmt.Errorf("writing %s: %w", dir, err)
+	}
+	// Again, just before the renames: a target that became a directory or
+	// a link while the files were written is still refused.
+	if err := checkTargets(dir, names); err != nil {
+		cleanup()
+		return err
+	}
 	for _, n := range names {
 		if err := os.Rename(temps[n], filepath.Join(dir, n)); err != nil {
 			cleanup()
 			return err
 		}
 		delete(temps, n)
+	}
+	return nil
+}
+
+// checkOutputDir checks that dir is a directory (following a link: an
+// output directory may be a link to one). A missing dir is an error
+// unless mkdir, when it is created later.
+func checkOutputDir(dir string, mkdir bool) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if mkdir {
+			return nil
+		}
+		return fmt.Errorf("%s: no such directory: lsugen creates no directory for an output file", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s: not a directory", dir)
+	}
+	return nil
+}
+
+// checkTargets refuses a target of dir that exists and is not a regular
+// file, naming it and what it is.
+func checkTargets(dir string, names []string) error {
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s exists and is %s, not a regular file: refusing to replace it (nothing written)", p, fileKind(fi.Mode()))
+		}
+	}
+	return nil
+}
+
+// fileKind says what a non-regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// writeChunks writes data to f in chunks of writeChunk bytes, checking
+// ctx before each.
+func writeChunks(ctx context.Context, f *os.File, data []byte) error {
+	for len(data) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(len(data), writeChunk)
+		if _, err := f.Write(data[:n]); err != nil {
+			return err
+		}
+		data = data[n:]
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -367,10 +366,4 @@ func loadPipeline(path, unitName, maskName string, stderr io.Writer) (*specs.Ela
 			mask.Name, mask.WarpSize, mask.SIMDWidth, mask.ShmemPorts, pipe.Name, pipe.WarpSize, pipe.SIMDWidth, pipe.ShmemPorts)
 	}
 	return pipe, mask, nil
-}
-
-// writeFileAtomic writes data to path through a temporary file and a
-// rename, so that path is either untouched or complete.
-func writeFileAtomic(path string, data []byte) error {
-	return writeAll(filepath.Dir(path), map[string][]byte{filepath.Base(path): data})
 }

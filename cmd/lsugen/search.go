@@ -233,7 +233,7 @@ func newSearchCmd(a *app) *cobra.Command {
 				files = append(files, outFile{svg, search.SVG(before, after)})
 			}
 			for _, f := range files {
-				if err := writeAll(filepath.Dir(f.path), map[string][]byte{filepath.Base(f.path): f.data}); err != nil {
+				if err := writeFileAtomic(f.path, f.data); err != nil {
 					return err
 				}
 			}

@@ -231,6 +231,9 @@ func TestSearch_SVG(t *testing.T) {
 	dir := t.TempDir()
 	tracePath := writeSpec(t, dir, "t.trace", transposeTrace())
 	svg := filepath.Join(dir, "out", "h.svg")
+	if err := os.Mkdir(filepath.Dir(svg), 0o755); err != nil { // an output file's directory must exist
+		t.Fatal(err)
+	}
 	args := []string{"search", "--function", "bitvector_xor", "--addr-bits", "10", "--bank-bits", "5", "--svg", svg, tracePath}
 	if code, _, stderr := lsugen(t, args...); code != 0 {
 		t.Fatal(stderr)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -75,7 +74,7 @@ func newTimingCmd(a *app) *cobra.Command {
 				if err != nil {
 					return usagef("%v", err)
 				}
-				if err := writeAll(filepath.Dir(svg), map[string][]byte{filepath.Base(svg): b}); err != nil {
+				if err := writeFileAtomic(svg, b); err != nil {
 					return err
 				}
 			}

@@ -93,7 +93,7 @@ func criticalPaths(t *testing.T, args ...string) (fo4 map[string]float64, stages
 // a second run.
 func TestTiming_SVG(t *testing.T) {
 	dir := t.TempDir()
-	svg := filepath.Join(dir, "fig", "timing.svg")
+	svg := filepath.Join(dir, "timing.svg") // an output file's directory must exist
 	code, stdout, stderr := lsugen(t, "timing", "--svg", svg, thesisSpec)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
