@@ -122,3 +122,27 @@ func TestHostile_SearchName(t *testing.T) {
 		t.Errorf("the loader refuses what search -o wrote: %v", diags)
 	}
 }
+
+// TestHostile_VerifyVectorBudget: a vector count past the budget (from
+// --vectors, --configs or --max-vectors) is refused before work, with exit
+// status 2 and the limit named, instead of running out of memory.
+func TestHostile_VerifyVectorBudget(t *testing.T) {
+	thesis := "../../specs/coalescer_thesis.hcl"
+	wide := writeSpec(t, t.TempDir(), "wide.hcl", "hash \"wide\" {\n  function  = \"bitwise_xor\"\n  addr_bits = 48\n  bank_bits = 2\n  bits      = [[0, 47], [1, 46]]\n}\n")
+	for _, args := range [][]string{
+		{"--vectors", "1000000000000", "--unit", "coalesce_spec_32", thesis},
+		{"--vectors", "100000000", "--unit", "coalesce_spec_32", thesis},
+		{"--configs", "1000000000000", "../../specs/hash_configurable.hcl"},
+		// 2^48 exhaustive vectors of a 48-bit input.
+		{"--max-vectors", "4611686018427387904", wide},
+	} {
+		code, stdout, stderr := lsugen(t, append([]string{"verify", "--sim", "netlist"}, args...)...)
+		if code != 2 || !strings.Contains(stderr, "verify budget") || !strings.Contains(stderr, "GiB") || stdout != "" {
+			t.Errorf("verify --sim netlist %s: exit %d\nstdout %s\nstderr %s\nwant 2 naming the budget", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+	// Within the budget: the plan runs.
+	if code, stdout, stderr := lsugen(t, "verify", "--sim", "netlist", "--vectors", "1000", "--unit", "coalesce_nbr_32", thesis); code != 0 {
+		t.Errorf("verify --vectors 1000: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

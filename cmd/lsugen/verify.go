@@ -179,6 +179,11 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	if err != nil {
 		return err
 	}
+	if mode == modeSimulation {
+		if err := checkVectorBudget(sel, f.plan); err != nil {
+			return err
+		}
+	}
 	if mode == modeRTL && len(f.units) == 0 && len(sel) > 1 {
 		return usagef("the specs declare %d units: choose one with --unit (%s)", len(sel), joinNames(sel))
 	}
