@@ -7,3 +7,6 @@ import "os/exec"
 // setProcessGroup does nothing where there are no process groups: the
 // default cancellation kills the direct child only.
 func setProcessGroup(cmd *exec.Cmd) {}
+
+// startCmd starts cmd.
+func startCmd(cmd *exec.Cmd) error { return cmd.Start() }

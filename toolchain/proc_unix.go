@@ -10,8 +10,10 @@ import (
 // setProcessGroup starts cmd in a process group of its own and makes
 // cancellation kill the whole group: killing only the direct child would
 // leave make's compilers or Yosys's ABC running, holding the output pipes.
+// On Linux the child is also killed when lsugen dies, even by SIGKILL
+// (see sysProcAttr in proc_linux.go).
 func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}

@@ -70,7 +70,10 @@ type Result struct {
 // wraps the context's error when the run was cancelled or timed out, and
 // the *exec.ExitError otherwise. The program runs in a process group of
 // its own, which is killed as a whole on cancellation, so that make's
-// compilers and Yosys's ABC die with it.
+// compilers and Yosys's ABC die with it; on Linux the kernel also kills
+// the program when lsugen dies, even of SIGKILL (proc_linux.go). Its
+// TMPDIR is a new directory, removed with whatever is left in it when the
+// run ends.
 func (c *Cmd) Run(ctx context.Context) (*Result, error) {
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -79,7 +82,15 @@ func (c *Cmd) Run(ctx context.Context) (*Result, error) {
 	}
 	cmd := exec.CommandContext(ctx, c.Path, c.Args...)
 	cmd.Dir = c.Dir
-	cmd.Env = append(childEnv(), c.Env...)
+	env := childEnv()
+	// A temporary directory of the run's own, removed when it ends: a
+	// tool killed on cancellation (iverilog, Yosys's ABC) cannot remove
+	// its temporaries itself.
+	if tmp, err := os.MkdirTemp("", "lsugen-tool-"); err == nil {
+		defer os.RemoveAll(tmp)
+		env = append(env, "TMPDIR="+tmp)
+	}
+	cmd.Env = append(env, c.Env...)
 	var out, stdout capWriter
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if c.SplitStdout {
@@ -88,7 +99,10 @@ func (c *Cmd) Run(ctx context.Context) (*Result, error) {
 	setProcessGroup(cmd)
 	cmd.WaitDelay = waitDelay
 	start := time.Now()
-	err := cmd.Run()
+	err := startCmd(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	res := &Result{Output: out.buf.Bytes(), Wall: time.Since(start), Truncated: out.truncated || stdout.truncated}
 	if c.SplitStdout {
 		res.Stdout = stdout.buf.Bytes()

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"time"
@@ -107,8 +105,7 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx := a.context()
 	var progressTo func(sta.UnitDone)
 	if f.progress {
 		progressTo = printProgress(a.stderr, f.timeout)

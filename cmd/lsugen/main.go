@@ -18,6 +18,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,13 +36,16 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runInterruptible(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // app is one run of the command line: where it prints. Commands print
 // only through it, so that tests run them in-process.
 type app struct {
 	stdout, stderr io.Writer
+	// ctx is the root command's context (cmd.Context()): cancelled by
+	// SIGINT, SIGTERM or SIGHUP (signals.go).
+	ctx context.Context
 	// ran is set when a command's own code started: an error before that
 	// is cobra's (an unknown command or flag), a usage error.
 	ran bool
@@ -119,8 +123,13 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run under ctx, the context of every command.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := &stdoutWriter{w: stdout}
-	code := execute(args, out, stderr)
+	code := execute(ctx, args, out, stderr)
 	if out.err != nil && code == 0 {
 		// A command that failed has said why already (often this error).
 		fmt.Fprintf(stderr, "lsugen: writing standard output: %v\n", out.err)
@@ -130,14 +139,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // execute runs the command line args with stdout already wrapped.
-func execute(args []string, stdout, stderr io.Writer) int {
-	a := &app{stdout: stdout, stderr: stderr}
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr, ctx: ctx}
 	root := newRootCmd(a)
 	if cmd, _, err := root.Find(args); err == nil && cmd != root {
 		args = singleDashLongFlags(cmd, args)
 	}
 	root.SetArgs(args)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
 	}
@@ -287,10 +296,14 @@ func source(u specs.Unit) string {
 
 // workDir is the directory a run works in: given (the --work flag; created
 // if need be, and kept) or, when that is empty, a new temporary one named
-// after prefix, which the caller removes unless the run failed.
+// after prefix, which the caller removes unless the run failed, and which
+// is removed when lsugen is interrupted (temporaries, signals.go).
 func workDir(given, prefix string) (dir string, keep bool, err error) {
 	if given == "" {
 		dir, err = os.MkdirTemp("", prefix)
+		if err == nil {
+			temporaries.add(dir)
+		}
 		return dir, false, err
 	}
 	return given, true, os.MkdirAll(given, 0o755)

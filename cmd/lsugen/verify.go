@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -196,8 +195,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 		return err
 	}
 	keep = keep || f.rtlOpt.vcd // the waveforms
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx := a.context()
 
 	rep := &verifyReport{Version: gen.Version, Mode: mode, Units: make([]verifyUnit, len(sel))}
 	if mode == modeFormal {
