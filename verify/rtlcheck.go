@@ -1,12 +1,15 @@
 package verify
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,9 +21,10 @@ import (
 
 // RTLCheck is a check of Verilog that lsugen need not have written (a
 // hand-edited unit, another generator's block) against a unit's golden
-// vectors: the unit's standalone testbench and vector file, exactly as
-// `lsugen gen --tb` writes them, built with the given sources under each
-// simulator.
+// vectors, built with the given sources under each simulator. The verdict
+// is the harness's (see harnessTestbench): the simulation gets the inputs
+// only and dumps the module's outputs, which Run compares with the
+// expected outputs; nothing the module prints or does decides it.
 type RTLCheck struct {
 	Golden *GoldenSet
 	Info   rtl.Info // provenance for the testbench's and the vector file's headers, and the VCDs' $version
@@ -31,7 +35,7 @@ type RTLCheck struct {
 	// Verilator's (which reads every file as SystemVerilog) decides.
 	Sources []string
 	Top     string // the module to check; "" for the unit's name
-	Dir     string // work directory: the testbench, the vector file, the builds
+	Dir     string // work directory: the harness's testbench, inputs and dump, the builds
 	// IncludeDirs are the directories searched for `include files: -I DIR
 	// to Icarus, -IDIR to Verilator.
 	IncludeDirs []string
@@ -59,24 +63,20 @@ type RTLResult struct {
 	Skipped bool
 	Note    string
 	Count   int    // vectors (cycles) that passed
-	Failure string // the testbench's FAIL line, when it failed
+	Failure string // the first mismatch, as the standalone testbench's FAIL line without "FAIL "
 	Elapsed time.Duration
 	Output  string // everything the simulation printed
 	VCD     string // the waveform, with RTLCheck.VCD
 }
 
-var (
-	passLine = regexp.MustCompile(`(?m)^PASS (\d+) (vectors|cycles)\s*$`)
-	failLine = regexp.MustCompile(`(?m)^FAIL .*$`)
-)
-
-// Run writes the testbench and the vector file into c.Dir and runs them
-// with each engine (icarus, verilator). A module that fails a vector is a
-// result with Passed false; a simulator that cannot compile SystemVerilog
-// sources is a result with Skipped set. An error means a check could not
-// run (a missing tool, a compile error, a module whose ports differ, a
-// testbench that did not finish, every simulator skipped), and says so
-// with the tool's output.
+// Run writes the harness's testbench and input file into c.Dir, runs them
+// with each engine (icarus, verilator) and compares each run's output dump
+// with the expected outputs. A module that fails a vector is a result with
+// Passed false; a simulator that cannot compile SystemVerilog sources is a
+// result with Skipped set. An error means a check could not run (a missing
+// tool, a compile error, a module whose ports differ, a dump that is
+// missing, not framed by the run's nonce or short: a simulation that ended
+// early, every simulator skipped), and says so with the tool's output.
 func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error) {
 	g := c.Golden
 	d := g.Design
@@ -105,25 +105,49 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return nil, err
 	}
+	// The harness's files: its testbench, the inputs, the outputs' dump
+	// (one per simulation, named by its nonce). The golden vector file and
+	// the self-checking testbench are written only for a waveform, into
+	// waveform/, after every verdict.
 	tb := filepath.Join(c.Dir, TestbenchFileName(d))
+	wdir := filepath.Join(c.Dir, "waveform")
+	wtb := filepath.Join(wdir, TestbenchFileName(d))
 	vec, err := filepath.Abs(filepath.Join(c.Dir, VectorFileName(d)))
 	if err != nil {
 		return nil, err
 	}
-	if len(vec) >= 1024 {
-		return nil, fmt.Errorf("work directory path too long for the testbench's file name register: %s", vec)
+	inputs, err := filepath.Abs(filepath.Join(c.Dir, "inputs.hex"))
+	if err != nil {
+		return nil, err
+	}
+	// outputs_<32 hex digits>.hex beside inputs.hex.
+	if len(inputs) >= 1024-40 {
+		return nil, fmt.Errorf("work directory path too long for the testbench's file name register: %s", inputs)
 	}
 	for _, src := range c.Sources {
-		if a, _ := filepath.Abs(src); a == vec || a == mustAbs(tb) {
+		a := mustAbs(src)
+		base := filepath.Base(a)
+		if a == vec || a == mustAbs(tb) || a == inputs || a == mustAbs(wtb) ||
+			filepath.Dir(a) == mustAbs(c.Dir) && strings.HasPrefix(base, "outputs_") && strings.HasSuffix(base, ".hex") {
 			return nil, fmt.Errorf("%s is a file the check writes; give the sources from another directory", src)
 		}
 	}
-	if err := os.WriteFile(tb, g.Testbench(c.Info), 0o644); err != nil {
+	// An earlier run's files: no golden vectors stay where the
+	// simulation runs, and no old dump can be taken for this run's.
+	os.Remove(vec)
+	if old, _ := filepath.Glob(filepath.Join(c.Dir, "outputs_*.hex")); len(old) > 0 {
+		for _, f := range old {
+			os.Remove(f)
+		}
+	}
+	if err := os.WriteFile(tb, g.harnessTestbench(), 0o644); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(vec, g.VectorFile(c.Info), 0o644); err != nil {
+	if err := os.WriteFile(inputs, g.harnessInputs(), 0o644); err != nil {
 		return nil, err
 	}
+	vecText := g.VectorFile(c.Info) // in memory: its line numbers name the failing vector
+	first := vectorFileFirstLine(vecText)
 	var sv []string
 	for _, src := range c.Sources {
 		if strings.HasSuffix(src, ".sv") {
@@ -132,6 +156,11 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 	}
 	var results []RTLResult
 	for _, e := range engines {
+		nonce, err := newNonce()
+		if err != nil {
+			return results, err
+		}
+		dump := filepath.Join(filepath.Dir(inputs), "outputs_"+nonce+".hex")
 		sa := hdl.Standalone{
 			Dir:         c.Dir,
 			Testbench:   tb,
@@ -139,19 +168,8 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 			Sources:     c.Sources,
 			Defines:     append([]string{DUTMacro + "=" + top}, defines...),
 			IncludeDirs: c.IncludeDirs,
-			Args:        []string{"+vectors=" + vec},
-		}
-		vcd := ""
-		if c.VCD {
-			if vcd, err = filepath.Abs(filepath.Join(c.Dir, d.Name+"_"+string(e)+".vcd")); err != nil {
-				return results, err
-			}
-			if len(vcd) >= 1024 {
-				return results, fmt.Errorf("work directory path too long for the testbench's file name register: %s", vcd)
-			}
-			os.Remove(vcd)
-			sa.Args = append(sa.Args, "+"+DumpPlusarg+"="+vcd, "+"+DumpFromPlusarg+"="+strconv.Itoa(max(0, c.VCDFrom)))
-			sa.Trace = true
+			Args: []string{"+lsugen_in=" + inputs, "+lsugen_out=" + dump,
+				"+lsugen_n=" + strconv.Itoa(g.Len()), "+lsugen_nonce=" + nonce},
 		}
 		start := time.Now()
 		run, err := sa.Run(ctx, hdl.Engine(e))
@@ -163,30 +181,63 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 			return results, err
 		}
 		r := RTLResult{Engine: e, Elapsed: time.Since(start), Output: run.Output}
-		if c.VCD {
+		count, failure, err := g.compareDump(dump, nonce, VectorFileName(d), first)
+		switch {
+		case err != nil:
+			return results, fmt.Errorf("%s: the testbench did not finish: %v (%s; command: %s):\n%s", e, err, run.Status, run.Command, outputTail(run.Output))
+		case failure != "":
+			r.Failure, r.Count = failure, count
+		case run.Failed():
+			return results, fmt.Errorf("%s: the simulation wrote every output but exited with %s (command: %s):\n%s", e, run.Status, run.Command, outputTail(run.Output))
+		default:
+			r.Count, r.Passed = count, true
+		}
+		results = append(results, r)
+	}
+	if c.VCD {
+		// The waveform: the self-checking testbench run again, after
+		// every verdict, only for its VCD (each output beside its
+		// expected value); what it prints decides nothing.
+		if err := os.MkdirAll(wdir, 0o755); err != nil {
+			return results, err
+		}
+		if err := os.WriteFile(wtb, g.Testbench(c.Info), 0o644); err != nil {
+			return results, err
+		}
+		if err := os.WriteFile(vec, vecText, 0o644); err != nil {
+			return results, err
+		}
+		for i := range results {
+			r := &results[i]
+			if r.Skipped {
+				continue
+			}
+			vcd, err := filepath.Abs(filepath.Join(c.Dir, d.Name+"_"+string(r.Engine)+".vcd"))
+			if err != nil {
+				return results, err
+			}
+			if len(vcd) >= 1024 {
+				return results, fmt.Errorf("work directory path too long for the testbench's file name register: %s", vcd)
+			}
+			os.Remove(vcd)
+			sa := hdl.Standalone{
+				Dir:         wdir,
+				Testbench:   wtb,
+				Top:         TestbenchModule(d),
+				Sources:     c.Sources,
+				Defines:     append([]string{DUTMacro + "=" + top}, defines...),
+				IncludeDirs: c.IncludeDirs,
+				Args:        []string{"+vectors=" + vec, "+" + DumpPlusarg + "=" + vcd, "+" + DumpFromPlusarg + "=" + strconv.Itoa(max(0, c.VCDFrom))},
+				Trace:       true,
+			}
+			if _, err := sa.Run(ctx, hdl.Engine(r.Engine)); err != nil {
+				return results, fmt.Errorf("%s: the waveform: %w", r.Engine, err)
+			}
 			if err := hdl.StampVCD(vcd, c.Info.Version); err != nil {
-				return results, fmt.Errorf("%s: the waveform: %w", e, err)
+				return results, fmt.Errorf("%s: the waveform: %w", r.Engine, err)
 			}
 			r.VCD = vcd
 		}
-		pass := passLine.FindStringSubmatch(run.Output)
-		fail := failLine.FindString(run.Output)
-		switch {
-		case fail != "":
-			r.Failure = strings.TrimPrefix(fail, "FAIL ")
-			if !run.Failed() {
-				return results, fmt.Errorf("%s: the testbench printed a failure but exited with status 0:\n%s", e, outputTail(run.Output))
-			}
-		case pass != nil && !run.Failed():
-			r.Count, _ = strconv.Atoi(pass[1])
-			if r.Count != g.Len() {
-				return results, fmt.Errorf("%s: the testbench passed %d lines of the %d in %s", e, r.Count, g.Len(), vec)
-			}
-			r.Passed = true
-		default:
-			return results, fmt.Errorf("%s: the testbench did not finish (%s; command: %s):\n%s", e, run.Status, run.Command, outputTail(run.Output))
-		}
-		results = append(results, r)
 	}
 	ran := false
 	for _, r := range results {
@@ -275,4 +326,310 @@ func outputTail(out string) string {
 		lines = append([]string{"..."}, lines[len(lines)-20:]...)
 	}
 	return "    " + strings.Join(lines, "\n    ")
+}
+
+// The harness of `verify --rtl`: the verdict is lsugen's, not the
+// simulation's. The simulation gets the golden vectors' inputs only, in a
+// file of their own (inputs_<nonce>.hex); the expected outputs stay in
+// this process's memory and are in no file in the work directory while the
+// simulation runs. The harness testbench applies every vector (cycle) to
+// the module under test and writes the module's outputs to a dump,
+// outputs_<nonce>.hex, whose first and last lines are the per-run nonce:
+// 128 random bits the harness passes in (+lsugen_nonce). Run then compares
+// the dump with the expected outputs, vector by vector.
+//
+// A module under test runs inside the simulation and can print anything
+// ("PASS 16384 vectors"), call $finish, read the plusargs (the nonce
+// included) and write files: none of that is a verdict. A dump that is
+// missing, lacks its nonce at either end or holds fewer or more lines than
+// vectors is an error. A module cannot write a passing dump by copying the
+// expected outputs, since no file it can reach holds them; the only way to
+// write them is to compute them from the inputs, which is what a correct
+// module does.
+
+// harnessTestbench is the testbench of the harness: module
+// TestbenchModule(d), with the module under test named by the macro DUT.
+// Plusargs: +lsugen_in=FILE (one line per vector: the inputs in hex,
+// separated by spaces), +lsugen_out=FILE, +lsugen_n=N (vectors),
+// +lsugen_nonce=HEX (32 digits).
+func (g *GoldenSet) harnessTestbench() []byte {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	d := g.Design
+	ins, outs := g.s.ins, g.s.outs
+	tb := TestbenchModule(d)
+	p("`timescale 1ns / 1ps\n")
+	p("\n")
+	p("// Harness testbench of `lsugen verify --rtl` for %s: applies the inputs of\n", d.Name)
+	p("// the golden vectors and writes the module's outputs, framed by a per-run\n")
+	p("// nonce, for lsugen to compare with the expected outputs (which this\n")
+	p("// simulation never sees). Written by lsugen for one check; not for use by hand\n")
+	p("// (`lsugen gen --tb` writes the self-checking testbench).\n")
+	p("\n")
+	p("`ifndef %s\n", DUTMacro)
+	p("`define %s %s\n", DUTMacro, d.Name)
+	p("`endif\n")
+	p("\n")
+	p("module %s;\n", tb)
+	p("\n")
+	var decls [][]string
+	if g.Clocked {
+		decls = append(decls, []string{"reg", "", d.Clock + ";"})
+	}
+	for _, port := range ins {
+		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ";"})
+	}
+	for _, port := range outs {
+		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
+	}
+	for _, l := range rtl.Table(decls) {
+		p("    %s\n", l)
+	}
+	p("\n")
+	p("    `%s dut (\n", DUTMacro)
+	var conns []string
+	if g.Clocked {
+		conns = append(conns, d.Clock)
+	}
+	for _, port := range ins {
+		conns = append(conns, port.Name)
+	}
+	for _, port := range outs {
+		conns = append(conns, port.Name)
+	}
+	for i, c := range conns {
+		sep := ","
+		if i == len(conns)-1 {
+			sep = ""
+		}
+		p("        .%s(%s)%s\n", c, c, sep)
+	}
+	p("    );\n")
+	p("\n")
+	p("    reg [8*1024-1:0] tb_in_file;\n")
+	p("    reg [8*1024-1:0] tb_out_file;\n")
+	p("    reg [127:0] tb_nonce;\n")
+	p("    integer tb_fin;\n")
+	p("    integer tb_fout;\n")
+	p("    integer tb_n;\n")
+	p("    integer tb_v;\n")
+	p("    integer tb_r;\n")
+	p("\n")
+	p("    initial begin\n")
+	p("        tb_n = 0;\n")
+	p("        tb_nonce = 128'd0;\n")
+	p("        if (!$value$plusargs(\"lsugen_in=%%s\", tb_in_file) || !$value$plusargs(\"lsugen_out=%%s\", tb_out_file)\n")
+	p("                || !$value$plusargs(\"lsugen_n=%%d\", tb_n) || !$value$plusargs(\"lsugen_nonce=%%h\", tb_nonce)) begin\n")
+	p("            $display(\"LSUGEN_TB_ERROR: need +lsugen_in, +lsugen_out, +lsugen_n and +lsugen_nonce\");\n")
+	p("            $fatal(1, \"%s: plusargs\");\n", tb)
+	p("        end\n")
+	p("        tb_fin = $fopen(tb_in_file, \"r\");\n")
+	p("        tb_fout = $fopen(tb_out_file, \"w\");\n")
+	p("        if (tb_fin == 0 || tb_fout == 0) begin\n")
+	p("            $display(\"LSUGEN_TB_ERROR: cannot open the input or the output file\");\n")
+	p("            $fatal(1, \"%s: files\");\n", tb)
+	p("        end\n")
+	p("        $fwrite(tb_fout, \"%%h\\n\", tb_nonce);\n")
+	if g.Clocked {
+		p("        // The reset cycle.\n")
+		p("        %s = 1'b0;\n", d.Clock)
+	}
+	for _, port := range ins {
+		v := "0"
+		if g.Clocked && port.Name == ResetPort {
+			v = "1"
+		}
+		p("        %s = %d'd%s;\n", port.Name, port.Width(), v)
+	}
+	if g.Clocked {
+		p("        #1;\n")
+		p("        %s = 1'b1;\n", d.Clock)
+		p("        #1;\n")
+		p("        %s = 1'b0;\n", d.Clock)
+	}
+	p("        for (tb_v = 0; tb_v < tb_n; tb_v = tb_v + 1) begin\n")
+	if len(ins) > 0 {
+		var names []string
+		for _, port := range ins {
+			names = append(names, port.Name)
+		}
+		p("            tb_r = $fscanf(tb_fin, \"%s\\n\", %s);\n", strings.TrimSpace(strings.Repeat("%h ", len(ins))), strings.Join(names, ", "))
+		p("            if (tb_r != %d) begin\n", len(ins))
+		p("                $display(\"LSUGEN_TB_ERROR: cannot read the inputs of vector %%0d\", tb_v);\n")
+		p("                $fatal(1, \"%s: inputs\");\n", tb)
+		p("            end\n")
+	}
+	p("            #1;\n")
+	var onames []string
+	for _, port := range outs {
+		onames = append(onames, port.Name)
+	}
+	p("            $fwrite(tb_fout, \"%s\\n\", %s);\n", strings.TrimSpace(strings.Repeat("%h ", len(outs))), strings.Join(onames, ", "))
+	if g.Clocked {
+		p("            %s = 1'b1;\n", d.Clock)
+		p("            #1;\n")
+		p("            %s = 1'b0;\n", d.Clock)
+	}
+	p("        end\n")
+	p("        $fwrite(tb_fout, \"%%h\\n\", tb_nonce);\n")
+	p("        $fclose(tb_fout);\n")
+	p("        $fclose(tb_fin);\n")
+	p("        $finish;\n")
+	p("    end\n")
+	p("\n")
+	p("endmodule\n")
+	return []byte(b.String())
+}
+
+// harnessInputs is the harness's input file: one line per vector, each
+// input's value in hex, separated by spaces (an empty line for a unit
+// without inputs).
+func (g *GoldenSet) harnessInputs() []byte {
+	in := make([][]uint64, len(g.s.ins))
+	line := make([]byte, 0, lineBytes(g.s.ins, nil)+1)
+	var b bytes.Buffer
+	for c := 0; c < g.s.cycles; c++ {
+		g.s.inView(in, c)
+		line = line[:0]
+		for j, port := range g.s.ins {
+			if j > 0 {
+				line = append(line, ' ')
+			}
+			line = appendHexWords(line, in[j], port.Width())
+		}
+		line = append(line, '\n')
+		b.Write(line)
+	}
+	return b.Bytes()
+}
+
+// newNonce is 128 random bits as 32 hex digits.
+func newNonce() (string, error) {
+	var n [16]byte
+	if _, err := rand.Read(n[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(n[:]), nil
+}
+
+// errIncomplete is a dump that does not hold every vector between its
+// two nonce lines.
+var errIncomplete = errors.New("incomplete output dump")
+
+// compareDump checks the harness's dump (path, written under nonce)
+// against the expected outputs: it returns the number of vectors that
+// match and, at the first that does not, the failure line (as the
+// standalone testbench's FAIL line, without "FAIL "). A dump that is
+// missing, is not framed by the nonce or has the wrong number of lines is
+// an error wrapping errIncomplete.
+func (g *GoldenSet) compareDump(path, nonce string, vecName string, firstLine int) (int, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return 0, "", fmt.Errorf("%w: the simulation wrote no output dump %s (the simulation ended before the testbench began)", errIncomplete, filepath.Base(path))
+		}
+		return 0, "", err
+	}
+	lines := strings.Split(string(data), "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	n := g.s.cycles
+	what, whats := "vector", "vectors"
+	if g.Clocked {
+		what, whats = "cycle", "cycles"
+	}
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != nonce {
+		return 0, "", fmt.Errorf("%w: %s does not begin with this run's nonce", errIncomplete, filepath.Base(path))
+	}
+	body := lines[1:]
+	closed := len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == nonce
+	if closed {
+		body = body[:len(body)-1]
+	}
+	if !closed || len(body) != n {
+		got := len(body)
+		return 0, "", fmt.Errorf("%w: %s holds %d of the %d %s and %s: the simulation ended early ($finish or $stop in the module under test?) or something else wrote the file",
+			errIncomplete, filepath.Base(path), min(got, n), n, whats, map[bool]string{true: "its closing nonce", false: "no closing nonce"}[closed])
+	}
+	exp := make([][]uint64, len(g.s.outs))
+	in := make([][]uint64, len(g.s.ins))
+	got := make([]uint64, 0, 4)
+	for v, line := range body {
+		cols := strings.Fields(line)
+		if len(cols) != len(g.s.outs) {
+			return v, "", fmt.Errorf("%w: %s line %d: %d columns, want %d", errIncomplete, filepath.Base(path), v+2, len(cols), len(g.s.outs))
+		}
+		g.s.outView(exp, v)
+		for j, port := range g.s.outs {
+			w := port.Width()
+			got = got[:0]
+			ok := len(cols[j]) == hexDigits(w)
+			if ok {
+				var perr error
+				got, perr = parseHexWords(got, cols[j], w)
+				ok = perr == nil && slices.Equal(got, exp[j][:words(w)])
+			}
+			if ok {
+				continue
+			}
+			g.s.inView(in, v)
+			var ib strings.Builder
+			for k, ip := range g.s.ins {
+				if k > 0 {
+					ib.WriteByte(' ')
+				}
+				fmt.Fprintf(&ib, "%s=%d'h%s", ip.Name, ip.Width(), appendHexWords(nil, in[k], ip.Width()))
+			}
+			if ib.Len() == 0 {
+				ib.WriteString("(none)")
+			}
+			return v, fmt.Sprintf("%s %d (%s line %d): %s expected %d'h%s, got %d'h%s; inputs %s",
+				what, v, vecName, firstLine+v, port.Name, w, appendHexWords(nil, exp[j], w), w, cols[j], ib.String()), nil
+		}
+	}
+	return n, "", nil
+}
+
+// parseHexWords appends the words of the hex number s (width bits) to dst;
+// any character that is not a hex digit (x and z bits) is an error.
+func parseHexWords(dst []uint64, s string, width int) ([]uint64, error) {
+	w := make([]uint64, words(width))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case c >= 'a' && c <= 'f':
+			d = uint64(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			d = uint64(c-'A') + 10
+		default:
+			return nil, fmt.Errorf("bad hex digit %q", c)
+		}
+		bit := 4 * (len(s) - 1 - i)
+		if bit/64 < len(w) {
+			w[bit/64] |= d << uint(bit%64)
+		}
+	}
+	if width%64 != 0 && w[len(w)-1]>>uint(width%64) != 0 {
+		return nil, errors.New("more bits than the port")
+	}
+	return append(dst, w...), nil
+}
+
+// vectorFileFirstLine is the line of the vector file that holds vector 0:
+// the one after its header comment.
+func vectorFileFirstLine(vec []byte) int {
+	line := 1
+	for len(vec) > 0 && vec[0] == '#' {
+		i := bytes.IndexByte(vec, '\n')
+		if i < 0 {
+			break
+		}
+		vec = vec[i+1:]
+		line++
+	}
+	return line
 }
