@@ -177,7 +177,9 @@ const rootLong = `lsugen generates, times and verifies load/store-unit hardware 
 described in HCL spec files (docs/spec-reference.md).
 
 Exit status: 0 success; 1 a failure (a verification failed, a tool failed);
-2 a usage error or input that cannot be read or is invalid.`
+2 a usage error or input that cannot be read or is invalid; after SIGINT,
+SIGTERM or SIGHUP, 128 + the signal's number (130, 143, 129), the tools
+it ran killed and its temporary work directories removed.`
 
 // newRootCmd builds the command tree of one run.
 func newRootCmd(a *app) *cobra.Command {
