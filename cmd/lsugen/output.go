@@ -100,6 +100,9 @@ func writeFiles(ctx context.Context, dir string, set map[string][]byte, mkdir bo
 			return err
 		}
 		temps[n] = f.Name()
+		// Also on the list an interrupt empties when lsugen cannot wait
+		// for this writer (a second signal, or past the grace period).
+		temporaries.add(f.Name())
 		werr := writeChunks(ctx, f, set[n])
 		var serr error
 		if werr == nil {

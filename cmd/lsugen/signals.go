@@ -76,8 +76,10 @@ func signalStatus(s os.Signal) int {
 	return 1
 }
 
-// temporaries are the temporary work directories of this run (workDir),
-// removed when lsugen is interrupted, whatever the command kept.
+// temporaries are the temporary work directories of this run (workDir)
+// and the temporary files of the output writer, removed when lsugen is
+// interrupted, whatever the command kept; a path already renamed into
+// place no longer exists there, so removing it does nothing.
 var temporaries tempDirs
 
 type tempDirs struct {
