@@ -20,6 +20,7 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
+	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 const verifyLong = `Runs the same vectors through the behavioural model, the netlist simulator
@@ -63,13 +64,16 @@ type verifyFlags struct {
 	rtlOpt  rtlOptions
 	formal  bool
 	timeout time.Duration
+	// simTimeout is the wall-clock limit of each simulation run
+	// (hdl.WithSimTimeout).
+	simTimeout time.Duration
 }
 
 // The flags each mode takes beyond the common ones (unit, jobs, work,
 // json, junit).
 var verifyModeFlags = map[string][]string{
-	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles"},
-	modeRTL:        append([]string{"rtl", "top", "sim"}, rtlOptionFlags...),
+	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles", "sim-timeout"},
+	modeRTL:        append([]string{"rtl", "top", "sim", "sim-timeout"}, rtlOptionFlags...),
 	modeFormal:     {"formal", "timeout"},
 }
 
@@ -101,6 +105,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 	fs.StringVar(&f.top, "top", "", "with --rtl: the module to check (default: the unit's name)")
 	addRTLFlags(fs, &f.rtlOpt)
 	fs.BoolVar(&f.formal, "formal", false, "prove with Yosys and ABC that each unit's RTL module and gate-level module are\nequivalent (a miter and SAT; induction over the matched registers for clocked\nunits) instead of simulating; a failed proof prints the counterexample")
+	fs.DurationVar(&f.simTimeout, "sim-timeout", hdl.DefaultSimTimeout, "wall-clock limit of each Icarus or Verilator simulation run (builds not included),\nwith or without --rtl; a run past it is killed and its check fails (exit 1).\nA flat bound, since run times differ 100-fold between the simulators; it\nends a run that never finishes, e.g. a module with a zero-delay loop")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
 	return cmd
 }
@@ -116,6 +121,9 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 		mode = modeFormal
 	case len(f.rtl) > 0:
 		mode = modeRTL
+	}
+	if f.simTimeout <= 0 {
+		return usagef("--sim-timeout %v: want a positive duration, e.g. 10m", f.simTimeout)
 	}
 	if err := checkVerifyFlags(fs, mode); err != nil {
 		return err
@@ -195,7 +203,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 		return err
 	}
 	keep = keep || f.rtlOpt.vcd // the waveforms
-	ctx := a.context()
+	ctx := hdl.WithSimTimeout(a.context(), f.simTimeout)
 
 	rep := &verifyReport{Version: gen.Version, Mode: mode, Units: make([]verifyUnit, len(sel))}
 	if mode == modeFormal {
@@ -293,7 +301,7 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	case mode == modeFormal:
 		return usagef("%s: not used by --formal, which takes --timeout besides --unit, --jobs, --work, --json and --junit", list)
 	case mode == modeRTL:
-		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, -I, -D, --vcd, --vcd-from, --jobs, --work, --json, --junit)", list)
+		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, --sim-timeout, -I, -D, --vcd, --vcd-from, --jobs, --work, --json, --junit)", list)
 	case other[0] == "--top" || slices.Contains(rtlOptionFlags, other[0][2:]):
 		return usagef("%s needs --rtl FILE.v", other[0])
 	}

@@ -244,6 +244,7 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	if err != nil {
 		return fail("build", err)
 	}
+	sim.simulation(b.Modules[0])
 	sim.Args = append(sim.Args, "+in="+vecFile, "+out="+outFile, "+n="+strconv.Itoa(len(vectors)))
 	if vcdFile != "" {
 		sim.Args = append(sim.Args, "+vcd="+vcdFile)

@@ -34,6 +34,9 @@ type Standalone struct {
 	// $dumpvars writes a VCD (Icarus needs nothing for it).
 	Trace bool
 	Args  []string // arguments of the simulation, e.g. "+vectors=FILE"
+	// Unit names what is simulated in the error of a run past its time
+	// limit (SimTimeout); "" for Top.
+	Unit string
 }
 
 // StandaloneRun is the outcome of one simulation.
@@ -123,6 +126,11 @@ func (s *Standalone) Run(ctx context.Context, e Engine) (*StandaloneRun, error) 
 		return nil, err
 	}
 	sim.Args = append(sim.Args, s.Args...)
+	unit := s.Unit
+	if unit == "" {
+		unit = s.Top
+	}
+	sim.simulation(unit)
 	out, err := sim.run(ctx)
 	run := &StandaloneRun{Engine: e, Output: string(out), Status: "exit status 0", Command: sim.String()}
 	var exit *exec.ExitError
