@@ -244,7 +244,7 @@ func fitLine(o *Pin, related, arcType string, slew, ref float64) (a, b float64, 
 			return 0, 0, err
 		}
 		if !ok {
-			return 0, 0, fmt.Errorf("no %s timing arc from %s to %s", arcType, related, o.Name)
+			return 0, 0, fmt.Errorf("no %s timing arc from %s to %s", arcType, clipName(related), clipName(o.Name))
 		}
 		sx, sy, sxx, sxy = sx+c, sy+d, sxx+c*c, sxy+c*d
 	}
@@ -252,7 +252,7 @@ func fitLine(o *Pin, related, arcType string, slew, ref float64) (a, b float64, 
 	b = (n*sxy - sx*sy) / (n*sxx - sx*sx)
 	a = (sy - b*sx) / n
 	if !(b > 0) {
-		return 0, 0, fmt.Errorf("delay from %s to %s does not grow with the load", related, o.Name)
+		return 0, 0, fmt.Errorf("delay from %s to %s does not grow with the load", clipName(related), clipName(o.Name))
 	}
 	return a, b, nil
 }
@@ -330,7 +330,7 @@ func (l *Library) SmallestInverter(dontUse []string) (*Cell, error) {
 		}
 	}
 	if best == nil {
-		return nil, fmt.Errorf("library %s has no inverter", l.Name)
+		return nil, fmt.Errorf("library %s has no inverter", clipName(l.Name))
 	}
 	return best, nil
 }
@@ -360,15 +360,15 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 	} else {
 		inv = l.Cells[opt.Inverter]
 		if inv == nil {
-			return nil, fmt.Errorf("library %s has no cell %q", l.Name, opt.Inverter)
+			return nil, fmt.Errorf("library %s has no cell %s", clipName(l.Name), clip(opt.Inverter))
 		}
 		if matchComb(inv, netlist.INV) == nil {
-			return nil, fmt.Errorf("cell %s is not an inverter", opt.Inverter)
+			return nil, fmt.Errorf("cell %s is not an inverter", clipName(opt.Inverter))
 		}
 	}
 	ref := inv.Inputs[0].Cap
 	if !(ref > 0) {
-		return nil, fmt.Errorf("inverter %s has no input capacitance", inv.Name)
+		return nil, fmt.Errorf("inverter %s has no input capacitance", clipName(inv.Name))
 	}
 	ch := &Characterization{Library: l.Name, Inverter: inv.Name, RefCapFF: ref * l.CapUnitFF}
 
@@ -402,7 +402,7 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 			}
 		}
 		if nr == 0 || nf == 0 {
-			return nil, fmt.Errorf("inverter %s has no transition tables", inv.Name)
+			return nil, fmt.Errorf("inverter %s has no transition tables", clipName(inv.Name))
 		}
 		slew = (r/float64(nr) + f/float64(nf)) / 2
 	}
@@ -520,12 +520,12 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 		ch.Kinds = append(ch.Kinds, kf)
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("library %s has no usable cell for %s", l.Name, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("library %s has no usable cell for %s", clipName(l.Name), strings.Join(missing, ", "))
 	}
 	composites(ch, tech)
 	nand2 := tech.Cells[netlist.NAND2].Area
 	if !(nand2 > 0) {
-		return nil, fmt.Errorf("library %s: the NAND2 cell %s has no area", l.Name, ch.Kinds[netlist.NAND2].Cell)
+		return nil, fmt.Errorf("library %s: the NAND2 cell %s has no area", clipName(l.Name), clipName(ch.Kinds[netlist.NAND2].Cell))
 	}
 	for k := range tech.Cells {
 		tech.Cells[k].Area /= nand2

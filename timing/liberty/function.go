@@ -34,7 +34,7 @@ func ParseFunction(s string) (*Function, error) {
 	}
 	p.space()
 	if p.i < len(p.s) {
-		return nil, fmt.Errorf("function %q: unexpected %q at %d", s, p.s[p.i], p.i)
+		return nil, fmt.Errorf("function %s: unexpected %q at %d", clip(s), p.s[p.i], p.i)
 	}
 	p.f.root = n
 	return p.f, nil

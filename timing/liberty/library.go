@@ -14,6 +14,7 @@
 package liberty
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
@@ -172,24 +173,138 @@ func (w *WireLoad) Length(fanout int) float64 {
 	return w.FanoutLength[a] + (w.FanoutLength[b]-w.FanoutLength[a])*float64(fanout-a)/float64(b-a)
 }
 
+// MaxBytes is the most a liberty file may hold once decompressed: 512 MiB,
+// forty times the largest library lsugen is tested with (sky130_fd_sc_hd's
+// typical corner inflates to 12.8 MB). ReadFile counts bytes while it
+// streams (under the gzip reader too), so /dev/zero or a gzip bomb is
+// refused after reading at most MaxBytes+1 bytes, not after inflating it.
+const MaxBytes = 512 << 20
+
+// MaxToken is the longest one word or quoted string of a liberty file may
+// be: 1 MiB (a real library's longest line is a few hundred bytes).
+const MaxToken = 1 << 20
+
+// maxBytes and maxToken are MaxBytes and MaxToken; tests lower them.
+var (
+	maxBytes int64 = MaxBytes
+	maxToken       = MaxToken
+)
+
 // ReadFile reads a liberty file, gzipped or plain (by gzip's magic
-// number).
+// number), refusing one that holds more than MaxBytes once decompressed.
+// A regular file is measured first, streaming into nothing, so a gzip
+// bomb is refused in constant memory and an accepted file is read into a
+// buffer of its exact size; a pipe or device is read once, holding at
+// most MaxBytes+1 bytes.
 func ReadFile(name string) ([]byte, error) {
-	b, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("liberty: %w", err)
 	}
-	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(b))
+	defer f.Close()
+	tooBig := func() error {
+		return fmt.Errorf("liberty %s: larger than the limit of %s (MaxBytes) once decompressed", name, sizeName(maxBytes))
+	}
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		n, err := readLimited(f, io.Discard)
 		if err != nil {
 			return nil, fmt.Errorf("liberty %s: %w", name, err)
 		}
-		defer zr.Close()
-		if b, err = io.ReadAll(zr); err != nil {
+		if n > maxBytes {
+			return nil, tooBig()
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("liberty %s: %w", name, err)
 		}
+		size = n
 	}
-	return b, nil
+	var w chunks
+	if size >= 0 {
+		w.buf = make([]byte, 0, size+1)
+	}
+	n, err := readLimited(f, &w)
+	if err != nil {
+		return nil, fmt.Errorf("liberty %s: %w", name, err)
+	}
+	if n > maxBytes {
+		return nil, tooBig()
+	}
+	return w.bytes(), nil
+}
+
+// chunks collects what it is written in blocks of up to 4 MiB (into buf
+// while buf has room), so that reading a stream of unknown length never
+// holds much more than what it has read.
+type chunks struct {
+	buf  []byte
+	full [][]byte
+}
+
+func (c *chunks) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(c.buf) == cap(c.buf) {
+			if len(c.buf) > 0 {
+				c.full = append(c.full, c.buf)
+			}
+			c.buf = make([]byte, 0, 4<<20)
+		}
+		k := copy(c.buf[len(c.buf):cap(c.buf)], p)
+		c.buf, p = c.buf[:len(c.buf)+k], p[k:]
+	}
+	return n, nil
+}
+
+func (c *chunks) bytes() []byte {
+	if len(c.full) == 0 {
+		return c.buf
+	}
+	return bytes.Join(append(c.full, c.buf), nil)
+}
+
+// readLimited copies f, inflated when it starts with gzip's magic number,
+// to w and returns how many bytes it copied, stopping at maxBytes+1 (the
+// compressed bytes read are capped likewise).
+func readLimited(f io.Reader, w io.Writer) (int64, error) {
+	br := bufio.NewReader(&io.LimitedReader{R: f, N: maxBytes + 1})
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return 0, err
+		}
+		defer zr.Close()
+		r = zr
+	}
+	return io.Copy(w, io.LimitReader(r, maxBytes+1))
+}
+
+// clipName is a name for a message: as it is when it is short and
+// printable, else quoted and clipped as clip does.
+func clipName(s string) string {
+	if len(s) <= 80 && s != "" && strconv.CanBackquote(s) && !strings.ContainsAny(s, " `") {
+		return s
+	}
+	return clip(s)
+}
+
+// sizeName writes a byte count in MiB when it is a whole number of them.
+func sizeName(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// clip quotes s for a message, Go-escaped, keeping at most its first 80
+// bytes, so that no diagnostic echoes a huge or binary token whole.
+func clip(s string) string {
+	const n = 80
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:n]) + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
 // Load reads and parses a liberty file.
@@ -256,7 +371,7 @@ func ParseLibrary(src []byte) (*Library, error) {
 		}
 	}
 	if l.DefaultWireLoad != "" && l.WireLoads[l.DefaultWireLoad] == nil {
-		return nil, fmt.Errorf("default_wire_load %q is not defined", l.DefaultWireLoad)
+		return nil, fmt.Errorf("default_wire_load %s is not defined", clip(l.DefaultWireLoad))
 	}
 	return l, nil
 }
@@ -274,11 +389,11 @@ func wireLoad(g *Group) (*WireLoad, error) {
 			continue
 		}
 		if len(c.Args) != 2 {
-			return nil, fmt.Errorf("wire_load %s: fanout_length wants 2 arguments, has %d", w.Name, len(c.Args))
+			return nil, fmt.Errorf("wire_load %s: fanout_length wants 2 arguments, has %d", clipName(w.Name), len(c.Args))
 		}
 		f, err := strconv.Atoi(strings.TrimSpace(c.Args[0]))
 		if err != nil || f < 1 {
-			return nil, fmt.Errorf("wire_load %s: fanout_length fanout %q", w.Name, c.Args[0])
+			return nil, fmt.Errorf("wire_load %s: fanout_length fanout %s", clipName(w.Name), clip(c.Args[0]))
 		}
 		w.FanoutLength[f] = num(c.Args[1])
 	}
@@ -350,7 +465,7 @@ func arc(g *Group, templates map[string]*Group) *Arc {
 		t, err := table(tg, templates)
 		if err != nil {
 			if a.Err == nil {
-				a.Err = fmt.Errorf("%s (line %d): %w", tg.Type, tg.Line, err)
+				a.Err = fmt.Errorf("%s (line %d): %w", clipName(tg.Type), tg.Line, err)
 			}
 			continue
 		}
@@ -414,7 +529,7 @@ func table(g *Group, templates map[string]*Group) (*Table, error) {
 			}
 			return &Table{Slew: i1, Load: []float64{0}, Values: col}, nil
 		}
-		return nil, fmt.Errorf("table variable %q is neither a transition nor a load", v1)
+		return nil, fmt.Errorf("table variable %s is neither a transition nor a load", clip(v1))
 	}
 	if len(rows) != len(i1) {
 		return nil, fmt.Errorf("%d rows for %d index_1 points", len(rows), len(i1))
@@ -442,7 +557,7 @@ func table(g *Group, templates map[string]*Group) (*Table, error) {
 		}
 		return &Table{Slew: i2, Load: i1, Values: tr}, nil
 	}
-	return nil, fmt.Errorf("table variables %q, %q are not a transition and a load", v1, v2)
+	return nil, fmt.Errorf("table variables %s, %s are not a transition and a load", clip(v1), clip(v2))
 }
 
 func isSlew(v string) bool {
@@ -462,7 +577,7 @@ func floats(s string) ([]float64, error) {
 		}
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%q is not a number", f)
+			return nil, fmt.Errorf("%s is not a number", clip(f))
 		}
 		out = append(out, v)
 	}
@@ -479,15 +594,15 @@ func timeUnitPS(s string) (float64, error) {
 	}
 	m := unitRE.FindStringSubmatch(s)
 	if m == nil {
-		return 0, fmt.Errorf("time_unit %q: not a number and unit", s)
+		return 0, fmt.Errorf("time_unit %s: not a number and unit", clip(s))
 	}
 	v, err := strconv.ParseFloat(m[1], 64)
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("time_unit %q: not a positive number", s)
+		return 0, fmt.Errorf("time_unit %s: not a positive number", clip(s))
 	}
 	scale := map[string]float64{"s": 1e12, "ms": 1e9, "us": 1e6, "ns": 1e3, "ps": 1, "fs": 1e-3}[strings.ToLower(m[2])]
 	if scale == 0 {
-		return 0, fmt.Errorf("time_unit %q: unknown unit", s)
+		return 0, fmt.Errorf("time_unit %s: unknown unit", clip(s))
 	}
 	return v * scale, nil
 }
@@ -499,15 +614,15 @@ func capUnitFF(s string) (float64, error) {
 	}
 	parts := strings.Split(s, ",")
 	if len(parts) != 2 {
-		return 0, fmt.Errorf("capacitive_load_unit (%s): want a number and a unit", s)
+		return 0, fmt.Errorf("capacitive_load_unit (%s): want a number and a unit", clip(s))
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("capacitive_load_unit (%s): not a positive number", s)
+		return 0, fmt.Errorf("capacitive_load_unit (%s): not a positive number", clip(s))
 	}
 	scale := map[string]float64{"pf": 1000, "ff": 1, "nf": 1e6}[strings.ToLower(strings.TrimSpace(parts[1]))]
 	if scale == 0 {
-		return 0, fmt.Errorf("capacitive_load_unit (%s): unknown unit", s)
+		return 0, fmt.Errorf("capacitive_load_unit (%s): unknown unit", clip(s))
 	}
 	return v * scale, nil
 }

@@ -3,6 +3,7 @@ package liberty
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -72,7 +73,7 @@ func parseStatement(lx *lexer, parent *Group, depth int) (*Group, error) {
 		return nil, lx.next()
 	}
 	if lx.tok.kind != tWord && lx.tok.kind != tString {
-		return nil, fmt.Errorf("line %d: unexpected %q", lx.line(lx.tok.start), lx.tok.text)
+		return nil, fmt.Errorf("line %d: unexpected %s", lx.line(lx.tok.start), clip(lx.tok.text))
 	}
 	name, start := lx.tok.text, lx.tok.start
 	if err := lx.next(); err != nil {
@@ -106,7 +107,7 @@ func parseStatement(lx *lexer, parent *Group, depth int) (*Group, error) {
 		}
 		for !lx.isPunct(")") {
 			if lx.tok.kind == tEOF {
-				return nil, fmt.Errorf("line %d: unterminated argument list of %s", lx.line(start), name)
+				return nil, fmt.Errorf("line %d: unterminated argument list of %s", lx.line(start), clipName(name))
 			}
 			if !lx.isPunct(",") {
 				args = append(args, lx.tok.text)
@@ -138,7 +139,7 @@ func parseStatement(lx *lexer, parent *Group, depth int) (*Group, error) {
 		g := &Group{Type: name, Args: args, Attrs: map[string]string{}, Line: lx.line(start)}
 		for !lx.isPunct("}") {
 			if lx.tok.kind == tEOF {
-				return nil, fmt.Errorf("line %d: group %s(%s) is not closed", lx.line(start), name, strings.Join(args, ","))
+				return nil, fmt.Errorf("line %d: group %s(%s) is not closed", lx.line(start), clipName(name), clipName(strings.Join(args, ",")))
 			}
 			sub, err := parseStatement(lx, g, depth+1)
 			if err != nil {
@@ -155,7 +156,7 @@ func parseStatement(lx *lexer, parent *Group, depth int) (*Group, error) {
 		g.Span = lineSpan(lx.src, start, end)
 		return g, nil
 	default:
-		return nil, fmt.Errorf("line %d: %s: expected ':' or '('", lx.line(start), name)
+		return nil, fmt.Errorf("line %d: %s: expected ':' or '('", lx.line(start), clipName(name))
 	}
 }
 
@@ -265,6 +266,9 @@ func (lx *lexer) next() error {
 		if i >= len(lx.src) {
 			return fmt.Errorf("line %d: unterminated string", lx.line(start))
 		}
+		if err := lx.checkLen(start, i+1); err != nil {
+			return err
+		}
 		lx.pos = i + 1
 		lx.tok = token{kind: tString, text: string(lx.src[start+1 : i]), start: start, newline: nl}
 	default:
@@ -276,8 +280,21 @@ func (lx *lexer) next() error {
 			}
 			i++
 		}
+		if err := lx.checkLen(start, i); err != nil {
+			return err
+		}
 		lx.pos = i
 		lx.tok = token{kind: tWord, text: string(lx.src[start:i]), start: start, newline: nl}
+	}
+	return nil
+}
+
+// checkLen refuses a token src[start:end] longer than MaxToken, quoting
+// only its beginning.
+func (lx *lexer) checkLen(start, end int) error {
+	if end-start > maxToken {
+		return fmt.Errorf("line %d: a token of %d bytes, longer than the limit of %s (MaxToken): %s",
+			lx.line(start), end-start, sizeName(int64(maxToken)), strconv.Quote(string(lx.src[start:start+min(80, end-start)]))+"...")
 	}
 	return nil
 }
