@@ -50,6 +50,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -66,6 +67,9 @@ const MaxSpecBytes = 256 << 10
 // safe for concurrent use.
 type Loader struct {
 	parser *hclparse.Parser
+	// redefined holds the header ranges of blocks with an attribute set
+	// twice (see markRedefined).
+	redefined map[hcl.Range]bool
 }
 
 // NewLoader returns a Loader with no files loaded.
@@ -101,7 +105,8 @@ func (l *Loader) Load(paths ...string) (file *File, diags hcl.Diagnostics) {
 		}
 	}
 	file, d := decode(files)
-	return file, sortDiags(append(diags, d...), paths)
+	l.dropRedefined(file)
+	return file, boundDiags(sortDiags(append(diags, d...), paths))
 }
 
 // Parse decodes one in-memory spec file. Like Load, it never returns a nil
@@ -109,11 +114,12 @@ func (l *Loader) Load(paths ...string) (file *File, diags hcl.Diagnostics) {
 func (l *Loader) Parse(src []byte, filename string) (file *File, diags hcl.Diagnostics) {
 	defer recoverInternal(&file, &diags)
 	f, diags := l.parse(src, filename)
-	if f == nil || diags.HasErrors() {
-		return &File{}, sortDiags(diags, nil)
+	if f == nil || (diags.HasErrors() && !onlyRedefined(diags)) {
+		return &File{}, boundDiags(sortDiags(diags, nil))
 	}
 	file, d := decode([]*hcl.File{f})
-	return file, sortDiags(append(diags, d...), nil)
+	l.dropRedefined(file)
+	return file, boundDiags(sortDiags(append(diags, d...), nil))
 }
 
 // sortDiags orders diagnostics by file (in the order given) and position,
@@ -136,6 +142,33 @@ func sortDiags(diags hcl.Diagnostics, files []string) hcl.Diagnostics {
 		return a.Start.Byte < b.Start.Byte
 	})
 	return diags
+}
+
+// MaxDiagnosticText bounds the summary and the detail of a diagnostic in
+// bytes. A message that quotes a value from the spec (a name, a string, a
+// local) would otherwise repeat a value of hundreds of kilobytes in every
+// error about it.
+const MaxDiagnosticText = 2 << 10
+
+// boundDiags cuts every summary and detail longer than MaxDiagnosticText,
+// noting how many bytes were left out.
+func boundDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		d.Summary = boundString(d.Summary)
+		d.Detail = boundString(d.Detail)
+	}
+	return diags
+}
+
+func boundString(s string) string {
+	if len(s) <= MaxDiagnosticText {
+		return s
+	}
+	cut := MaxDiagnosticText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes not shown)", len(s)-cut)
 }
 
 // internalErrorSummary marks a panic turned into a diagnostic. It is a bug
@@ -206,7 +239,7 @@ func (l *Loader) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	l.parser.AddFile(filename, f)
-	if diags.HasErrors() {
+	if diags.HasErrors() && !onlyRedefined(diags) {
 		// A partial body gives confusing follow-up errors: fix syntax first.
 		return nil, diags
 	}
@@ -219,11 +252,74 @@ func (l *Loader) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 			Subject:  fileStart(filename),
 		})
 	}
+	redefined := diags.HasErrors()
 	diags = append(diags, prepareBody(body)...)
-	if diags.HasErrors() {
+	if diags.HasErrors() && !(redefined && onlyRedefined(diags)) {
 		return nil, diags
 	}
+	if redefined {
+		l.markRedefined(body, diags)
+	}
 	return f, diags
+}
+
+// redefinedSummary is the summary of HCL's parse error for an attribute set
+// twice in one body.
+const redefinedSummary = "Attribute redefined"
+
+// onlyRedefined reports whether every error in diags is an attribute set
+// twice. The parser has then built the whole body (keeping the first
+// definition), so the rest of the file can still be decoded and its other
+// errors reported.
+func onlyRedefined(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary != redefinedSummary {
+			return false
+		}
+	}
+	return true
+}
+
+// markRedefined records the top-level blocks of body that hold an attribute
+// set twice: they are decoded for their other diagnostics but never
+// returned as valid units.
+func (l *Loader) markRedefined(body *hclsyntax.Body, diags hcl.Diagnostics) {
+	if l.redefined == nil {
+		l.redefined = map[hcl.Range]bool{}
+	}
+	for _, d := range diags {
+		if d.Summary != redefinedSummary || d.Subject == nil {
+			continue
+		}
+		for _, b := range body.Blocks {
+			r := b.Range()
+			if r.Filename == d.Subject.Filename && r.ContainsOffset(d.Subject.Start.Byte) {
+				l.redefined[b.DefRange()] = true
+			}
+		}
+	}
+}
+
+// dropRedefined removes from file the units and patterns whose block holds
+// an attribute set twice.
+func (l *Loader) dropRedefined(file *File) {
+	if len(l.redefined) == 0 || file == nil {
+		return
+	}
+	units := file.Units[:0]
+	for _, u := range file.Units {
+		if !l.redefined[u.DeclRange()] {
+			units = append(units, u)
+		}
+	}
+	file.Units = units
+	patterns := file.Patterns[:0]
+	for _, p := range file.Patterns {
+		if !l.redefined[p.Range] {
+			patterns = append(patterns, p)
+		}
+	}
+	file.Patterns = patterns
 }
 
 // decode decodes parsed files, each with its own locals, and checks that

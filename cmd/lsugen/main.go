@@ -344,23 +344,10 @@ func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
 	return loaded, nil
 }
 
+// printDiagnostics prints diags with their source snippets, everything
+// they echo escaped and bounded; see writeDiagnostics.
 func printDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) {
-	// Colour only on a terminal, and never when NO_COLOR is set.
-	color := os.Getenv("NO_COLOR") == "" && isTerminal(w)
-	dw := hcl.NewDiagnosticTextWriter(w, loader.Files(), 100, color)
-	_ = dw.WriteDiagnostics(diags)
-	// Then one file:line:column line per diagnostic, for editors and grep.
-	for _, d := range diags {
-		sev := "error"
-		if d.Severity == hcl.DiagWarning {
-			sev = "warning"
-		}
-		pos := "lsugen"
-		if d.Subject != nil {
-			pos = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
-		}
-		fmt.Fprintf(w, "%s: %s: %s\n", pos, sev, d.Summary)
-	}
+	writeDiagnostics(w, loader, diags)
 }
 
 // isTerminal reports whether w is a terminal (a character device).
