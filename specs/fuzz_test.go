@@ -28,6 +28,19 @@ func FuzzLoader(f *testing.F) {
 			f.Add(src)
 		}
 	}
+	// A valid unit of every kind (hash, coalescer, monotonicity_detector,
+	// bank_arbiter, elastic_pipeline, warp_ready_mask): the example specs.
+	examples, err := filepath.Glob("*.hcl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range examples {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		start := time.Now()
 		file, diags := NewLoader().Parse(src, "fuzz.hcl")
@@ -129,6 +142,26 @@ func unitInvariant(u Unit) string {
 		if !x.Adder.Valid() {
 			return "bad adder"
 		}
+	case *ElasticPipeline:
+		if p := simdInvariant(x.WarpSize, x.SIMDWidth, x.ShmemPorts); p != "" {
+			return p
+		}
+		if x.MemStages < 1 || x.MemStages > MaxMemStages || x.TagBits < 1 || x.TagBits > MaxTagBits || !x.PipeVariant.Valid() {
+			return "pipeline sizes or variant out of range"
+		}
+		if a := x.BankArbiter(); x.Arbiter != nil && (a == nil || a.Lanes != x.SIMDWidth || a.Serialize) {
+			return "unsuitable arbiter"
+		}
+	case *WarpReadyMask:
+		if p := simdInvariant(x.WarpSize, x.SIMDWidth, x.ShmemPorts); p != "" {
+			return p
+		}
+		if x.WarpContexts < 1 || x.WarpContexts > MaxWarpContexts ||
+			x.HistorySets < 2 || x.HistorySets > MaxHistorySets || x.HistorySets&(x.HistorySets-1) != 0 ||
+			x.HistoryWays < 1 || x.HistoryWays > MaxHistoryWays ||
+			x.PCBits < 1 || x.PCBits > MaxPCBits || x.PCBits < x.IndexBits() {
+			return "warp_ready_mask sizes out of range"
+		}
 	case *BankArbiter:
 		if p := warp(x.Lanes, x.AddrBits, MaxArbiterLanes); p != "" {
 			return p
@@ -141,6 +174,20 @@ func unitInvariant(u Unit) string {
 				return "hash wider than the arbiter"
 			}
 		}
+	default:
+		return "unit of unknown kind " + u.UnitKind()
+	}
+	return ""
+}
+
+// simdInvariant checks the warp_size, simd_width and shmem_ports of a
+// pipeline unit: powers of two, shmem_ports <= simd_width <= warp_size
+// <= MaxPipeWarpSize, at most MaxQueueDepth+1 subwarps.
+func simdInvariant(warp, simd, ports int) string {
+	pow2 := func(n int) bool { return n > 0 && n&(n-1) == 0 }
+	if !pow2(warp) || !pow2(simd) || !pow2(ports) || warp > MaxPipeWarpSize || simd > warp || ports > simd ||
+		warp/simd-1 > MaxQueueDepth {
+		return "warp_size, simd_width or shmem_ports out of range"
 	}
 	return ""
 }
@@ -233,4 +280,72 @@ func hashInvariant(h *Hash) string {
 		return "unknown function " + strings.TrimSpace(string(h.Function))
 	}
 	return ""
+}
+
+// TestFuzzInvariants_EveryKind (issue 18: the fuzzer's invariants checked
+// hash units only): the example specs, which seed FuzzLoader, hold a valid
+// unit of every kind (UnitKinds) and each passes unitInvariant; a copy
+// with a size past its documented limit fails it, for every kind.
+func TestFuzzInvariants_EveryKind(t *testing.T) {
+	examples, err := filepath.Glob("*.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]Unit{}
+	for _, p := range examples {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, diags := NewLoader().Parse(src, p)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", p, diags)
+		}
+		checkInvariants(t, file, diags)
+		for _, u := range file.Units {
+			if seen[u.UnitKind()] == nil {
+				seen[u.UnitKind()] = u
+			}
+		}
+	}
+	for _, kind := range UnitKinds() {
+		u := seen[kind]
+		if u == nil {
+			t.Errorf("no valid %s among the example specs (the fuzzer's seeds)", kind)
+			continue
+		}
+		var bad Unit
+		switch x := u.(type) {
+		case *Hash:
+			y := *x
+			y.BankBits = MaxBankBits + 1
+			bad = &y
+		case *Coalescer:
+			y := *x
+			y.Lanes = MaxLanes + 1
+			bad = &y
+		case *MonotonicityDetector:
+			y := *x
+			y.AddrBits = MaxLaneAddrBits + 1
+			bad = &y
+		case *BankArbiter:
+			y := *x
+			y.Lanes = MaxArbiterLanes + 1
+			bad = &y
+		case *ElasticPipeline:
+			y := *x
+			y.MemStages = MaxMemStages + 1
+			bad = &y
+		case *WarpReadyMask:
+			y := *x
+			y.HistoryWays = MaxHistoryWays + 1
+			bad = &y
+		default:
+			t.Errorf("%s: no invalid copy made for %T", kind, u)
+			continue
+		}
+		if p := unitInvariant(bad); p == "" {
+			t.Errorf("%s %q past its limit passes the fuzzer's invariants: %+v", kind, u.UnitName(), bad)
+		}
+	}
 }
