@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -100,5 +101,37 @@ func TestParse_HostileTokens(t *testing.T) {
 	checkEcho(t, "a string past a 100-byte MaxToken", err, 400)
 	if err != nil && !strings.Contains(err.Error(), "a token of 103 bytes") {
 		t.Errorf("string past the cap: %v", err)
+	}
+}
+
+// TestReadFile_Stream: a stream that cannot be measured first (a FIFO) is
+// read in one pass, refused past the cap and read whole below it.
+func TestReadFile_Stream(t *testing.T) {
+	withLimits(t, 9<<20, MaxToken)
+	dir := t.TempDir()
+	for i, c := range []struct {
+		size int
+		ok   bool
+	}{{10 << 20, false}, {9<<20 - 7, true}} {
+		fifo := filepath.Join(dir, "fifo"+strings.Repeat("x", i))
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("no FIFO:", err)
+		}
+		want := bytes.Repeat([]byte("0123456789abcdef"), c.size/16+1)[:c.size]
+		go func() {
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			w.Write(want)
+			w.Close()
+		}()
+		b, err := ReadFile(fifo)
+		switch {
+		case c.ok && (err != nil || !bytes.Equal(b, want)):
+			t.Errorf("%d bytes: read %d, %v", c.size, len(b), err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "9 MiB (MaxBytes)")):
+			t.Errorf("%d bytes: %v; want the 9 MiB limit named", c.size, err)
+		}
 	}
 }
