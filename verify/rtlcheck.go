@@ -388,25 +388,7 @@ func (g *GoldenSet) harnessTestbench() []byte {
 		p("    %s\n", l)
 	}
 	p("\n")
-	p("    `%s dut (\n", DUTMacro)
-	var conns []string
-	if g.Clocked {
-		conns = append(conns, d.Clock)
-	}
-	for _, port := range ins {
-		conns = append(conns, port.Name)
-	}
-	for _, port := range outs {
-		conns = append(conns, port.Name)
-	}
-	for i, c := range conns {
-		sep := ","
-		if i == len(conns)-1 {
-			sep = ""
-		}
-		p("        .%s(%s)%s\n", c, c, sep)
-	}
-	p("    );\n")
+	b.WriteString(dutInstance(g, ins, outs))
 	p("\n")
 	p("    reg [8*1024-1:0] tb_in_file;\n")
 	p("    reg [8*1024-1:0] tb_out_file;\n")

@@ -179,25 +179,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 		p("    wire %s = %s;\n", MismatchSignal, strings.Join(differs, " || "))
 	}
 	p("\n")
-	p("    `%s dut (\n", DUTMacro)
-	var conns []string
-	if g.Clocked {
-		conns = append(conns, d.Clock)
-	}
-	for _, port := range ins {
-		conns = append(conns, port.Name)
-	}
-	for _, port := range outs {
-		conns = append(conns, port.Name)
-	}
-	for i, c := range conns {
-		sep := ","
-		if i == len(conns)-1 {
-			sep = ""
-		}
-		p("        .%s(%s)%s\n", c, c, sep)
-	}
-	p("    );\n")
+	b.WriteString(dutInstance(g, ins, outs))
 	p("\n")
 	p("    reg [8*1024-1:0] tb_file; // the vector file's name\n")
 	p("    integer tb_fd;            // its descriptor\n")
@@ -402,4 +384,30 @@ func rangeText(w int) string {
 		return "1 bit"
 	}
 	return fmt.Sprintf("[%d:0]", w-1)
+}
+
+// dutInstance is the testbench's instance of the module under test (the
+// macro DUT), every port on the testbench's signal of the same name.
+func dutInstance(g *GoldenSet, ins, outs []*netlist.Port) string {
+	var conns []string
+	if g.Clocked {
+		conns = append(conns, g.Design.Clock)
+	}
+	for _, port := range ins {
+		conns = append(conns, port.Name)
+	}
+	for _, port := range outs {
+		conns = append(conns, port.Name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "    `%s dut (\n", DUTMacro)
+	for i, c := range conns {
+		sep := ","
+		if i == len(conns)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "        .%s(%s)%s\n", c, c, sep)
+	}
+	b.WriteString("    );\n")
+	return b.String()
 }
