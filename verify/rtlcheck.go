@@ -414,23 +414,7 @@ func (g *GoldenSet) harnessTestbench() []byte {
 	p("            $fatal(1, \"%s: files\");\n", tb)
 	p("        end\n")
 	p("        $fwrite(tb_fout, \"%%h\\n\", tb_nonce);\n")
-	if g.Clocked {
-		p("        // The reset cycle.\n")
-		p("        %s = 1'b0;\n", d.Clock)
-	}
-	for _, port := range ins {
-		v := "0"
-		if g.Clocked && port.Name == ResetPort {
-			v = "1"
-		}
-		p("        %s = %d'd%s;\n", port.Name, port.Width(), v)
-	}
-	if g.Clocked {
-		p("        #1;\n")
-		p("        %s = 1'b1;\n", d.Clock)
-		p("        #1;\n")
-		p("        %s = 1'b0;\n", d.Clock)
-	}
+	b.WriteString(resetCycle(g, ins, ""))
 	p("        for (tb_v = 0; tb_v < tb_n; tb_v = tb_v + 1) begin\n")
 	if len(ins) > 0 {
 		var names []string

@@ -211,24 +211,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("            $dumpfile(tb_dump);\n")
 	p("            $dumpvars(0, %s);\n", tb)
 	p("        end\n")
-	if g.Clocked {
-		p("        // The reset cycle.\n")
-		p("        tb_check = 1'b0;\n")
-		p("        %s = 1'b0;\n", d.Clock)
-	}
-	for _, port := range ins {
-		v := "0"
-		if g.Clocked && port.Name == ResetPort {
-			v = "1"
-		}
-		p("        %s = %d'd%s;\n", port.Name, port.Width(), v)
-	}
-	if g.Clocked {
-		p("        #1;\n")
-		p("        %s = 1'b1;\n", d.Clock)
-		p("        #1;\n")
-		p("        %s = 1'b0;\n", d.Clock)
-	}
+	b.WriteString(resetCycle(g, ins, "        tb_check = 1'b0;\n"))
 	p("        tb_n = 0;\n")
 	p("        tb_line = 1;\n")
 	p("        tb_c = $fgetc(tb_fd);\n")
@@ -409,5 +392,28 @@ func dutInstance(g *GoldenSet, ins, outs []*netlist.Port) string {
 		fmt.Fprintf(&b, "        .%s(%s)%s\n", c, c, sep)
 	}
 	b.WriteString("    );\n")
+	return b.String()
+}
+
+// resetCycle is the testbench's first stimulus: every input 0, and for a
+// clocked unit rst 1 over one clock edge; prologue comes first in a
+// clocked unit's reset cycle.
+func resetCycle(g *GoldenSet, ins []*netlist.Port, prologue string) string {
+	var b strings.Builder
+	if g.Clocked {
+		b.WriteString("        // The reset cycle.\n")
+		b.WriteString(prologue)
+		fmt.Fprintf(&b, "        %s = 1'b0;\n", g.Design.Clock)
+	}
+	for _, port := range ins {
+		v := "0"
+		if g.Clocked && port.Name == ResetPort {
+			v = "1"
+		}
+		fmt.Fprintf(&b, "        %s = %d'd%s;\n", port.Name, port.Width(), v)
+	}
+	if g.Clocked {
+		fmt.Fprintf(&b, "        #1;\n        %s = 1'b1;\n        #1;\n        %s = 1'b0;\n", g.Design.Clock, g.Design.Clock)
+	}
 	return b.String()
 }
