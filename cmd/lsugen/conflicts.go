@@ -131,8 +131,7 @@ func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) 
 	return conflicts.Mapping{}, usagef("%s %s: %s declares no unit %q", flag, ref, path, name)
 }
 
-// analyzeInputs counts the conflicts of every input, streaming Accel-Sim
-// traces one instruction at a time.
+// analyzeInputs counts the conflicts of every input, one access at a time.
 func analyzeInputs(inputs []string, opt conflicts.Options, in inputOptions, stderr io.Writer) (*conflicts.Report, error) {
 	in = in.withDefaults()
 	for _, path := range inputs {
@@ -141,23 +140,9 @@ func analyzeInputs(inputs []string, opt conflicts.Options, in inputOptions, stde
 		}
 	}
 	z := conflicts.NewAnalyzer(opt)
-	for _, path := range inputs {
-		if accelsim.IsTracePath(path) {
-			z.Begin(path)
-			err := accelSimAccesses(path, in, func(a *trace.Access) error { z.Add(a); return nil }, z)
-			if err != nil {
-				return nil, badInput(err)
-			}
-			continue
-		}
-		traces, err := loadTracesWith([]string{path}, in, stderr)
-		if err != nil {
-			return nil, err
-		}
-		z.Begin(traces[0].File)
-		for i := range traces[0].Accesses {
-			z.Add(&traces[0].Accesses[i])
-		}
+	err := streamTraces(inputs, in, z.Begin, func(a *trace.Access) error { z.Add(a); return nil }, z, stderr)
+	if err != nil {
+		return nil, err
 	}
 	return z.Report(), nil
 }

@@ -38,9 +38,9 @@ func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
 // loadTracesWith reads lsugen trace files, expands the pattern blocks of
 // spec files (named *.hcl) and reads the shared-memory accesses of
 // Accel-Sim traces (kernelslist.g, *.traceg, *.traceg.xz; see
-// accelSimAccesses), one trace per input in the order given. An Accel-Sim
-// input is held whole here, at most trace.MaxAccesses word accesses:
-// commands that can stream it call accelSimAccesses instead.
+// accelSimAccesses), one trace per input in the order given. Every input
+// is held whole, within trace.MaxAccesses and trace.MaxHeldAddrs: commands
+// that can take one access at a time call streamTraces instead.
 func loadTracesWith(inputs []string, opt inputOptions, stderr io.Writer) ([]*trace.Trace, error) {
 	opt = opt.withDefaults()
 	var out []*trace.Trace
@@ -54,14 +54,7 @@ func loadTracesWith(inputs []string, opt inputOptions, stderr io.Writer) ([]*tra
 			out = append(out, t)
 		case accelsim.IsTracePath(in):
 			t := &trace.Trace{File: in}
-			err := accelSimAccesses(in, opt, func(a *trace.Access) error {
-				if len(t.Accesses) >= trace.MaxAccesses {
-					return fmt.Errorf("%s:%d: more than %d shared-memory word accesses to hold at once", in, a.Line, trace.MaxAccesses)
-				}
-				a.Addrs = append([]uint64(nil), a.Addrs...) // the callback's slice is reused
-				t.Accesses = append(t.Accesses, *a)
-				return nil
-			}, nil)
+			err := accelSimAccesses(in, opt, trace.Holder(t), nil)
 			if err != nil {
 				return nil, badInput(err)
 			}
@@ -75,6 +68,38 @@ func loadTracesWith(inputs []string, opt inputOptions, stderr io.Writer) ([]*tra
 		}
 	}
 	return out, nil
+}
+
+// streamTraces reads the inputs as loadTracesWith does, but one access at
+// a time: begin is called with each input's name, then fn with each of
+// its accesses (reused after fn returns), so that a trace of any length
+// within trace.MaxFileBytes runs in the memory of one line. Only pattern
+// specs, which are small, are expanded whole.
+func streamTraces(inputs []string, opt inputOptions, begin func(file string), fn func(*trace.Access) error, skip skipCounter, stderr io.Writer) error {
+	for _, in := range inputs {
+		begin(in)
+		var err error
+		switch {
+		case strings.HasSuffix(in, ".hcl"):
+			t, perr := loadPatterns(in, stderr)
+			if perr != nil {
+				return perr
+			}
+			for i := range t.Accesses {
+				if err = fn(&t.Accesses[i]); err != nil {
+					break
+				}
+			}
+		case accelsim.IsTracePath(in):
+			err = accelSimAccesses(in, opt, fn, skip)
+		default:
+			err = trace.ScanFile(in, fn)
+		}
+		if err != nil {
+			return badInput(err)
+		}
+	}
+	return nil
 }
 
 // skipCounter is told about the memory instructions accelSimAccesses

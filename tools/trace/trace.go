@@ -8,9 +8,9 @@
 //	0 16 32 0x30            # one access: decimal or 0x-hex word addresses
 //
 // Blank lines are ignored. A line holds at most MaxLanes addresses and at
-// most MaxLineBytes bytes; a trace at most MaxAccesses accesses and
-// MaxFileBytes bytes, so that a hostile file cannot exhaust memory. The
-// reader streams line by line.
+// most MaxLineBytes bytes; a trace at most MaxFileBytes bytes, and one held
+// whole at most MaxAccesses accesses and MaxHeldAddrs addresses, so that a
+// hostile file cannot exhaust memory. The reader streams line by line.
 package trace
 
 import (
@@ -28,8 +28,12 @@ import (
 const (
 	MaxLanes     = 1024    // addresses on one line
 	MaxLineBytes = 1 << 20 // bytes on one line
-	MaxAccesses  = 1 << 22 // accesses in one trace
 	MaxFileBytes = 1 << 30 // bytes in one trace
+
+	// A trace held whole (Parse, Holder): at most this many accesses and
+	// addresses, about 600 MiB at most. Scan holds one line.
+	MaxAccesses  = 1 << 22
+	MaxHeldAddrs = 1 << 26
 )
 
 // countingReader stops a trace at MaxFileBytes.
@@ -78,13 +82,26 @@ type Trace struct {
 	Accesses []Access
 }
 
-// Parse reads a trace from r; file names it in errors, which read
-// "FILE:LINE: message".
+// Parse reads a trace from r and holds it whole, at most MaxAccesses
+// accesses and MaxHeldAddrs addresses (see [Trace.Hold]); file names it in
+// errors, which read "FILE:LINE: message". A command that needs one access
+// at a time calls [Scan] instead and holds nothing.
 func Parse(r io.Reader, file string) (*Trace, error) {
 	t := &Trace{File: file}
+	if err := Scan(r, file, Holder(t)); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Scan reads a trace from r and calls fn for every access in file order,
+// holding one line at a time: the *Access and its Addrs are reused, valid
+// only during the call. An error of fn stops the scan and is returned as
+// it is; read and syntax errors read "FILE:LINE: message".
+func Scan(r io.Reader, file string, fn func(*Access) error) error {
 	sc := bufio.NewScanner(&countingReader{r: r})
 	sc.Buffer(make([]byte, 0, 64*1024), MaxLineBytes)
-	instr := ""
+	var a Access
 	line := 0
 	for sc.Scan() {
 		line++
@@ -99,38 +116,64 @@ func Parse(r io.Reader, file string) (*Trace, error) {
 		if text[0] == '@' {
 			name := strings.TrimSpace(text[1:])
 			if name == "" {
-				return nil, fmt.Errorf("%s:%d: \"@\" without an instruction name", file, line)
+				return fmt.Errorf("%s:%d: \"@\" without an instruction name", file, line)
 			}
 			if strings.ContainsAny(name, " \t\v\f\r") {
-				return nil, fmt.Errorf("%s:%d: instruction name %q contains white space", file, line, name)
+				return fmt.Errorf("%s:%d: instruction name %q contains white space", file, line, name)
 			}
-			instr = name
+			a.Instr = name
 			continue
-		}
-		if len(t.Accesses) >= MaxAccesses {
-			return nil, fmt.Errorf("%s:%d: more than %d accesses in one trace", file, line, MaxAccesses)
 		}
 		fields := strings.Fields(text)
 		if len(fields) > MaxLanes {
-			return nil, fmt.Errorf("%s:%d: %d addresses in one access, at most %d lanes allowed", file, line, len(fields), MaxLanes)
+			return fmt.Errorf("%s:%d: %d addresses in one access, at most %d lanes allowed", file, line, len(fields), MaxLanes)
 		}
-		addrs := make([]uint64, len(fields))
+		a.Addrs = a.Addrs[:0]
 		for i, f := range fields {
-			a, err := parseAddr(f)
+			v, err := parseAddr(f)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: address %d: %v", file, line, i+1, err)
+				return fmt.Errorf("%s:%d: address %d: %v", file, line, i+1, err)
 			}
-			addrs[i] = a
+			a.Addrs = append(a.Addrs, v)
 		}
-		t.Accesses = append(t.Accesses, Access{Instr: instr, Line: line, Addrs: addrs})
+		a.Line = line
+		if err := fn(&a); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s:%d: line longer than %d bytes", file, line+1, MaxLineBytes)
+			return fmt.Errorf("%s:%d: line longer than %d bytes", file, line+1, MaxLineBytes)
 		}
-		return nil, fmt.Errorf("%s:%d: %v", file, line+1, err)
+		return fmt.Errorf("%s:%d: %v", file, line+1, err)
 	}
-	return t, nil
+	return nil
+}
+
+// Holder returns the function that appends a copy of each access it is
+// given to t, refusing past MaxAccesses accesses or MaxHeldAddrs addresses
+// in all, so that a trace held whole stays within a few hundred MiB
+// however its lines are shaped.
+func Holder(t *Trace) func(*Access) error { return holder(t, MaxAccesses, MaxHeldAddrs) }
+
+func holder(t *Trace, maxAccesses, maxAddrs int) func(*Access) error {
+	held := 0
+	for _, a := range t.Accesses {
+		held += len(a.Addrs)
+	}
+	return func(a *Access) error {
+		if len(t.Accesses) >= maxAccesses {
+			return fmt.Errorf("%s:%d: more than %d accesses to hold at once", t.File, a.Line, maxAccesses)
+		}
+		if held+len(a.Addrs) > maxAddrs {
+			return fmt.Errorf("%s:%d: more than %d addresses to hold at once", t.File, a.Line, maxAddrs)
+		}
+		held += len(a.Addrs)
+		c := *a
+		c.Addrs = append([]uint64(nil), a.Addrs...)
+		t.Accesses = append(t.Accesses, c)
+		return nil
+	}
 }
 
 // parseAddr reads one decimal or 0x-hex word address.
@@ -157,7 +200,7 @@ func ParseNumber(s, what string) (uint64, error) {
 	return v, nil
 }
 
-// ParseFile reads the trace in the named file.
+// ParseFile reads and holds the trace in the named file.
 func ParseFile(path string) (*Trace, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -165,4 +208,14 @@ func ParseFile(path string) (*Trace, error) {
 	}
 	defer f.Close()
 	return Parse(f, path)
+}
+
+// ScanFile streams the trace in the named file through fn (see [Scan]).
+func ScanFile(path string, fn func(*Access) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return Scan(f, path, fn)
 }
