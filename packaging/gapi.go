@@ -3,6 +3,8 @@ package packaging
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -118,4 +120,41 @@ func yamlType(v any) string {
 		return "a mapping"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// SpecPath resolves p, a file name of the GAPI file's parameters, inside
+// files_root (the current directory when the file has none) and returns
+// it joined to files_root. An absolute path, a path whose `..` leaves
+// files_root, and a path that leads out of files_root through a symbolic
+// link (to the file or to a directory on the way) are refused before
+// anything is opened, so that no file outside the calling core is read or
+// quoted. A path that does not exist is returned joined to files_root, for
+// its reader to report.
+func (g *GAPI) SpecPath(p string) (string, error) {
+	root := g.FilesRoot
+	if root == "" {
+		root = "."
+	}
+	if filepath.IsAbs(p) {
+		return "", fmt.Errorf("spec %q: an absolute path; name a file inside files_root %q, relative to it", p, root)
+	}
+	if !filepath.IsLocal(p) {
+		return "", fmt.Errorf("spec %q: leaves files_root %q; name a file inside it", p, root)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("files_root %q: %w", root, err)
+	}
+	joined := filepath.Join(root, p)
+	real, err := filepath.EvalSymlinks(joined)
+	if errors.Is(err, fs.ErrNotExist) {
+		return joined, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("spec %q in files_root %q: %w", p, root, err)
+	}
+	if rel, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("spec %q: a symbolic link out of files_root %q; name a file inside it", p, root)
+	}
+	return joined, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -19,6 +18,8 @@ generator's output directory. Parameters:
 
   spec   an HCL spec file, or a list of them, relative to files_root
          (the calling core's directory; the current directory without it)
+         and inside it: an absolute path, or a '..' or a symbolic link
+         that leads out of files_root, is refused
   unit   optional: generate only this unit of the specs
   tb     optional, true or false (default): also write the self-checking
          testbench NAME_tb.v and its golden vectors NAME.vec, and give the
@@ -123,13 +124,13 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 
 // genParams are the generator parameters of a GAPI file.
 type genParams struct {
-	specs []string // spec files, absolute or relative to the current directory
+	specs []string // spec files inside files_root, joined to it
 	unit  string   // only this unit; "" for every unit
 	tb    bool     // also the testbench, its vectors and the sim targets
 }
 
 // gapiParams reads the generator parameters: spec (a path or a list of
-// paths, made absolute against files_root), the optional unit and the
+// paths inside files_root, joined to it), the optional unit and the
 // optional tb. Unknown parameters are errors, so that a misspelt one is not
 // silently ignored.
 func gapiParams(g *packaging.GAPI) (genParams, error) {
@@ -185,8 +186,8 @@ func gapiSpecUnit(g *packaging.GAPI) (paths []string, unit string, err error) {
 		if p == "" {
 			return nil, "", fmt.Errorf("parameters: spec: empty file name")
 		}
-		if !filepath.IsAbs(p) && g.FilesRoot != "" {
-			paths[i] = filepath.Join(g.FilesRoot, p)
+		if paths[i], err = g.SpecPath(p); err != nil {
+			return nil, "", fmt.Errorf("parameters: %w", err)
 		}
 	}
 	switch u := g.Parameters["unit"].(type) {

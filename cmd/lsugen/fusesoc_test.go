@@ -81,7 +81,9 @@ vlnv: acme:lsu:atomics-atomic_add:1.2.0
 // TestFusesocGen_ExampleCore derives the GAPI file from
 // specs/fusesoc/lsugen_example.core the way FuseSoC does (files_root the
 // core's directory, vlnv vendor:library:name-INSTANCE:version, the
-// instance's parameters) and runs the generator on it.
+// instance's parameters) and runs the generator on it. Its spec lies in
+// the core's directory (fusesoc-gen reads nothing outside files_root) and
+// holds the unit atomic_add_cla of specs/hash_atomics.hcl unchanged.
 func TestFusesocGen_ExampleCore(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join(fusesocDir, "lsugen_example.core"))
 	if err != nil {
@@ -103,6 +105,19 @@ func TestFusesocGen_ExampleCore(t *testing.T) {
 	inst, ok := ex.Generate["atomic_add"]
 	if !ok || inst.Generator != "lsugen" {
 		t.Fatalf("lsugen_example.core: generate %+v", ex.Generate)
+	}
+	specName, _ := inst.Parameters["spec"].(string)
+	exSpec, err := os.ReadFile(filepath.Join(fusesocDir, specName))
+	if err != nil {
+		t.Fatalf("lsugen_example.core's spec: %v", err)
+	}
+	atomics, err := os.ReadFile("../../specs/hash_atomics.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(exSpec), `hash "atomic_add_cla"`)
+	if i < 0 || !strings.Contains(string(atomics), string(exSpec[i:])) {
+		t.Errorf("%s: its unit is not atomic_add_cla of specs/hash_atomics.hcl", specName)
 	}
 	v, l, n, ver, err := packaging.SplitVLNV(ex.Name)
 	if err != nil {
@@ -155,24 +170,26 @@ func TestFusesocGen_SeveralUnits(t *testing.T) {
 func TestFusesocGen_BadInput(t *testing.T) {
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "a.hcl", goodSpec)
-	badSpec := writeSpec(t, dir, "bad.hcl", strings.Replace(goodSpec, "bank_bits = 5", "bank_bits = 6", 1))
+	writeSpec(t, dir, "bad.hcl", strings.Replace(goodSpec, "bank_bits = 5", "bank_bits = 6", 1))
+	head := "gapi: '1.0'\nfiles_root: " + dir + "\nparameters:\n"
 	for _, c := range []struct {
 		name, gapi string
 		code       int
 		want       string
 	}{
 		{"not yaml", "gapi: [1.0\n", 2, "not a YAML mapping"},
-		{"wrong version", "gapi: '2.0'\nparameters:\n  spec: " + spec + "\n", 2, `gapi: version "2.0"; lsugen reads version 1.0`},
+		{"wrong version", "gapi: '2.0'\nparameters:\n  spec: a.hcl\n", 2, `gapi: version "2.0"; lsugen reads version 1.0`},
 		{"no spec", "gapi: '1.0'\nparameters:\n  unit: h\n", 2, "parameters: spec is missing"},
 		{"no parameters", "gapi: '1.0'\n", 2, "parameters: spec is missing"},
 		{"spec not a name", "gapi: '1.0'\nparameters:\n  spec: {a: 1}\n", 2, "spec: want a file name or a list of them"},
-		{"unknown parameter", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  units: h\n", 2, "parameters: unknown units (lsugen reads spec, unit and tb)"},
-		{"tb quoted", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 'true'\n", 2, `parameters: tb: want true or false, unquoted; got the string "true"`},
-		{"tb a number", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  tb: 1\n", 2, "parameters: tb: want true or false, got 1"},
-		{"unknown unit", "gapi: '1.0'\nparameters:\n  spec: " + spec + "\n  unit: nope\n", 2, `unit "nope" is not in ` + spec + " (units: h)"},
-		{"missing spec file", "gapi: '1.0'\nfiles_root: " + dir + "\nparameters:\n  spec: gone.hcl\n", 2, "gone.hcl"},
-		{"spec error", "gapi: '1.0'\nparameters:\n  spec: " + badSpec + "\n", 2, "bad.hcl:"},
-		{"bad vlnv", "gapi: '1.0'\nvlnv: x\nparameters:\n  spec: " + spec + "\n", 2, `vlnv: "x" is not vendor:library:name:version`},
+		{"unknown parameter", head + "  spec: a.hcl\n  units: h\n", 2, "parameters: unknown units (lsugen reads spec, unit and tb)"},
+		{"tb quoted", head + "  spec: a.hcl\n  tb: 'true'\n", 2, `parameters: tb: want true or false, unquoted; got the string "true"`},
+		{"tb a number", head + "  spec: a.hcl\n  tb: 1\n", 2, "parameters: tb: want true or false, got 1"},
+		{"unknown unit", head + "  spec: a.hcl\n  unit: nope\n", 2, `unit "nope" is not in ` + spec + " (units: h)"},
+		{"missing spec file", head + "  spec: gone.hcl\n", 2, "gone.hcl"},
+		{"spec error", head + "  spec: bad.hcl\n", 2, "bad.hcl:"},
+		{"missing files_root", "gapi: '1.0'\nfiles_root: " + filepath.Join(dir, "none") + "\nparameters:\n  spec: a.hcl\n", 2, "files_root"},
+		{"bad vlnv", "gapi: '1.0'\nvlnv: x\nparameters:\n  spec: a.hcl\n", 2, `vlnv: "x" is not vendor:library:name:version`},
 	} {
 		gapi := writeSpec(t, dir, "in.yml", c.gapi)
 		out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "_"))
