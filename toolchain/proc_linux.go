@@ -3,26 +3,27 @@
 package toolchain
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"syscall"
+	"unsafe"
 )
 
 // sysProcAttr puts the child in a process group of its own and asks the
 // kernel to SIGKILL it when lsugen dies (Pdeathsig): a SIGKILLed lsugen,
 // which can clean nothing up, still takes its direct children with it.
 //
-// Limits. Pdeathsig fires when the thread that started the child ends, not
-// only the process: every child is therefore started by one goroutine
-// locked to its thread for the life of the process (startCmd), whose
-// thread never ends before lsugen does. It reaches the direct child only:
-// the child's own children (make's compilers under Verilator's build,
-// Yosys's ABC, iverilog's ivlpp and ivl) are killed with the process group
-// when lsugen is interrupted or a run is cancelled, but after a SIGKILL of
-// lsugen they are orphaned and run on until they finish or, like ABC,
-// die of SIGPIPE when they next write to their dead parent. Simulations
-// (vvp, Verilator's model) are direct children: no shell is put between
-// lsugen and a tool.
+// Pdeathsig fires when the thread that started the child ends, not only
+// the process: every child is therefore started by one goroutine locked
+// to its thread for the life of the process (startCmd), whose thread never
+// ends before lsugen does. It reaches the direct child only, not the
+// child's own children (make's compilers under Verilator's build, Yosys's
+// ABC, iverilog's ivlpp and ivl): those are killed with the process group,
+// by lsugen when it is interrupted or a run is cancelled, and by the
+// reaper when lsugen dies of SIGKILL.
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
@@ -46,9 +47,95 @@ func init() {
 	}()
 }
 
-// startCmd starts cmd from the spawning thread (see sysProcAttr).
-func startCmd(cmd *exec.Cmd) error {
+// startCmd starts cmd from the spawning thread (see sysProcAttr), limits
+// its address space to memLimit bytes (0: no limit) and gives its process
+// group to the reaper. release, called once the command has been waited
+// for, takes the group back.
+func startCmd(cmd *exec.Cmd, memLimit uint64) (release func(), err error) {
 	done := make(chan error, 1)
 	starts <- startReq{cmd, done}
-	return <-done
+	if err := <-done; err != nil {
+		return func() {}, err
+	}
+	pid := cmd.Process.Pid
+	if memLimit > 0 {
+		// Inherited by the children it forks from now on. The program
+		// has only just exec'd: what it mapped before this is small.
+		if err := limitAddressSpace(pid, memLimit); err != nil {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+			return func() {}, fmt.Errorf("limiting %s's memory: %w", cmd.Path, err)
+		}
+	}
+	theReaper.tell(fmt.Sprintf("+%d\n", pid))
+	return func() { theReaper.tell(fmt.Sprintf("-%d\n", pid)) }, nil
+}
+
+// limitAddressSpace sets pid's RLIMIT_AS to limit, or keeps a lower one.
+func limitAddressSpace(pid int, limit uint64) error {
+	var old syscall.Rlimit
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRLIMIT64, uintptr(pid), syscall.RLIMIT_AS, 0, uintptr(unsafe.Pointer(&old)), 0, 0); e != 0 {
+		return e
+	}
+	lim := syscall.Rlimit{Cur: min(limit, old.Cur), Max: min(limit, old.Max)}
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRLIMIT64, uintptr(pid), syscall.RLIMIT_AS, uintptr(unsafe.Pointer(&lim)), 0, 0, 0); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// The reaper is a shell, started with the first tool, that outlives lsugen
+// by a moment. lsugen writes the process group of every tool it starts
+// ("+PGID") and of every tool that has ended ("-PGID") to a pipe; when the
+// pipe closes, which the kernel does when lsugen exits or dies, even of
+// SIGKILL, the reaper kills the groups still listed and exits. So no
+// compiler, ABC or ivl outlives a killed lsugen. It ignores the terminal's
+// signals (it is in a group of its own anyway): only the pipe ends it.
+const reaperScript = `trap '' INT TERM HUP PIPE
+g=' '
+while read -r l; do
+	case $l in
+	+*) g="$g${l#+} " ;;
+	-*) p=${l#-}; case "$g" in *" $p "*) g="${g%%" $p "*} ${g#*" $p "}" ;; esac ;;
+	esac
+done
+for p in $g; do kill -s KILL -- "-$p" 2>/dev/null; done
+exit 0
+`
+
+var theReaper reaper
+
+type reaper struct {
+	once sync.Once
+	mu   sync.Mutex
+	w    *os.File // the pipe's write end; nil when no reaper could start
+}
+
+func (r *reaper) tell(line string) {
+	r.once.Do(r.start)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.w != nil {
+		_, _ = r.w.WriteString(line)
+	}
+}
+
+// start starts the reaper. Without /bin/sh lsugen runs without one:
+// Pdeathsig still takes the direct children.
+func (r *reaper) start() {
+	pr, pw, err := os.Pipe() // close-on-exec: no tool inherits the write end
+	if err != nil {
+		return
+	}
+	defer pr.Close()
+	cmd := exec.Command("/bin/sh", "-c", reaperScript)
+	cmd.Stdin = pr
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return
+	}
+	go func() { _ = cmd.Wait() }() // it ends with lsugen; reap it if not
+	r.w = pw
 }

@@ -8,5 +8,7 @@ import "os/exec"
 // default cancellation kills the direct child only.
 func setProcessGroup(cmd *exec.Cmd) {}
 
-// startCmd starts cmd.
-func startCmd(cmd *exec.Cmd) error { return cmd.Start() }
+// startCmd starts cmd; memLimit is ignored.
+func startCmd(cmd *exec.Cmd, memLimit uint64) (release func(), err error) {
+	return func() {}, cmd.Start()
+}

@@ -14,6 +14,12 @@ import (
 // a runaway simulation must not fill the memory.
 const MaxOutput = 8 << 20
 
+// DefaultMemoryLimit is the address-space limit of every tool run whose
+// Cmd sets none: a simulation or proof that outgrows it fails (its
+// allocation fails) instead of taking the machine down with it. The CLI's
+// --tool-memory sets it. 0: no limit.
+var DefaultMemoryLimit uint64 = 16 << 30
+
 // waitDelay is how long Run waits, after the command exits or is killed,
 // for whatever still holds its output pipes (a grandchild outside the
 // process group) before it closes them.
@@ -26,6 +32,11 @@ type Cmd struct {
 	Dir     string        // working directory; "": ours
 	Env     []string      // KEY=value added to the environment
 	Timeout time.Duration // limit of this run, on top of ctx's; 0: none
+
+	// MemoryLimit bounds the address space (RLIMIT_AS) of the program and
+	// of each child it starts, in bytes; 0: DefaultMemoryLimit. Linux
+	// only.
+	MemoryLimit uint64
 
 	// SplitStdout keeps stdout apart from stderr: Result.Stdout gets it
 	// and Result.Output (and an Error's tail) only stderr. Otherwise both
@@ -71,9 +82,10 @@ type Result struct {
 // the *exec.ExitError otherwise. The program runs in a process group of
 // its own, which is killed as a whole on cancellation, so that make's
 // compilers and Yosys's ABC die with it; on Linux the kernel also kills
-// the program when lsugen dies, even of SIGKILL (proc_linux.go). Its
-// TMPDIR is a new directory, removed with whatever is left in it when the
-// run ends.
+// the program when lsugen dies, even of SIGKILL, and a reaper kills its
+// group then (proc_linux.go). Its address space is limited (MemoryLimit).
+// Its TMPDIR is a new directory, removed with whatever is left in it when
+// the run ends.
 func (c *Cmd) Run(ctx context.Context) (*Result, error) {
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -99,9 +111,14 @@ func (c *Cmd) Run(ctx context.Context) (*Result, error) {
 	setProcessGroup(cmd)
 	cmd.WaitDelay = waitDelay
 	start := time.Now()
-	err := startCmd(cmd)
+	memLimit := c.MemoryLimit
+	if memLimit == 0 {
+		memLimit = DefaultMemoryLimit
+	}
+	release, err := startCmd(cmd, memLimit)
 	if err == nil {
 		err = cmd.Wait()
+		release()
 	}
 	res := &Result{Output: out.buf.Bytes(), Wall: time.Since(start), Truncated: out.truncated || stdout.truncated}
 	if c.SplitStdout {
@@ -118,9 +135,24 @@ func (c *Cmd) Run(ctx context.Context) (*Result, error) {
 				err = fmt.Errorf("%w (%v)", ctxErr, err)
 			}
 		}
+		if memLimit > 0 && outOfMemory(res.Output) {
+			err = fmt.Errorf("%w (out of memory at the address-space limit of %d MiB per process: --tool-memory)", err, memLimit>>20)
+		}
 		return res, c.Fail(err, res.Output)
 	}
 	return res, nil
+}
+
+// outOfMemory tells whether a tool's output says an allocation failed, as
+// C and C++ programs (vvp, Yosys, cc1plus, Verilator's model) report it.
+func outOfMemory(out []byte) bool {
+	tail := strings.ToLower(Tail(out))
+	for _, s := range []string{"bad_alloc", "out of memory", "cannot allocate memory", "memory exhausted", "virtual memory exhausted"} {
+		if strings.Contains(tail, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Fail is the *Error of c for err with output: for a run that exited 0
