@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -63,17 +64,24 @@ instructions (PCs 0..K-1) in a loop. --preset NAME takes warps, K, the
 shared-memory intensity, the mean conflict degree and irregularity from a
 row of the paper's Table 4 (` + "aes_encrypt, aes_decrypt, reduction, transpose,\ndct, idct, dct_short, idct_short" + `) and runs K x ceil(1000/K) instructions
 per warp; flags given explicitly override the preset. The global-memory
-intensity of the presets (--mem 0.05) is an assumption, not from the paper.`
+intensity of the presets (--mem 0.05) is an assumption, not from the paper.
+
+Work: the study's simulated cycles are estimated before it runs (from the
+flags for a synthetic workload, from the workload read otherwise) and a
+study whose CPU time would be over --work-budget (default 10m) is refused. A
+study that takes longer than 2 s shows its progress on standard error
+(--quiet: none).`
 
 // pipesimFlags are the flags of lsugen pipesim.
 type pipesimFlags struct {
-	asJSON, synthetic, irregular                                    bool
+	asJSON, synthetic, irregular, quiet                             bool
 	out, unitName, maskName, tracePath, preset, degrees, writeTrace string
 	accelSim, hash                                                  string
 	warps, instrs, static, banks, bankBytes                         int
 	shmem, mem                                                      float64
 	seed                                                            uint64
 	maxCycles                                                       int64
+	workBudget                                                      time.Duration
 }
 
 // newPipesimCmd runs the pipeline study.
@@ -110,6 +118,8 @@ func newPipesimCmd(a *app) *cobra.Command {
 	fs.Uint64Var(&f.seed, "seed", d.Seed, "synthetic: random seed of the workload; the same seed gives the same workload")
 	fs.StringVar(&f.writeTrace, "write-trace", "", "synthetic and --accelsim: also write the workload as a trace file (--trace's format)")
 	fs.Int64Var(&f.maxCycles, "max-cycles", 0, "stop a run that has not finished after N cycles with an error (0: a bound no terminating run reaches)")
+	addWorkBudgetFlag(fs, &f.workBudget)
+	addQuietFlag(fs, &f.quiet)
 	return cmd
 }
 
@@ -168,6 +178,9 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 	if f.maxCycles < 0 {
 		return usagef("--max-cycles %d: want 0 or more", f.maxCycles)
 	}
+	if err := checkWorkBudgetFlag(f.workBudget); err != nil {
+		return err
+	}
 
 	spec := pos[0]
 	pipe, mask, err := loadPipeline(spec, f.unitName, f.maskName, a.stderr)
@@ -210,6 +223,9 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 		g.Seed = f.seed
 		if err := g.Check(shape); err != nil {
 			return usagef("%v", err)
+		}
+		if err := checkPipesimWork(f.workBudget, g.StudyWork(shape, pipe), "--instructions or --warps"); err != nil {
+			return err
 		}
 		if wl, err = g.Generate(shape); err != nil {
 			return err
@@ -255,7 +271,16 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 		info.Source, info.Trace = "trace", f.tracePath
 	}
 
-	rep, err := pipesim.Study(wl, pipe, mask, pipesim.Options{MaxCycles: f.maxCycles})
+	wk := pipesim.StudyWork(wl, pipe)
+	if !isSynth {
+		if err := checkPipesimWork(f.workBudget, wk, "a shorter trace"); err != nil {
+			return err
+		}
+	}
+	est := workEstimate{cpu: wk.CPU, longest: wk.Longest}
+	prog := startProgress(a.context(), a.stderr, f.quiet, "lsugen pipesim", "warp instructions", wk.WarpInstructions, est.wall())
+	rep, err := pipesim.Study(a.context(), wl, pipe, mask, pipesim.Options{MaxCycles: f.maxCycles, Progress: prog.Add})
+	prog.Stop()
 	if err != nil {
 		return err
 	}
@@ -278,6 +303,14 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 	}
 	_, err = a.stdout.Write(b.Bytes())
 	return err
+}
+
+// checkPipesimWork refuses a study estimated over --work-budget.
+func checkPipesimWork(limit time.Duration, wk pipesim.Work, shrink string) error {
+	return checkWork(limit, workEstimate{
+		size: fmt.Sprintf("%s simulated cycles in %d runs of %s warp instructions", formatCount(wk.Cycles), wk.Runs, formatCount(wk.WarpInstructions/int64(max(wk.Runs, 1)))),
+		cpu:  wk.CPU, longest: wk.Longest, shrink: shrink,
+	})
 }
 
 // shapePCBits is the PC width a trace is checked against.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -277,5 +279,79 @@ func TestPipesim_Help(t *testing.T) {
 	}
 	if _, out, _ := lsugen(t, "help"); !strings.Contains(out, "\n  pipesim ") {
 		t.Error("pipesim missing from the usage")
+	}
+}
+
+// widestPipeline is an elastic_pipeline at the family's limits (warp 1024,
+// 16 subwarps of 64 lanes, 16 memory stages, one port) with a mask of 64
+// warp contexts: a subwarp of 64-way conflicts holds MEM0 64 cycles.
+const widestPipeline = `elastic_pipeline "widest" {
+  mem_stages  = 16
+  warp_size   = 1024
+  simd_width  = 64
+  shmem_ports = 1
+  tag_bits    = 16
+  variant     = "elastic"
+}
+warp_ready_mask "widest_mask" {
+  warp_contexts = 64
+  history_sets  = 256
+  history_ways  = 2
+  pc_bits       = 14
+  warp_size     = 1024
+  simd_width    = 64
+  shmem_ports   = 1
+}
+`
+
+// TestHostile_PipesimWorkBudget: a study estimated over --work-budget is
+// refused before any work (before the workload is generated), with exit 2
+// and a message naming the estimate, the limit and the flags: the issue's
+// 40-minute run (the largest synthetic workload, 2^22 warp instructions of
+// 64-way conflicts on the widest pipeline), a preset under a 1 s limit,
+// and a trace read from a file (checked once read); a negative --work-budget
+// is refused; a study within the limit runs.
+func TestHostile_PipesimWorkBudget(t *testing.T) {
+	widest := writeSpec(t, t.TempDir(), "widest.hcl", widestPipeline)
+	for _, c := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{widest, "--synthetic", "--warps", "64", "--instructions", "65536", "--shmem", "1", "--mem", "0", "--degrees", "64:1", "--static", "100"}, 2,
+			[]string{"estimated at 18m09s of CPU time (25.8G simulated cycles in 6 runs of 4.19M warp instructions;", "over the budget of 10m00s (--work-budget; 0 for no limit): make it smaller (--instructions or --warps) or give --work-budget 19m00s or more to run it"}},
+		{[]string{studySpec, "--preset", "aes_encrypt", "--instructions", "100000", "--work-budget", "1s"}, 2, []string{"over the budget of 1s (--work-budget;"}},
+		{[]string{fig4Spec, "--trace", fig4Trace, "--work-budget", "1ns"}, 2, []string{"simulated cycles in 6 runs of 6 warp instructions", "make it smaller (a shorter trace)"}},
+		{[]string{fig4Spec, "--trace", fig4Trace, "--work-budget", "-5m"}, 2, []string{"--work-budget -5m0s: want a duration of 0 (no limit) or more"}},
+		{[]string{widest, "--synthetic", "--warps", "2", "--instructions", "10", "--work-budget", "1s"}, 0, nil},
+	} {
+		code, _, stderr, took := lsugenWithin(t, context.Background(), 5*time.Second, append([]string{"pipesim"}, c.args...)...)
+		t.Logf("%v: exit %d in %v", c.args, code, took)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d: %s", c.args, code, c.code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: %q missing from %s", c.args, w, stderr)
+			}
+		}
+	}
+}
+
+// TestPipesim_CancelStops: a study of minutes under --work-budget 0 stops
+// soon after its context is cancelled (as SIGINT, SIGTERM and SIGHUP
+// cancel it: signals.go), with exit 1 and the cancellation named.
+func TestPipesim_CancelStops(t *testing.T) {
+	widest := writeSpec(t, t.TempDir(), "widest.hcl", widestPipeline)
+	ctx, sinceCancel := cancelIn(t, 300*time.Millisecond)
+	code, stdout, stderr, _ := lsugenWithin(t, ctx, 5*time.Second, "pipesim", widest, "--synthetic", "--warps", "64", "--instructions", "4096",
+		"--shmem", "1", "--mem", "0", "--degrees", "64:1", "--static", "10", "--work-budget", "0")
+	took := sinceCancel()
+	t.Logf("stopped %v after the cancellation", took)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "stopped: context canceled") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if took > time.Second {
+		t.Errorf("stopped %v after the cancellation, want well under a second", took)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,19 +16,25 @@ const rapsimLong = `Monte Carlo of the memory access congestion (the most distin
 warp sends to one bank) of the RAW, RAS and RAP mappings: Table II (w×w matrix;
 contiguous, stride, diagonal, random) and Table IV (w⁴ array; RAP variants 1P,
 R1P, 3P, w2P, 1Pw2R) of Nakano, Matsumae and Ito, "Random Address Permute-Shift
-Technique for the Shared Memory on GPUs".`
+Technique for the Shared Memory on GPUs".
+
+A trial of width w costs about w steps; a run is estimated from its flags
+(trials x w, summed over the cells) and refused before it starts when its
+CPU time would be over --work-budget (default 10m). A run that takes longer than
+2 s shows its progress on standard error (--quiet: none).`
 
 // newRapsimCmd runs the Monte Carlo of RAW, RAS and RAP congestion
 // (Nakano et al., Tables II and IV).
 func newRapsimCmd(a *app) *cobra.Command {
 	var (
-		asJSON       bool
-		wList, table string
-		trials       int
-		seed         uint64
+		asJSON, quiet bool
+		wList, table  string
+		trials        int
+		seed          uint64
+		workBudget    time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "rapsim [--json] [--w 16,32,64,128,256] [--trials N] [--seed S] [--table II|IV|both]",
+		Use:   "rapsim [--json] [--w 16,32,64,128,256] [--trials N] [--seed S] [--table II|IV|both] [--work-budget D] [--quiet]",
 		Short: "Monte Carlo congestion of RAW, RAS, RAP and the w^4 variants",
 		Long:  rapsimLong,
 		RunE: func(cmd *cobra.Command, pos []string) error {
@@ -53,7 +60,21 @@ func newRapsimCmd(a *app) *cobra.Command {
 				lines := strings.Split(err.Error(), "\n")
 				return usagef("%s", strings.Join(lines, "\n"+cmd.CommandPath()+": "))
 			}
-			rep, err := rapsim.Run(opt)
+			if err := checkWorkBudgetFlag(workBudget); err != nil {
+				return err
+			}
+			wk := opt.Work()
+			if err := checkWork(workBudget, workEstimate{
+				size: formatCount(wk.Steps) + " trial steps, trials x w over " + strconv.Itoa(wk.Cells) + " cells",
+				cpu:  wk.CPU, longest: wk.Longest, shrink: "--trials, --w or --table",
+			}); err != nil {
+				return err
+			}
+			est := workEstimate{cpu: wk.CPU, longest: wk.Longest}
+			prog := startProgress(a.context(), a.stderr, quiet, cmd.CommandPath(), "steps", wk.Steps, est.wall())
+			opt.Progress = prog.Add
+			rep, err := rapsim.Run(a.context(), opt)
+			prog.Stop()
 			if err != nil {
 				return err
 			}
@@ -69,6 +90,8 @@ func newRapsimCmd(a *app) *cobra.Command {
 	fs.IntVar(&trials, "trials", rapsim.DefaultTrials, fmt.Sprintf("trials per cell, 1..%d", rapsim.MaxTrials))
 	fs.Uint64Var(&seed, "seed", rapsim.DefaultSeed, "random seed of the trials; the same seed gives the same output")
 	fs.StringVar(&table, "table", "both", "II: the w×w matrix, IV: the w×w×w×w array, both")
+	addWorkBudgetFlag(fs, &workBudget)
+	addQuietFlag(fs, &quiet)
 	return cmd
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRapsim_JSON: the documented JSON shape, with the exact cells exact.
@@ -90,5 +92,51 @@ func TestRapsim_InvalidFlags(t *testing.T) {
 		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, stderr, c.want)
 		}
+	}
+}
+
+// TestHostile_RapsimWorkBudget: a run estimated over --work-budget (the
+// issue's three-hour --trials 10000000, one of two hours at w = 1024) is
+// refused before any work, with exit 2 and a message naming the estimate,
+// the limit and the flag that lifts it; a negative --work-budget is refused;
+// a run within the limit runs.
+func TestHostile_RapsimWorkBudget(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"--trials", "10000000"}, 2, []string{"estimated at 1h06m of CPU time (268G trial steps, trials x w over 270 cells;", "over the budget of 10m00s (--work-budget; 0 for no limit): make it smaller (--trials, --w or --table) or give --work-budget 2h00m or more to run it"}},
+		{[]string{"--w", "1024", "--trials", "10000000", "--table", "IV"}, 2, []string{"estimated at 1h55m of CPU time (430G trial steps"}},
+		{[]string{"--trials", "20000", "--work-budget", "1s"}, 2, []string{"estimated at 8s of CPU time", "over the budget of 1s (--work-budget;", "give --work-budget 1m00s or more"}},
+		{[]string{"--work-budget", "-1s"}, 2, []string{"--work-budget -1s: want a duration of 0 (no limit) or more"}},
+		{[]string{"--w", "16", "--trials", "100", "--table", "II", "--work-budget", "1s"}, 0, nil},
+	} {
+		code, _, stderr, took := lsugenWithin(t, context.Background(), 5*time.Second, append([]string{"rapsim"}, c.args...)...)
+		t.Logf("%v: exit %d in %v", c.args, code, took)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d: %s", c.args, code, c.code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: %q missing from %s", c.args, w, stderr)
+			}
+		}
+	}
+}
+
+// TestRapsim_CancelStops: a run of an hour under --work-budget 0 stops soon
+// after its context is cancelled (as SIGINT, SIGTERM and SIGHUP cancel it:
+// signals.go), with exit 1 and the cancellation named.
+func TestRapsim_CancelStops(t *testing.T) {
+	ctx, sinceCancel := cancelIn(t, 300*time.Millisecond)
+	code, stdout, stderr, _ := lsugenWithin(t, ctx, 5*time.Second, "rapsim", "--w", "1024", "--trials", "10000000", "--work-budget", "0")
+	took := sinceCancel()
+	t.Logf("stopped %v after the cancellation", took)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "rapsim: stopped: context canceled") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if took > time.Second {
+		t.Errorf("stopped %v after the cancellation, want well under a second", took)
 	}
 }

@@ -1,6 +1,7 @@
 package pipesim
 
 import (
+	"context"
 	"testing"
 
 	"github.com/lsugen/lsugen/specs"
@@ -24,7 +25,7 @@ func benchRun(b *testing.B, variant specs.PipelineVariant, mask bool) {
 	var cycles int64
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := Simulate(wl, p, m, Options{})
+		r, err := Simulate(context.Background(), wl, p, m, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

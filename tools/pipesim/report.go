@@ -1,6 +1,7 @@
 package pipesim
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -53,8 +54,9 @@ type WorkloadInfo struct {
 
 // Study runs wl on every variant of p, without and with the ready mask
 // (DefaultMask when mask is nil). The runs are independent and run in
-// parallel; the report is the same whatever their order.
-func Study(wl *Workload, p *specs.ElasticPipeline, mask *specs.WarpReadyMask, opt Options) (*Report, error) {
+// parallel; the report is the same whatever their order. Study returns
+// soon after ctx is cancelled, with its error.
+func Study(ctx context.Context, wl *Workload, p *specs.ElasticPipeline, mask *specs.WarpReadyMask, opt Options) (*Report, error) {
 	rep := &Report{Pipeline: PipelineInfo{
 		Unit: p.Name, MemStages: p.MemStages, WarpSize: p.WarpSize, SIMDWidth: p.SIMDWidth,
 		ShmemPorts: p.ShmemPorts, Subwarps: p.WarpSize / max(p.SIMDWidth, 1), PremDepth: p.WarpSize/max(p.SIMDWidth, 1) - 1,
@@ -77,10 +79,13 @@ func Study(wl *Workload, p *specs.ElasticPipeline, mask *specs.WarpReadyMask, op
 			q := *p
 			q.PipeVariant = v
 			k := 2*i + j
-			wg.Go(func() { rep.Runs[k], errs[k] = Simulate(wl, q, m, opt) })
+			wg.Go(func() { rep.Runs[k], errs[k] = Simulate(ctx, wl, q, m, opt) })
 		}
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("pipesim: stopped: %w", err)
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package pipesim
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 
@@ -55,7 +56,15 @@ type Options struct {
 	// MaxCycles stops a run that has not finished after this many cycles
 	// with an error; 0 chooses CycleLimit.
 	MaxCycles int64
+	// Progress, if not nil, is called as a run goes with the warp
+	// instructions written back since its last call; Study calls it from
+	// its runs' goroutines, so it must be safe for concurrent use.
+	Progress func(warpInstructions int64)
 }
+
+// pollCycles is how many cycles a run simulates between two looks at its
+// context (and two progress reports): about a millisecond.
+const pollCycles = 1 << 14
 
 // CycleLimit is the default cycle limit of a workload on a pipeline: a
 // bound no terminating run can reach (every subwarp alone in the pipeline,
@@ -97,7 +106,10 @@ type inflight struct {
 // (not its tag width: tags are 64-bit, unique for the run), with the
 // ready mask mask, or without one when mask is nil. See the package
 // documentation for the system model.
-func Simulate(wl *Workload, p specs.ElasticPipeline, mask *specs.WarpReadyMask, opt Options) (Run, error) {
+//
+// Simulate polls ctx as it goes and returns its error soon (about a
+// millisecond of work) after ctx is cancelled.
+func Simulate(ctx context.Context, wl *Workload, p specs.ElasticPipeline, mask *specs.WarpReadyMask, opt Options) (Run, error) {
 	s, err := newSim(wl, p, mask)
 	if err != nil {
 		return Run{}, err
@@ -106,15 +118,28 @@ func Simulate(wl *Workload, p specs.ElasticPipeline, mask *specs.WarpReadyMask, 
 	if limit <= 0 {
 		limit = CycleLimit(wl, &s.spec)
 	}
+	var reported int64 // warp instructions passed to opt.Progress
 	for t := int64(0); s.remaining > 0; t++ {
 		if t >= limit {
 			return s.run, fmt.Errorf("pipesim: %s: %d of %d warp instructions not written back after %d cycles (the cycle limit)",
 				s.spec.PipeVariant, s.remaining, wl.Instructions(), limit)
 		}
+		if t%pollCycles == pollCycles-1 {
+			if err := ctx.Err(); err != nil {
+				return s.run, fmt.Errorf("pipesim: %s: stopped at cycle %d: %w", s.spec.PipeVariant, t, err)
+			}
+			if opt.Progress != nil {
+				opt.Progress(s.run.WarpInstructions - reported)
+				reported = s.run.WarpInstructions
+			}
+		}
 		if err := s.cycle(t); err != nil {
 			return s.run, err
 		}
 		s.run.Cycles = t + 1
+	}
+	if opt.Progress != nil {
+		opt.Progress(s.run.WarpInstructions - reported)
 	}
 	s.finish()
 	return s.run, nil

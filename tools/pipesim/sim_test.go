@@ -1,6 +1,7 @@
 package pipesim
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestFigure4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Study(wl, p, nil, Options{})
+	rep, err := Study(context.Background(), wl, p, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,14 +147,14 @@ func TestMask_HandDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off, err := Simulate(wl, p, nil, Options{})
+	off, err := Simulate(context.Background(), wl, p, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := countsOf(off), (counts{cycles: 12, bank: 4, bubbles: 4}); got != want {
 		t.Errorf("without the mask: got %+v, want %+v", got, want)
 	}
-	on, err := Simulate(wl, p, DefaultMask(&p, 3), Options{})
+	on, err := Simulate(context.Background(), wl, p, DefaultMask(&p, 3), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func TestSimulate_ConflictFree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Study(wl, p, m, Options{})
+	rep, err := Study(context.Background(), wl, p, m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestSimulate_Invariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Study(wl, &p, nil, Options{})
+			rep, err := Study(context.Background(), wl, &p, nil, Options{})
 			if err != nil {
 				t.Fatalf("%+v seed %d: %v", cfg, seed, err)
 			}
@@ -247,7 +248,7 @@ func TestStudy_MaskHelpsElastic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Study(wl, p, m, Options{})
+	rep, err := Study(context.Background(), wl, p, m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,35 +264,35 @@ func TestSimulate_Errors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Simulate(wl, p, nil, Options{MaxCycles: 5})
+	_, err = Simulate(context.Background(), wl, p, nil, Options{MaxCycles: 5})
 	if err == nil || err.Error() != "pipesim: baseline_unified: 2 of 2 warp instructions not written back after 5 cycles (the cycle limit)" {
 		t.Errorf("cycle limit: %v", err)
 	}
 	small := DefaultMask(&p, 4)
-	if _, err = Simulate(wl, p, small, Options{}); err == nil || !strings.Contains(err.Error(), "6 warps, warp_ready_mask default has 4 warp contexts") {
+	if _, err = Simulate(context.Background(), wl, p, small, Options{}); err == nil || !strings.Contains(err.Error(), "6 warps, warp_ready_mask default has 4 warp contexts") {
 		t.Errorf("contexts: %v", err)
 	}
 	q := p
 	q.SIMDWidth = 4
-	if _, err = Simulate(wl, q, nil, Options{}); err == nil || !strings.Contains(err.Error(), "4 subwarps of 8 lanes") {
+	if _, err = Simulate(context.Background(), wl, q, nil, Options{}); err == nil || !strings.Contains(err.Error(), "4 subwarps of 8 lanes") {
 		t.Errorf("shape: %v", err)
 	}
 	other := DefaultMask(&p, 8)
 	other.ShmemPorts = 2
-	if _, err = Simulate(wl, p, other, Options{}); err == nil || !strings.Contains(err.Error(), "does not match") {
+	if _, err = Simulate(context.Background(), wl, p, other, Options{}); err == nil || !strings.Contains(err.Error(), "does not match") {
 		t.Errorf("mask sizes: %v", err)
 	}
 	q = p
 	q.PipeVariant = "bogus"
-	if _, err = Simulate(wl, q, nil, Options{}); err == nil || !strings.Contains(err.Error(), `unknown variant "bogus"`) {
+	if _, err = Simulate(context.Background(), wl, q, nil, Options{}); err == nil || !strings.Contains(err.Error(), `unknown variant "bogus"`) {
 		t.Errorf("variant: %v", err)
 	}
 	odd := DefaultMask(&p, 8)
 	odd.HistorySets = 3
-	if _, err = Simulate(wl, p, odd, Options{}); err == nil || !strings.Contains(err.Error(), "history_sets = 3") {
+	if _, err = Simulate(context.Background(), wl, p, odd, Options{}); err == nil || !strings.Contains(err.Error(), "history_sets = 3") {
 		t.Errorf("history sets: %v", err)
 	}
-	if r, err := Simulate(wl, p, nil, Options{}); err != nil || r.Cycles >= CycleLimit(wl, &p) {
+	if r, err := Simulate(context.Background(), wl, p, nil, Options{}); err != nil || r.Cycles >= CycleLimit(wl, &p) {
 		t.Errorf("%+v %v", r, err)
 	}
 }
@@ -316,7 +317,7 @@ func TestSimulate_NoneReady(t *testing.T) {
 		{specs.PipeElastic, counts{cycles: 2}},
 	} {
 		p.PipeVariant = c.variant
-		r, err := Simulate(wl, p, DefaultMask(&p, 1), Options{})
+		r, err := Simulate(context.Background(), wl, p, DefaultMask(&p, 1), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

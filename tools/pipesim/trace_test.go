@@ -1,6 +1,7 @@
 package pipesim
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -249,7 +250,7 @@ func FuzzParse(f *testing.F) {
 			p := pipe
 			p.PipeVariant = v
 			for _, m := range []*specs.WarpReadyMask{nil, mask} {
-				r, err := Simulate(wl, p, m, Options{})
+				r, err := Simulate(context.Background(), wl, p, m, Options{})
 				if err != nil {
 					t.Fatalf("%s mask %v: %v", v, m != nil, err)
 				}

@@ -1,10 +1,14 @@
 package rapsim
 
 import (
+	"context"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 var paperW = []int{16, 32, 64, 128, 256}
@@ -40,7 +44,7 @@ func analyticII(m Mapping, a Access) bool {
 
 func run(t *testing.T, o Options) *Report {
 	t.Helper()
-	r, err := Run(o)
+	r, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,10 +246,10 @@ func TestOptions_Invalid(t *testing.T) {
 			t.Errorf("%q missing from %q", s, err)
 		}
 	}
-	if _, err := Run(Options{W: []int{16}, Trials: MaxTrials + 1, Matrix: true}); err == nil {
+	if _, err := Run(context.Background(), Options{W: []int{16}, Trials: MaxTrials + 1, Matrix: true}); err == nil {
 		t.Error("trials above the limit accepted")
 	}
-	if _, err := Run(Options{Trials: 1, Matrix: true}); err == nil {
+	if _, err := Run(context.Background(), Options{Trials: 1, Matrix: true}); err == nil {
 		t.Error("no w accepted")
 	}
 }
@@ -284,5 +288,66 @@ func TestTrial_NoAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { s.trial() }); n != 0 {
 			t.Errorf("%s: %v allocations per trial", m, n)
 		}
+	}
+}
+
+// TestRun_CancelStops: a run of hours stops within a fraction of a second
+// of its context's cancellation, with the context's error.
+func TestRun_CancelStops(t *testing.T) {
+	o := Options{W: []int{1024}, Trials: MaxTrials, Seed: 1, Matrix: true, Array4: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	var steps atomic.Int64
+	o.Progress = func(n int64) { steps.Add(n) }
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, o)
+		done <- err
+	}()
+	for steps.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		took := time.Since(start)
+		t.Logf("stopped %v after the cancellation", took)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if took > time.Second {
+			t.Errorf("stopped %v after the cancellation, want well under a second", took)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("still running 5 s after the cancellation")
+	}
+}
+
+// TestWork_MatchesProgress: Work counts the steps a run reports through
+// Progress, trials × w per cell, and prices them per table.
+func TestWork_MatchesProgress(t *testing.T) {
+	o := Options{W: []int{2, 16, 64}, Trials: 1000, Seed: 1, Matrix: true, Array4: true}
+	var steps atomic.Int64
+	o.Progress = func(n int64) { steps.Add(n) }
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	wk := o.Work()
+	// Table II: 12 cells per w; Table IV: 42 (no permuted access at w = 2: 35).
+	wantSteps := int64(1000) * (12*(2+16+64) + 35*2 + 42*(16+64))
+	if wk.Steps != wantSteps || steps.Load() != wantSteps {
+		t.Errorf("Work().Steps = %d, reported %d, want %d", wk.Steps, steps.Load(), wantSteps)
+	}
+	if wk.Cells != 3*12+35+2*42 {
+		t.Errorf("%d cells", wk.Cells)
+	}
+	wantCPU := time.Duration(1000 * (StepNsMatrix*12*(2+16+64) + StepNsArray4*(35*2+42*(16+64))))
+	if wk.CPU != wantCPU || wk.Longest != time.Duration(1000*64*StepNsArray4) {
+		t.Errorf("CPU %v, longest %v; want %v, %v", wk.CPU, wk.Longest, wantCPU, time.Duration(1000*64*StepNsArray4))
+	}
+	// The largest run the limits allow does not overflow.
+	big := Options{W: []int{2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}, Trials: MaxTrials, Matrix: true, Array4: true}.Work()
+	if big.CPU <= 0 || big.CPU < 4*time.Hour {
+		t.Errorf("largest run: %v", big.CPU)
 	}
 }
