@@ -1,0 +1,972 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The hostile-input corpus of issue 18: one row per case, each replayed by
+// make test and each asserting what lsugen promises on bad input (docs/
+// robustness.md): the exit status (0 success, 1 failure, 2 usage or
+// refused input, 128 + N after signal N), a located diagnostic or a named
+// error, the report where it matters, and on disk: every file that was
+// there before unchanged (content, type, link target), no new file but
+// the asked outputs, no temporary (.tmp-*) anywhere, an empty TMPDIR.
+// No row panics (stderr never holds "panic:" or "fatal error:").
+//
+// Most rows run in-process through run (about a millisecond each); rows
+// with a child run the test binary again as lsugen (TestHostileCorpusChild)
+// under a file-size or address-space limit, or to interrupt it.
+
+// hcEntry is one thing a row creates before it runs, relative to its
+// directory.
+type hcEntry struct {
+	path string
+	kind byte   // 'f' regular file, 'l' symbolic link, 'p' FIFO, 'd' directory
+	data string // the file's content, the link's target
+}
+
+func file(path, data string) hcEntry      { return hcEntry{path, 'f', data} }
+func symlink(path, target string) hcEntry { return hcEntry{path, 'l', target} }
+func fifo(path string) hcEntry            { return hcEntry{path, 'p', ""} }
+func mkdir(path string) hcEntry           { return hcEntry{path, 'd', ""} }
+
+// hcChild runs a row's command as a child process.
+type hcChild struct {
+	fsize   uint64         // RLIMIT_FSIZE in bytes (SIGXFSZ ignored: writes past it fail with EFBIG, as on a full disk)
+	asExtra uint64         // RLIMIT_AS: this many bytes above the child's size when it starts
+	signal  syscall.Signal // sent once ready reports true
+	ready   func(dir string) bool
+}
+
+type hostileCase struct {
+	name     string
+	cat      string // file, flag, signal, disk, memory
+	finding  string // the finding of issue 18 it replays, or "behaves"
+	setup    []hcEntry
+	args     []string // "$SPECS/" is the repository's specs/ directory
+	code     int
+	stderr   []string // each must occur; "re:" starts a regular expression
+	stdout   []string
+	noStderr []string // must not occur
+	maxErr   int      // stderr at most this many bytes (0: no bound)
+	outputs  []string // patterns (path.Match) of files the run may create or replace
+	full     bool     // standard output fails every write, as /dev/full
+	child    *hcChild
+}
+
+// Spec builders: block(KIND, NAME, attributes...) puts attribute i on
+// line i+2.
+func block(kind, name string, attrs ...string) string {
+	return kind + " \"" + name + "\" {\n  " + strings.Join(attrs, "\n  ") + "\n}\n"
+}
+
+func hashBlock(attrs ...string) string { return block("hash", "h", attrs...) }
+
+var (
+	goodHash = hashBlock(`function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5")
+	perm     = []string{`function = "bitvector_perm"`, "addr_bits = 10", "bank_bits = 5", "k = 0"}
+	rap32    = block("hash", "r", `function = "rap"`, "w = 32", "seed = 1")
+)
+
+// with returns base with attribute i replaced (or, i = len, appended).
+func with(base []string, i int, a string) []string {
+	out := append([]string(nil), base...)
+	if i == len(out) {
+		return append(out, a)
+	}
+	out[i] = a
+	return out
+}
+
+// specRow: gen refuses the spec s.hcl with exit 2 and a diagnostic at
+// line, mentioning what; nothing is written.
+func specRow(name, finding, src string, line int, what string) hostileCase {
+	return hostileCase{
+		name: name, cat: "file", finding: finding,
+		setup: []hcEntry{file("s.hcl", src)},
+		args:  []string{"gen", "-o", "out", "s.hcl"},
+		code:  2,
+		stderr: []string{
+			fmt.Sprintf("re:s\\.hcl:%d:\\d+: error: ", line),
+			what,
+		},
+	}
+}
+
+// flagRow: a refused flag value (exit 2) whose message names what.
+func flagRow(name, finding string, setup []hcEntry, args []string, what ...string) hostileCase {
+	return hostileCase{name: name, cat: "flag", finding: finding, setup: setup, args: args, code: 2, stderr: what}
+}
+
+func coalescer(attrs ...string) string { return block("coalescer", "c", attrs...) }
+
+var coal = []string{`structure = "all_to_all"`, "lanes = 8", "addr_bits = 16", "block_bits = 5"}
+
+func pipeline(attrs ...string) string { return block("elastic_pipeline", "p", attrs...) }
+
+var pipe = []string{"mem_stages = 4", "warp_size = 32", "simd_width = 8", "tag_bits = 10"}
+
+var wrm = []string{"warp_contexts = 32", "history_sets = 256", "history_ways = 2", "pc_bits = 14", "warp_size = 32", "simd_width = 8"}
+
+var arb = []string{"lanes = 8", "addr_bits = 10", "bank_bits = 3"}
+
+var pat = []string{"matrix = [[1, 0], [0, 1]]", "cols = 16", "block = [16, 16]"}
+
+const twoUnits = `hash "foo" {
+  function    = "rap"
+  w           = 4
+  permutation = [2, 0, 3, 1]
+}
+
+hash "%s" {
+  function    = "rap"
+  w           = 4
+  permutation = [1, 3, 0, 2]
+}
+`
+
+// earlierRap is an earlier gen tree of rap32 (unit r), as gen wrote it
+// (replaced by the real outputs in hostileCases).
+var earlierRap = []hcEntry{mkdir("out"), file("out/r.v", "earlier r.v\n"), file("out/r_gates.v", "earlier r_gates.v\n")}
+
+// gzipped is s compressed with gzip.
+func gzipped(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	_, _ = w.Write([]byte(s))
+	_ = w.Close()
+	return b.String()
+}
+
+// tmpAppears reports a temporary of the output writer in dir/out.
+func tmpAppears(dir string) bool {
+	es, _ := os.ReadDir(filepath.Join(dir, "out"))
+	for _, e := range es {
+		if strings.Contains(e.Name(), ".tmp-") {
+			return true
+		}
+	}
+	return false
+}
+
+func hostileCases() []hostileCase {
+	var cs []hostileCase
+	add := func(c ...hostileCase) { cs = append(cs, c...) }
+	behaves := "behaves"
+
+	// --- Spec files: every limit one past its bound, and malformed input.
+	add(
+		specRow("hash addr_bits 65", behaves, hashBlock(with(perm, 1, "addr_bits = 65")...), 3, "addr_bits"),
+		specRow("hash addr_bits 0", behaves, hashBlock(with(perm, 1, "addr_bits = 0")...), 3, "addr_bits"),
+		specRow("hash addr_bits negative", behaves, hashBlock(with(perm, 1, "addr_bits = -1")...), 3, "addr_bits"),
+		specRow("hash addr_bits fractional", behaves, hashBlock(with(perm, 1, "addr_bits = 10.5")...), 3, "addr_bits"),
+		specRow("hash addr_bits 1e400", behaves, hashBlock(with(perm, 1, "addr_bits = 1e400")...), 3, "addr_bits"),
+		specRow("hash addr_bits 2^70", behaves, hashBlock(with(perm, 1, "addr_bits = 1180591620717411303424")...), 3, "addr_bits"),
+		specRow("hash addr_bits a string", behaves, hashBlock(with(perm, 1, `addr_bits = "ten"`)...), 3, "addr_bits"),
+		specRow("hash bank_bits 17", behaves, hashBlock(with(with(perm, 1, "addr_bits = 64"), 2, "bank_bits = 17")...), 4, "bank_bits"),
+		specRow("hash bank_bits 0", behaves, hashBlock(with(perm, 2, "bank_bits = 0")...), 4, "bank_bits"),
+		specRow("hash bank_bits above addr_bits", behaves, hashBlock(with(with(perm, 1, "addr_bits = 4"), 3, "k = 0")...), 4, "bank_bits"),
+		specRow("bitvector_perm k+m past n", behaves, hashBlock(with(perm, 3, "k = 6")...), 5, "k"),
+		specRow("bitvector_perm k negative", behaves, hashBlock(with(perm, 3, "k = -1")...), 5, "k"),
+		specRow("bitvector_xor k2 = n", behaves, hashBlock(`function = "bitvector_xor"`, "addr_bits = 10", "bank_bits = 5", "k1 = 0", "k2 = 10", "mask = 3"), 6, "k2"),
+		specRow("bitvector_xor mask = 2^m", behaves, hashBlock(`function = "bitvector_xor"`, "addr_bits = 10", "bank_bits = 5", "k1 = 0", "k2 = 5", "mask = 32"), 7, "mask"),
+		specRow("bitwise_perm bit index past n", behaves, hashBlock(`function = "bitwise_perm"`, "addr_bits = 10", "bank_bits = 2", "bits = [0, 10]"), 5, "bits"),
+		specRow("fixed_xor 2m past n", behaves, hashBlock(`function = "fixed_xor"`, "addr_bits = 9", "bank_bits = 5"), 4, "bank_bits"),
+		specRow("rap w 2048", behaves, block("hash", "r", `function = "rap"`, "w = 2048", "seed = 1"), 3, "w"),
+		specRow("rap w 3", behaves, block("hash", "r", `function = "rap"`, "w = 3", "seed = 1"), 3, "w"),
+		specRow("rap not a permutation", behaves, block("hash", "r", `function = "rap"`, "w = 4", "permutation = [0, 0, 1, 2]"), 4, "permutation"),
+		specRow("ipoly degree 17", behaves, hashBlock(`function = "ipoly"`, "addr_bits = 32", "polynomial = [17, 3, 0]"), 4, "polynomial"),
+		specRow("mod banks 1025", behaves, hashBlock(`function = "mod"`, "addr_bits = 20", "banks = 1025"), 4, "banks"),
+		specRow("mod banks 1", behaves, hashBlock(`function = "mod"`, "addr_bits = 20", "banks = 1"), 4, "banks"),
+		specRow("unknown function", behaves, hashBlock(with(perm, 0, `function = "xor_matrx"`)...), 2, "function"),
+		specRow("missing function", behaves, hashBlock("addr_bits = 10", "bank_bits = 5"), 1, "function"),
+		specRow("unknown attribute", behaves, hashBlock(with(perm, 4, "colour = 3")...), 6, "colour"),
+		specRow("unknown block", behaves, block("hashh", "h", "addr_bits = 10"), 1, "hashh"),
+		specRow("duplicate unit names", behaves, goodHash+goodHash, 6, "h"),
+		specRow("unit named module", behaves, block("hash", "module", `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5"), 1, "module"),
+		specRow("unit name 65 characters", behaves, block("hash", strings.Repeat("n", 65), `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5"), 1, "Invalid unit name"),
+		specRow("coalescer lanes 129", behaves, coalescer(with(coal, 1, "lanes = 129")...), 3, "lanes"),
+		specRow("coalescer lanes 1", behaves, coalescer(with(coal, 1, "lanes = 1")...), 3, "lanes"),
+		specRow("coalescer addr_bits 65", behaves, coalescer(with(coal, 2, "addr_bits = 65")...), 4, "addr_bits"),
+		specRow("coalescer block_bits = addr_bits", behaves, coalescer(with(coal, 3, "block_bits = 16")...), 5, "block_bits"),
+		specRow("coalescer unknown structure", behaves, coalescer(with(coal, 0, `structure = "all_to_some"`)...), 2, "structure"),
+		specRow("detector lanes 129", behaves, block("monotonicity_detector", "d", "lanes = 129", "addr_bits = 32"), 2, "lanes"),
+		specRow("pipeline mem_stages 17", behaves, pipeline(with(pipe, 0, "mem_stages = 17")...), 2, "mem_stages"),
+		specRow("pipeline tag_bits 65", behaves, pipeline(with(pipe, 3, "tag_bits = 65")...), 5, "tag_bits"),
+		specRow("pipeline warp_size 24", behaves, pipeline(with(pipe, 1, "warp_size = 24")...), 3, "warp_size"),
+		specRow("pipeline 32 subwarps", behaves, pipeline(with(with(pipe, 1, "warp_size = 64"), 2, "simd_width = 2")...), 4, "simd_width"),
+		specRow("ready mask warp_contexts 65", behaves, block("warp_ready_mask", "w", with(wrm, 0, "warp_contexts = 65")...), 2, "warp_contexts"),
+		specRow("ready mask history_sets 8192", behaves, block("warp_ready_mask", "w", with(wrm, 1, "history_sets = 8192")...), 3, "history_sets"),
+		specRow("ready mask history_ways 9", behaves, block("warp_ready_mask", "w", with(wrm, 2, "history_ways = 9")...), 4, "history_ways"),
+		specRow("ready mask pc_bits below log2(sets)", behaves, block("warp_ready_mask", "w", with(wrm, 3, "pc_bits = 7")...), 5, "pc_bits"),
+		specRow("arbiter lanes 65", behaves, block("bank_arbiter", "a", with(arb, 0, "lanes = 65")...), 2, "lanes"),
+		specRow("arbiter bank_bits with hash", behaves, goodHash+block("bank_arbiter", "a", with(arb, 3, "hash = hash.h")...), 9, "Argument not allowed"),
+		specRow("arbiter hash of no unit", behaves, block("bank_arbiter", "a", "lanes = 8", "addr_bits = 10", "hash = hash.nosuch"), 4, "nosuch"),
+		specRow("pattern block of 1025 threads", behaves, block("pattern", "p", with(pat, 2, "block = [1025, 1]")...), 4, "block"),
+		specRow("pattern matrix entry 2^20+1", behaves, block("pattern", "p", with(pat, 0, "matrix = [[1048577, 0], [0, 1]]")...), 2, "matrix"),
+		specRow("pattern warp_size 1025", behaves, block("pattern", "p", with(pat, 3, "warp_size = 1025")...), 5, "warp_size"),
+		specRow("range past 4096 elements", behaves, "locals {\n  a = range(5000)\n}\n"+goodHash, 2, "range"),
+		specRow("nested for of 16 M elements", behaves, "locals {\n  a = [for i in range(4096) : [for j in range(4096) : i * j]]\n}\n"+goodHash, 2, ""),
+		specRow("division by zero", behaves, hashBlock(with(perm, 3, "k = 5 / 0")...), 5, "Not a whole number"),
+		specRow("modulo by zero", "`k = 5 % 0` is accepted silently as 5", hashBlock(with(perm, 3, "k = 5 % 0")...), 5, "Modulo by zero"),
+		specRow("log2 of 3", behaves, hashBlock(with(perm, 3, "k = log2(3)")...), 5, "log2"),
+		specRow("locals in a cycle", behaves, "locals {\n  a = local.b\n  b = local.a\n}\n"+goodHash, 3, "Cycle"),
+		specRow("undefined local", behaves, hashBlock(with(perm, 3, "k = local.nosuch")...), 5, "undeclared"),
+		specRow("unknown function call", behaves, hashBlock(with(perm, 3, "k = nosuch(1)")...), 5, "unknown function"),
+		specRow("unterminated block", behaves, "hash \"h\" {\n  function = \"fixed_xor\"\n", 1, "Unclosed"),
+		specRow("binary garbage", behaves, "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00\x01", 1, ""),
+		specRow("NUL bytes", behaves, "hash \"h\" {\n  function = \"fixed\x00xor\"\n  addr_bits = 10\n  bank_bits = 5\n}\n", 2, ""),
+		specRow("spec of 300 KiB", behaves, goodHash+"# "+strings.Repeat("x", 300<<10)+"\n", 1, "262144"),
+		hostileCase{
+			name: "empty spec", cat: "file", finding: behaves,
+			setup: []hcEntry{file("s.hcl", "")},
+			args:  []string{"gen", "-o", "out", "s.hcl"}, code: 2,
+			stderr: []string{"declare no units"},
+		},
+		hostileCase{
+			name: "spec is /dev/zero", cat: "file", finding: behaves,
+			setup: []hcEntry{symlink("s.hcl", "/dev/zero")},
+			args:  []string{"timing", "s.hcl"}, code: 2,
+			stderr: []string{"s.hcl:1:1: error: Spec file too large"},
+		},
+		hostileCase{
+			name: "spec is a directory", cat: "file", finding: behaves,
+			setup: []hcEntry{mkdir("s.hcl")},
+			args:  []string{"timing", "s.hcl"}, code: 2,
+			stderr: []string{"s.hcl", "directory"},
+		},
+		hostileCase{
+			name: "spec missing", cat: "file", finding: behaves,
+			args: []string{"gen", "-o", "out", "nosuch.hcl"}, code: 2,
+			stderr: []string{"nosuch.hcl"},
+		},
+		hostileCase{
+			name: "spec is a dangling symlink", cat: "file", finding: behaves,
+			setup: []hcEntry{symlink("s.hcl", "nowhere.hcl")},
+			args:  []string{"timing", "s.hcl"}, code: 2,
+			stderr: []string{"s.hcl"},
+		},
+		hostileCase{
+			name: "terminal escapes in a spec", cat: "file",
+			finding: "control characters in a spec line (terminal escape sequences) reach the terminal through the snippet",
+			setup:   []hcEntry{file("s.hcl", "hash \"a\" {\n  function  = \"xor\x1b[31mmatrix\x07\"\n  addr_bits = 12\n  bank_bits = 4\n}\n")},
+			args:    []string{"gen", "-o", "out", "s.hcl"}, code: 2,
+			stderr:   []string{"re:s\\.hcl:2:\\d+: error", `\x1b`},
+			noStderr: []string{"\x1b", "\x07"},
+		},
+		hostileCase{
+			name: "a duplicate attribute and other errors", cat: "file",
+			finding: "a duplicate attribute hides every other diagnostic of the file",
+			setup: []hcEntry{file("s.hcl", hashBlock(`function = "fixed_xor"`, "addr_bits = 10", "addr_bits = 10", "bank_bits = 5")+
+				block("hash", "g", `function = "fixed_xor"`, "addr_bits = 99", "bank_bits = 5"))},
+			args: []string{"gen", "-o", "out", "s.hcl"}, code: 2,
+			stderr: []string{"re:s\\.hcl:4:\\d+: error: ", "re:s\\.hcl:9:\\d+: error: "},
+		},
+		hostileCase{
+			name: "a 384 KB local in 10 units", cat: "memory",
+			finding: "an invalid 124 KB spec prints 615 MB of diagnostics (each error repeats a 400 KB local's value)",
+			setup: []hcEntry{file("s.hcl", func() string {
+				var b strings.Builder
+				b.WriteString("locals {\n  a = \"" + strings.Repeat("x", 2000) + "\"\n")
+				b.WriteString("  b = \"${local.a}${local.a}${local.a}${local.a}\"\n")
+				b.WriteString("  c = \"${local.b}${local.b}${local.b}${local.b}\"\n")
+				b.WriteString("  d = \"" + strings.Repeat("${local.c}", 12) + "\"\n}\n")
+				for i := 0; i < 10; i++ {
+					b.WriteString(block("hash", "h"+strconv.Itoa(i), "function = local.d", "addr_bits = local.d + 1", "bank_bits = 4"))
+				}
+				return b.String()
+			}())},
+			args: []string{"gen", "-o", "out", "s.hcl"}, code: 2,
+			stderr: []string{"re:s\\.hcl:8:\\d+: error: "},
+			maxErr: 100 << 10,
+		},
+	)
+
+	// --- Output files: the writer replaces regular files only, creates no
+	// directory but gen's -o, refuses colliding names up front, writes all
+	// or nothing.
+	for _, c := range []struct{ other, file, flag string }{
+		{"foo_gates", "foo_gates.v", "--c"},
+		{"foo_synth", "foo_synth.v", "--fusesoc"},
+		{"foo_tb", "foo_tb.v", "--tb"},
+	} {
+		add(hostileCase{
+			name: "gen units foo and " + c.other + " " + c.flag, cat: "file",
+			finding: "two units named `foo` and `foo_gates` → `foo`'s gate netlist is silently overwritten; `foo` + `foo_synth` collide",
+			setup:   []hcEntry{file("s.hcl", fmt.Sprintf(twoUnits, c.other))},
+			args:    []string{"gen", c.flag, "-o", "out", "s.hcl"}, code: 2,
+			stderr: []string{c.file, "unit foo (s.hcl:1)", "unit " + c.other + " (s.hcl:7)"},
+		})
+	}
+	victim := file("victim.txt", "keep me\n")
+	hcl := file("s.hcl", rap32)
+	tr := file("t.trace", "0 1 2 3\n0 32 64 96\n")
+	searchArgs := []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}
+	pipesimArgs := []string{"pipesim", "$SPECS/pipeline_figure4.hcl", "--trace", "$SPECS/traces/figure4.ptrace"}
+	synth := []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "20", "--warps", "2"}
+	for _, tgt := range []struct {
+		what  string
+		setup []hcEntry
+		name  string
+		kind  string
+	}{
+		{"a symlink", []hcEntry{victim, symlink("x", "victim.txt")}, "x", "symbolic link"},
+		{"a symlink to /dev/null", []hcEntry{symlink("x", "/dev/null")}, "x", "symbolic link"},
+		{"a FIFO", []hcEntry{fifo("x")}, "x", "FIFO"},
+		{"a directory", []hcEntry{mkdir("x"), file("x/inner", "keep")}, "x", "directory"},
+	} {
+		finding := "Writing an output (`pipesim --write-trace`, `timing --svg`, `search -o/--svg`, `pipesim -o`) onto a device node, FIFO or symlink replaces it with a regular file"
+		for _, cmd := range []struct {
+			name string
+			args []string
+		}{
+			{"timing --svg", []string{"timing", "--svg", "x", "s.hcl"}},
+			{"search -o", append([]string{"search", "-o", "x"}, searchArgs[1:]...)},
+			{"search --svg", append([]string{"search", "--svg", "x"}, searchArgs[1:]...)},
+			{"pipesim -o", append(append([]string(nil), pipesimArgs...), "-o", "x")},
+			{"pipesim --write-trace", append(append([]string(nil), synth...), "--write-trace", "x")},
+		} {
+			if tgt.what == "a directory" && cmd.name != "pipesim --write-trace" && cmd.name != "timing --svg" {
+				continue // one of each kind per command is enough; directories twice
+			}
+			add(hostileCase{
+				name: cmd.name + " onto " + tgt.what, cat: "file", finding: finding,
+				setup: append(append([]hcEntry(nil), tgt.setup...), hcl, tr),
+				args:  cmd.args, code: 2,
+				stderr: []string{"x", tgt.kind},
+			})
+		}
+	}
+	add(
+		hostileCase{
+			name: "search -o into a missing directory", cat: "file",
+			finding: "`search -o /nonexist/dir/x.hcl` and `timing --svg /nonexist/x.svg` create directories",
+			setup:   []hcEntry{tr},
+			args:    append([]string{"search", "-o", "nonexist/dir/x.hcl"}, searchArgs[1:]...), code: 2,
+			stderr: []string{"nonexist/dir"},
+		},
+		hostileCase{
+			name: "timing --svg into a missing directory", cat: "file",
+			finding: "`search -o /nonexist/dir/x.hcl` and `timing --svg /nonexist/x.svg` create directories",
+			setup:   []hcEntry{hcl},
+			args:    []string{"timing", "--svg", "nonexist/x.svg", "s.hcl"}, code: 2,
+			stderr: []string{"nonexist"},
+		},
+		hostileCase{
+			name: "pipesim -o into a missing directory", cat: "file", finding: behaves,
+			args: append(append([]string(nil), pipesimArgs...), "-o", "nonexist/r.txt"), code: 2,
+			stderr: []string{"nonexist"},
+		},
+		hostileCase{
+			name: "gen over a tree where one output is a directory", cat: "file",
+			finding: "`gen` over an earlier tree where one output name is a non-empty directory exits 1 after replacing 9 of the 10 earlier files",
+			setup:   []hcEntry{hcl, mkdir("out"), file("out/r.v", "earlier\n"), mkdir("out/r_gates.v"), file("out/r_gates.v/keep", "keep\n")},
+			args:    []string{"gen", "-o", "out", "s.hcl"}, code: 2,
+			stderr: []string{"out/r_gates.v", "directory"},
+		},
+		hostileCase{
+			name: "gen -o names a regular file", cat: "file", finding: behaves,
+			setup: []hcEntry{hcl, file("out", "a file\n")},
+			args:  []string{"gen", "-o", "out", "s.hcl"}, code: 2,
+			stderr: []string{"out", "not a directory"},
+		},
+		hostileCase{
+			name: "gen replaces an earlier tree", cat: "file", finding: behaves,
+			setup: append([]hcEntry{hcl}, earlierRap...),
+			args:  []string{"gen", "-o", "out", "s.hcl"}, code: 0,
+			stdout:  []string{"wrote 2 files for 1 units"},
+			outputs: []string{"out/r.v", "out/r_gates.v"},
+		},
+		hostileCase{
+			name: "search -o replaces an earlier file", cat: "file", finding: behaves,
+			setup: []hcEntry{tr, file("x.hcl", "earlier\n")},
+			args:  append([]string{"search", "-o", "x.hcl"}, searchArgs[1:]...), code: 0,
+			stdout:  []string{"bitvector_perm"},
+			outputs: []string{"x.hcl"},
+		},
+		hostileCase{
+			name: "arguments after -- are files", cat: "file",
+			finding: "everything after `--` is not treated as positional",
+			setup:   []hcEntry{file("-weird.trace", "0x10\n0x20\n")},
+			args:    []string{"conflicts", "--", "-weird.trace"}, code: 0,
+			stdout: []string{"2 accesses"},
+		},
+		hostileCase{
+			name: "-- then --help is a file", cat: "flag",
+			finding: "everything after `--` is not treated as positional",
+			args:    []string{"conflicts", "--", "--help"}, code: 2,
+			stderr: []string{"open --help"},
+		},
+	)
+
+	// --- Traces and cell libraries.
+	add(
+		hostileCase{name: "trace missing", cat: "file", finding: behaves,
+			args: []string{"conflicts", "nosuch.trace"}, code: 2, stderr: []string{"open nosuch.trace"}},
+		hostileCase{name: "trace empty", cat: "file", finding: behaves,
+			setup: []hcEntry{file("t.trace", "")},
+			args:  []string{"conflicts", "t.trace"}, code: 0, stdout: []string{"total: 0 accesses"}},
+		hostileCase{name: "trace of binary garbage", cat: "file", finding: behaves,
+			setup: []hcEntry{file("t.trace", "\x10|\x00\xff\xfe\x1b[2J\n")},
+			args:  []string{"conflicts", "t.trace"}, code: 2,
+			stderr: []string{"t.trace:1:", `\x10`}, noStderr: []string{"\x1b"}},
+		hostileCase{name: "trace with a NUL byte", cat: "file", finding: behaves,
+			setup: []hcEntry{file("t.trace", "0x10\x00 0x20\n")},
+			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:1:", `\x00`}},
+		hostileCase{name: "trace is a directory", cat: "file", finding: behaves,
+			setup: []hcEntry{mkdir("t.trace")},
+			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace", "directory"}},
+		hostileCase{name: "trace address past 64 bits", cat: "file", finding: behaves,
+			setup: []hcEntry{file("t.trace", "1 2\n99999999999999999999999\n")},
+			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:2:", "64 bits"}},
+		hostileCase{name: "trace negative address", cat: "file", finding: behaves,
+			setup: []hcEntry{file("t.trace", "-5 3\n")},
+			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:1:", "-5"}},
+		hostileCase{name: "trace line of 1025 lanes", cat: "memory", finding: behaves,
+			setup: []hcEntry{file("t.trace", strings.Repeat("1 ", 1025)+"\n")},
+			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:1:", "1024"}},
+		hostileCase{name: "trace line past 1 MiB", cat: "memory", finding: behaves,
+			setup: []hcEntry{file("t.trace", "1 2\n# "+strings.Repeat("x", 1<<20)+"\n")},
+			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:2", "1048576"}},
+		hostileCase{name: "search on an empty trace", cat: "file", finding: behaves,
+			setup: []hcEntry{file("t.trace", "")},
+			args:  searchArgs, code: 0, stdout: []string{"accesses    0 "}},
+		hostileCase{name: "pipesim trace missing", cat: "file", finding: behaves,
+			args: []string{"pipesim", "$SPECS/pipeline_figure4.hcl", "--trace", "nosuch.ptrace"}, code: 2, stderr: []string{"nosuch.ptrace"}},
+		hostileCase{name: "pipesim trace of garbage", cat: "file", finding: behaves,
+			setup: []hcEntry{file("p.ptrace", "\xff\xfe garbage\n")},
+			args:  []string{"pipesim", "$SPECS/pipeline_figure4.hcl", "--trace", "p.ptrace"}, code: 2, stderr: []string{"p.ptrace:1"}},
+		hostileCase{name: "accelsim kernelslist of a missing kernel", cat: "file", finding: behaves,
+			setup: []hcEntry{file("kernelslist.g", "kernel-1.traceg\n")},
+			args:  []string{"conflicts", "kernelslist.g"}, code: 2, stderr: []string{"kernel-1.traceg"}},
+		hostileCase{name: "accelsim line past 64 KiB", cat: "memory", finding: behaves,
+			setup: []hcEntry{file("kernel-1.traceg", "-kernel name = k\n"+strings.Repeat("x", 70<<10)+"\n")},
+			args:  []string{"conflicts", "kernel-1.traceg"}, code: 2, stderr: []string{"kernel-1.traceg", "65536"}},
+		hostileCase{name: "liberty missing", cat: "file", finding: behaves,
+			args: []string{"characterize", "nosuch.lib"}, code: 2, stderr: []string{"nosuch.lib"}},
+		hostileCase{name: "liberty empty", cat: "file", finding: behaves,
+			setup: []hcEntry{file("c.lib", "")},
+			args:  []string{"characterize", "c.lib"}, code: 2, stderr: []string{"c.lib"}},
+		hostileCase{name: "liberty is a directory", cat: "file", finding: behaves,
+			setup: []hcEntry{mkdir("c.lib")},
+			args:  []string{"characterize", "c.lib"}, code: 2, stderr: []string{"c.lib", "directory"}},
+		hostileCase{name: "liberty of binary bytes", cat: "file",
+			finding: "a 10 MB token or raw binary bytes are echoed whole by the liberty reader",
+			setup:   []hcEntry{file("c.lib", "library (x) {\n \x1b[2J\x00\xff\xfe"+strings.Repeat("\x01", 500)+"\n}\n")},
+			args:    []string{"characterize", "c.lib"}, code: 2,
+			stderr: []string{"c.lib"}, noStderr: []string{"\x1b", "\x00", "\x01"}, maxErr: 1000},
+		hostileCase{name: "liberty token of 10 MB", cat: "memory",
+			finding: "a 10 MB token or raw binary bytes are echoed whole by the liberty reader",
+			setup:   []hcEntry{file("c.lib", "library ("+strings.Repeat("a", 10<<20)+") {\n}\n")},
+			args:    []string{"characterize", "c.lib"}, code: 2,
+			stderr: []string{"c.lib", "1048576"}, maxErr: 1000},
+		hostileCase{name: "gzipped liberty token of 10 MB", cat: "memory",
+			finding: "a 10 MB token or raw binary bytes are echoed whole by the liberty reader",
+			setup:   []hcEntry{file("c.lib.gz", gzipped("library ("+strings.Repeat("a", 10<<20)+") {\n}\n"))},
+			args:    []string{"characterize", "c.lib.gz"}, code: 2,
+			stderr: []string{"c.lib.gz", "1048576"}, maxErr: 1000},
+		hostileCase{name: "liberty is /dev/zero", cat: "memory",
+			finding: "the liberty reader has no size limit (`characterize /dev/zero` 6.4 GB in 9 s",
+			setup:   []hcEntry{symlink("c.lib", "/dev/zero")},
+			args:    []string{"characterize", "c.lib"}, code: 2,
+			stderr: []string{"c.lib"}, maxErr: 1000},
+		hostileCase{name: "corrupt gzip liberty", cat: "file", finding: behaves,
+			setup: []hcEntry{file("c.lib.gz", gzipped("library (x) {\n}\n")[:12])},
+			args:  []string{"characterize", "c.lib.gz"}, code: 2, stderr: []string{"c.lib.gz"}},
+		hostileCase{name: "gen --liberty missing", cat: "file", finding: behaves,
+			setup: []hcEntry{hcl},
+			args:  []string{"gen", "--fusesoc", "--liberty", "nosuch.lib", "-o", "out", "s.hcl"}, code: 2, stderr: []string{"nosuch.lib"}},
+		hostileCase{name: "fusesoc-gen GAPI file missing", cat: "file", finding: behaves,
+			args: []string{"fusesoc-gen", "nosuch.yml"}, code: 2, stderr: []string{"nosuch.yml"}},
+		hostileCase{name: "fusesoc-gen GAPI file of garbage", cat: "file", finding: behaves,
+			setup: []hcEntry{file("g.yml", "\x00\x01: [\n")},
+			args:  []string{"fusesoc-gen", "g.yml"}, code: 2, stderr: []string{"g.yml"}},
+		hostileCase{name: "verify --rtl missing", cat: "file", finding: behaves,
+			setup: []hcEntry{hcl},
+			args:  []string{"verify", "--rtl", "nosuch.v", "--unit", "r", "s.hcl"}, code: 2, stderr: []string{"nosuch.v"}},
+	)
+
+	// --- Flags.
+	add(
+		flagRow("unknown command", behaves, nil, []string{"frobnicate"}, "unknown command"),
+		flagRow("misspelt command", behaves, nil, []string{"verfy"}, "unknown command", "verify"),
+		flagRow("misspelt flag", behaves, nil, []string{"search", "--adr-bits", "10"}, "unknown flag: --adr-bits", "--addr-bits"),
+		flagRow("no command", behaves, nil, nil, "Usage"),
+		flagRow("gen without a spec", behaves, nil, []string{"gen", "-o", "out"}, "spec"),
+		flagRow("version with an argument", behaves, nil, []string{"version", "x"}, "x"),
+		flagRow("completion of an unknown shell", behaves, nil, []string{"completion", "tcsh"}, "tcsh"),
+		flagRow("timing --clock NaN", "`timing --clock NaN` exits 0 printing \"@NaN FO4 … 1 cycles\"", []hcEntry{hcl}, []string{"timing", "--clock", "NaN", "s.hcl"}, "--clock", "1e+06"),
+		flagRow("timing --clock 1e-19", "`--clock 1e-19` gives \"1 cycles\" (integer overflow clamped)", []hcEntry{hcl}, []string{"timing", "--clock", "1e-19", "s.hcl"}, "--clock", "1e+06"),
+		flagRow("timing --clock Inf", behaves, []hcEntry{hcl}, []string{"timing", "--clock", "Inf", "s.hcl"}, "--clock"),
+		flagRow("timing --clock 40,,x", behaves, []hcEntry{hcl}, []string{"timing", "--clock", "40,,x", "s.hcl"}, "--clock"),
+		flagRow("profile --clock -1", "`timing --clock NaN` exits 0", nil, []string{"profile", "--clock", "-1", "$SPECS/traces/accelsim/profile_transpose.traceg"}, "--clock"),
+		flagRow("timing --load -1", behaves, []hcEntry{hcl}, []string{"timing", "--load", "-1", "s.hcl"}, "--load"),
+		flagRow("timing --mode bogus", behaves, []hcEntry{hcl}, []string{"timing", "--mode", "bogus", "s.hcl"}, "bogus"),
+		flagRow("timing --svg-unit of no unit", behaves, []hcEntry{hcl}, []string{"timing", "--svg", "f.svg", "--svg-unit", "nosuch", "s.hcl"}, "nosuch"),
+		flagRow("conflicts --banks 0", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "0", "t.trace"}, "--banks"),
+		flagRow("conflicts --banks 2^24+1", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "16777217", "t.trace"}, "--banks"),
+		flagRow("conflicts --bank-bytes 3", behaves, []hcEntry{tr}, []string{"conflicts", "--bank-bytes", "3", "t.trace"}, "--bank-bytes"),
+		flagRow("conflicts --hash without a unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl", "t.trace"}, "--hash"),
+		flagRow("conflicts --hash of no unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl:nosuch", "t.trace"}, "nosuch"),
+		flagRow("conflicts --hash of an invalid spec", behaves, []hcEntry{tr, file("s.hcl", hashBlock(with(perm, 1, "addr_bits = 65")...))}, []string{"conflicts", "--hash", "s.hcl:h", "t.trace"}, "re:s\\.hcl:3:\\d+: error"),
+		flagRow("search --addr-bits 65", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--addr-bits", "65", "--bank-bits", "5", "t.trace"}, "65"),
+		flagRow("search --bank-bits 0", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "0", "t.trace"}, "--bank-bits"),
+		flagRow("search --function bogus", behaves, []hcEntry{tr}, []string{"search", "--function", "bogus", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}, "bogus"),
+		flagRow("search without --addr-bits", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--bank-bits", "5", "t.trace"}, "addr-bits"),
+		flagRow("search --stride x", behaves, nil, []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "5", "--stride", "x"}, "--stride"),
+		flagRow("search --method bogus", behaves, []hcEntry{tr}, []string{"search", "--function", "bitwise_xor", "--method", "bogus", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}, "bogus"),
+		flagRow("rapsim --trials 0", behaves, nil, []string{"rapsim", "--trials", "0"}, "trials"),
+		flagRow("rapsim --w 3", behaves, nil, []string{"rapsim", "--w", "3"}, "w = 3"),
+		flagRow("rapsim --w 2048", behaves, nil, []string{"rapsim", "--w", "2048"}, "2048"),
+		flagRow("rapsim --table bogus", behaves, nil, []string{"rapsim", "--table", "bogus"}, "bogus"),
+		flagRow("rapsim --seed -1", behaves, nil, []string{"rapsim", "--seed", "-1"}, "--seed"),
+		flagRow("pipesim without a workload", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl"}, "--trace"),
+		flagRow("pipesim --preset bogus", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--preset", "bogus"}, "bogus"),
+		flagRow("pipesim --warps 0", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--warps", "0"}, "warps"),
+		flagRow("pipesim --mem NaN", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--mem", "NaN"}, "NaN"),
+		flagRow("pipesim --degrees garbage", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--degrees", "1:x"}, "1:x"),
+		flagRow("pipesim --unit of no unit", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--unit", "nosuch"}, "nosuch"),
+		flagRow("verify --jobs 0", behaves, []hcEntry{hcl}, []string{"verify", "--jobs", "0", "s.hcl"}, "--jobs"),
+		flagRow("verify --sim bogus", behaves, []hcEntry{hcl}, []string{"verify", "--sim", "bogus", "s.hcl"}, "bogus"),
+		flagRow("verify --unit of no unit", behaves, []hcEntry{hcl}, []string{"verify", "--unit", "nosuch*", "s.hcl"}, "nosuch*", "units: r"),
+		flagRow("verify --vectors -1", behaves, []hcEntry{hcl}, []string{"verify", "--vectors", "-1", "s.hcl"}, "--vectors"),
+		flagRow("verify --sim-timeout -1s", behaves, []hcEntry{hcl}, []string{"verify", "--sim-timeout", "-1s", "s.hcl"}, "--sim-timeout"),
+		flagRow("verify -D of a bad macro", behaves, []hcEntry{hcl, file("m.v", "module r; endmodule\n")}, []string{"verify", "--rtl", "m.v", "--unit", "r", "-D", "1BAD", "s.hcl"}, "1BAD"),
+		flagRow("verify --vectors 2^64", behaves, []hcEntry{hcl}, []string{"verify", "--vectors", "18446744073709551616", "s.hcl"}, "--vectors"),
+		flagRow("crosscheck-timing without --liberty", behaves, []hcEntry{hcl}, []string{"crosscheck-timing", "s.hcl"}, "--liberty"),
+		flagRow("search --name module", "`search --name module` writes a hash block that `gen` refuses", []hcEntry{tr},
+			append([]string{"search", "-o", "x.hcl", "--name", "module"}, searchArgs[1:]...), "--name"),
+		flagRow("search --name with a dollar", "`search --name module` writes a hash block that `gen` refuses", []hcEntry{tr},
+			append([]string{"search", "-o", "x.hcl", "--name", "a$b"}, searchArgs[1:]...), "--name"),
+		hostileCase{name: "search --count n=64 m=16", cat: "flag",
+			finding: "`search --count --addr-bits 64 --bank-bits 16` prints 3.1e-3385347752174043964",
+			args:    []string{"search", "--count", "--addr-bits", "64", "--bank-bits", "16"}, code: 0,
+			stdout: []string{"3.1e88848372616373714116"}},
+	)
+	for _, n := range []string{"63", "64", "65", "1000", "-1"} {
+		add(flagRow("conflicts --lock-bits "+n,
+			"`lsugen conflicts --lock-bits 64 TRACE` (also 63, 65, 1000): nil-pointer panic",
+			[]hcEntry{tr}, []string{"conflicts", "--lock-bits", n, "t.trace"}, "--lock-bits", "want 0 to 24"))
+	}
+
+	// --- Memory: sizes that would exhaust memory refused before work.
+	vfind := "`lsugen verify --sim netlist --vectors 1000000000000` on a 32-lane coalescer: `fatal error: runtime: out of memory`"
+	add(
+		hostileCase{name: "verify --vectors 1e12 on a 32-lane coalescer", cat: "memory", finding: vfind,
+			args: []string{"verify", "--sim", "netlist", "--vectors", "1000000000000", "--unit", "coalesce_spec_32", "$SPECS/coalescer_thesis.hcl"},
+			code: 2, stderr: []string{"verify budget", "GiB"}},
+		hostileCase{name: "verify --vectors 1e8 on a 32-lane coalescer", cat: "memory", finding: "`--vectors 100000000` passes 6 GB",
+			args: []string{"verify", "--sim", "netlist", "--vectors", "100000000", "--unit", "coalesce_spec_32", "$SPECS/coalescer_thesis.hcl"},
+			code: 2, stderr: []string{"verify budget", "GiB"}},
+		hostileCase{name: "verify --configs 1e12", cat: "memory", finding: vfind,
+			args: []string{"verify", "--sim", "netlist", "--configs", "1000000000000", "$SPECS/hash_configurable.hcl"},
+			code: 2, stderr: []string{"verify budget"}},
+		hostileCase{name: "verify --max-vectors 2^62 on 48 input bits", cat: "memory", finding: vfind,
+			setup: []hcEntry{file("s.hcl", block("hash", "wide", `function = "bitwise_xor"`, "addr_bits = 48", "bank_bits = 2", "bits = [[0, 47], [1, 46]]"))},
+			args:  []string{"verify", "--sim", "netlist", "--max-vectors", "4611686018427387904", "s.hcl"},
+			code:  2, stderr: []string{"verify budget"}},
+		hostileCase{name: "verify --vectors 1e12 under a 1 GiB address-space limit", cat: "memory", finding: vfind,
+			args:  []string{"verify", "--sim", "netlist", "--vectors", "1000000000000", "--unit", "coalesce_spec_32", "$SPECS/coalescer_thesis.hcl"},
+			child: &hcChild{asExtra: 1 << 30},
+			code:  2, stderr: []string{"verify budget"}},
+		hostileCase{name: "liberty /dev/zero under a 1 GiB address-space limit", cat: "memory",
+			finding: "the liberty reader has no size limit (`characterize /dev/zero` 6.4 GB in 9 s",
+			setup:   []hcEntry{symlink("c.lib", "/dev/zero")},
+			args:    []string{"characterize", "c.lib"},
+			child:   &hcChild{asExtra: 1 << 30},
+			code:    2, stderr: []string{"c.lib"}},
+		flagRow("rapsim --trials 10000001", behaves, nil, []string{"rapsim", "--trials", "10000001"}, "trials"),
+		flagRow("pipesim --instructions -1", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "-1"}, "instructions"),
+		flagRow("conflicts --banks 2^63", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "9223372036854775807", "t.trace"}, "--banks"),
+	)
+
+	// --- Disk: a report or output that cannot be written is a failure
+	// (exit 1) and leaves earlier outputs as they were.
+	for _, args := range [][]string{
+		{"version"},
+		{"timing", "s.hcl"},
+		{"search", "--count", "--addr-bits", "8", "--bank-bits", "2"},
+		{"conflicts", "t.trace"},
+		{"rapsim", "--w", "4", "--trials", "10"},
+		{"gen", "-o", "out", "s.hcl"},
+	} {
+		c := hostileCase{
+			name: strings.Join(args[:1], " ") + " > /dev/full", cat: "disk",
+			finding: "`search ... > /dev/full` exits 0 having lost its report",
+			setup:   []hcEntry{hcl, tr},
+			args:    args, full: true, code: 1,
+			stderr: []string{"no space left on device"},
+		}
+		if args[0] == "gen" {
+			c.outputs = []string{"out", "out/r.v", "out/r_gates.v"}
+		}
+		add(c)
+	}
+	efbig := "full and read-only disks leave earlier outputs intact"
+	add(
+		hostileCase{name: "gen onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
+			setup: append([]hcEntry{hcl}, earlierRap...),
+			args:  []string{"gen", "-o", "out", "s.hcl"},
+			child: &hcChild{fsize: 4096}, code: 1, stderr: []string{"file too large"}},
+		hostileCase{name: "search -o onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
+			setup: []hcEntry{tr, file("x.hcl", "earlier\n")},
+			args:  append([]string{"search", "-o", "x.hcl"}, searchArgs[1:]...),
+			child: &hcChild{fsize: 16}, code: 1, stderr: []string{"x.hcl", "file too large"}},
+		hostileCase{name: "pipesim -o onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
+			setup: []hcEntry{file("r.txt", "earlier\n")},
+			args:  append(append([]string(nil), pipesimArgs...), "-o", "r.txt"),
+			child: &hcChild{fsize: 64}, code: 1, stderr: []string{"r.txt", "file too large"}},
+		hostileCase{name: "timing --svg onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
+			setup: []hcEntry{hcl, file("f.svg", "earlier\n")},
+			args:  []string{"timing", "--svg", "f.svg", "s.hcl"},
+			child: &hcChild{fsize: 512}, code: 1, stderr: []string{"f.svg", "file too large"}},
+	)
+
+	// --- Signals: an interrupted gen removes its temporaries and keeps
+	// the earlier outputs (it left half-written .NAME.v.tmp-* files).
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		add(hostileCase{
+			name: "gen interrupted by " + sig.String() + " while writing", cat: "signal",
+			finding: "Ctrl-C or SIGTERM while `gen` writes a large unit leaves half-written hidden `.NAME.v.tmp-*` files",
+			setup:   []hcEntry{mkdir("out"), file("out/coalesce_a2a_64.v", "earlier\n"), file("out/coalesce_spec_64_gates.v", "earlier\n")},
+			args:    []string{"gen", "-o", "out", "$SPECS/coalescer_thesis.hcl"},
+			child:   &hcChild{signal: sig, ready: tmpAppears},
+			code:    128 + int(sig), stderr: []string{"interrupted"},
+		})
+	}
+	return cs
+}
+
+// TestHostileCorpus replays every row of hostileCases.
+func TestHostileCorpus(t *testing.T) {
+	specsDir, err := filepath.Abs("../../specs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := hostileCases()
+	names := map[string]bool{}
+	count := map[string]int{}
+	for _, c := range cases {
+		if names[c.name] {
+			t.Errorf("two rows named %q", c.name)
+		}
+		names[c.name] = true
+		count[c.cat]++
+		if len(c.stderr) == 0 && len(c.stdout) == 0 {
+			t.Errorf("%s: the row asserts no message", c.name)
+		}
+		if c.finding == "" {
+			t.Errorf("%s: no finding", c.name)
+		}
+	}
+	for _, cat := range []string{"file", "flag", "signal", "disk", "memory"} {
+		if count[cat] == 0 {
+			t.Errorf("no %s row", cat)
+		}
+	}
+	if len(cases) < 100 {
+		t.Errorf("%d rows, want at least 100", len(cases))
+	}
+	t.Logf("%d rows: %v", len(cases), count)
+	for _, c := range cases {
+		t.Run(c.cat+"/"+c.name, func(t *testing.T) { replayHostile(t, c, specsDir) })
+	}
+}
+
+// hcState is one path as it was: its type and content or link target.
+type hcState struct {
+	mode fs.FileMode
+	data string
+}
+
+// snapshot reads every path under dir but tmp.
+func snapshot(t *testing.T, dir string) map[string]hcState {
+	t.Helper()
+	m := map[string]hcState{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == "." || rel == "tmp" {
+			return nil
+		}
+		s := hcState{mode: d.Type()}
+		switch d.Type() {
+		case 0:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			s.data = string(b)
+		case fs.ModeSymlink:
+			s.data, _ = os.Readlink(p)
+		}
+		m[rel] = s
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func replayHostile(t *testing.T, c hostileCase, specsDir string) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range c.setup {
+		p := filepath.Join(dir, e.path)
+		var err error
+		switch e.kind {
+		case 'f':
+			err = os.WriteFile(p, []byte(e.data), 0o644)
+		case 'l':
+			err = os.Symlink(e.data, p)
+		case 'p':
+			err = syscall.Mkfifo(p, 0o644)
+		case 'd':
+			err = os.MkdirAll(p, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := make([]string, len(c.args))
+	for i, a := range c.args {
+		args[i] = strings.ReplaceAll(a, "$SPECS/", specsDir+"/")
+	}
+	before := snapshot(t, dir)
+
+	var code int
+	var stdout, stderr string
+	if c.child != nil {
+		code, stdout, stderr = runHostileChild(t, dir, tmp, args, c.child)
+	} else {
+		t.Chdir(dir)
+		t.Setenv("TMPDIR", tmp)
+		var o, e bytes.Buffer
+		if c.full {
+			code = run(args, fullWriter{}, &e)
+		} else {
+			code = run(args, &o, &e)
+		}
+		stdout, stderr = o.String(), e.String()
+	}
+	where := fmt.Sprintf("lsugen %s", strings.Join(c.args, " "))
+	if len(where) > 200 {
+		where = where[:200] + "…"
+	}
+	show := func() string {
+		s := stderr
+		if len(s) > 2000 {
+			s = s[:2000] + "…"
+		}
+		return fmt.Sprintf("\nstdout: %.2000s\nstderr: %s", stdout, s)
+	}
+
+	if code != c.code {
+		t.Errorf("%s: exit %d, want %d%s", where, code, c.code, show())
+	}
+	for _, bad := range []string{"panic:", "fatal error:", "goroutine "} {
+		if strings.Contains(stderr, bad) {
+			t.Errorf("%s: stderr holds %q%s", where, bad, show())
+		}
+	}
+	match := func(s, want string) bool {
+		if re, ok := strings.CutPrefix(want, "re:"); ok {
+			return regexp.MustCompile(re).MatchString(s)
+		}
+		return strings.Contains(s, want)
+	}
+	for _, w := range c.stderr {
+		if !match(stderr, w) {
+			t.Errorf("%s: stderr lacks %q%s", where, w, show())
+		}
+	}
+	for _, w := range c.stdout {
+		if !match(stdout, w) {
+			t.Errorf("%s: stdout lacks %q%s", where, w, show())
+		}
+	}
+	for _, w := range c.noStderr {
+		if strings.Contains(stderr, w) {
+			t.Errorf("%s: stderr holds %q%s", where, w, show())
+		}
+	}
+	if c.maxErr > 0 && len(stderr) > c.maxErr {
+		t.Errorf("%s: %d bytes on stderr, want at most %d", where, len(stderr), c.maxErr)
+	}
+
+	// Nothing lost, nothing left behind.
+	after := snapshot(t, dir)
+	allowed := func(rel string) bool {
+		for _, pat := range c.outputs {
+			if ok, _ := filepath.Match(pat, rel); ok {
+				return true
+			}
+		}
+		return false
+	}
+	for rel, b := range before {
+		a, ok := after[rel]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s was removed", where, rel)
+		case a.mode != b.mode:
+			t.Errorf("%s: %s was a %v, now a %v", where, rel, b.mode, a.mode)
+		case a.data != b.data && !allowed(rel):
+			t.Errorf("%s: %s changed", where, rel)
+		}
+	}
+	for rel, a := range after {
+		if _, ok := before[rel]; ok {
+			continue
+		}
+		switch {
+		case strings.Contains(filepath.Base(rel), ".tmp-"):
+			t.Errorf("%s: temporary %s left behind", where, rel)
+		case !allowed(rel):
+			t.Errorf("%s: %s (%v) created", where, rel, a.mode)
+		case a.mode != 0 && a.mode != fs.ModeDir:
+			t.Errorf("%s: output %s is a %v, not a regular file", where, rel, a.mode)
+		}
+	}
+	for _, pat := range c.outputs {
+		if strings.Contains(pat, "*") || c.code != 0 {
+			continue
+		}
+		if a, ok := after[pat]; !ok || a == before[pat] {
+			t.Errorf("%s: output %s not written", where, pat)
+		}
+	}
+	if es, _ := os.ReadDir(tmp); len(es) > 0 {
+		t.Errorf("%s: %d temporaries left in TMPDIR (%s …)", where, len(es), es[0].Name())
+	}
+}
+
+// Environment of TestHostileCorpusChild: its arguments (one a line) and
+// limits.
+const (
+	hostileArgsEnv  = "LSUGEN_HOSTILE_ARGS"
+	hostileFsizeEnv = "LSUGEN_HOSTILE_FSIZE"
+	hostileASEnv    = "LSUGEN_HOSTILE_AS_EXTRA"
+)
+
+// TestHostileCorpusChild is lsugen under a row's limits when
+// runHostileChild runs this binary again; otherwise it does nothing.
+func TestHostileCorpusChild(t *testing.T) {
+	args, ok := os.LookupEnv(hostileArgsEnv)
+	if !ok {
+		return
+	}
+	if v := os.Getenv(hostileFsizeEnv); v != "" {
+		n, _ := strconv.ParseUint(v, 10, 64)
+		signal.Ignore(syscall.SIGXFSZ)
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+			fmt.Fprintln(os.Stderr, "setrlimit:", err)
+			os.Exit(99)
+		}
+	}
+	if v := os.Getenv(hostileASEnv); v != "" {
+		n, _ := strconv.ParseUint(v, 10, 64)
+		lim := vmSize() + n
+		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+			fmt.Fprintln(os.Stderr, "setrlimit:", err)
+			os.Exit(99)
+		}
+	}
+	os.Exit(runInterruptible(strings.Split(args, "\n"), os.Stdout, os.Stderr))
+}
+
+// vmSize is this process's virtual size in bytes (/proc/self/status).
+func vmSize() uint64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			n, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n << 10
+		}
+	}
+	return 0
+}
+
+// runHostileChild runs lsugen (this test binary) in dir under the row's
+// limits, sends its signal once ready, and returns its exit status (128 +
+// N when signal N killed it), standard output and error.
+func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) (int, string, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestHostileCorpusChild$", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), hostileArgsEnv+"="+strings.Join(args, "\n"), "TMPDIR="+tmp)
+	if ch.fsize > 0 {
+		cmd.Env = append(cmd.Env, hostileFsizeEnv+"="+strconv.FormatUint(ch.fsize, 10))
+	}
+	if ch.asExtra > 0 {
+		cmd.Env = append(cmd.Env, hostileASEnv+"="+strconv.FormatUint(ch.asExtra, 10))
+	}
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if ch.signal != 0 {
+		deadline := time.Now().Add(30 * time.Second)
+		for !ch.ready(dir) {
+			select {
+			case err := <-exited:
+				t.Fatalf("lsugen exited (%v) before it was ready for %v:\n%s", err, ch.signal, e.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("not ready for %v within 30 s:\n%s", ch.signal, e.String())
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if err := cmd.Process.Signal(ch.signal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err = <-exited:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("lsugen %s still runs after 60 s:\n%s", strings.Join(args, " "), e.String())
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, o.String(), e.String()
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), o.String(), e.String()
+		}
+		return ee.ExitCode(), o.String(), e.String()
+	default:
+		t.Fatal(err)
+		return 0, "", ""
+	}
+}
