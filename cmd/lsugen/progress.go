@@ -228,9 +228,13 @@ func formatCount(n int64) string {
 }
 
 // formatDuration writes d rounded to whole seconds, or minutes from an
-// hour on: 45s, 3m07s, 2h05m; below a second, in milliseconds.
+// hour on: 45s, 3m07s, 2h05m; below a second, in milliseconds (below a
+// millisecond, as time.Duration writes it).
 func formatDuration(d time.Duration) string {
-	if d < time.Second {
+	switch {
+	case d < time.Millisecond:
+		return d.String()
+	case d < time.Second:
 		return fmt.Sprintf("%dms", d.Milliseconds())
 	}
 	if d = d.Round(time.Second); d >= time.Hour {

@@ -81,7 +81,7 @@ func TestProgress_Formats(t *testing.T) {
 		}
 	}
 	for d, want := range map[time.Duration]string{
-		250 * time.Millisecond: "250ms", 45 * time.Second: "45s", 187 * time.Second: "3m07s",
+		time.Nanosecond: "1ns", 250 * time.Millisecond: "250ms", 45 * time.Second: "45s", 187 * time.Second: "3m07s",
 		125 * time.Minute: "2h05m", 10 * time.Minute: "10m00s",
 	} {
 		if got := formatDuration(d); got != want {
