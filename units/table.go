@@ -20,6 +20,7 @@ var table = []Family{
 		summary:  "bank-index hash: bit-vector and bitwise permutations and XORs, XOR matrices, add, the random address permute-shift, IPOLY by polynomial and any bank count by mod",
 		source:   "000_*, 002_*, 004_*",
 		generate: gen.Hash,
+		size:     hashSize,
 		model:    model.ForHash,
 		// A hash's inputs are an address and its configuration: every
 		// address is enumerated up to 2^20, and random addresses reach
@@ -37,6 +38,7 @@ var table = []Family{
 		summary:  "coalescer: marks the lanes whose cache block no later lane repeats (all-to-all, neighbor or speculative)",
 		source:   "003_*",
 		generate: gen.Coalescer,
+		size:     coalescerSize,
 		model:    model.ForCoalescer,
 		directed: func(c *specs.Coalescer) verify.DirectedFunc {
 			return func(ins []*netlist.Port, seed uint64) []verify.Vector {
@@ -65,6 +67,7 @@ var table = []Family{
 		summary:  "address-monotonicity detector: are a warp's addresses non-decreasing or non-increasing",
 		source:   "003_*",
 		generate: gen.MonotonicityDetector,
+		size:     detectorSize,
 		model:    model.ForMonotonicityDetector,
 		directed: func(m *specs.MonotonicityDetector) verify.DirectedFunc {
 			return func(ins []*netlist.Port, seed uint64) []verify.Vector {
@@ -85,6 +88,7 @@ var table = []Family{
 		summary:  "bank arbiter: the bank-conflict degree of a warp access and conflict-free grants, hashed banks and locks",
 		source:   "001_*, 002_*",
 		generate: gen.BankArbiter,
+		size:     arbiterSize,
 		// Combinational, or clocked with serialize = true: the design's
 		// clock picks the model.
 		model:      model.ForBankArbiter,
@@ -108,6 +112,7 @@ var table = []Family{
 		summary:    "pipeline back end from EXE to writeback: the elastic pipeline and its two baselines",
 		source:     "001_*",
 		generate:   gen.ElasticPipeline,
+		size:       pipelineSize,
 		sequential: model.ForPipeline,
 		stimulus:   pipelineStimulus,
 		lanePlot:   notWarpWide[*specs.ElasticPipeline],
@@ -117,6 +122,7 @@ var table = []Family{
 		summary:    "bank-conflict-aware warp ready mask with its conflict history cache",
 		source:     "001_*",
 		generate:   gen.WarpReadyMask,
+		size:       readyMaskSize,
 		sequential: model.ForReadyMask,
 		stimulus:   readyMaskStimulus,
 		lanePlot:   notWarpWide[*specs.WarpReadyMask],

@@ -32,6 +32,9 @@ type Family struct {
 	Source  string // the paper the family comes from (see docs/sources.md)
 
 	Generate func(specs.Unit) (*netlist.Design, hcl.Diagnostics)
+	// Size estimates from the spec alone, without generating, the gates
+	// and Verilog bytes Generate makes: an upper bound (size.go).
+	Size func(specs.Unit) Size
 
 	// A combinational unit is checked with Model and Directed; a clocked
 	// one (synchronous reset rst) with Sequential and Stimulus. A family
@@ -63,6 +66,7 @@ type LanePoint struct {
 type row[T specs.Unit] struct {
 	kind, summary, source string
 	generate              func(T) (*netlist.Design, hcl.Diagnostics)
+	size                  func(T) Size
 	model                 func(T) (model.Model, error)
 	directed              func(T) verify.DirectedFunc
 	sequential            func(T) (model.Sequential, error)
@@ -81,6 +85,14 @@ func (r row[T]) family() Family {
 				return nil, diags
 			}
 			return r.generate(t)
+		}
+	}
+	if r.size != nil {
+		f.Size = func(u specs.Unit) Size {
+			if t, diags := as[T](u, r.kind); !diags.HasErrors() {
+				return r.size(t)
+			}
+			return Size{}
 		}
 	}
 	f.Model = erase(r.kind, r.model)

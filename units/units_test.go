@@ -27,6 +27,7 @@ func missingParts(f Family) []string {
 	need(f.Summary != "", "summary")
 	need(f.Source != "", "source")
 	need(f.Generate != nil, "generator")
+	need(f.Size != nil, "size estimate")
 	need(f.LanePlot != nil, "lane plot")
 	comb, seq := f.Model != nil || f.Directed != nil, f.Sequential != nil || f.Stimulus != nil
 	if comb {

@@ -38,6 +38,7 @@ type crosscheckFlags struct {
 	asJSON, asMarkdown, progress              bool
 	maxGates, jobs, fraig                     int
 	timeout                                   time.Duration
+	budget                                    budget
 }
 
 func newCrosscheckCmd(a *app) *cobra.Command {
@@ -62,6 +63,7 @@ func newCrosscheckCmd(a *app) *cobra.Command {
 	addWorkFlag(fs, &f.work)
 	fs.IntVar(&f.maxGates, "max-gates", 0, "skip units with more lsugen gates than this (0: no limit)")
 	addJobsFlag(fs, &f.jobs, 1)
+	addBudgetFlags(fs, &f.budget, false)
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "limit on each Yosys or OpenSTA run; a unit that exceeds it is reported as skipped")
 	fs.StringVar(&f.skip, "skip", "", "comma-separated units not to run (reported as skipped)")
 	fs.Float64Var(&f.band, "band", sta.DefaultBandPct, "tolerance in percent of the sized model against the timing-driven flow")
@@ -86,7 +88,7 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 	if f.srcKind != string(sta.SourceRTL) && f.srcKind != string(sta.SourceGates) {
 		return usagef("--source %q: want rtl or gates", f.srcKind)
 	}
-	units, err := loadAndGenerate(paths, a.stderr)
+	units, err := loadAndGenerate(paths, f.budget, a.stderr)
 	if err != nil {
 		return err
 	}

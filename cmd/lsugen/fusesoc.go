@@ -75,7 +75,7 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 		return bad("%w", err)
 	}
 	specPaths, only := params.specs, params.unit
-	units, err := loadAndGenerate(specPaths, a.stderr)
+	units, err := loadAndGenerate(specPaths, defaultBudget(true), a.stderr)
 	if err != nil {
 		return err
 	}

@@ -49,6 +49,7 @@ func newGenCmd(a *app) *cobra.Command {
 		fusesoc, tb  bool
 		cHeaders     bool
 		asJSON       bool
+		b            budget
 	)
 	cmd := &cobra.Command{
 		Use:   "gen [-o DIR] [--fusesoc [--liberty FILE]] [--tb] [--c] [--json] SPEC...",
@@ -65,7 +66,7 @@ func newGenCmd(a *app) *cobra.Command {
 					return badInput(err)
 				}
 			}
-			units, err := loadAndGenerate(paths, a.stderr)
+			units, err := loadAndGenerate(paths, b, a.stderr)
 			if err != nil {
 				return err
 			}
@@ -107,6 +108,7 @@ func newGenCmd(a *app) *cobra.Command {
 	fs.BoolVar(&cHeaders, "c", false, "also write per constant hash unit a C/C++/CUDA header NAME.h computing its bank")
 	addLibertyFlag(fs, &libFile)
 	addJSONFlag(fs, &asJSON)
+	addBudgetFlags(fs, &b, true)
 	return cmd
 }
 

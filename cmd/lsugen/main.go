@@ -315,8 +315,9 @@ func workDir(given, prefix string) (dir string, keep bool, err error) {
 // diagnostics are printed once, here; on any error nothing is returned, so
 // no command starts work on a partly valid input. A spec that cannot be
 // read or is invalid, or that a generator refuses, is bad input (exit
-// status 2).
-func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
+// status 2), as is a run whose units are estimated past budget b, which
+// is checked before any unit is generated (budget.go).
+func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error) {
 	if len(paths) == 0 {
 		return nil, usagef("no spec files given")
 	}
@@ -324,6 +325,12 @@ func loadAndGenerate(paths []string, stderr io.Writer) ([]unit, error) {
 	file, diags := loader.Load(paths...)
 	var loaded []unit
 	if !diags.HasErrors() {
+		if err := b.check(file.Units); err != nil {
+			if len(diags) > 0 {
+				printDiagnostics(stderr, loader, diags) // warnings
+			}
+			return nil, err
+		}
 		for _, su := range file.Units {
 			d, gd := units.Generate(su)
 			diags = append(diags, gd...)

@@ -25,6 +25,7 @@ func newTimingCmd(a *app) *cobra.Command {
 		asJSON, paths, noWire bool
 		mode, clocks, svg     string
 		svgUnit, libFile      string
+		b                     budget
 	)
 	opt := timing.DefaultOptions()
 	cmd := &cobra.Command{
@@ -56,7 +57,7 @@ func newTimingCmd(a *app) *cobra.Command {
 			if noWire {
 				opt.Wire = timing.Wire{}
 			}
-			units, err := loadAndGenerate(specPaths, a.stderr)
+			units, err := loadAndGenerate(specPaths, b, a.stderr)
 			if err != nil {
 				return err
 			}
@@ -107,6 +108,7 @@ func newTimingCmd(a *app) *cobra.Command {
 	fs.StringVar(&svg, "svg", "", "also write an SVG figure: FO4 against lanes of the coalescers and detectors with the clock periods, and the critical path of one unit gate by gate")
 	fs.StringVar(&svgUnit, "svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
 	addLibertyFlag(fs, &libFile)
+	addBudgetFlags(fs, &b, false)
 	return cmd
 }
 

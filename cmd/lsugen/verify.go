@@ -67,6 +67,7 @@ type verifyFlags struct {
 	// simTimeout is the wall-clock limit of each simulation run
 	// (hdl.WithSimTimeout).
 	simTimeout time.Duration
+	budget     budget // the run's gates, checked before generating (budget.go)
 }
 
 // The flags each mode takes beyond the common ones (unit, jobs, work,
@@ -97,6 +98,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 	fs.IntVar(&f.plan.MaxVectors, "max-vectors", f.plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
 	fs.IntVar(&f.seqPlan.Cycles, "cycles", f.seqPlan.Cycles, "clock cycles per sequential (clocked) unit")
 	addWorkFlag(fs, &f.work)
+	addBudgetFlags(fs, &f.budget, false)
 	fs.StringArrayVar(&f.units, "unit", nil, "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)")
 	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
 	addJSONFlag(fs, &f.asJSON)
@@ -178,7 +180,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 		}
 	}
 
-	loaded, err := loadAndGenerate(paths, a.stderr)
+	loaded, err := loadAndGenerate(paths, f.budget, a.stderr)
 	if err != nil {
 		return err
 	}
@@ -283,7 +285,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 
 // checkVerifyFlags refuses flags that the mode does not use.
 func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
-	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true}
+	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true, "gate-budget": true}
 	for _, n := range verifyModeFlags[mode] {
 		allowed[n] = true
 	}
