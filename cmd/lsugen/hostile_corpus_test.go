@@ -57,7 +57,7 @@ type hostileCase struct {
 	cat      string // file, flag, signal, disk, memory
 	finding  string // the finding of issue 18 it replays, or "behaves"
 	setup    []hcEntry
-	args     []string // "$SPECS/" is the repository's specs/ directory
+	args     []string // "$SPECS/" is the repository's specs/ directory; "$DIR" in a file's content is the row's directory
 	code     int
 	stderr   []string // each must occur; "re:" starts a regular expression
 	stdout   []string
@@ -594,6 +594,46 @@ func hostileCases() []hostileCase {
 		flagRow("conflicts --banks 2^63", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "9223372036854775807", "t.trace"}, "--banks"),
 	)
 
+	// --- Work budgets of pipesim and rapsim, checked before work.
+	work := "`pipesim` and `rapsim` accept runs of 40 minutes and 3 hours with no progress output"
+	add(
+		flagRow("rapsim --trials 10000000", work, nil, []string{"rapsim", "--trials", "10000000"}, "estimated at", "over the budget of 10m00s (--work-budget"),
+		flagRow("rapsim --w 1024 --trials 10000000", work, nil, []string{"rapsim", "--w", "1024", "--trials", "10000000"}, "estimated at", "--work-budget"),
+		flagRow("rapsim --work-budget -1s", behaves, nil, []string{"rapsim", "--work-budget", "-1s"}, "--work-budget -1s"),
+		flagRow("pipesim preset over a 1 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--preset", "aes_encrypt", "--instructions", "100000", "--work-budget", "1s"}, "over the budget of 1s (--work-budget"),
+		flagRow("pipesim synthetic over a 10 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "131072", "--warps", "32", "--degrees", "8:1", "--shmem", "1", "--mem", "0", "--work-budget", "10s"}, "estimated at", "--instructions or --warps"),
+		flagRow("pipesim trace over a 1 ns budget", work, nil, append(append([]string(nil), pipesimArgs...), "--work-budget", "1ns"), "a shorter trace"),
+		flagRow("pipesim 2^25 warp instructions", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "1000000", "--warps", "32"}, "at most 4194304 warp instructions"),
+	)
+
+	// --- fusesoc-gen: a spec path of the GAPI file stays inside files_root.
+	root := "fusesoc-gen reads a spec outside `files_root` (`../../../../etc/passwd`, or an absolute path) and echoes its lines in diagnostics"
+	for _, c := range []struct{ name, spec, want string }{
+		{"an absolute spec path", "$DIR/outside/secret.hcl", "an absolute path"},
+		{"a spec path through ..", "../outside/secret.hcl", "leaves files_root"},
+		{"a spec path of ../../../../etc/passwd", "../../../../etc/passwd", "leaves files_root"},
+		{"a .. inside a spec list", "[a.hcl, sub/../../outside/secret.hcl]", "leaves files_root"},
+		{"a spec symlinked out of files_root", "link.hcl", "a symbolic link out of files_root"},
+	} {
+		add(hostileCase{
+			name: "fusesoc-gen " + c.name, cat: "file", finding: root,
+			setup: []hcEntry{
+				mkdir("core/sub"), mkdir("outside"), file("outside/secret.hcl", "outside_secret_line\n"), file("core/a.hcl", goodHash),
+				symlink("core/link.hcl", "../outside/secret.hcl"),
+				file("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: "+c.spec+"\n"),
+			},
+			args: []string{"fusesoc-gen", "-o", "out", "in.yml"}, code: 2,
+			stderr: []string{c.want, "files_root"}, noStderr: []string{"outside_secret_line"},
+		})
+	}
+	add(hostileCase{
+		name: "fusesoc-gen a spec inside files_root", cat: "file", finding: behaves,
+		setup: []hcEntry{mkdir("core"), file("core/a.hcl", goodHash), mkdir("out"),
+			file("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: a.hcl\n")},
+		args: []string{"fusesoc-gen", "-o", "out", "in.yml"}, code: 0,
+		stdout: []string{"h"}, outputs: []string{"out/*"},
+	})
+
 	// --- Disk: a report or output that cannot be written is a failure
 	// (exit 1) and leaves earlier outputs as they were.
 	for _, args := range [][]string{
@@ -648,7 +688,33 @@ func hostileCases() []hostileCase {
 			code:    128 + int(sig), stderr: []string{"interrupted"},
 		})
 	}
+	// A long simulation stops on a signal, with 128 + N.
+	for _, c := range []struct {
+		sig  syscall.Signal
+		args []string
+	}{
+		{syscall.SIGINT, []string{"rapsim", "--w", "1024", "--trials", "10000000", "--work-budget", "0"}},
+		{syscall.SIGTERM, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "131072", "--warps", "32", "--work-budget", "0"}},
+	} {
+		add(hostileCase{
+			name: c.args[0] + " interrupted by " + c.sig.String(), cat: "signal", finding: behaves,
+			args:  c.args,
+			child: &hcChild{signal: c.sig, ready: after(300 * time.Millisecond)},
+			code:  128 + int(c.sig), stderr: []string{"interrupted"},
+		})
+	}
 	return cs
+}
+
+// after is a ready function that turns true d after its first call.
+func after(d time.Duration) func(string) bool {
+	var start time.Time
+	return func(string) bool {
+		if start.IsZero() {
+			start = time.Now()
+		}
+		return time.Since(start) >= d
+	}
 }
 
 // TestHostileCorpus replays every row of hostileCases.
@@ -736,7 +802,7 @@ func replayHostile(t *testing.T, c hostileCase, specsDir string) {
 		var err error
 		switch e.kind {
 		case 'f':
-			err = os.WriteFile(p, []byte(e.data), 0o644)
+			err = os.WriteFile(p, []byte(strings.ReplaceAll(e.data, "$DIR", dir)), 0o644)
 		case 'l':
 			err = os.Symlink(e.data, p)
 		case 'p':
