@@ -634,6 +634,36 @@ func hostileCases() []hostileCase {
 		stdout: []string{"h"}, outputs: []string{"out/*"},
 	})
 
+	// --- Gate and output budgets of a run, checked before any unit is
+	// generated.
+	gates := "three largest `warp_ready_mask` units in a 1 KB spec take 92.6 s and 4.87 GB in `gen` (limits are per unit, no total)"
+	wrm3 := file("s.hcl", largestReadyMask("wrm_a")+largestReadyMask("wrm_b")+largestReadyMask("wrm_c"))
+	for _, args := range [][]string{
+		{"gen", "-o", "out", "s.hcl"},
+		{"timing", "s.hcl"},
+		{"verify", "--sim", "netlist", "s.hcl"},
+	} {
+		add(hostileCase{
+			name: args[0] + " of the three largest ready masks", cat: "memory", finding: gates,
+			setup: []hcEntry{wrm3}, args: args, code: 2,
+			stderr: []string{"over the budget of 6.0 M gates", "--gate-budget", "wrm_a", "s.hcl:1", "Nothing was generated"},
+		})
+	}
+	add(
+		hostileCase{name: "fusesoc-gen of the three largest ready masks", cat: "memory", finding: gates,
+			setup: []hcEntry{mkdir("core"), file("core/s.hcl", largestReadyMask("wrm_a")+largestReadyMask("wrm_b")+largestReadyMask("wrm_c")),
+				file("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: s.hcl\n")},
+			args: []string{"fusesoc-gen", "-o", "out", "in.yml"}, code: 2,
+			stderr: []string{"--gate-budget", "wrm_a"}},
+		hostileCase{name: "gen past --output-budget 1000", cat: "memory", finding: gates,
+			setup: []hcEntry{hcl}, args: []string{"gen", "--output-budget", "1000", "-o", "out", "s.hcl"}, code: 2,
+			stderr: []string{"--output-budget"}},
+		hostileCase{name: "timing past --gate-budget 10", cat: "memory", finding: gates,
+			setup: []hcEntry{hcl}, args: []string{"timing", "--gate-budget", "10", "s.hcl"}, code: 2,
+			stderr: []string{"--gate-budget"}},
+		flagRow("gen --gate-budget -1", behaves, []hcEntry{hcl}, []string{"gen", "--gate-budget", "-1", "-o", "out", "s.hcl"}, "--gate-budget"),
+	)
+
 	// --- Disk: a report or output that cannot be written is a failure
 	// (exit 1) and leaves earlier outputs as they were.
 	for _, args := range [][]string{
