@@ -49,7 +49,8 @@ type hcChild struct {
 	fsize   uint64         // RLIMIT_FSIZE in bytes (SIGXFSZ ignored: writes past it fail with EFBIG, as on a full disk)
 	asExtra uint64         // RLIMIT_AS: this many bytes above the child's size when it starts
 	signal  syscall.Signal // sent once ready reports true
-	ready   func(dir string) bool
+	ready   func(dir string, pid int) bool
+	tools   bool // lsugen runs tools: none of its processes may survive it
 }
 
 type hostileCase struct {
@@ -153,7 +154,7 @@ func gzipped(s string) string {
 }
 
 // tmpAppears reports a temporary of the output writer in dir/out.
-func tmpAppears(dir string) bool {
+func tmpAppears(dir string, _ int) bool {
 	es, _ := os.ReadDir(filepath.Join(dir, "out"))
 	for _, e := range es {
 		if strings.Contains(e.Name(), ".tmp-") {
@@ -733,13 +734,44 @@ func hostileCases() []hostileCase {
 			code:  128 + int(c.sig), stderr: []string{"interrupted"},
 		})
 	}
+	// verify --rtl on a module in a zero-delay loop: its simulator (vvp,
+	// in a process group of its own) never finishes; lsugen is signalled
+	// while vvp runs.
+	spin := file("spin.v", "module h (input wire [9:0] addr_i, output wire [4:0] bank_o);\n"+
+		"  assign bank_o = addr_i[4:0] ^ addr_i[9:5];\n  initial forever #0;\nendmodule\n")
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL} {
+		c := hostileCase{
+			name: "verify interrupted by " + sig.String() + " while vvp runs", cat: "signal",
+			finding: "SIGTERM or SIGHUP to `verify`/`crosscheck-timing` leaves `vvp`/`yosys` running under PID 1 (they run in their own process group) and the temporary directory behind",
+			setup:   []hcEntry{file("s.hcl", goodHash), spin},
+			args:    []string{"verify", "--rtl", "spin.v", "--unit", "h", "--sim", "icarus", "s.hcl"},
+			child:   &hcChild{signal: sig, ready: vvpRuns, tools: true},
+			code:    128 + int(sig), stderr: []string{"interrupted"},
+		}
+		if sig == syscall.SIGKILL {
+			// Nothing is printed and nothing can remove a SIGKILLed
+			// program's temporaries; its processes still die.
+			c.stderr = []string{"re:^$"}
+		}
+		add(c)
+	}
 	return cs
 }
 
+// vvpRuns is a ready function: vvp runs a testbench below process pid.
+func vvpRuns(_ string, pid int) bool {
+	for _, p := range descendants(pid) {
+		if p.comm == "vvp" && simulates(p.pid) {
+			return true
+		}
+	}
+	return false
+}
+
 // after is a ready function that turns true d after its first call.
-func after(d time.Duration) func(string) bool {
+func after(d time.Duration) func(string, int) bool {
 	var start time.Time
-	return func(string) bool {
+	return func(string, int) bool {
 		if start.IsZero() {
 			start = time.Now()
 		}
@@ -798,7 +830,10 @@ func snapshot(t *testing.T, dir string) map[string]hcState {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		if rel == "." || rel == "tmp" {
+		if rel == "tmp" {
+			return fs.SkipDir // TMPDIR, checked on its own
+		}
+		if rel == "." {
 			return nil
 		}
 		s := hcState{mode: d.Type()}
@@ -952,7 +987,7 @@ func replayHostile(t *testing.T, c hostileCase, specsDir string) {
 			t.Errorf("%s: output %s not written", where, pat)
 		}
 	}
-	if es, _ := os.ReadDir(tmp); len(es) > 0 {
+	if es, _ := os.ReadDir(tmp); len(es) > 0 && (c.child == nil || c.child.signal != syscall.SIGKILL) {
 		t.Errorf("%s: %d temporaries left in TMPDIR (%s …)", where, len(es), es[0].Name())
 	}
 }
@@ -1027,12 +1062,21 @@ func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	seen := map[int]procInfo{} // lsugen's descendants, by pid
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		for g := range ownGroups(seen) {
+			_ = syscall.Kill(-g, syscall.SIGKILL)
+		}
+	})
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	if ch.signal != 0 {
 		deadline := time.Now().Add(30 * time.Second)
-		for !ch.ready(dir) {
+		for !ch.ready(dir, cmd.Process.Pid) {
+			for _, p := range descendants(cmd.Process.Pid) {
+				seen[p.pid] = p
+			}
 			select {
 			case err := <-exited:
 				t.Fatalf("lsugen exited (%v) before it was ready for %v:\n%s", err, ch.signal, e.String())
@@ -1043,6 +1087,9 @@ func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) 
 			}
 			time.Sleep(time.Millisecond)
 		}
+		for _, p := range descendants(cmd.Process.Pid) {
+			seen[p.pid] = p
+		}
 		if err := cmd.Process.Signal(ch.signal); err != nil {
 			t.Fatal(err)
 		}
@@ -1051,6 +1098,19 @@ func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) 
 	case err = <-exited:
 	case <-time.After(60 * time.Second):
 		t.Fatalf("lsugen %s still runs after 60 s:\n%s", strings.Join(args, " "), e.String())
+	}
+	if ch.tools {
+		// The kernel's SIGKILL (process group, parent-death signal, the
+		// reaper) takes a moment to land.
+		var alive []string
+		for end := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if alive = survivors(seen); len(alive) == 0 || time.Now().After(end) {
+				break
+			}
+		}
+		if len(seen) == 0 || len(alive) > 0 {
+			t.Errorf("after %v of lsugen, of its %d processes these survive: %s", ch.signal, len(seen), strings.Join(alive, "; "))
+		}
 	}
 	var ee *exec.ExitError
 	switch {
