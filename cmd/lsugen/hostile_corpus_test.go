@@ -39,10 +39,10 @@ type hcEntry struct {
 	data string // the file's content, the link's target
 }
 
-func file(path, data string) hcEntry      { return hcEntry{path, 'f', data} }
-func symlink(path, target string) hcEntry { return hcEntry{path, 'l', target} }
-func fifo(path string) hcEntry            { return hcEntry{path, 'p', ""} }
-func mkdir(path string) hcEntry           { return hcEntry{path, 'd', ""} }
+func hcFile(path, data string) hcEntry   { return hcEntry{path, 'f', data} }
+func hcLink(path, target string) hcEntry { return hcEntry{path, 'l', target} }
+func hcFifo(path string) hcEntry         { return hcEntry{path, 'p', ""} }
+func hcDir(path string) hcEntry          { return hcEntry{path, 'd', ""} }
 
 // hcChild runs a row's command as a child process.
 type hcChild struct {
@@ -69,22 +69,22 @@ type hostileCase struct {
 	child    *hcChild
 }
 
-// Spec builders: block(KIND, NAME, attributes...) puts attribute i on
+// Spec builders: hcBlock(KIND, NAME, attributes...) puts attribute i on
 // line i+2.
-func block(kind, name string, attrs ...string) string {
+func hcBlock(kind, name string, attrs ...string) string {
 	return kind + " \"" + name + "\" {\n  " + strings.Join(attrs, "\n  ") + "\n}\n"
 }
 
-func hashBlock(attrs ...string) string { return block("hash", "h", attrs...) }
+func hcHash(attrs ...string) string { return hcBlock("hash", "h", attrs...) }
 
 var (
-	goodHash = hashBlock(`function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5")
-	perm     = []string{`function = "bitvector_perm"`, "addr_bits = 10", "bank_bits = 5", "k = 0"}
-	rap32    = block("hash", "r", `function = "rap"`, "w = 32", "seed = 1")
+	hcGoodHash = hcHash(`function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5")
+	hcPerm     = []string{`function = "bitvector_perm"`, "addr_bits = 10", "bank_bits = 5", "k = 0"}
+	hcRap32    = hcBlock("hash", "r", `function = "rap"`, "w = 32", "seed = 1")
 )
 
-// with returns base with attribute i replaced (or, i = len, appended).
-func with(base []string, i int, a string) []string {
+// hcWith returns base with attribute i replaced (or, i = len, appended).
+func hcWith(base []string, i int, a string) []string {
 	out := append([]string(nil), base...)
 	if i == len(out) {
 		return append(out, a)
@@ -93,12 +93,12 @@ func with(base []string, i int, a string) []string {
 	return out
 }
 
-// specRow: gen refuses the spec s.hcl with exit 2 and a diagnostic at
+// hcSpecRow: gen refuses the spec s.hcl with exit 2 and a diagnostic at
 // line, mentioning what; nothing is written.
-func specRow(name, finding, src string, line int, what string) hostileCase {
+func hcSpecRow(name, finding, src string, line int, what string) hostileCase {
 	return hostileCase{
 		name: name, cat: "file", finding: finding,
-		setup: []hcEntry{file("s.hcl", src)},
+		setup: []hcEntry{hcFile("s.hcl", src)},
 		args:  []string{"gen", "-o", "out", "s.hcl"},
 		code:  2,
 		stderr: []string{
@@ -108,26 +108,26 @@ func specRow(name, finding, src string, line int, what string) hostileCase {
 	}
 }
 
-// flagRow: a refused flag value (exit 2) whose message names what.
-func flagRow(name, finding string, setup []hcEntry, args []string, what ...string) hostileCase {
+// hcFlagRow: a refused flag value (exit 2) whose message names what.
+func hcFlagRow(name, finding string, setup []hcEntry, args []string, what ...string) hostileCase {
 	return hostileCase{name: name, cat: "flag", finding: finding, setup: setup, args: args, code: 2, stderr: what}
 }
 
-func coalescer(attrs ...string) string { return block("coalescer", "c", attrs...) }
+func hcCoalescer(attrs ...string) string { return hcBlock("coalescer", "c", attrs...) }
 
-var coal = []string{`structure = "all_to_all"`, "lanes = 8", "addr_bits = 16", "block_bits = 5"}
+var hcCoal = []string{`structure = "all_to_all"`, "lanes = 8", "addr_bits = 16", "block_bits = 5"}
 
-func pipeline(attrs ...string) string { return block("elastic_pipeline", "p", attrs...) }
+func hcPipeline(attrs ...string) string { return hcBlock("elastic_pipeline", "p", attrs...) }
 
-var pipe = []string{"mem_stages = 4", "warp_size = 32", "simd_width = 8", "tag_bits = 10"}
+var hcPipe = []string{"mem_stages = 4", "warp_size = 32", "simd_width = 8", "tag_bits = 10"}
 
-var wrm = []string{"warp_contexts = 32", "history_sets = 256", "history_ways = 2", "pc_bits = 14", "warp_size = 32", "simd_width = 8"}
+var hcWRM = []string{"warp_contexts = 32", "history_sets = 256", "history_ways = 2", "pc_bits = 14", "warp_size = 32", "simd_width = 8"}
 
-var arb = []string{"lanes = 8", "addr_bits = 10", "bank_bits = 3"}
+var hcArb = []string{"lanes = 8", "addr_bits = 10", "bank_bits = 3"}
 
-var pat = []string{"matrix = [[1, 0], [0, 1]]", "cols = 16", "block = [16, 16]"}
+var hcPat = []string{"matrix = [[1, 0], [0, 1]]", "cols = 16", "block = [16, 16]"}
 
-const twoUnits = `hash "foo" {
+const hcTwoUnits = `hash "foo" {
   function    = "rap"
   w           = 4
   permutation = [2, 0, 3, 1]
@@ -140,12 +140,12 @@ hash "%s" {
 }
 `
 
-// earlierRap is an earlier gen tree of rap32 (unit r), as gen wrote it
-// (replaced by the real outputs in hostileCases).
-var earlierRap = []hcEntry{mkdir("out"), file("out/r.v", "earlier r.v\n"), file("out/r_gates.v", "earlier r_gates.v\n")}
+// hcEarlierRap stands for earlier outputs of unit r (hcRap32) in out/: a
+// successful gen replaces them, a failed one must keep them.
+var hcEarlierRap = []hcEntry{hcDir("out"), hcFile("out/r.v", "earlier r.v\n"), hcFile("out/r_gates.v", "earlier r_gates.v\n")}
 
-// gzipped is s compressed with gzip.
-func gzipped(s string) string {
+// hcGzip is s compressed with gzip.
+func hcGzip(s string) string {
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
 	_, _ = w.Write([]byte(s))
@@ -153,8 +153,8 @@ func gzipped(s string) string {
 	return b.String()
 }
 
-// tmpAppears reports a temporary of the output writer in dir/out.
-func tmpAppears(dir string, _ int) bool {
+// hcTmpAppears reports a temporary of the output writer in dir/out.
+func hcTmpAppears(dir string, _ int) bool {
 	es, _ := os.ReadDir(filepath.Join(dir, "out"))
 	for _, e := range es {
 		if strings.Contains(e.Name(), ".tmp-") {
@@ -171,82 +171,82 @@ func hostileCases() []hostileCase {
 
 	// --- Spec files: every limit one past its bound, and malformed input.
 	add(
-		specRow("hash addr_bits 65", behaves, hashBlock(with(perm, 1, "addr_bits = 65")...), 3, "addr_bits"),
-		specRow("hash addr_bits 0", behaves, hashBlock(with(perm, 1, "addr_bits = 0")...), 3, "addr_bits"),
-		specRow("hash addr_bits negative", behaves, hashBlock(with(perm, 1, "addr_bits = -1")...), 3, "addr_bits"),
-		specRow("hash addr_bits fractional", behaves, hashBlock(with(perm, 1, "addr_bits = 10.5")...), 3, "addr_bits"),
-		specRow("hash addr_bits 1e400", behaves, hashBlock(with(perm, 1, "addr_bits = 1e400")...), 3, "addr_bits"),
-		specRow("hash addr_bits 2^70", behaves, hashBlock(with(perm, 1, "addr_bits = 1180591620717411303424")...), 3, "addr_bits"),
-		specRow("hash addr_bits a string", behaves, hashBlock(with(perm, 1, `addr_bits = "ten"`)...), 3, "addr_bits"),
-		specRow("hash bank_bits 17", behaves, hashBlock(with(with(perm, 1, "addr_bits = 64"), 2, "bank_bits = 17")...), 4, "bank_bits"),
-		specRow("hash bank_bits 0", behaves, hashBlock(with(perm, 2, "bank_bits = 0")...), 4, "bank_bits"),
-		specRow("hash bank_bits above addr_bits", behaves, hashBlock(with(with(perm, 1, "addr_bits = 4"), 3, "k = 0")...), 4, "bank_bits"),
-		specRow("bitvector_perm k+m past n", behaves, hashBlock(with(perm, 3, "k = 6")...), 5, "k"),
-		specRow("bitvector_perm k negative", behaves, hashBlock(with(perm, 3, "k = -1")...), 5, "k"),
-		specRow("bitvector_xor k2 = n", behaves, hashBlock(`function = "bitvector_xor"`, "addr_bits = 10", "bank_bits = 5", "k1 = 0", "k2 = 10", "mask = 3"), 6, "k2"),
-		specRow("bitvector_xor mask = 2^m", behaves, hashBlock(`function = "bitvector_xor"`, "addr_bits = 10", "bank_bits = 5", "k1 = 0", "k2 = 5", "mask = 32"), 7, "mask"),
-		specRow("bitwise_perm bit index past n", behaves, hashBlock(`function = "bitwise_perm"`, "addr_bits = 10", "bank_bits = 2", "bits = [0, 10]"), 5, "bits"),
-		specRow("fixed_xor 2m past n", behaves, hashBlock(`function = "fixed_xor"`, "addr_bits = 9", "bank_bits = 5"), 4, "bank_bits"),
-		specRow("rap w 2048", behaves, block("hash", "r", `function = "rap"`, "w = 2048", "seed = 1"), 3, "w"),
-		specRow("rap w 3", behaves, block("hash", "r", `function = "rap"`, "w = 3", "seed = 1"), 3, "w"),
-		specRow("rap not a permutation", behaves, block("hash", "r", `function = "rap"`, "w = 4", "permutation = [0, 0, 1, 2]"), 4, "permutation"),
-		specRow("ipoly degree 17", behaves, hashBlock(`function = "ipoly"`, "addr_bits = 32", "polynomial = [17, 3, 0]"), 4, "polynomial"),
-		specRow("mod banks 1025", behaves, hashBlock(`function = "mod"`, "addr_bits = 20", "banks = 1025"), 4, "banks"),
-		specRow("mod banks 1", behaves, hashBlock(`function = "mod"`, "addr_bits = 20", "banks = 1"), 4, "banks"),
-		specRow("unknown function", behaves, hashBlock(with(perm, 0, `function = "xor_matrx"`)...), 2, "function"),
-		specRow("missing function", behaves, hashBlock("addr_bits = 10", "bank_bits = 5"), 1, "function"),
-		specRow("unknown attribute", behaves, hashBlock(with(perm, 4, "colour = 3")...), 6, "colour"),
-		specRow("unknown block", behaves, block("hashh", "h", "addr_bits = 10"), 1, "hashh"),
-		specRow("duplicate unit names", behaves, goodHash+goodHash, 6, "h"),
-		specRow("unit named module", behaves, block("hash", "module", `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5"), 1, "module"),
-		specRow("unit name 65 characters", behaves, block("hash", strings.Repeat("n", 65), `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5"), 1, "Invalid unit name"),
-		specRow("coalescer lanes 129", behaves, coalescer(with(coal, 1, "lanes = 129")...), 3, "lanes"),
-		specRow("coalescer lanes 1", behaves, coalescer(with(coal, 1, "lanes = 1")...), 3, "lanes"),
-		specRow("coalescer addr_bits 65", behaves, coalescer(with(coal, 2, "addr_bits = 65")...), 4, "addr_bits"),
-		specRow("coalescer block_bits = addr_bits", behaves, coalescer(with(coal, 3, "block_bits = 16")...), 5, "block_bits"),
-		specRow("coalescer unknown structure", behaves, coalescer(with(coal, 0, `structure = "all_to_some"`)...), 2, "structure"),
-		specRow("detector lanes 129", behaves, block("monotonicity_detector", "d", "lanes = 129", "addr_bits = 32"), 2, "lanes"),
-		specRow("pipeline mem_stages 17", behaves, pipeline(with(pipe, 0, "mem_stages = 17")...), 2, "mem_stages"),
-		specRow("pipeline tag_bits 65", behaves, pipeline(with(pipe, 3, "tag_bits = 65")...), 5, "tag_bits"),
-		specRow("pipeline warp_size 24", behaves, pipeline(with(pipe, 1, "warp_size = 24")...), 3, "warp_size"),
-		specRow("pipeline 32 subwarps", behaves, pipeline(with(with(pipe, 1, "warp_size = 64"), 2, "simd_width = 2")...), 4, "simd_width"),
-		specRow("ready mask warp_contexts 65", behaves, block("warp_ready_mask", "w", with(wrm, 0, "warp_contexts = 65")...), 2, "warp_contexts"),
-		specRow("ready mask history_sets 8192", behaves, block("warp_ready_mask", "w", with(wrm, 1, "history_sets = 8192")...), 3, "history_sets"),
-		specRow("ready mask history_ways 9", behaves, block("warp_ready_mask", "w", with(wrm, 2, "history_ways = 9")...), 4, "history_ways"),
-		specRow("ready mask pc_bits below log2(sets)", behaves, block("warp_ready_mask", "w", with(wrm, 3, "pc_bits = 7")...), 5, "pc_bits"),
-		specRow("arbiter lanes 65", behaves, block("bank_arbiter", "a", with(arb, 0, "lanes = 65")...), 2, "lanes"),
-		specRow("arbiter bank_bits with hash", behaves, goodHash+block("bank_arbiter", "a", with(arb, 3, "hash = hash.h")...), 9, "Argument not allowed"),
-		specRow("arbiter hash of no unit", behaves, block("bank_arbiter", "a", "lanes = 8", "addr_bits = 10", "hash = hash.nosuch"), 4, "nosuch"),
-		specRow("pattern block of 1025 threads", behaves, block("pattern", "p", with(pat, 2, "block = [1025, 1]")...), 4, "block"),
-		specRow("pattern matrix entry 2^20+1", behaves, block("pattern", "p", with(pat, 0, "matrix = [[1048577, 0], [0, 1]]")...), 2, "matrix"),
-		specRow("pattern warp_size 1025", behaves, block("pattern", "p", with(pat, 3, "warp_size = 1025")...), 5, "warp_size"),
-		specRow("range past 4096 elements", behaves, "locals {\n  a = range(5000)\n}\n"+goodHash, 2, "range"),
-		specRow("nested for of 16 M elements", behaves, "locals {\n  a = [for i in range(4096) : [for j in range(4096) : i * j]]\n}\n"+goodHash, 2, ""),
-		specRow("division by zero", behaves, hashBlock(with(perm, 3, "k = 5 / 0")...), 5, "Not a whole number"),
-		specRow("modulo by zero", "`k = 5 % 0` is accepted silently as 5", hashBlock(with(perm, 3, "k = 5 % 0")...), 5, "Modulo by zero"),
-		specRow("log2 of 3", behaves, hashBlock(with(perm, 3, "k = log2(3)")...), 5, "log2"),
-		specRow("locals in a cycle", behaves, "locals {\n  a = local.b\n  b = local.a\n}\n"+goodHash, 3, "Cycle"),
-		specRow("undefined local", behaves, hashBlock(with(perm, 3, "k = local.nosuch")...), 5, "undeclared"),
-		specRow("unknown function call", behaves, hashBlock(with(perm, 3, "k = nosuch(1)")...), 5, "unknown function"),
-		specRow("unterminated block", behaves, "hash \"h\" {\n  function = \"fixed_xor\"\n", 1, "Unclosed"),
-		specRow("binary garbage", behaves, "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00\x01", 1, ""),
-		specRow("NUL bytes", behaves, "hash \"h\" {\n  function = \"fixed\x00xor\"\n  addr_bits = 10\n  bank_bits = 5\n}\n", 2, ""),
-		specRow("spec of 300 KiB", behaves, goodHash+"# "+strings.Repeat("x", 300<<10)+"\n", 1, "262144"),
+		hcSpecRow("hash addr_bits 65", behaves, hcHash(hcWith(hcPerm, 1, "addr_bits = 65")...), 3, "addr_bits"),
+		hcSpecRow("hash addr_bits 0", behaves, hcHash(hcWith(hcPerm, 1, "addr_bits = 0")...), 3, "addr_bits"),
+		hcSpecRow("hash addr_bits negative", behaves, hcHash(hcWith(hcPerm, 1, "addr_bits = -1")...), 3, "addr_bits"),
+		hcSpecRow("hash addr_bits fractional", behaves, hcHash(hcWith(hcPerm, 1, "addr_bits = 10.5")...), 3, "addr_bits"),
+		hcSpecRow("hash addr_bits 1e400", behaves, hcHash(hcWith(hcPerm, 1, "addr_bits = 1e400")...), 3, "addr_bits"),
+		hcSpecRow("hash addr_bits 2^70", behaves, hcHash(hcWith(hcPerm, 1, "addr_bits = 1180591620717411303424")...), 3, "addr_bits"),
+		hcSpecRow("hash addr_bits a string", behaves, hcHash(hcWith(hcPerm, 1, `addr_bits = "ten"`)...), 3, "addr_bits"),
+		hcSpecRow("hash bank_bits 17", behaves, hcHash(hcWith(hcWith(hcPerm, 1, "addr_bits = 64"), 2, "bank_bits = 17")...), 4, "bank_bits"),
+		hcSpecRow("hash bank_bits 0", behaves, hcHash(hcWith(hcPerm, 2, "bank_bits = 0")...), 4, "bank_bits"),
+		hcSpecRow("hash bank_bits above addr_bits", behaves, hcHash(hcWith(hcWith(hcPerm, 1, "addr_bits = 4"), 3, "k = 0")...), 4, "bank_bits"),
+		hcSpecRow("bitvector_perm k+m past n", behaves, hcHash(hcWith(hcPerm, 3, "k = 6")...), 5, "k"),
+		hcSpecRow("bitvector_perm k negative", behaves, hcHash(hcWith(hcPerm, 3, "k = -1")...), 5, "k"),
+		hcSpecRow("bitvector_xor k2 = n", behaves, hcHash(`function = "bitvector_xor"`, "addr_bits = 10", "bank_bits = 5", "k1 = 0", "k2 = 10", "mask = 3"), 6, "k2"),
+		hcSpecRow("bitvector_xor mask = 2^m", behaves, hcHash(`function = "bitvector_xor"`, "addr_bits = 10", "bank_bits = 5", "k1 = 0", "k2 = 5", "mask = 32"), 7, "mask"),
+		hcSpecRow("bitwise_perm bit index past n", behaves, hcHash(`function = "bitwise_perm"`, "addr_bits = 10", "bank_bits = 2", "bits = [0, 10]"), 5, "bits"),
+		hcSpecRow("fixed_xor 2m past n", behaves, hcHash(`function = "fixed_xor"`, "addr_bits = 9", "bank_bits = 5"), 4, "bank_bits"),
+		hcSpecRow("rap w 2048", behaves, hcBlock("hash", "r", `function = "rap"`, "w = 2048", "seed = 1"), 3, "w"),
+		hcSpecRow("rap w 3", behaves, hcBlock("hash", "r", `function = "rap"`, "w = 3", "seed = 1"), 3, "w"),
+		hcSpecRow("rap not a permutation", behaves, hcBlock("hash", "r", `function = "rap"`, "w = 4", "permutation = [0, 0, 1, 2]"), 4, "permutation"),
+		hcSpecRow("ipoly degree 17", behaves, hcHash(`function = "ipoly"`, "addr_bits = 32", "polynomial = [17, 3, 0]"), 4, "polynomial"),
+		hcSpecRow("mod banks 1025", behaves, hcHash(`function = "mod"`, "addr_bits = 20", "banks = 1025"), 4, "banks"),
+		hcSpecRow("mod banks 1", behaves, hcHash(`function = "mod"`, "addr_bits = 20", "banks = 1"), 4, "banks"),
+		hcSpecRow("unknown function", behaves, hcHash(hcWith(hcPerm, 0, `function = "xor_matrx"`)...), 2, "function"),
+		hcSpecRow("missing function", behaves, hcHash("addr_bits = 10", "bank_bits = 5"), 1, "function"),
+		hcSpecRow("unknown attribute", behaves, hcHash(hcWith(hcPerm, 4, "colour = 3")...), 6, "colour"),
+		hcSpecRow("unknown block", behaves, hcBlock("hashh", "h", "addr_bits = 10"), 1, "hashh"),
+		hcSpecRow("duplicate unit names", behaves, hcGoodHash+hcGoodHash, 6, "h"),
+		hcSpecRow("unit named module", behaves, hcBlock("hash", "module", `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5"), 1, "module"),
+		hcSpecRow("unit name 65 characters", behaves, hcBlock("hash", strings.Repeat("n", 65), `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5"), 1, "Invalid unit name"),
+		hcSpecRow("coalescer lanes 129", behaves, hcCoalescer(hcWith(hcCoal, 1, "lanes = 129")...), 3, "lanes"),
+		hcSpecRow("coalescer lanes 1", behaves, hcCoalescer(hcWith(hcCoal, 1, "lanes = 1")...), 3, "lanes"),
+		hcSpecRow("coalescer addr_bits 65", behaves, hcCoalescer(hcWith(hcCoal, 2, "addr_bits = 65")...), 4, "addr_bits"),
+		hcSpecRow("coalescer block_bits = addr_bits", behaves, hcCoalescer(hcWith(hcCoal, 3, "block_bits = 16")...), 5, "block_bits"),
+		hcSpecRow("coalescer unknown structure", behaves, hcCoalescer(hcWith(hcCoal, 0, `structure = "all_to_some"`)...), 2, "structure"),
+		hcSpecRow("detector lanes 129", behaves, hcBlock("monotonicity_detector", "d", "lanes = 129", "addr_bits = 32"), 2, "lanes"),
+		hcSpecRow("pipeline mem_stages 17", behaves, hcPipeline(hcWith(hcPipe, 0, "mem_stages = 17")...), 2, "mem_stages"),
+		hcSpecRow("pipeline tag_bits 65", behaves, hcPipeline(hcWith(hcPipe, 3, "tag_bits = 65")...), 5, "tag_bits"),
+		hcSpecRow("pipeline warp_size 24", behaves, hcPipeline(hcWith(hcPipe, 1, "warp_size = 24")...), 3, "warp_size"),
+		hcSpecRow("pipeline 32 subwarps", behaves, hcPipeline(hcWith(hcWith(hcPipe, 1, "warp_size = 64"), 2, "simd_width = 2")...), 4, "simd_width"),
+		hcSpecRow("ready mask warp_contexts 65", behaves, hcBlock("warp_ready_mask", "w", hcWith(hcWRM, 0, "warp_contexts = 65")...), 2, "warp_contexts"),
+		hcSpecRow("ready mask history_sets 8192", behaves, hcBlock("warp_ready_mask", "w", hcWith(hcWRM, 1, "history_sets = 8192")...), 3, "history_sets"),
+		hcSpecRow("ready mask history_ways 9", behaves, hcBlock("warp_ready_mask", "w", hcWith(hcWRM, 2, "history_ways = 9")...), 4, "history_ways"),
+		hcSpecRow("ready mask pc_bits below log2(sets)", behaves, hcBlock("warp_ready_mask", "w", hcWith(hcWRM, 3, "pc_bits = 7")...), 5, "pc_bits"),
+		hcSpecRow("arbiter lanes 65", behaves, hcBlock("bank_arbiter", "a", hcWith(hcArb, 0, "lanes = 65")...), 2, "lanes"),
+		hcSpecRow("arbiter bank_bits with hash", behaves, hcGoodHash+hcBlock("bank_arbiter", "a", hcWith(hcArb, 3, "hash = hash.h")...), 9, "Argument not allowed"),
+		hcSpecRow("arbiter hash of no unit", behaves, hcBlock("bank_arbiter", "a", "lanes = 8", "addr_bits = 10", "hash = hash.nosuch"), 4, "nosuch"),
+		hcSpecRow("pattern block of 1025 threads", behaves, hcBlock("pattern", "p", hcWith(hcPat, 2, "block = [1025, 1]")...), 4, "block"),
+		hcSpecRow("pattern matrix entry 2^20+1", behaves, hcBlock("pattern", "p", hcWith(hcPat, 0, "matrix = [[1048577, 0], [0, 1]]")...), 2, "matrix"),
+		hcSpecRow("pattern warp_size 1025", behaves, hcBlock("pattern", "p", hcWith(hcPat, 3, "warp_size = 1025")...), 5, "warp_size"),
+		hcSpecRow("range past 4096 elements", behaves, "locals {\n  a = range(5000)\n}\n"+hcGoodHash, 2, "range"),
+		hcSpecRow("nested for of 16 M elements", behaves, "locals {\n  a = [for i in range(4096) : [for j in range(4096) : i * j]]\n}\n"+hcGoodHash, 2, ""),
+		hcSpecRow("division by zero", behaves, hcHash(hcWith(hcPerm, 3, "k = 5 / 0")...), 5, "Not a whole number"),
+		hcSpecRow("modulo by zero", "`k = 5 % 0` is accepted silently as 5", hcHash(hcWith(hcPerm, 3, "k = 5 % 0")...), 5, "Modulo by zero"),
+		hcSpecRow("log2 of 3", behaves, hcHash(hcWith(hcPerm, 3, "k = log2(3)")...), 5, "log2"),
+		hcSpecRow("locals in a cycle", behaves, "locals {\n  a = local.b\n  b = local.a\n}\n"+hcGoodHash, 3, "Cycle"),
+		hcSpecRow("undefined local", behaves, hcHash(hcWith(hcPerm, 3, "k = local.nosuch")...), 5, "undeclared"),
+		hcSpecRow("unknown function call", behaves, hcHash(hcWith(hcPerm, 3, "k = nosuch(1)")...), 5, "unknown function"),
+		hcSpecRow("unterminated block", behaves, "hash \"h\" {\n  function = \"fixed_xor\"\n", 1, "Unclosed"),
+		hcSpecRow("binary garbage", behaves, "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00\x01", 1, ""),
+		hcSpecRow("NUL bytes", behaves, "hash \"h\" {\n  function = \"fixed\x00xor\"\n  addr_bits = 10\n  bank_bits = 5\n}\n", 2, ""),
+		hcSpecRow("spec of 300 KiB", behaves, hcGoodHash+"# "+strings.Repeat("x", 300<<10)+"\n", 1, "262144"),
 		hostileCase{
 			name: "empty spec", cat: "file", finding: behaves,
-			setup: []hcEntry{file("s.hcl", "")},
+			setup: []hcEntry{hcFile("s.hcl", "")},
 			args:  []string{"gen", "-o", "out", "s.hcl"}, code: 2,
 			stderr: []string{"declare no units"},
 		},
 		hostileCase{
 			name: "spec is /dev/zero", cat: "file", finding: behaves,
-			setup: []hcEntry{symlink("s.hcl", "/dev/zero")},
+			setup: []hcEntry{hcLink("s.hcl", "/dev/zero")},
 			args:  []string{"timing", "s.hcl"}, code: 2,
 			stderr: []string{"s.hcl:1:1: error: Spec file too large"},
 		},
 		hostileCase{
 			name: "spec is a directory", cat: "file", finding: behaves,
-			setup: []hcEntry{mkdir("s.hcl")},
+			setup: []hcEntry{hcDir("s.hcl")},
 			args:  []string{"timing", "s.hcl"}, code: 2,
 			stderr: []string{"s.hcl", "directory"},
 		},
@@ -257,14 +257,14 @@ func hostileCases() []hostileCase {
 		},
 		hostileCase{
 			name: "spec is a dangling symlink", cat: "file", finding: behaves,
-			setup: []hcEntry{symlink("s.hcl", "nowhere.hcl")},
+			setup: []hcEntry{hcLink("s.hcl", "nowhere.hcl")},
 			args:  []string{"timing", "s.hcl"}, code: 2,
 			stderr: []string{"s.hcl"},
 		},
 		hostileCase{
 			name: "terminal escapes in a spec", cat: "file",
 			finding: "control characters in a spec line (terminal escape sequences) reach the terminal through the snippet",
-			setup:   []hcEntry{file("s.hcl", "hash \"a\" {\n  function  = \"xor\x1b[31mmatrix\x07\"\n  addr_bits = 12\n  bank_bits = 4\n}\n")},
+			setup:   []hcEntry{hcFile("s.hcl", "hash \"a\" {\n  function  = \"xor\x1b[31mmatrix\x07\"\n  addr_bits = 12\n  bank_bits = 4\n}\n")},
 			args:    []string{"gen", "-o", "out", "s.hcl"}, code: 2,
 			stderr:   []string{"re:s\\.hcl:2:\\d+: error", `\x1b`},
 			noStderr: []string{"\x1b", "\x07"},
@@ -272,22 +272,22 @@ func hostileCases() []hostileCase {
 		hostileCase{
 			name: "a duplicate attribute and other errors", cat: "file",
 			finding: "a duplicate attribute hides every other diagnostic of the file",
-			setup: []hcEntry{file("s.hcl", hashBlock(`function = "fixed_xor"`, "addr_bits = 10", "addr_bits = 10", "bank_bits = 5")+
-				block("hash", "g", `function = "fixed_xor"`, "addr_bits = 99", "bank_bits = 5"))},
+			setup: []hcEntry{hcFile("s.hcl", hcHash(`function = "fixed_xor"`, "addr_bits = 10", "addr_bits = 10", "bank_bits = 5")+
+				hcBlock("hash", "g", `function = "fixed_xor"`, "addr_bits = 99", "bank_bits = 5"))},
 			args: []string{"gen", "-o", "out", "s.hcl"}, code: 2,
 			stderr: []string{"re:s\\.hcl:4:\\d+: error: ", "re:s\\.hcl:9:\\d+: error: "},
 		},
 		hostileCase{
 			name: "a 384 KB local in 10 units", cat: "memory",
 			finding: "an invalid 124 KB spec prints 615 MB of diagnostics (each error repeats a 400 KB local's value)",
-			setup: []hcEntry{file("s.hcl", func() string {
+			setup: []hcEntry{hcFile("s.hcl", func() string {
 				var b strings.Builder
 				b.WriteString("locals {\n  a = \"" + strings.Repeat("x", 2000) + "\"\n")
 				b.WriteString("  b = \"${local.a}${local.a}${local.a}${local.a}\"\n")
 				b.WriteString("  c = \"${local.b}${local.b}${local.b}${local.b}\"\n")
 				b.WriteString("  d = \"" + strings.Repeat("${local.c}", 12) + "\"\n}\n")
 				for i := 0; i < 10; i++ {
-					b.WriteString(block("hash", "h"+strconv.Itoa(i), "function = local.d", "addr_bits = local.d + 1", "bank_bits = 4"))
+					b.WriteString(hcBlock("hash", "h"+strconv.Itoa(i), "function = local.d", "addr_bits = local.d + 1", "bank_bits = 4"))
 				}
 				return b.String()
 			}())},
@@ -308,14 +308,14 @@ func hostileCases() []hostileCase {
 		add(hostileCase{
 			name: "gen units foo and " + c.other + " " + c.flag, cat: "file",
 			finding: "two units named `foo` and `foo_gates` → `foo`'s gate netlist is silently overwritten; `foo` + `foo_synth` collide",
-			setup:   []hcEntry{file("s.hcl", fmt.Sprintf(twoUnits, c.other))},
+			setup:   []hcEntry{hcFile("s.hcl", fmt.Sprintf(hcTwoUnits, c.other))},
 			args:    []string{"gen", c.flag, "-o", "out", "s.hcl"}, code: 2,
 			stderr: []string{c.file, "unit foo (s.hcl:1)", "unit " + c.other + " (s.hcl:7)"},
 		})
 	}
-	victim := file("victim.txt", "keep me\n")
-	hcl := file("s.hcl", rap32)
-	tr := file("t.trace", "0 1 2 3\n0 32 64 96\n")
+	victim := hcFile("victim.txt", "keep me\n")
+	hcl := hcFile("s.hcl", hcRap32)
+	tr := hcFile("t.trace", "0 1 2 3\n0 32 64 96\n")
 	searchArgs := []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}
 	pipesimArgs := []string{"pipesim", "$SPECS/pipeline_figure4.hcl", "--trace", "$SPECS/traces/figure4.ptrace"}
 	synth := []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "20", "--warps", "2"}
@@ -325,10 +325,10 @@ func hostileCases() []hostileCase {
 		name  string
 		kind  string
 	}{
-		{"a symlink", []hcEntry{victim, symlink("x", "victim.txt")}, "x", "symbolic link"},
-		{"a symlink to /dev/null", []hcEntry{symlink("x", "/dev/null")}, "x", "symbolic link"},
-		{"a FIFO", []hcEntry{fifo("x")}, "x", "FIFO"},
-		{"a directory", []hcEntry{mkdir("x"), file("x/inner", "keep")}, "x", "directory"},
+		{"a symlink", []hcEntry{victim, hcLink("x", "victim.txt")}, "x", "symbolic link"},
+		{"a symlink to /dev/null", []hcEntry{hcLink("x", "/dev/null")}, "x", "symbolic link"},
+		{"a FIFO", []hcEntry{hcFifo("x")}, "x", "FIFO"},
+		{"a directory", []hcEntry{hcDir("x"), hcFile("x/inner", "keep")}, "x", "directory"},
 	} {
 		finding := "Writing an output (`pipesim --write-trace`, `timing --svg`, `search -o/--svg`, `pipesim -o`) onto a device node, FIFO or symlink replaces it with a regular file"
 		for _, cmd := range []struct {
@@ -375,26 +375,26 @@ func hostileCases() []hostileCase {
 		hostileCase{
 			name: "gen over a tree where one output is a directory", cat: "file",
 			finding: "`gen` over an earlier tree where one output name is a non-empty directory exits 1 after replacing 9 of the 10 earlier files",
-			setup:   []hcEntry{hcl, mkdir("out"), file("out/r.v", "earlier\n"), mkdir("out/r_gates.v"), file("out/r_gates.v/keep", "keep\n")},
+			setup:   []hcEntry{hcl, hcDir("out"), hcFile("out/r.v", "earlier\n"), hcDir("out/r_gates.v"), hcFile("out/r_gates.v/keep", "keep\n")},
 			args:    []string{"gen", "-o", "out", "s.hcl"}, code: 2,
 			stderr: []string{"out/r_gates.v", "directory"},
 		},
 		hostileCase{
 			name: "gen -o names a regular file", cat: "file", finding: behaves,
-			setup: []hcEntry{hcl, file("out", "a file\n")},
+			setup: []hcEntry{hcl, hcFile("out", "a file\n")},
 			args:  []string{"gen", "-o", "out", "s.hcl"}, code: 2,
 			stderr: []string{"out", "not a directory"},
 		},
 		hostileCase{
 			name: "gen replaces an earlier tree", cat: "file", finding: behaves,
-			setup: append([]hcEntry{hcl}, earlierRap...),
+			setup: append([]hcEntry{hcl}, hcEarlierRap...),
 			args:  []string{"gen", "-o", "out", "s.hcl"}, code: 0,
 			stdout:  []string{"wrote 2 files for 1 units"},
 			outputs: []string{"out/r.v", "out/r_gates.v"},
 		},
 		hostileCase{
 			name: "search -o replaces an earlier file", cat: "file", finding: behaves,
-			setup: []hcEntry{tr, file("x.hcl", "earlier\n")},
+			setup: []hcEntry{tr, hcFile("x.hcl", "earlier\n")},
 			args:  append([]string{"search", "-o", "x.hcl"}, searchArgs[1:]...), code: 0,
 			stdout:  []string{"bitvector_perm"},
 			outputs: []string{"x.hcl"},
@@ -402,7 +402,7 @@ func hostileCases() []hostileCase {
 		hostileCase{
 			name: "arguments after -- are files", cat: "file",
 			finding: "everything after `--` is not treated as positional",
-			setup:   []hcEntry{file("-weird.trace", "0x10\n0x20\n")},
+			setup:   []hcEntry{hcFile("-weird.trace", "0x10\n0x20\n")},
 			args:    []string{"conflicts", "--", "-weird.trace"}, code: 0,
 			stdout: []string{"2 accesses"},
 		},
@@ -419,74 +419,74 @@ func hostileCases() []hostileCase {
 		hostileCase{name: "trace missing", cat: "file", finding: behaves,
 			args: []string{"conflicts", "nosuch.trace"}, code: 2, stderr: []string{"open nosuch.trace"}},
 		hostileCase{name: "trace empty", cat: "file", finding: behaves,
-			setup: []hcEntry{file("t.trace", "")},
+			setup: []hcEntry{hcFile("t.trace", "")},
 			args:  []string{"conflicts", "t.trace"}, code: 0, stdout: []string{"total: 0 accesses"}},
 		hostileCase{name: "trace of binary garbage", cat: "file", finding: behaves,
-			setup: []hcEntry{file("t.trace", "\x10|\x00\xff\xfe\x1b[2J\n")},
+			setup: []hcEntry{hcFile("t.trace", "\x10|\x00\xff\xfe\x1b[2J\n")},
 			args:  []string{"conflicts", "t.trace"}, code: 2,
 			stderr: []string{"t.trace:1:", `\x10`}, noStderr: []string{"\x1b"}},
 		hostileCase{name: "trace with a NUL byte", cat: "file", finding: behaves,
-			setup: []hcEntry{file("t.trace", "0x10\x00 0x20\n")},
+			setup: []hcEntry{hcFile("t.trace", "0x10\x00 0x20\n")},
 			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:1:", `\x00`}},
 		hostileCase{name: "trace is a directory", cat: "file", finding: behaves,
-			setup: []hcEntry{mkdir("t.trace")},
+			setup: []hcEntry{hcDir("t.trace")},
 			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace", "directory"}},
 		hostileCase{name: "trace address past 64 bits", cat: "file", finding: behaves,
-			setup: []hcEntry{file("t.trace", "1 2\n99999999999999999999999\n")},
+			setup: []hcEntry{hcFile("t.trace", "1 2\n99999999999999999999999\n")},
 			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:2:", "64 bits"}},
 		hostileCase{name: "trace negative address", cat: "file", finding: behaves,
-			setup: []hcEntry{file("t.trace", "-5 3\n")},
+			setup: []hcEntry{hcFile("t.trace", "-5 3\n")},
 			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:1:", "-5"}},
 		hostileCase{name: "trace line of 1025 lanes", cat: "memory", finding: behaves,
-			setup: []hcEntry{file("t.trace", strings.Repeat("1 ", 1025)+"\n")},
+			setup: []hcEntry{hcFile("t.trace", strings.Repeat("1 ", 1025)+"\n")},
 			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:1:", "1024"}},
 		hostileCase{name: "trace line past 1 MiB", cat: "memory", finding: behaves,
-			setup: []hcEntry{file("t.trace", "1 2\n# "+strings.Repeat("x", 1<<20)+"\n")},
+			setup: []hcEntry{hcFile("t.trace", "1 2\n# "+strings.Repeat("x", 1<<20)+"\n")},
 			args:  []string{"conflicts", "t.trace"}, code: 2, stderr: []string{"t.trace:2", "1048576"}},
 		hostileCase{name: "search on an empty trace", cat: "file", finding: behaves,
-			setup: []hcEntry{file("t.trace", "")},
+			setup: []hcEntry{hcFile("t.trace", "")},
 			args:  searchArgs, code: 0, stdout: []string{"accesses    0 "}},
 		hostileCase{name: "pipesim trace missing", cat: "file", finding: behaves,
 			args: []string{"pipesim", "$SPECS/pipeline_figure4.hcl", "--trace", "nosuch.ptrace"}, code: 2, stderr: []string{"nosuch.ptrace"}},
 		hostileCase{name: "pipesim trace of garbage", cat: "file", finding: behaves,
-			setup: []hcEntry{file("p.ptrace", "\xff\xfe garbage\n")},
+			setup: []hcEntry{hcFile("p.ptrace", "\xff\xfe garbage\n")},
 			args:  []string{"pipesim", "$SPECS/pipeline_figure4.hcl", "--trace", "p.ptrace"}, code: 2, stderr: []string{"p.ptrace:1"}},
 		hostileCase{name: "accelsim kernelslist of a missing kernel", cat: "file", finding: behaves,
-			setup: []hcEntry{file("kernelslist.g", "kernel-1.traceg\n")},
+			setup: []hcEntry{hcFile("kernelslist.g", "kernel-1.traceg\n")},
 			args:  []string{"conflicts", "kernelslist.g"}, code: 2, stderr: []string{"kernel-1.traceg"}},
 		hostileCase{name: "accelsim line past 64 KiB", cat: "memory", finding: behaves,
-			setup: []hcEntry{file("kernel-1.traceg", "-kernel name = k\n"+strings.Repeat("x", 70<<10)+"\n")},
+			setup: []hcEntry{hcFile("kernel-1.traceg", "-kernel name = k\n"+strings.Repeat("x", 70<<10)+"\n")},
 			args:  []string{"conflicts", "kernel-1.traceg"}, code: 2, stderr: []string{"kernel-1.traceg", "65536"}},
 		hostileCase{name: "liberty missing", cat: "file", finding: behaves,
 			args: []string{"characterize", "nosuch.lib"}, code: 2, stderr: []string{"nosuch.lib"}},
 		hostileCase{name: "liberty empty", cat: "file", finding: behaves,
-			setup: []hcEntry{file("c.lib", "")},
+			setup: []hcEntry{hcFile("c.lib", "")},
 			args:  []string{"characterize", "c.lib"}, code: 2, stderr: []string{"c.lib"}},
 		hostileCase{name: "liberty is a directory", cat: "file", finding: behaves,
-			setup: []hcEntry{mkdir("c.lib")},
+			setup: []hcEntry{hcDir("c.lib")},
 			args:  []string{"characterize", "c.lib"}, code: 2, stderr: []string{"c.lib", "directory"}},
 		hostileCase{name: "liberty of binary bytes", cat: "file",
 			finding: "a 10 MB token or raw binary bytes are echoed whole by the liberty reader",
-			setup:   []hcEntry{file("c.lib", "library (x) {\n \x1b[2J\x00\xff\xfe"+strings.Repeat("\x01", 500)+"\n}\n")},
+			setup:   []hcEntry{hcFile("c.lib", "library (x) {\n \x1b[2J\x00\xff\xfe"+strings.Repeat("\x01", 500)+"\n}\n")},
 			args:    []string{"characterize", "c.lib"}, code: 2,
 			stderr: []string{"c.lib"}, noStderr: []string{"\x1b", "\x00", "\x01"}, maxErr: 1000},
 		hostileCase{name: "liberty token of 10 MB", cat: "memory",
 			finding: "a 10 MB token or raw binary bytes are echoed whole by the liberty reader",
-			setup:   []hcEntry{file("c.lib", "library ("+strings.Repeat("a", 10<<20)+") {\n}\n")},
+			setup:   []hcEntry{hcFile("c.lib", "library ("+strings.Repeat("a", 10<<20)+") {\n}\n")},
 			args:    []string{"characterize", "c.lib"}, code: 2,
 			stderr: []string{"c.lib", "1048576"}, maxErr: 1000},
-		hostileCase{name: "gzipped liberty token of 10 MB", cat: "memory",
+		hostileCase{name: "hcGzip liberty token of 10 MB", cat: "memory",
 			finding: "a 10 MB token or raw binary bytes are echoed whole by the liberty reader",
-			setup:   []hcEntry{file("c.lib.gz", gzipped("library ("+strings.Repeat("a", 10<<20)+") {\n}\n"))},
+			setup:   []hcEntry{hcFile("c.lib.gz", hcGzip("library ("+strings.Repeat("a", 10<<20)+") {\n}\n"))},
 			args:    []string{"characterize", "c.lib.gz"}, code: 2,
 			stderr: []string{"c.lib.gz", "1048576"}, maxErr: 1000},
 		hostileCase{name: "liberty is /dev/zero", cat: "memory",
 			finding: "the liberty reader has no size limit (`characterize /dev/zero` 6.4 GB in 9 s",
-			setup:   []hcEntry{symlink("c.lib", "/dev/zero")},
+			setup:   []hcEntry{hcLink("c.lib", "/dev/zero")},
 			args:    []string{"characterize", "c.lib"}, code: 2,
 			stderr: []string{"c.lib"}, maxErr: 1000},
 		hostileCase{name: "corrupt gzip liberty", cat: "file", finding: behaves,
-			setup: []hcEntry{file("c.lib.gz", gzipped("library (x) {\n}\n")[:12])},
+			setup: []hcEntry{hcFile("c.lib.gz", hcGzip("library (x) {\n}\n")[:12])},
 			args:  []string{"characterize", "c.lib.gz"}, code: 2, stderr: []string{"c.lib.gz"}},
 		hostileCase{name: "gen --liberty missing", cat: "file", finding: behaves,
 			setup: []hcEntry{hcl},
@@ -494,7 +494,7 @@ func hostileCases() []hostileCase {
 		hostileCase{name: "fusesoc-gen GAPI file missing", cat: "file", finding: behaves,
 			args: []string{"fusesoc-gen", "nosuch.yml"}, code: 2, stderr: []string{"nosuch.yml"}},
 		hostileCase{name: "fusesoc-gen GAPI file of garbage", cat: "file", finding: behaves,
-			setup: []hcEntry{file("g.yml", "\x00\x01: [\n")},
+			setup: []hcEntry{hcFile("g.yml", "\x00\x01: [\n")},
 			args:  []string{"fusesoc-gen", "g.yml"}, code: 2, stderr: []string{"g.yml"}},
 		hostileCase{name: "verify --rtl missing", cat: "file", finding: behaves,
 			setup: []hcEntry{hcl},
@@ -503,55 +503,55 @@ func hostileCases() []hostileCase {
 
 	// --- Flags.
 	add(
-		flagRow("unknown command", behaves, nil, []string{"frobnicate"}, "unknown command"),
-		flagRow("misspelt command", behaves, nil, []string{"verfy"}, "unknown command", "verify"),
-		flagRow("misspelt flag", behaves, nil, []string{"search", "--adr-bits", "10"}, "unknown flag: --adr-bits", "--addr-bits"),
-		flagRow("no command", behaves, nil, nil, "Usage"),
-		flagRow("gen without a spec", behaves, nil, []string{"gen", "-o", "out"}, "spec"),
-		flagRow("version with an argument", behaves, nil, []string{"version", "x"}, "x"),
-		flagRow("completion of an unknown shell", behaves, nil, []string{"completion", "tcsh"}, "tcsh"),
-		flagRow("timing --clock NaN", "`timing --clock NaN` exits 0 printing \"@NaN FO4 … 1 cycles\"", []hcEntry{hcl}, []string{"timing", "--clock", "NaN", "s.hcl"}, "--clock", "1e+06"),
-		flagRow("timing --clock 1e-19", "`--clock 1e-19` gives \"1 cycles\" (integer overflow clamped)", []hcEntry{hcl}, []string{"timing", "--clock", "1e-19", "s.hcl"}, "--clock", "1e+06"),
-		flagRow("timing --clock Inf", behaves, []hcEntry{hcl}, []string{"timing", "--clock", "Inf", "s.hcl"}, "--clock"),
-		flagRow("timing --clock 40,,x", behaves, []hcEntry{hcl}, []string{"timing", "--clock", "40,,x", "s.hcl"}, "--clock"),
-		flagRow("profile --clock -1", "`timing --clock NaN` exits 0", nil, []string{"profile", "--clock", "-1", "$SPECS/traces/accelsim/profile_transpose.traceg"}, "--clock"),
-		flagRow("timing --load -1", behaves, []hcEntry{hcl}, []string{"timing", "--load", "-1", "s.hcl"}, "--load"),
-		flagRow("timing --mode bogus", behaves, []hcEntry{hcl}, []string{"timing", "--mode", "bogus", "s.hcl"}, "bogus"),
-		flagRow("timing --svg-unit of no unit", behaves, []hcEntry{hcl}, []string{"timing", "--svg", "f.svg", "--svg-unit", "nosuch", "s.hcl"}, "nosuch"),
-		flagRow("conflicts --banks 0", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "0", "t.trace"}, "--banks"),
-		flagRow("conflicts --banks 2^24+1", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "16777217", "t.trace"}, "--banks"),
-		flagRow("conflicts --bank-bytes 3", behaves, []hcEntry{tr}, []string{"conflicts", "--bank-bytes", "3", "t.trace"}, "--bank-bytes"),
-		flagRow("conflicts --hash without a unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl", "t.trace"}, "--hash"),
-		flagRow("conflicts --hash of no unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl:nosuch", "t.trace"}, "nosuch"),
-		flagRow("conflicts --hash of an invalid spec", behaves, []hcEntry{tr, file("s.hcl", hashBlock(with(perm, 1, "addr_bits = 65")...))}, []string{"conflicts", "--hash", "s.hcl:h", "t.trace"}, "re:s\\.hcl:3:\\d+: error"),
-		flagRow("search --addr-bits 65", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--addr-bits", "65", "--bank-bits", "5", "t.trace"}, "65"),
-		flagRow("search --bank-bits 0", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "0", "t.trace"}, "--bank-bits"),
-		flagRow("search --function bogus", behaves, []hcEntry{tr}, []string{"search", "--function", "bogus", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}, "bogus"),
-		flagRow("search without --addr-bits", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--bank-bits", "5", "t.trace"}, "addr-bits"),
-		flagRow("search --stride x", behaves, nil, []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "5", "--stride", "x"}, "--stride"),
-		flagRow("search --method bogus", behaves, []hcEntry{tr}, []string{"search", "--function", "bitwise_xor", "--method", "bogus", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}, "bogus"),
-		flagRow("rapsim --trials 0", behaves, nil, []string{"rapsim", "--trials", "0"}, "trials"),
-		flagRow("rapsim --w 3", behaves, nil, []string{"rapsim", "--w", "3"}, "w = 3"),
-		flagRow("rapsim --w 2048", behaves, nil, []string{"rapsim", "--w", "2048"}, "2048"),
-		flagRow("rapsim --table bogus", behaves, nil, []string{"rapsim", "--table", "bogus"}, "bogus"),
-		flagRow("rapsim --seed -1", behaves, nil, []string{"rapsim", "--seed", "-1"}, "--seed"),
-		flagRow("pipesim without a workload", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl"}, "--trace"),
-		flagRow("pipesim --preset bogus", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--preset", "bogus"}, "bogus"),
-		flagRow("pipesim --warps 0", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--warps", "0"}, "warps"),
-		flagRow("pipesim --mem NaN", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--mem", "NaN"}, "NaN"),
-		flagRow("pipesim --degrees garbage", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--degrees", "1:x"}, "1:x"),
-		flagRow("pipesim --unit of no unit", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--unit", "nosuch"}, "nosuch"),
-		flagRow("verify --jobs 0", behaves, []hcEntry{hcl}, []string{"verify", "--jobs", "0", "s.hcl"}, "--jobs"),
-		flagRow("verify --sim bogus", behaves, []hcEntry{hcl}, []string{"verify", "--sim", "bogus", "s.hcl"}, "bogus"),
-		flagRow("verify --unit of no unit", behaves, []hcEntry{hcl}, []string{"verify", "--unit", "nosuch*", "s.hcl"}, "nosuch*", "units: r"),
-		flagRow("verify --vectors -1", behaves, []hcEntry{hcl}, []string{"verify", "--vectors", "-1", "s.hcl"}, "--vectors"),
-		flagRow("verify --sim-timeout -1s", behaves, []hcEntry{hcl}, []string{"verify", "--sim-timeout", "-1s", "s.hcl"}, "--sim-timeout"),
-		flagRow("verify -D of a bad macro", behaves, []hcEntry{hcl, file("m.v", "module r; endmodule\n")}, []string{"verify", "--rtl", "m.v", "--unit", "r", "-D", "1BAD", "s.hcl"}, "1BAD"),
-		flagRow("verify --vectors 2^64", behaves, []hcEntry{hcl}, []string{"verify", "--vectors", "18446744073709551616", "s.hcl"}, "--vectors"),
-		flagRow("crosscheck-timing without --liberty", behaves, []hcEntry{hcl}, []string{"crosscheck-timing", "s.hcl"}, "--liberty"),
-		flagRow("search --name module", "`search --name module` writes a hash block that `gen` refuses", []hcEntry{tr},
+		hcFlagRow("unknown command", behaves, nil, []string{"frobnicate"}, "unknown command"),
+		hcFlagRow("misspelt command", behaves, nil, []string{"verfy"}, "unknown command", "verify"),
+		hcFlagRow("misspelt flag", behaves, nil, []string{"search", "--adr-bits", "10"}, "unknown flag: --adr-bits", "--addr-bits"),
+		hcFlagRow("no command", behaves, nil, nil, "Usage"),
+		hcFlagRow("gen without a spec", behaves, nil, []string{"gen", "-o", "out"}, "spec"),
+		hcFlagRow("version with an argument", behaves, nil, []string{"version", "x"}, "x"),
+		hcFlagRow("completion of an unknown shell", behaves, nil, []string{"completion", "tcsh"}, "tcsh"),
+		hcFlagRow("timing --clock NaN", "`timing --clock NaN` exits 0 printing \"@NaN FO4 … 1 cycles\"", []hcEntry{hcl}, []string{"timing", "--clock", "NaN", "s.hcl"}, "--clock", "1e+06"),
+		hcFlagRow("timing --clock 1e-19", "`--clock 1e-19` gives \"1 cycles\" (integer overflow clamped)", []hcEntry{hcl}, []string{"timing", "--clock", "1e-19", "s.hcl"}, "--clock", "1e+06"),
+		hcFlagRow("timing --clock Inf", behaves, []hcEntry{hcl}, []string{"timing", "--clock", "Inf", "s.hcl"}, "--clock"),
+		hcFlagRow("timing --clock 40,,x", behaves, []hcEntry{hcl}, []string{"timing", "--clock", "40,,x", "s.hcl"}, "--clock"),
+		hcFlagRow("profile --clock -1", "`timing --clock NaN` exits 0", nil, []string{"profile", "--clock", "-1", "$SPECS/traces/accelsim/profile_transpose.traceg"}, "--clock"),
+		hcFlagRow("timing --load -1", behaves, []hcEntry{hcl}, []string{"timing", "--load", "-1", "s.hcl"}, "--load"),
+		hcFlagRow("timing --mode bogus", behaves, []hcEntry{hcl}, []string{"timing", "--mode", "bogus", "s.hcl"}, "bogus"),
+		hcFlagRow("timing --svg-unit of no unit", behaves, []hcEntry{hcl}, []string{"timing", "--svg", "f.svg", "--svg-unit", "nosuch", "s.hcl"}, "nosuch"),
+		hcFlagRow("conflicts --banks 0", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "0", "t.trace"}, "--banks"),
+		hcFlagRow("conflicts --banks 2^24+1", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "16777217", "t.trace"}, "--banks"),
+		hcFlagRow("conflicts --bank-bytes 3", behaves, []hcEntry{tr}, []string{"conflicts", "--bank-bytes", "3", "t.trace"}, "--bank-bytes"),
+		hcFlagRow("conflicts --hash without a unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl", "t.trace"}, "--hash"),
+		hcFlagRow("conflicts --hash of no unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl:nosuch", "t.trace"}, "nosuch"),
+		hcFlagRow("conflicts --hash of an invalid spec", behaves, []hcEntry{tr, hcFile("s.hcl", hcHash(hcWith(hcPerm, 1, "addr_bits = 65")...))}, []string{"conflicts", "--hash", "s.hcl:h", "t.trace"}, "re:s\\.hcl:3:\\d+: error"),
+		hcFlagRow("search --addr-bits 65", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--addr-bits", "65", "--bank-bits", "5", "t.trace"}, "65"),
+		hcFlagRow("search --bank-bits 0", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "0", "t.trace"}, "--bank-bits"),
+		hcFlagRow("search --function bogus", behaves, []hcEntry{tr}, []string{"search", "--function", "bogus", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}, "bogus"),
+		hcFlagRow("search without --addr-bits", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--bank-bits", "5", "t.trace"}, "addr-bits"),
+		hcFlagRow("search --stride x", behaves, nil, []string{"search", "--function", "bitvector_perm", "--addr-bits", "10", "--bank-bits", "5", "--stride", "x"}, "--stride"),
+		hcFlagRow("search --method bogus", behaves, []hcEntry{tr}, []string{"search", "--function", "bitwise_xor", "--method", "bogus", "--addr-bits", "10", "--bank-bits", "5", "t.trace"}, "bogus"),
+		hcFlagRow("rapsim --trials 0", behaves, nil, []string{"rapsim", "--trials", "0"}, "trials"),
+		hcFlagRow("rapsim --w 3", behaves, nil, []string{"rapsim", "--w", "3"}, "w = 3"),
+		hcFlagRow("rapsim --w 2048", behaves, nil, []string{"rapsim", "--w", "2048"}, "2048"),
+		hcFlagRow("rapsim --table bogus", behaves, nil, []string{"rapsim", "--table", "bogus"}, "bogus"),
+		hcFlagRow("rapsim --seed -1", behaves, nil, []string{"rapsim", "--seed", "-1"}, "--seed"),
+		hcFlagRow("pipesim without a workload", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl"}, "--trace"),
+		hcFlagRow("pipesim --preset bogus", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--preset", "bogus"}, "bogus"),
+		hcFlagRow("pipesim --warps 0", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--warps", "0"}, "warps"),
+		hcFlagRow("pipesim --mem NaN", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--mem", "NaN"}, "NaN"),
+		hcFlagRow("pipesim --degrees garbage", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--degrees", "1:x"}, "1:x"),
+		hcFlagRow("pipesim --unit of no unit", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--unit", "nosuch"}, "nosuch"),
+		hcFlagRow("verify --jobs 0", behaves, []hcEntry{hcl}, []string{"verify", "--jobs", "0", "s.hcl"}, "--jobs"),
+		hcFlagRow("verify --sim bogus", behaves, []hcEntry{hcl}, []string{"verify", "--sim", "bogus", "s.hcl"}, "bogus"),
+		hcFlagRow("verify --unit of no unit", behaves, []hcEntry{hcl}, []string{"verify", "--unit", "nosuch*", "s.hcl"}, "nosuch*", "units: r"),
+		hcFlagRow("verify --vectors -1", behaves, []hcEntry{hcl}, []string{"verify", "--vectors", "-1", "s.hcl"}, "--vectors"),
+		hcFlagRow("verify --sim-timeout -1s", behaves, []hcEntry{hcl}, []string{"verify", "--sim-timeout", "-1s", "s.hcl"}, "--sim-timeout"),
+		hcFlagRow("verify -D of a bad macro", behaves, []hcEntry{hcl, hcFile("m.v", "module r; endmodule\n")}, []string{"verify", "--rtl", "m.v", "--unit", "r", "-D", "1BAD", "s.hcl"}, "1BAD"),
+		hcFlagRow("verify --vectors 2^64", behaves, []hcEntry{hcl}, []string{"verify", "--vectors", "18446744073709551616", "s.hcl"}, "--vectors"),
+		hcFlagRow("crosscheck-timing without --liberty", behaves, []hcEntry{hcl}, []string{"crosscheck-timing", "s.hcl"}, "--liberty"),
+		hcFlagRow("search --name module", "`search --name module` writes a hash block that `gen` refuses", []hcEntry{tr},
 			append([]string{"search", "-o", "x.hcl", "--name", "module"}, searchArgs[1:]...), "--name"),
-		flagRow("search --name with a dollar", "`search --name module` writes a hash block that `gen` refuses", []hcEntry{tr},
+		hcFlagRow("search --name with a dollar", "`search --name module` writes a hash block that `gen` refuses", []hcEntry{tr},
 			append([]string{"search", "-o", "x.hcl", "--name", "a$b"}, searchArgs[1:]...), "--name"),
 		hostileCase{name: "search --count n=64 m=16", cat: "flag",
 			finding: "`search --count --addr-bits 64 --bank-bits 16` prints 3.1e-3385347752174043964",
@@ -559,7 +559,7 @@ func hostileCases() []hostileCase {
 			stdout: []string{"3.1e88848372616373714116"}},
 	)
 	for _, n := range []string{"63", "64", "65", "1000", "-1"} {
-		add(flagRow("conflicts --lock-bits "+n,
+		add(hcFlagRow("conflicts --lock-bits "+n,
 			"`lsugen conflicts --lock-bits 64 TRACE` (also 63, 65, 1000): nil-pointer panic",
 			[]hcEntry{tr}, []string{"conflicts", "--lock-bits", n, "t.trace"}, "--lock-bits", "want 0 to 24"))
 	}
@@ -577,7 +577,7 @@ func hostileCases() []hostileCase {
 			args: []string{"verify", "--sim", "netlist", "--configs", "1000000000000", "$SPECS/hash_configurable.hcl"},
 			code: 2, stderr: []string{"verify budget"}},
 		hostileCase{name: "verify --max-vectors 2^62 on 48 input bits", cat: "memory", finding: vfind,
-			setup: []hcEntry{file("s.hcl", block("hash", "wide", `function = "bitwise_xor"`, "addr_bits = 48", "bank_bits = 2", "bits = [[0, 47], [1, 46]]"))},
+			setup: []hcEntry{hcFile("s.hcl", hcBlock("hash", "wide", `function = "bitwise_xor"`, "addr_bits = 48", "bank_bits = 2", "bits = [[0, 47], [1, 46]]"))},
 			args:  []string{"verify", "--sim", "netlist", "--max-vectors", "4611686018427387904", "s.hcl"},
 			code:  2, stderr: []string{"verify budget"}},
 		hostileCase{name: "verify --vectors 1e12 under a 1 GiB address-space limit", cat: "memory", finding: vfind,
@@ -586,25 +586,25 @@ func hostileCases() []hostileCase {
 			code:  2, stderr: []string{"verify budget"}},
 		hostileCase{name: "liberty /dev/zero under a 1 GiB address-space limit", cat: "memory",
 			finding: "the liberty reader has no size limit (`characterize /dev/zero` 6.4 GB in 9 s",
-			setup:   []hcEntry{symlink("c.lib", "/dev/zero")},
+			setup:   []hcEntry{hcLink("c.lib", "/dev/zero")},
 			args:    []string{"characterize", "c.lib"},
 			child:   &hcChild{asExtra: 1 << 30},
 			code:    2, stderr: []string{"c.lib"}},
-		flagRow("rapsim --trials 10000001", behaves, nil, []string{"rapsim", "--trials", "10000001"}, "trials"),
-		flagRow("pipesim --instructions -1", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "-1"}, "instructions"),
-		flagRow("conflicts --banks 2^63", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "9223372036854775807", "t.trace"}, "--banks"),
+		hcFlagRow("rapsim --trials 10000001", behaves, nil, []string{"rapsim", "--trials", "10000001"}, "trials"),
+		hcFlagRow("pipesim --instructions -1", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "-1"}, "instructions"),
+		hcFlagRow("conflicts --banks 2^63", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "9223372036854775807", "t.trace"}, "--banks"),
 	)
 
 	// --- Work budgets of pipesim and rapsim, checked before work.
 	work := "`pipesim` and `rapsim` accept runs of 40 minutes and 3 hours with no progress output"
 	add(
-		flagRow("rapsim --trials 10000000", work, nil, []string{"rapsim", "--trials", "10000000"}, "estimated at", "over the budget of 10m00s (--work-budget"),
-		flagRow("rapsim --w 1024 --trials 10000000", work, nil, []string{"rapsim", "--w", "1024", "--trials", "10000000"}, "estimated at", "--work-budget"),
-		flagRow("rapsim --work-budget -1s", behaves, nil, []string{"rapsim", "--work-budget", "-1s"}, "--work-budget -1s"),
-		flagRow("pipesim preset over a 1 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--preset", "aes_encrypt", "--instructions", "100000", "--work-budget", "1s"}, "over the budget of 1s (--work-budget"),
-		flagRow("pipesim synthetic over a 10 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "131072", "--warps", "32", "--degrees", "8:1", "--shmem", "1", "--mem", "0", "--work-budget", "10s"}, "estimated at", "--instructions or --warps"),
-		flagRow("pipesim trace over a 1 ns budget", work, nil, append(append([]string(nil), pipesimArgs...), "--work-budget", "1ns"), "a shorter trace"),
-		flagRow("pipesim 2^25 warp instructions", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "1000000", "--warps", "32"}, "at most 4194304 warp instructions"),
+		hcFlagRow("rapsim --trials 10000000", work, nil, []string{"rapsim", "--trials", "10000000"}, "estimated at", "over the budget of 10m00s (--work-budget"),
+		hcFlagRow("rapsim --w 1024 --trials 10000000", work, nil, []string{"rapsim", "--w", "1024", "--trials", "10000000"}, "estimated at", "--work-budget"),
+		hcFlagRow("rapsim --work-budget -1s", behaves, nil, []string{"rapsim", "--work-budget", "-1s"}, "--work-budget -1s"),
+		hcFlagRow("pipesim preset over a 1 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--preset", "aes_encrypt", "--instructions", "100000", "--work-budget", "1s"}, "over the budget of 1s (--work-budget"),
+		hcFlagRow("pipesim synthetic over a 10 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "131072", "--warps", "32", "--degrees", "8:1", "--shmem", "1", "--mem", "0", "--work-budget", "10s"}, "estimated at", "--instructions or --warps"),
+		hcFlagRow("pipesim trace over a 1 ns budget", work, nil, append(append([]string(nil), pipesimArgs...), "--work-budget", "1ns"), "a shorter trace"),
+		hcFlagRow("pipesim 2^25 warp instructions", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "1000000", "--warps", "32"}, "at most 4194304 warp instructions"),
 	)
 
 	// --- fusesoc-gen: a spec path of the GAPI file stays inside files_root.
@@ -619,9 +619,9 @@ func hostileCases() []hostileCase {
 		add(hostileCase{
 			name: "fusesoc-gen " + c.name, cat: "file", finding: root,
 			setup: []hcEntry{
-				mkdir("core/sub"), mkdir("outside"), file("outside/secret.hcl", "outside_secret_line\n"), file("core/a.hcl", goodHash),
-				symlink("core/link.hcl", "../outside/secret.hcl"),
-				file("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: "+c.spec+"\n"),
+				hcDir("core/sub"), hcDir("outside"), hcFile("outside/secret.hcl", "outside_secret_line\n"), hcFile("core/a.hcl", hcGoodHash),
+				hcLink("core/link.hcl", "../outside/secret.hcl"),
+				hcFile("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: "+c.spec+"\n"),
 			},
 			args: []string{"fusesoc-gen", "-o", "out", "in.yml"}, code: 2,
 			stderr: []string{c.want, "files_root"}, noStderr: []string{"outside_secret_line"},
@@ -629,8 +629,8 @@ func hostileCases() []hostileCase {
 	}
 	add(hostileCase{
 		name: "fusesoc-gen a spec inside files_root", cat: "file", finding: behaves,
-		setup: []hcEntry{mkdir("core"), file("core/a.hcl", goodHash), mkdir("out"),
-			file("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: a.hcl\n")},
+		setup: []hcEntry{hcDir("core"), hcFile("core/a.hcl", hcGoodHash), hcDir("out"),
+			hcFile("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: a.hcl\n")},
 		args: []string{"fusesoc-gen", "-o", "out", "in.yml"}, code: 0,
 		stdout: []string{"h"}, outputs: []string{"out/*"},
 	})
@@ -638,7 +638,7 @@ func hostileCases() []hostileCase {
 	// --- Gate and output budgets of a run, checked before any unit is
 	// generated.
 	gates := "three largest `warp_ready_mask` units in a 1 KB spec take 92.6 s and 4.87 GB in `gen` (limits are per unit, no total)"
-	wrm3 := file("s.hcl", largestReadyMask("wrm_a")+largestReadyMask("wrm_b")+largestReadyMask("wrm_c"))
+	wrm3 := hcFile("s.hcl", largestReadyMask("wrm_a")+largestReadyMask("wrm_b")+largestReadyMask("wrm_c"))
 	for _, args := range [][]string{
 		{"gen", "-o", "out", "s.hcl"},
 		{"timing", "s.hcl"},
@@ -652,8 +652,8 @@ func hostileCases() []hostileCase {
 	}
 	add(
 		hostileCase{name: "fusesoc-gen of the three largest ready masks", cat: "memory", finding: gates,
-			setup: []hcEntry{mkdir("core"), file("core/s.hcl", largestReadyMask("wrm_a")+largestReadyMask("wrm_b")+largestReadyMask("wrm_c")),
-				file("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: s.hcl\n")},
+			setup: []hcEntry{hcDir("core"), hcFile("core/s.hcl", largestReadyMask("wrm_a")+largestReadyMask("wrm_b")+largestReadyMask("wrm_c")),
+				hcFile("in.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: s.hcl\n")},
 			args: []string{"fusesoc-gen", "-o", "out", "in.yml"}, code: 2,
 			stderr: []string{"--gate-budget", "wrm_a"}},
 		hostileCase{name: "gen past --output-budget 1000", cat: "memory", finding: gates,
@@ -662,7 +662,7 @@ func hostileCases() []hostileCase {
 		hostileCase{name: "timing past --gate-budget 10", cat: "memory", finding: gates,
 			setup: []hcEntry{hcl}, args: []string{"timing", "--gate-budget", "10", "s.hcl"}, code: 2,
 			stderr: []string{"--gate-budget"}},
-		flagRow("gen --gate-budget -1", behaves, []hcEntry{hcl}, []string{"gen", "--gate-budget", "-1", "-o", "out", "s.hcl"}, "--gate-budget"),
+		hcFlagRow("gen --gate-budget -1", behaves, []hcEntry{hcl}, []string{"gen", "--gate-budget", "-1", "-o", "out", "s.hcl"}, "--gate-budget"),
 	)
 
 	// --- Disk: a report or output that cannot be written is a failure
@@ -690,19 +690,19 @@ func hostileCases() []hostileCase {
 	efbig := "full and read-only disks leave earlier outputs intact"
 	add(
 		hostileCase{name: "gen onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
-			setup: append([]hcEntry{hcl}, earlierRap...),
+			setup: append([]hcEntry{hcl}, hcEarlierRap...),
 			args:  []string{"gen", "-o", "out", "s.hcl"},
 			child: &hcChild{fsize: 4096}, code: 1, stderr: []string{"file too large"}},
 		hostileCase{name: "search -o onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
-			setup: []hcEntry{tr, file("x.hcl", "earlier\n")},
+			setup: []hcEntry{tr, hcFile("x.hcl", "earlier\n")},
 			args:  append([]string{"search", "-o", "x.hcl"}, searchArgs[1:]...),
 			child: &hcChild{fsize: 16}, code: 1, stderr: []string{"x.hcl", "file too large"}},
 		hostileCase{name: "pipesim -o onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
-			setup: []hcEntry{file("r.txt", "earlier\n")},
+			setup: []hcEntry{hcFile("r.txt", "earlier\n")},
 			args:  append(append([]string(nil), pipesimArgs...), "-o", "r.txt"),
 			child: &hcChild{fsize: 64}, code: 1, stderr: []string{"r.txt", "file too large"}},
 		hostileCase{name: "timing --svg onto a full disk (RLIMIT_FSIZE)", cat: "disk", finding: efbig,
-			setup: []hcEntry{hcl, file("f.svg", "earlier\n")},
+			setup: []hcEntry{hcl, hcFile("f.svg", "earlier\n")},
 			args:  []string{"timing", "--svg", "f.svg", "s.hcl"},
 			child: &hcChild{fsize: 512}, code: 1, stderr: []string{"f.svg", "file too large"}},
 	)
@@ -713,9 +713,9 @@ func hostileCases() []hostileCase {
 		add(hostileCase{
 			name: "gen interrupted by " + sig.String() + " while writing", cat: "signal",
 			finding: "Ctrl-C or SIGTERM while `gen` writes a large unit leaves half-written hidden `.NAME.v.tmp-*` files",
-			setup:   []hcEntry{mkdir("out"), file("out/coalesce_a2a_64.v", "earlier\n"), file("out/coalesce_spec_64_gates.v", "earlier\n")},
+			setup:   []hcEntry{hcDir("out"), hcFile("out/coalesce_a2a_64.v", "earlier\n"), hcFile("out/coalesce_spec_64_gates.v", "earlier\n")},
 			args:    []string{"gen", "-o", "out", "$SPECS/coalescer_thesis.hcl"},
-			child:   &hcChild{signal: sig, ready: tmpAppears},
+			child:   &hcChild{signal: sig, ready: hcTmpAppears},
 			code:    128 + int(sig), stderr: []string{"interrupted"},
 		})
 	}
@@ -730,22 +730,22 @@ func hostileCases() []hostileCase {
 		add(hostileCase{
 			name: c.args[0] + " interrupted by " + c.sig.String(), cat: "signal", finding: behaves,
 			args:  c.args,
-			child: &hcChild{signal: c.sig, ready: after(300 * time.Millisecond)},
+			child: &hcChild{signal: c.sig, ready: hcAfter(300 * time.Millisecond)},
 			code:  128 + int(c.sig), stderr: []string{"interrupted"},
 		})
 	}
 	// verify --rtl on a module in a zero-delay loop: its simulator (vvp,
 	// in a process group of its own) never finishes; lsugen is signalled
 	// while vvp runs.
-	spin := file("spin.v", "module h (input wire [9:0] addr_i, output wire [4:0] bank_o);\n"+
+	spin := hcFile("spin.v", "module h (input wire [9:0] addr_i, output wire [4:0] bank_o);\n"+
 		"  assign bank_o = addr_i[4:0] ^ addr_i[9:5];\n  initial forever #0;\nendmodule\n")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL} {
 		c := hostileCase{
 			name: "verify interrupted by " + sig.String() + " while vvp runs", cat: "signal",
 			finding: "SIGTERM or SIGHUP to `verify`/`crosscheck-timing` leaves `vvp`/`yosys` running under PID 1 (they run in their own process group) and the temporary directory behind",
-			setup:   []hcEntry{file("s.hcl", goodHash), spin},
+			setup:   []hcEntry{hcFile("s.hcl", hcGoodHash), spin},
 			args:    []string{"verify", "--rtl", "spin.v", "--unit", "h", "--sim", "icarus", "s.hcl"},
-			child:   &hcChild{signal: sig, ready: vvpRuns, tools: true},
+			child:   &hcChild{signal: sig, ready: hcVvpRuns, tools: true},
 			code:    128 + int(sig), stderr: []string{"interrupted"},
 		}
 		if sig == syscall.SIGKILL {
@@ -758,8 +758,8 @@ func hostileCases() []hostileCase {
 	return cs
 }
 
-// vvpRuns is a ready function: vvp runs a testbench below process pid.
-func vvpRuns(_ string, pid int) bool {
+// hcVvpRuns is a ready function: vvp runs a testbench below process pid.
+func hcVvpRuns(_ string, pid int) bool {
 	for _, p := range descendants(pid) {
 		if p.comm == "vvp" && simulates(p.pid) {
 			return true
@@ -768,8 +768,8 @@ func vvpRuns(_ string, pid int) bool {
 	return false
 }
 
-// after is a ready function that turns true d after its first call.
-func after(d time.Duration) func(string, int) bool {
+// hcAfter is a ready function that turns true d after its first call.
+func hcAfter(d time.Duration) func(string, int) bool {
 	var start time.Time
 	return func(string, int) bool {
 		if start.IsZero() {
@@ -821,8 +821,8 @@ type hcState struct {
 	data string
 }
 
-// snapshot reads every path under dir but tmp.
-func snapshot(t *testing.T, dir string) map[string]hcState {
+// hcSnapshot reads every path under dir but tmp.
+func hcSnapshot(t *testing.T, dir string) map[string]hcState {
 	t.Helper()
 	m := map[string]hcState{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -883,7 +883,7 @@ func replayHostile(t *testing.T, c hostileCase, specsDir string) {
 	for i, a := range c.args {
 		args[i] = strings.ReplaceAll(a, "$SPECS/", specsDir+"/")
 	}
-	before := snapshot(t, dir)
+	before := hcSnapshot(t, dir)
 
 	var code int
 	var stdout, stderr string
@@ -946,7 +946,7 @@ func replayHostile(t *testing.T, c hostileCase, specsDir string) {
 	}
 
 	// Nothing lost, nothing left behind.
-	after := snapshot(t, dir)
+	after := hcSnapshot(t, dir)
 	allowed := func(rel string) bool {
 		for _, pat := range c.outputs {
 			if ok, _ := filepath.Match(pat, rel); ok {
@@ -1017,7 +1017,7 @@ func TestHostileCorpusChild(t *testing.T) {
 	}
 	if v := os.Getenv(hostileASEnv); v != "" {
 		n, _ := strconv.ParseUint(v, 10, 64)
-		lim := vmSize() + n
+		lim := hcVMSize() + n
 		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
 			fmt.Fprintln(os.Stderr, "setrlimit:", err)
 			os.Exit(99)
@@ -1026,8 +1026,8 @@ func TestHostileCorpusChild(t *testing.T) {
 	os.Exit(runInterruptible(strings.Split(args, "\n"), os.Stdout, os.Stderr))
 }
 
-// vmSize is this process's virtual size in bytes (/proc/self/status).
-func vmSize() uint64 {
+// hcVMSize is this process's virtual size in bytes (/proc/self/status).
+func hcVMSize() uint64 {
 	b, _ := os.ReadFile("/proc/self/status")
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
