@@ -40,7 +40,9 @@ also writes JUnit XML for CI.
 Exit status: 0 when every check passed; 1 when one failed (a mismatch, a
 failed proof) or could not run (a tool missing, a build failed), having
 printed the vector (cycle) and left a VCD of it in the work directory; 2
-for bad flags or specs.`
+for bad flags or specs, or for work past verify's limits (vectors, cycles,
+and the largest design each engine takes: docs/limits.md), refused before
+it starts.`
 
 // The modes of lsugen verify (verifyReport.Mode).
 const (
@@ -188,10 +190,8 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	if err != nil {
 		return err
 	}
-	if mode == modeSimulation {
-		if err := checkVectorBudget(sel, f.plan); err != nil {
-			return err
-		}
+	if err := checkVerifyBudget(sel, mode, engines, f.plan, f.seqPlan); err != nil {
+		return err
 	}
 	if mode == modeRTL && len(f.units) == 0 && len(sel) > 1 {
 		return usagef("the specs declare %d units: choose one with --unit (%s)", len(sel), joinNames(sel))
