@@ -668,6 +668,33 @@ func hostileCases() []hostileCase {
 		hcFlagRow("gen --gate-budget -1", behaves, []hcEntry{hcl}, []string{"gen", "--gate-budget", "-1", "-o", "out", "s.hcl"}, "--gate-budget"),
 	)
 
+	// --- Per-engine verify limits, checked before work.
+	engine := "a 128-lane × 64-bit speculative coalescer (accepted) runs past 5 minutes and 4.4 GB under Icarus and past 6 GB in `verify --formal`"
+	big := hcFile("s.hcl", hcCoalescer(`structure = "speculative"`, "lanes = 128", "addr_bits = 64"))
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--sim", "netlist,icarus"}, "over the limit of the icarus engine"},
+		{[]string{"--sim", "verilator"}, "over the limit of the verilator engine"},
+		{[]string{"--formal"}, "over the limit of verify --formal"},
+	} {
+		add(hostileCase{
+			name: "verify " + strings.Join(c.flags, " ") + " of a 128-lane 64-bit speculative coalescer", cat: "memory", finding: engine,
+			setup: []hcEntry{big}, args: append(append([]string{"verify"}, c.flags...), "s.hcl"), code: 2,
+			stderr: []string{"c: ", c.want, "docs/limits.md"},
+		})
+	}
+	add(
+		hostileCase{name: "verify --sim verilator of 10260 input bits", cat: "memory", finding: behaves,
+			setup: []hcEntry{hcFile("s.hcl", hcBlock("hash", "wide_cfg", `function = "rap"`, "w = 1024", "configurable = true"))},
+			args:  []string{"verify", "--sim", "netlist,verilator", "s.hcl"}, code: 2,
+			stderr: []string{"wide_cfg: its inputs are 10260 bits", "limit of 8192 bits"}},
+		hostileCase{name: "verify --cycles 1e14 of a pipeline", cat: "memory", finding: vfind,
+			args: []string{"verify", "--sim", "netlist", "--cycles", "100000000000000", "--unit", "ep_elastic_m4", "$SPECS/pipeline.hcl"}, code: 2,
+			stderr: []string{"ep_elastic_m4: ", "verify budget", "--cycles"}},
+	)
+
 	// --- Disk: a report or output that cannot be written is a failure
 	// (exit 1) and leaves earlier outputs as they were.
 	for _, args := range [][]string{
@@ -733,7 +760,7 @@ func hostileCases() []hostileCase {
 		add(hostileCase{
 			name: c.args[0] + " interrupted by " + c.sig.String(), cat: "signal", finding: behaves,
 			args:  c.args,
-			child: &hcChild{signal: c.sig, ready: hcAfter(300 * time.Millisecond)},
+			child: &hcChild{signal: c.sig, ready: hcBusy(20)},
 			code:  128 + int(c.sig), stderr: []string{"interrupted"},
 		})
 	}
@@ -771,14 +798,21 @@ func hcVvpRuns(_ string, pid int) bool {
 	return false
 }
 
-// hcAfter is a ready function that turns true d after its first call.
-func hcAfter(d time.Duration) func(string, int) bool {
-	var start time.Time
-	return func(string, int) bool {
-		if start.IsZero() {
-			start = time.Now()
+// hcBusy is a ready function: process pid has used ticks clock ticks of
+// CPU time (100 a second), so it has long been started and is simulating.
+func hcBusy(ticks int) func(string, int) bool {
+	return func(_ string, pid int) bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
 		}
-		return time.Since(start) >= d
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) < 13 {
+			return false
+		}
+		utime, _ := strconv.Atoi(f[11])
+		stime, _ := strconv.Atoi(f[12])
+		return utime+stime >= ticks
 	}
 }
 
