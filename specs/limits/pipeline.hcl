@@ -1,6 +1,7 @@
 # The largest accepted elastic pipeline (docs/limits.md): 16 memory stages
-# (MaxMemStages), a 17-subwarp warp (PREMEM depth 16, MaxQueueDepth), 64-bit
-# tags (MaxTagBits), one shared-memory port.
+# (MaxMemStages), 16 subwarps (a 15-entry PREMEM queue, the deepest that
+# powers of two allow under MaxQueueDepth), 64-bit tags (MaxTagBits), one
+# shared-memory port.
 
 elastic_pipeline "lim_pipeline" {
   mem_stages = 16
