@@ -6,15 +6,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // The fuzz target of the command line: FuzzCLI runs lsugen in-process on
 // an argument list decoded from the fuzz input (a command chosen by a
-// byte, then arguments separated by NUL bytes) and checks what every command promises: no panic, an exit
+// byte, then arguments separated by NUL bytes or tokens of a vocabulary of
+// flags and values) and checks what every command promises: no panic, an exit
 // status of 0, 1 or 2, a message on stderr with every non-zero status,
 // and nothing written outside the run's directory.
 //
@@ -238,14 +243,55 @@ func cliFuzzAdmit(args []string) ([]string, bool) {
 var cliFuzzCommands = []string{"gen", "timing", "verify", "conflicts", "search", "rapsim", "pipesim",
 	"profile", "fusesoc-gen", "characterize", "help", "version", "completion"}
 
+// cliFuzzValues are the values of the token vocabulary (see
+// cliFuzzDecode); the flags of every command follow them.
+var cliFuzzValues = []string{
+	"", "--", "-", "0", "1", "2", "3", "4", "5", "8", "10", "12", "16", "32", "64", "1024", "65536",
+	"-1", "-0", "NaN", "Inf", "-Inf", "1e300", "-1e300", "1e-19", "0.5", "0x10", "1_000",
+	"9223372036854775807", "18446744073709551616", "a.hcl", "p.hcl", "t.trace", "f.ptrace", "k.traceg",
+	"tiny.lib", "in.yml", "a.hcl:h", "a.hcl:nope", "p.hcl:h", "h", "h*", "nope", "out", "x.hcl", "x.svg",
+	"netlist", "icarus", "unsized", "sized", "bitvector_xor", "bitwise_xor", "bitvector_perm",
+	"bitwise_perm", "exhaustive", "givargis", "mih", "aes_encrypt", "reduction", "II", "IV", "both",
+	"16,32", "1,2,3", "1:0.5,2:0.5", "40,48", "combined", "separate", "bash", "module", "x=1", "1s",
+}
+
+// cliFuzzVocab is the token vocabulary: cliFuzzValues, then every flag of
+// every command, --name and -n, sorted.
+var cliFuzzVocab = func() []string {
+	seen := map[string]bool{}
+	var flags []string
+	root := newRootCmd(&app{stdout: io.Discard, stderr: io.Discard, ctx: context.Background()})
+	for _, c := range root.Commands() {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			for _, n := range []string{"--" + f.Name, "-" + f.Shorthand} {
+				if n != "-" && !seen[n] {
+					seen[n] = true
+					flags = append(flags, n)
+				}
+			}
+		})
+	}
+	sort.Strings(flags)
+	return append(append([]string{}, cliFuzzValues...), flags...)
+}()
+
 // cliFuzzDecode is the argument list of a fuzz input: the command that
-// cmd selects, then data split into arguments at NUL bytes, at most 40.
+// cmd selects, then data split into arguments at NUL bytes, at most 40;
+// or, when data starts with 0xFF, one token of cliFuzzVocab per byte
+// after it (modulo its length), so that mutations stay within real flags
+// and values.
 func cliFuzzDecode(cmd byte, data []byte) []string {
 	var args []string
 	if int(cmd%16) < len(cliFuzzCommands) {
 		args = append(args, cliFuzzCommands[cmd%16])
 	}
 	if len(data) == 0 {
+		return args
+	}
+	if data[0] == 0xFF {
+		for _, b := range data[1:min(len(data), 41)] {
+			args = append(args, cliFuzzVocab[int(b)%len(cliFuzzVocab)])
+		}
 		return args
 	}
 	parts := bytes.Split(data, []byte{0})
@@ -258,16 +304,29 @@ func cliFuzzDecode(cmd byte, data []byte) []string {
 	return args
 }
 
-// cliFuzzEncode is the fuzz input of an argument list.
-func cliFuzzEncode(args []string) (byte, []byte) {
+// cliFuzzEncode is the fuzz input of an argument list, in tokens when
+// tokens is set and every argument is one.
+func cliFuzzEncode(args []string, tokens bool) (byte, []byte, bool) {
+	cmd, rest := byte(15), args
 	if len(args) > 0 {
 		for i, c := range cliFuzzCommands {
 			if args[0] == c {
-				return byte(i), []byte(strings.Join(args[1:], "\x00"))
+				cmd, rest = byte(i), args[1:]
 			}
 		}
 	}
-	return 15, []byte(strings.Join(args, "\x00"))
+	if !tokens {
+		return cmd, []byte(strings.Join(rest, "\x00")), true
+	}
+	data := []byte{0xFF}
+	for _, a := range rest {
+		i := slices.Index(cliFuzzVocab, a)
+		if i < 0 || i > 255 {
+			return 0, nil, false
+		}
+		data = append(data, byte(i))
+	}
+	return cmd, data, true
 }
 
 // fileState is what a path holds, to tell whether a run changed it.
@@ -287,8 +346,11 @@ func statOf(p string) fileState {
 
 func FuzzCLI(f *testing.F) {
 	for _, s := range cliFuzzSeeds {
-		cmd, data := cliFuzzEncode(s)
-		f.Add(cmd, data)
+		for _, tokens := range []bool{false, true} {
+			if cmd, data, ok := cliFuzzEncode(s, tokens); ok {
+				f.Add(cmd, data)
+			}
+		}
 	}
 	inputs := map[string][]byte{}
 	for _, in := range cliFuzzFiles {
