@@ -18,7 +18,12 @@ const MaxOutput = 8 << 20
 // Cmd sets none: a simulation or proof that outgrows it fails (its
 // allocation fails) instead of taking the machine down with it. The CLI's
 // --tool-memory sets it. 0: no limit.
-var DefaultMemoryLimit uint64 = 16 << 30
+var DefaultMemoryLimit uint64 = StandardMemoryLimit
+
+// StandardMemoryLimit is DefaultMemoryLimit's value unless set: above what
+// the largest unit verify accepts takes (4.8 GB, docs/limits.md), below
+// the memory of a developer's machine.
+const StandardMemoryLimit = 16 << 30
 
 // waitDelay is how long Run waits, after the command exits or is killed,
 // for whatever still holds its output pipes (a grandchild outside the

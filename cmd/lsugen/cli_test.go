@@ -244,7 +244,7 @@ func TestCLI_ExitCodes(t *testing.T) {
 	spec := writeSpec(t, dir, "a.hcl", goodSpec)
 	invalid := writeSpec(t, dir, "bad.hcl", strings.Replace(goodSpec, "bank_bits = 5", "bank_bits = 6", 1))
 	trace := writeSpec(t, dir, "t.trace", "0 1 2 3 32 64\n")
-	gapi := writeSpec(t, dir, "g.yml", "gapi: '1.0'\nparameters:\n  spec: "+spec+"\n")
+	gapi := writeSpec(t, dir, "g.yml", "gapi: '1.0'\nfiles_root: "+dir+"\nparameters:\n  spec: "+filepath.Base(spec)+"\n")
 	missing := filepath.Join(dir, "missing")
 	out := filepath.Join(dir, "out")
 	t.Setenv("LSUGEN_VERILATOR", "/nonexistent/verilator")

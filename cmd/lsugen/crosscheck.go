@@ -61,6 +61,7 @@ func newCrosscheckCmd(a *app) *cobra.Command {
 	addJSONFlag(fs, &f.asJSON)
 	fs.BoolVar(&f.asMarkdown, "markdown", false, "print the units as a Markdown table (as in docs/crosscheck-timing.md)")
 	addWorkFlag(fs, &f.work)
+	addToolMemoryFlag(fs)
 	fs.IntVar(&f.maxGates, "max-gates", 0, "skip units with more lsugen gates than this (0: no limit)")
 	addJobsFlag(fs, &f.jobs, 1)
 	addBudgetFlags(fs, &f.budget, false)

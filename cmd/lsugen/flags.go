@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // A flag name means one thing in every command: the flags several
@@ -170,4 +172,57 @@ func singleDashLongFlags(cmd *cobra.Command, args []string) []string {
 		}
 	}
 	return out
+}
+
+// addToolMemoryFlag declares --tool-memory, the address-space limit of
+// each external tool (simulator, compiler, Yosys, ABC, OpenSTA) and of the
+// processes it starts: toolchain.DefaultMemoryLimit, reset to its standard
+// value with every command line, as each run() builds its commands anew.
+func addToolMemoryFlag(fs *pflag.FlagSet) {
+	toolchain.DefaultMemoryLimit = toolchain.StandardMemoryLimit
+	fs.Var(memoryLimitValue{&toolchain.DefaultMemoryLimit}, "tool-memory",
+		"address-space limit of each external tool process, e.g. 8GiB or 512MiB (0: none); a tool past it fails with the limit named")
+}
+
+// memoryLimitValue is a byte count with an optional KiB, MiB, GiB or TiB
+// suffix.
+type memoryLimitValue struct{ p *uint64 }
+
+var sizeUnits = []struct {
+	suffix string
+	shift  uint
+}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}}
+
+func (v memoryLimitValue) Type() string { return "size" }
+
+func (v memoryLimitValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	n := *v.p
+	for _, u := range sizeUnits {
+		if n != 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatUint(n>>u.shift, 10) + u.suffix
+		}
+	}
+	return strconv.FormatUint(n, 10)
+}
+
+func (v memoryLimitValue) Set(s string) error {
+	num, shift := s, uint(0)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(s, u.suffix) {
+			num, shift = strings.TrimSuffix(s, u.suffix), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n > (1<<50)>>shift {
+		return fmt.Errorf("want a byte count up to 1024TiB with an optional KiB, MiB, GiB or TiB suffix, e.g. 8GiB")
+	}
+	if n != 0 && n<<shift < 64<<20 {
+		return fmt.Errorf("%s is below 64MiB, too little for any tool to start", s)
+	}
+	*v.p = n << shift
+	return nil
 }

@@ -300,7 +300,7 @@ func TestJSONSchemas_Outputs(t *testing.T) {
 	spec := writeSpec(t, dir, "a.hcl", goodSpec)
 	seq := writeSpec(t, dir, "p.hcl", verifySeqSpec)
 	trace := writeSpec(t, dir, "t.trace", transposeTrace())
-	gapi := writeSpec(t, dir, "g.yml", "gapi: '1.0'\nparameters:\n  spec: "+spec+"\n  tb: true\n")
+	gapi := writeSpec(t, dir, "g.yml", "gapi: '1.0'\nfiles_root: "+dir+"\nparameters:\n  spec: "+filepath.Base(spec)+"\n  tb: true\n")
 	search := []string{"search", "--json", "--addr-bits", "10", "--bank-bits", "5", trace}
 	validated := map[string]bool{}
 	for _, c := range []struct {

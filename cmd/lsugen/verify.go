@@ -73,7 +73,7 @@ type verifyFlags struct {
 }
 
 // The flags each mode takes beyond the common ones (unit, jobs, work,
-// json, junit).
+// json, junit, gate-budget, tool-memory).
 var verifyModeFlags = map[string][]string{
 	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles", "sim-timeout"},
 	modeRTL:        append([]string{"rtl", "top", "sim", "sim-timeout"}, rtlOptionFlags...),
@@ -100,6 +100,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 	fs.IntVar(&f.plan.MaxVectors, "max-vectors", f.plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
 	fs.IntVar(&f.seqPlan.Cycles, "cycles", f.seqPlan.Cycles, "clock cycles per sequential (clocked) unit")
 	addWorkFlag(fs, &f.work)
+	addToolMemoryFlag(fs)
 	addBudgetFlags(fs, &f.budget, false)
 	fs.StringArrayVar(&f.units, "unit", nil, "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)")
 	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
@@ -285,7 +286,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 
 // checkVerifyFlags refuses flags that the mode does not use.
 func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
-	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true, "gate-budget": true}
+	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true, "gate-budget": true, "tool-memory": true}
 	for _, n := range verifyModeFlags[mode] {
 		allowed[n] = true
 	}
