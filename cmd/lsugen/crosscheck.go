@@ -14,7 +14,6 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/verify/hdl"
 	"github.com/lsugen/lsugen/verify/sta"
 )
 
@@ -89,6 +88,11 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 	if f.srcKind != string(sta.SourceRTL) && f.srcKind != string(sta.SourceGates) {
 		return usagef("--source %q: want rtl or gates", f.srcKind)
 	}
+	if f.doc != "" {
+		if err := checkOutputFile(f.doc); err != nil {
+			return usagef("--doc: %v", err)
+		}
+	}
 	units, err := loadAndGenerate(paths, f.budget, a.stderr)
 	if err != nil {
 		return err
@@ -132,7 +136,7 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 		if err := rep.WritePage(&b, sta.PageInfo{Version: "lsugen " + gen.Version, Jobs: f.jobs, CPUs: runtime.NumCPU(), Seconds: seconds}); err != nil {
 			return err
 		}
-		if err := hdl.WriteFileAtomic(f.doc, b.Bytes()); err != nil {
+		if err := writeFileAtomic(f.doc, b.Bytes()); err != nil {
 			return err
 		}
 	}

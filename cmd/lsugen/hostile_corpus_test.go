@@ -343,6 +343,9 @@ func hostileCases() []hostileCase {
 			{"search --svg", append([]string{"search", "--svg", "x"}, searchArgs[1:]...)},
 			{"pipesim -o", append(append([]string(nil), pipesimArgs...), "-o", "x")},
 			{"pipesim --write-trace", append(append([]string(nil), synth...), "--write-trace", "x")},
+			// Found by this corpus: both wrote past the output writer.
+			{"verify --junit", []string{"verify", "--sim", "netlist", "--junit", "x", "s.hcl"}},
+			{"crosscheck-timing --doc", []string{"crosscheck-timing", "--liberty", "none.lib", "--doc", "x", "s.hcl"}},
 		} {
 			if tgt.what == "a directory" && cmd.name != "pipesim --write-trace" && cmd.name != "timing --svg" {
 				continue // one of each kind per command is enough; directories twice
@@ -354,6 +357,15 @@ func hostileCases() []hostileCase {
 				stderr: []string{"x", tgt.kind},
 			})
 		}
+	}
+	for _, v := range []string{"NaN", "Inf"} {
+		// Found by this corpus: NaN passed the flag check and failed later, exit 1.
+		add(hostileCase{name: "timing --driver-size " + v, cat: "flag", finding: behaves,
+			setup: []hcEntry{hcl}, args: []string{"timing", "--driver-size", v, "s.hcl"}, code: 2,
+			stderr: []string{"--driver-size must be positive"}},
+			hostileCase{name: "timing --load " + v, cat: "flag", finding: behaves,
+				setup: []hcEntry{hcl}, args: []string{"timing", "--load", v, "s.hcl"}, code: 2,
+				stderr: []string{"--load not negative"}})
 	}
 	add(
 		hostileCase{

@@ -50,6 +50,16 @@ func writeFileAtomic(path string, data []byte) error {
 	return writeFiles(context.Background(), filepath.Dir(path), map[string][]byte{filepath.Base(path): data}, false)
 }
 
+// checkOutputFile refuses, before a long run, an output path that
+// writeFileAtomic would refuse at its end: a missing directory, or a
+// target that exists and is not a regular file.
+func checkOutputFile(path string) error {
+	if err := checkOutputDir(filepath.Dir(path), false); err != nil {
+		return err
+	}
+	return checkTargets(filepath.Dir(path), []string{filepath.Base(path)})
+}
+
 // writeFiles writes set into dir, all or nothing as far as the file system
 // allows. With mkdir dir is created (with its parents) if missing;
 // without, a missing dir is an error. Every target is checked before

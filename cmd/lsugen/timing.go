@@ -41,8 +41,8 @@ func newTimingCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if opt.DriverSize <= 0 || opt.OutputLoad < 0 {
-				return usagef("--driver-size must be positive and --load not negative")
+			if !(opt.DriverSize > 0) || math.IsInf(opt.DriverSize, 0) || !(opt.OutputLoad >= 0) || math.IsInf(opt.OutputLoad, 0) {
+				return usagef("--driver-size must be positive and --load not negative, both finite")
 			}
 			if svgUnit != "" && svg == "" {
 				return usagef("--svg-unit needs --svg FILE")

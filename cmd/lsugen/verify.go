@@ -133,6 +133,11 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	if err := checkVerifyFlags(fs, mode); err != nil {
 		return err
 	}
+	if f.junit != "" {
+		if err := checkOutputFile(f.junit); err != nil {
+			return usagef("--junit: %v", err)
+		}
+	}
 	if f.jobs < 1 || f.timeout <= 0 {
 		return usagef("--timeout and --jobs must be positive")
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 // The outcomes of a check (verifyResult.Status).
@@ -260,13 +259,13 @@ func (r *verifyReport) junit() ([]byte, error) {
 	return append(append([]byte(xml.Header), b...), '\n'), nil
 }
 
-// writeJUnit writes the JUnit XML file atomically.
+// writeJUnit writes the JUnit XML file through the output writer.
 func (r *verifyReport) writeJUnit(path string) error {
 	b, err := r.junit()
 	if err != nil {
 		return err
 	}
-	return hdl.WriteFileAtomic(path, b)
+	return writeFileAtomic(path, b)
 }
 
 func firstLine(s string) string {
