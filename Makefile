@@ -84,8 +84,19 @@ bench: deps
 	$(GO) run ./cmd/lsugen-bench
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./netlist ./timing ./golden ./tools/...
 
+# Every fuzz target in turn, FUZZTIME each (issue 18's campaign ran 10m
+# each with one worker); new interesting inputs stay in the Go cache, copy
+# them into the package's testdata/fuzz/TARGET to keep them.
+FUZZTIME ?= 3m
+FUZZ_TARGETS = specs:FuzzLoader cmd/lsugen:FuzzCLI timing/liberty:FuzzParse \
+	timing/liberty:FuzzParseLibrary timing/liberty:FuzzParseFunction \
+	tools/trace:FuzzParse tools/accelsim:FuzzReader tools/pipesim:FuzzParse \
+	tools/pipesim:FuzzFromAccelSim tools/profile:FuzzProfiler_Add
 fuzz:
-	$(GO) test ./specs -run '^$$' -fuzz FuzzLoader -fuzztime 3m
+	set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== $$t"; \
+		$(GO) test ./$${t%%:*} -run '^$$' -fuzz "^$${t##*:}\$$" -fuzztime $(FUZZTIME) -parallel 1; \
+	done
 
 clean:
 	rm -rf bin $(OUT)
