@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -313,11 +312,7 @@ warp_ready_mask "widest_mask" {
 // is refused; a study within the limit runs.
 func TestHostile_PipesimWorkBudget(t *testing.T) {
 	widest := writeSpec(t, t.TempDir(), "widest.hcl", widestPipeline)
-	for _, c := range []struct {
-		args []string
-		code int
-		want []string
-	}{
+	for _, c := range []refusalCase{
 		{[]string{widest, "--synthetic", "--warps", "64", "--instructions", "65536", "--shmem", "1", "--mem", "0", "--degrees", "64:1", "--static", "100"}, 2,
 			[]string{"estimated at 18m09s of CPU time (25.8G simulated cycles in 6 runs of 4.19M warp instructions;", "over the budget of 10m00s (--work-budget; 0 for no limit): make it smaller (--instructions or --warps) or give --work-budget 19m00s or more to run it"}},
 		{[]string{studySpec, "--preset", "aes_encrypt", "--instructions", "100000", "--work-budget", "1s"}, 2, []string{"over the budget of 1s (--work-budget;"}},
@@ -325,16 +320,7 @@ func TestHostile_PipesimWorkBudget(t *testing.T) {
 		{[]string{fig4Spec, "--trace", fig4Trace, "--work-budget", "-5m"}, 2, []string{"--work-budget -5m0s: want a duration of 0 (no limit) or more"}},
 		{[]string{widest, "--synthetic", "--warps", "2", "--instructions", "10", "--work-budget", "1s"}, 0, nil},
 	} {
-		code, _, stderr, took := lsugenWithin(t, context.Background(), 5*time.Second, append([]string{"pipesim"}, c.args...)...)
-		t.Logf("%v: exit %d in %v", c.args, code, took)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d: %s", c.args, code, c.code, stderr)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("%v: %q missing from %s", c.args, w, stderr)
-			}
-		}
+		checkRefusal(t, "pipesim", c.args, c.code, c.want)
 	}
 }
 

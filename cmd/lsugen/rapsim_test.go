@@ -101,27 +101,14 @@ func TestRapsim_InvalidFlags(t *testing.T) {
 // the limit and the flag that lifts it; a negative --work-budget is refused;
 // a run within the limit runs.
 func TestHostile_RapsimWorkBudget(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		code int
-		want []string
-	}{
+	for _, c := range []refusalCase{
 		{[]string{"--trials", "10000000"}, 2, []string{"estimated at 1h06m of CPU time (268G trial steps, trials x w over 270 cells;", "over the budget of 10m00s (--work-budget; 0 for no limit): make it smaller (--trials, --w or --table) or give --work-budget 2h00m or more to run it"}},
 		{[]string{"--w", "1024", "--trials", "10000000", "--table", "IV"}, 2, []string{"estimated at 1h55m of CPU time (430G trial steps"}},
 		{[]string{"--trials", "20000", "--work-budget", "1s"}, 2, []string{"estimated at 8s of CPU time", "over the budget of 1s (--work-budget;", "give --work-budget 1m00s or more"}},
 		{[]string{"--work-budget", "-1s"}, 2, []string{"--work-budget -1s: want a duration of 0 (no limit) or more"}},
 		{[]string{"--w", "16", "--trials", "100", "--table", "II", "--work-budget", "1s"}, 0, nil},
 	} {
-		code, _, stderr, took := lsugenWithin(t, context.Background(), 5*time.Second, append([]string{"rapsim"}, c.args...)...)
-		t.Logf("%v: exit %d in %v", c.args, code, took)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d: %s", c.args, code, c.code, stderr)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("%v: %q missing from %s", c.args, w, stderr)
-			}
-		}
+		checkRefusal(t, "rapsim", c.args, c.code, c.want)
 	}
 }
 
@@ -138,5 +125,29 @@ func TestRapsim_CancelStops(t *testing.T) {
 	}
 	if took > time.Second {
 		t.Errorf("stopped %v after the cancellation, want well under a second", took)
+	}
+}
+
+// refusalCase is a command line and what it must give: the exit status and
+// text that stderr must hold.
+type refusalCase struct {
+	args []string
+	code int
+	want []string
+}
+
+// checkRefusal runs lsugen CMD ARGS (within 5 s) and checks its exit
+// status and stderr.
+func checkRefusal(t *testing.T, cmd string, args []string, code int, want []string) {
+	t.Helper()
+	got, _, stderr, took := lsugenWithin(t, context.Background(), 5*time.Second, append([]string{cmd}, args...)...)
+	t.Logf("%v: exit %d in %v", args, got, took)
+	if got != code {
+		t.Errorf("%v: exit %d, want %d: %s", args, got, code, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("%v: %q missing from %s", args, w, stderr)
+		}
 	}
 }
