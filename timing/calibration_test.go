@@ -11,9 +11,7 @@ import (
 	"testing"
 
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
-	"github.com/lsugen/lsugen/units"
 )
 
 // calibPoint is one point of the calibration grid: the wire model's c0
@@ -136,26 +134,7 @@ func inCells(k int, fo4 float64) (in, ok bool) {
 // relative error) and measures the fitted model's error on the other
 // three. It logs the table docs/timing-model.md#calibration quotes.
 func TestCalibrationHoldOut(t *testing.T) {
-	file, diags := specs.NewLoader().Load("../specs/coalescer_thesis.hcl")
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	byName := map[string]specs.Unit{}
-	for _, u := range file.Units {
-		byName[u.UnitName()] = u
-	}
-	designs := make([]*netlist.Design, len(thesisUnits))
-	for k, want := range thesisUnits {
-		u, ok := byName[want.unit]
-		if !ok {
-			t.Fatalf("specs/coalescer_thesis.hcl has no unit %s", want.unit)
-		}
-		d, gd := units.Generate(u)
-		if gd.HasErrors() {
-			t.Fatal(gd.Error())
-		}
-		designs[k] = d
-	}
+	designs := thesisDesigns(t)
 	full := os.Getenv("LSUGEN_CALIB_FULL") != ""
 	pts := calibGrid(t, designs, full)
 	c0s, c1s, xs, drvs := calibAxes(full)

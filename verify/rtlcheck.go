@@ -374,17 +374,7 @@ func (g *GoldenSet) harnessTestbench() []byte {
 	p("\n")
 	p("module %s;\n", tb)
 	p("\n")
-	var decls [][]string
-	if g.Clocked {
-		decls = append(decls, []string{"reg", "", d.Clock + ";"})
-	}
-	for _, port := range ins {
-		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ";"})
-	}
-	for _, port := range outs {
-		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
-	}
-	for _, l := range rtl.Table(decls) {
+	for _, l := range rtl.Table(portDecls(g, ins, outs, false)) {
 		p("    %s\n", l)
 	}
 	p("\n")

@@ -149,18 +149,7 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 	p("module %s;\n", tb)
 	p("\n")
 	p("    // The module under test: inputs, outputs and the expected outputs.\n")
-	decls := [][]string{}
-	if g.Clocked {
-		decls = append(decls, []string{"reg", "", d.Clock + ";"})
-	}
-	for _, port := range ins {
-		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ";"})
-	}
-	for _, port := range outs {
-		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
-		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ExpectedSuffix + ";"})
-	}
-	for _, l := range rtl.Table(decls) {
+	for _, l := range rtl.Table(portDecls(g, ins, outs, true)) {
 		p("    %s\n", l)
 	}
 	p("\n")
@@ -367,6 +356,26 @@ func rangeText(w int) string {
 		return "1 bit"
 	}
 	return fmt.Sprintf("[%d:0]", w-1)
+}
+
+// portDecls declares the testbench's nets of the module under test: its
+// clock, a reg per input, a wire per output and, with expected, a reg per
+// output for its expected value.
+func portDecls(g *GoldenSet, ins, outs []*netlist.Port, expected bool) [][]string {
+	var decls [][]string
+	if g.Clocked {
+		decls = append(decls, []string{"reg", "", g.Design.Clock + ";"})
+	}
+	for _, port := range ins {
+		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ";"})
+	}
+	for _, port := range outs {
+		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
+		if expected {
+			decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ExpectedSuffix + ";"})
+		}
+	}
+	return decls
 }
 
 // dutInstance is the testbench's instance of the module under test (the

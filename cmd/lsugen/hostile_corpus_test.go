@@ -130,19 +130,6 @@ var hcArb = []string{"lanes = 8", "addr_bits = 10", "bank_bits = 3"}
 
 var hcPat = []string{"matrix = [[1, 0], [0, 1]]", "cols = 16", "block = [16, 16]"}
 
-const hcTwoUnits = `hash "foo" {
-  function    = "rap"
-  w           = 4
-  permutation = [2, 0, 3, 1]
-}
-
-hash "%s" {
-  function    = "rap"
-  w           = 4
-  permutation = [1, 3, 0, 2]
-}
-`
-
 // hcEarlierRap stands for earlier outputs of unit r (hcRap32) in out/: a
 // successful gen replaces them, a failed one must keep them.
 var hcEarlierRap = []hcEntry{hcDir("out"), hcFile("out/r.v", "earlier r.v\n"), hcFile("out/r_gates.v", "earlier r_gates.v\n")}
@@ -311,7 +298,7 @@ func hostileCases() []hostileCase {
 		add(hostileCase{
 			name: "gen units foo and " + c.other + " " + c.flag, cat: "file",
 			finding: "two units named `foo` and `foo_gates` → `foo`'s gate netlist is silently overwritten; `foo` + `foo_synth` collide",
-			setup:   []hcEntry{hcFile("s.hcl", fmt.Sprintf(hcTwoUnits, c.other))},
+			setup:   []hcEntry{hcFile("s.hcl", strings.Replace(hostileTwoUnits, "%s", c.other, 1))},
 			args:    []string{"gen", c.flag, "-o", "out", "s.hcl"}, code: 2,
 			stderr: []string{c.file, "unit foo (s.hcl:1)", "unit " + c.other + " (s.hcl:7)"},
 		})
