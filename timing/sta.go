@@ -286,90 +286,13 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("timing: design %s has no outputs", d.Name)
 	}
 
-	cells := opt.cells()
-	n := d.NumNets
-	load := make([]float64, n)
-	fanout := make([]int32, n)
-	for _, g := range d.Gates {
-		cin := cells[g.Kind].Cin
-		for pin, in := range g.In {
-			load[in] += cin[pin]
-			fanout[in]++
-		}
+	nt, err := propagate(d, opt)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range d.Outputs() {
-		for _, b := range p.Bits {
-			load[b] += opt.OutputLoad
-			fanout[b]++
-		}
-	}
-	if area := gateArea(d, cells); opt.Wire.netCap(1, area) > 0 {
-		for net, f := range fanout {
-			load[net] += opt.Wire.netCap(int(f), area)
-		}
-	}
-	tauPerFO4 := opt.TauPerFO4()
-
-	// src[net] is the driving gate's index or a srcXxx; pin[net] is the
-	// driving gate's worst input pin (-1 for start points).
-	arr := make([]float64, n)
-	src := make([]int32, n)
-	pin := make([]int8, n)
-	for i := range src {
-		src[i], pin[i] = srcNone, -1
-	}
-	src[netlist.Const0], src[netlist.Const1] = srcConst, srcConst
+	cells, load, fanout, arr, src, pin := nt.cells, nt.load, nt.fanout, nt.arr, nt.src, nt.pin
+	driver, bufCount, bufSize, tauPerFO4 := nt.driver, nt.bufCount, nt.bufSize, nt.tauPerFO4
 	inv := &cells[netlist.INV]
-	// The input driver is the unit inverter scaled by DriverSize: the
-	// same parasitic, DriverSize times its input capacitance and drive.
-	driver := Cell{G: []float64{inv.G[0]}, P: inv.P, Cin: []float64{inv.Cin[0] * opt.DriverSize}}
-	if opt.Tech != nil && opt.Tech.InputP > 0 {
-		driver.P = opt.Tech.InputP
-	}
-	bufCount, bufSize := 0, 0.0 // inverters Sized mode inserts
-	for _, p := range d.Inputs() {
-		for _, b := range p.Bits {
-			src[b] = srcInput
-			var nb int
-			var sz float64
-			arr[b], nb, sz = opt.stage(&driver, 0, load[b])
-			bufCount, bufSize = bufCount+nb, bufSize+sz
-		}
-	}
-	dff := &cells[netlist.DFF]
-	for gi, g := range d.Gates {
-		if g.Kind == netlist.DFF {
-			src[g.Out] = int32(gi)
-			var nb int
-			var sz float64
-			arr[g.Out], nb, sz = opt.stage(dff, 0, load[g.Out])
-			bufCount, bufSize = bufCount+nb, bufSize+sz
-		}
-	}
-	for gi, g := range d.Gates {
-		if g.Kind == netlist.DFF {
-			continue
-		}
-		c := &cells[g.Kind]
-		best, bestPin := math.Inf(-1), -1
-		for p, in := range g.In {
-			if src[in] == srcNone {
-				return nil, fmt.Errorf("timing: design %s: gate g%d (%s) reads %s before its driver: gates are not in topological order",
-					d.Name, gi, g.Kind, d.NetName(in))
-			}
-			dl, _, _ := opt.stage(c, p, load[g.Out])
-			t := arr[in] + dl
-			if t > best || (t == best && in < g.In[bestPin]) {
-				best, bestPin = t, p
-			}
-		}
-		arr[g.Out], src[g.Out], pin[g.Out] = best, int32(gi), int8(bestPin)
-		if opt.Mode == Sized {
-			// The buffer tree depends on the load only, not the pin.
-			_, nb, sz := opt.stage(c, bestPin, load[g.Out])
-			bufCount, bufSize = bufCount+nb, bufSize+sz
-		}
-	}
 
 	// The worst endpoint; ties go to the lowest net number.
 	end, endName := netlist.Net(-1), ""
@@ -476,6 +399,115 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	r.Storage = d.Storage
 	r.StorageBits = r.GatesByKind[netlist.DFF.String()]
 	return r, nil
+}
+
+// netTiming is the forward pass of the analysis: every net's load, fanout
+// and arrival time (in τ) and where its worst arrival comes from.
+type netTiming struct {
+	cells  *[netlist.NumKinds]Cell
+	load   []float64
+	fanout []int32
+	arr    []float64
+	// src[net] is the driving gate's index or a srcXxx; pin[net] is the
+	// driving gate's worst input pin (-1 for start points).
+	src    []int32
+	pin    []int8
+	driver Cell // the primary inputs' driver
+	// bufCount and bufSize are the inverters Sized mode inserts.
+	bufCount  int
+	bufSize   float64
+	tauPerFO4 float64
+}
+
+// propagate computes the arrival time of every net of d, a checked
+// design, in its gates' (topological) order; the worst input pin decides
+// each gate, ties going to the lowest input net number.
+func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
+	cells := opt.cells()
+	n := d.NumNets
+	load := make([]float64, n)
+	fanout := make([]int32, n)
+	for _, g := range d.Gates {
+		cin := cells[g.Kind].Cin
+		for pin, in := range g.In {
+			load[in] += cin[pin]
+			fanout[in]++
+		}
+	}
+	for _, p := range d.Outputs() {
+		for _, b := range p.Bits {
+			load[b] += opt.OutputLoad
+			fanout[b]++
+		}
+	}
+	if area := gateArea(d, cells); opt.Wire.netCap(1, area) > 0 {
+		for net, f := range fanout {
+			load[net] += opt.Wire.netCap(int(f), area)
+		}
+	}
+	tauPerFO4 := opt.TauPerFO4()
+
+	arr := make([]float64, n)
+	src := make([]int32, n)
+	pin := make([]int8, n)
+	for i := range src {
+		src[i], pin[i] = srcNone, -1
+	}
+	src[netlist.Const0], src[netlist.Const1] = srcConst, srcConst
+	inv := &cells[netlist.INV]
+	// The input driver is the unit inverter scaled by DriverSize: the
+	// same parasitic, DriverSize times its input capacitance and drive.
+	driver := Cell{G: []float64{inv.G[0]}, P: inv.P, Cin: []float64{inv.Cin[0] * opt.DriverSize}}
+	if opt.Tech != nil && opt.Tech.InputP > 0 {
+		driver.P = opt.Tech.InputP
+	}
+	bufCount, bufSize := 0, 0.0 // inverters Sized mode inserts
+	for _, p := range d.Inputs() {
+		for _, b := range p.Bits {
+			src[b] = srcInput
+			var nb int
+			var sz float64
+			arr[b], nb, sz = opt.stage(&driver, 0, load[b])
+			bufCount, bufSize = bufCount+nb, bufSize+sz
+		}
+	}
+	dff := &cells[netlist.DFF]
+	for gi, g := range d.Gates {
+		if g.Kind == netlist.DFF {
+			src[g.Out] = int32(gi)
+			var nb int
+			var sz float64
+			arr[g.Out], nb, sz = opt.stage(dff, 0, load[g.Out])
+			bufCount, bufSize = bufCount+nb, bufSize+sz
+		}
+	}
+	for gi, g := range d.Gates {
+		if g.Kind == netlist.DFF {
+			continue
+		}
+		c := &cells[g.Kind]
+		best, bestPin := math.Inf(-1), -1
+		for p, in := range g.In {
+			if src[in] == srcNone {
+				return nil, fmt.Errorf("timing: design %s: gate g%d (%s) reads %s before its driver: gates are not in topological order",
+					d.Name, gi, g.Kind, d.NetName(in))
+			}
+			dl, _, _ := opt.stage(c, p, load[g.Out])
+			t := arr[in] + dl
+			if t > best || (t == best && in < g.In[bestPin]) {
+				best, bestPin = t, p
+			}
+		}
+		arr[g.Out], src[g.Out], pin[g.Out] = best, int32(gi), int8(bestPin)
+		if opt.Mode == Sized {
+			// The buffer tree depends on the load only, not the pin.
+			_, nb, sz := opt.stage(c, bestPin, load[g.Out])
+			bufCount, bufSize = bufCount+nb, bufSize+sz
+		}
+	}
+
+	return &netTiming{cells: cells, load: load, fanout: fanout, arr: arr, src: src, pin: pin,
+		driver: driver, bufCount: bufCount, bufSize: bufSize, tauPerFO4: tauPerFO4}, nil
 }
 
 // gateArea is the design's cell area in GE, before any buffering.
