@@ -1,0 +1,275 @@
+package retime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// builder makes the pipelined design: d's nets keep their numbers, the
+// new nets (registers, valid chain, output masks) follow.
+type builder struct {
+	d       *netlist.Design
+	out     *netlist.Design
+	rank    map[int]int // DFF gate index -> the boundary it sits on
+	version map[[2]int32]netlist.Net
+}
+
+func (b *builder) newNet() netlist.Net {
+	n := netlist.Net(b.out.NumNets)
+	b.out.NumNets++
+	return n
+}
+
+func (b *builder) gate(k netlist.Kind, in ...netlist.Net) netlist.Net {
+	o := b.newNet()
+	b.out.Gates = append(b.out.Gates, netlist.Gate{Kind: k, In: in, Out: o})
+	return o
+}
+
+func (b *builder) dff(d netlist.Net, rank int) netlist.Net {
+	q := b.gate(netlist.DFF, d)
+	b.rank[len(b.out.Gates)-1] = rank
+	return q
+}
+
+// build makes the L-stage design with the gates of d in the stages of
+// stageOf (0-based).
+//
+// With buffer set (the unsized model, whose gates drive their whole
+// fanout alone) the valid mask reaches the output registers through a
+// tree of buffers of fanout at most maskFanout.
+func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, error) {
+	out := &netlist.Design{
+		Name:     d.Name,
+		NumNets:  d.NumNets,
+		NetNames: map[netlist.Net]string{},
+		Clock:    "clk",
+	}
+	b := &builder{d: d, out: out, rank: map[int]int{}, version: map[[2]int32]netlist.Net{}}
+
+	// Where each net is produced and the last stage that reads it; an
+	// output is read by the last stage, whose registers it feeds.
+	isInput := make([]bool, d.NumNets)
+	for _, p := range d.Inputs() {
+		for _, n := range p.Bits {
+			isInput[n] = true
+		}
+	}
+	prodStage := make([]int32, d.NumNets)
+	lastUse := make([]int32, d.NumNets)
+	for i := range lastUse {
+		lastUse[i] = -1
+	}
+	for gi, g := range d.Gates {
+		prodStage[g.Out] = stageOf[gi]
+		for _, n := range g.In {
+			lastUse[n] = max(lastUse[n], stageOf[gi])
+		}
+	}
+	for _, p := range d.Outputs() {
+		for _, n := range p.Bits {
+			lastUse[n] = int32(L - 1)
+		}
+	}
+
+	// Ports: clk, rst, valid_i, d's inputs (same nets), d's outputs (the
+	// output registers, made below) and valid_o.
+	port := func(name string, dir netlist.Dir, bits netlist.Bus, doc string) {
+		out.Ports = append(out.Ports, netlist.Port{Name: name, Dir: dir, Bits: bits, Doc: doc})
+	}
+	clk, rst, validI := b.newNet(), b.newNet(), b.newNet()
+	port("clk", netlist.In, netlist.Bus{clk}, "clock; every register loads at its rising edge")
+	port("rst", netlist.In, netlist.Bus{rst}, "synchronous reset, active high: drops every input in flight, this cycle's too")
+	port("valid_i", netlist.In, netlist.Bus{validI}, "the inputs of this cycle are an operation (accepted every cycle)")
+	for _, p := range d.Inputs() {
+		port(p.Name, netlist.In, p.Bits, p.Doc)
+	}
+
+	// Stage registers: a net produced in stage s and read in stage u > s
+	// passes through one register per boundary s..u-1, named
+	// stage<k>_q by the boundary k (1-based) they end.
+	type carried struct {
+		net   netlist.Net
+		stage int32
+	}
+	var carry []carried
+	for n := netlist.Net(2); int(n) < d.NumNets; n++ {
+		if lastUse[n] < 0 {
+			continue
+		}
+		from := int32(0)
+		if !isInput[n] {
+			from = prodStage[n]
+		}
+		b.version[[2]int32{int32(n), from}] = n
+		for st := from + 1; st <= lastUse[n]; st++ {
+			carry = append(carry, carried{n, st})
+		}
+	}
+	// Registers by boundary, then by net: each boundary's bus in net order.
+	slices.SortStableFunc(carry, func(a, c carried) int { return int(a.stage - c.stage) })
+	stageRegs := make([]int, max(L-1, 0))
+	for _, c := range carry {
+		prev := b.version[[2]int32{int32(c.net), c.stage - 1}]
+		q := b.dff(prev, int(c.stage-1))
+		b.version[[2]int32{int32(c.net), c.stage}] = q
+		k := int(c.stage)
+		out.NetNames[q] = fmt.Sprintf("stage%d_q_%d", k, stageRegs[k-1])
+		stageRegs[k-1]++
+	}
+	at := func(n netlist.Net, st int32) netlist.Net {
+		if isConst(n) {
+			return n
+		}
+		v, ok := b.version[[2]int32{int32(n), st}]
+		if !ok {
+			panic(fmt.Sprintf("retime: net %d has no version in stage %d", n, st))
+		}
+		return v
+	}
+
+	// The logic, each gate reading its inputs' versions in its stage.
+	for gi, g := range d.Gates {
+		in := make([]netlist.Net, len(g.In))
+		for i, n := range g.In {
+			in[i] = at(n, stageOf[gi])
+		}
+		out.Gates = append(out.Gates, netlist.Gate{Kind: g.Kind, In: in, Out: g.Out})
+		if name, ok := d.NetNames[g.Out]; ok {
+			out.NetNames[g.Out] = name
+		}
+	}
+
+	// The valid chain: valid_q[k] holds the operation of boundary k+1;
+	// rst clears it. next is the last register's D: the output registers
+	// load their data masked with it, so outputs are 0 when valid_o is.
+	rstN := b.gate(netlist.INV, rst)
+	v := validI
+	var next netlist.Net
+	validQ := make(netlist.Bus, L)
+	for k := 0; k < L; k++ {
+		next = b.gate(netlist.AND2, v, rstN)
+		v = b.dff(next, k)
+		validQ[k] = v
+		out.NetNames[v] = fmt.Sprintf("valid_q_%d", k)
+		if L == 1 {
+			out.NetNames[v] = "valid_q"
+		}
+	}
+
+	masked := 0
+	for _, p := range d.Outputs() {
+		masked += p.Width()
+	}
+	var masks []netlist.Net
+	if buffer {
+		masks = b.fanoutTree(next, masked)
+	}
+	mask := func() netlist.Net {
+		if len(masks) == 0 {
+			return next
+		}
+		m := masks[0]
+		masks = masks[1:]
+		return m
+	}
+	outRegs := map[netlist.Net]netlist.Net{}
+	for _, p := range d.Outputs() {
+		bits := make(netlist.Bus, len(p.Bits))
+		for i, n := range p.Bits {
+			if n == netlist.Const0 {
+				bits[i] = netlist.Const0
+				continue
+			}
+			q, ok := outRegs[n]
+			if !ok {
+				q = b.dff(b.gate(netlist.AND2, at(n, int32(L-1)), mask()), L-1)
+				outRegs[n] = q
+				out.NetNames[q] = fmt.Sprintf("%s_q_%d", p.Name, i)
+				if len(p.Bits) == 1 {
+					out.NetNames[q] = p.Name + "_q"
+				}
+			}
+			bits[i] = q
+		}
+		port(p.Name, netlist.Out, bits, p.Doc)
+	}
+	port("valid_o", netlist.Out, netlist.Bus{v}, fmt.Sprintf("the outputs hold the operation presented %d cycles before", L))
+
+	out.Header = append(slices.Clone(d.Header), "")
+	if err := out.Check(); err != nil {
+		return nil, fmt.Errorf("retime: %s: %w", d.Name, err)
+	}
+	r := &Result{Design: out, Latency: L, StageRegisters: stageRegs, rank: b.rank}
+	for _, g := range out.Gates {
+		if g.Kind == netlist.DFF {
+			r.Registers++
+		}
+	}
+	out.Storage = storage(stageRegs, L, r.Registers)
+	return r, nil
+}
+
+// maskFanout is the fanout of each buffer of the valid mask's tree.
+const maskFanout = 6
+
+// fanoutTree drives n loads from net through buffers, each driving at
+// most maskFanout: it returns the net each load reads, in order.
+func (b *builder) fanoutTree(net netlist.Net, n int) []netlist.Net {
+	if n <= maskFanout {
+		out := make([]netlist.Net, n)
+		for i := range out {
+			out[i] = net
+		}
+		return out
+	}
+	// One level of buffers, each serving a share of the loads.
+	k := min(maskFanout, (n+maskFanout-1)/maskFanout)
+	var out []netlist.Net
+	for i := 0; i < k; i++ {
+		share := n/k + btoi(i < n%k)
+		out = append(out, b.fanoutTree(b.gate(netlist.BUF, net), share)...)
+	}
+	return out
+}
+
+func btoi(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// storage names the register groups for area reports.
+func storage(stageRegs []int, L, total int) []netlist.Storage {
+	var s []netlist.Storage
+	data := total - L
+	for k, n := range stageRegs {
+		if n > 0 {
+			s = append(s, netlist.Storage{Name: fmt.Sprintf("stage%d_q", k+1), Bits: n,
+				Doc: fmt.Sprintf("the values stage %d hands to stage %d", k+1, k+2)})
+			data -= n
+		}
+	}
+	s = append(s, netlist.Storage{Name: "outputs", Bits: data, Doc: "the output registers"},
+		netlist.Storage{Name: "valid_q", Bits: L, Doc: "the valid chain"})
+	return s
+}
+
+// describe is the protocol paragraph of the header comment.
+func describe(periodFO4 float64, mode string, L int, stages []float64) []string {
+	st := make([]string, len(stages))
+	for i, t := range stages {
+		st[i] = fmt.Sprintf("%g", t)
+	}
+	return []string{
+		fmt.Sprintf("Pipelined at a clock period of %g FO4 (%s timing model): latency %d cycles; stage delays %s FO4,", periodFO4, mode, L, strings.Join(st, ", ")),
+		"each with a register's clock-to-Q and setup.",
+		"Protocol: an input presented with valid_i = 1 in cycle t is on the outputs with valid_o = 1 in",
+		fmt.Sprintf("cycle t+%d; an input is accepted every cycle. Outputs come from registers and are 0 while", L),
+		"valid_o is 0. rst (synchronous, active high) clears valid_o and drops every input in flight.",
+	}
+}

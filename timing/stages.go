@@ -1,0 +1,71 @@
+package timing
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// NetTimes is the analysis's forward pass, every net's arrival time and
+// load, for the pipeliner (package retime), which places registers by
+// them and then checks every stage of what it built.
+type NetTimes struct {
+	// TauPerFO4 converts τ to FO4 under the options.
+	TauPerFO4 float64
+	// Arrival is each net's arrival time in τ: from the primary-input
+	// drivers and from DFF outputs (clock to Q); constants arrive at 0.
+	Arrival []float64
+	// Load is each net's capacitance in unit-inverter input caps, wire
+	// included.
+	Load []float64
+	// GateDelay is each gate's stage delay in τ from its slowest input
+	// pin (a DFF's: clock to Q), with its output's load.
+	GateDelay []float64
+	// AreaGE is the design's gate area, which sets the wire model's area
+	// term.
+	AreaGE float64
+}
+
+// Times runs the forward pass of Analyze on d under opt.
+func Times(d *netlist.Design, opt Options) (*NetTimes, error) {
+	if d == nil {
+		return nil, errors.New("timing: nil design")
+	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	if err := d.Check(); err != nil {
+		return nil, fmt.Errorf("timing: design %s: %w", d.Name, err)
+	}
+	nt, err := propagate(d, opt)
+	if err != nil {
+		return nil, err
+	}
+	gd := make([]float64, len(d.Gates))
+	for gi, g := range d.Gates {
+		for pin := range g.In {
+			dl, _, _ := opt.stage(&nt.cells[g.Kind], pin, nt.load[g.Out])
+			gd[gi] = max(gd[gi], dl)
+		}
+	}
+	return &NetTimes{TauPerFO4: nt.tauPerFO4, Arrival: nt.arr, Load: nt.load, GateDelay: gd, AreaGE: gateArea(d, nt.cells)}, nil
+}
+
+// CellDelay is the stage delay in τ of a cell of kind k from input pin
+// when its output carries load, under the options' gate table and sizing
+// regime.
+func (o Options) CellDelay(k netlist.Kind, pin int, load float64) float64 {
+	dl, _, _ := o.stage(&o.cells()[k], pin, load)
+	return dl
+}
+
+// InputCap is the capacitance of input pin of a cell of kind k, in
+// unit-inverter input caps.
+func (o Options) InputCap(k netlist.Kind, pin int) float64 { return o.cells()[k].Cin[pin] }
+
+// PinLoad is the load of a net that drives one input pin of a cell of
+// kind k, wire included, in a design of the given area.
+func (o Options) PinLoad(k netlist.Kind, pin int, areaGE float64) float64 {
+	return o.cells()[k].Cin[pin] + o.Wire.netCap(1, areaGE)
+}
