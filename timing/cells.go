@@ -52,6 +52,10 @@ type Cell struct {
 	Area float64
 	// Transistors is the static CMOS transistor count.
 	Transistors int
+	// Slew, when set, is a characterized cell's transition model: the
+	// analysis then propagates transitions (see SlewModel). The
+	// textbook cells have none.
+	Slew *SlewModel `json:"slew,omitempty"`
 }
 
 // Delay is the delay in τ from input pin to output when the output net

@@ -31,6 +31,11 @@ type Options struct {
 	// liberty (package timing/liberty). Its wire model is not applied
 	// by itself: OptionsFor sets Wire from it.
 	Tech *Tech
+	// FixedSlew reads a characterized Tech's figures at its reference
+	// transition everywhere instead of propagating transitions net by
+	// net: the model before slew propagation, kept for comparison. It
+	// has no effect on the textbook table, which has no transitions.
+	FixedSlew bool
 }
 
 // Wire is the wire-load model, in the manner of a synthesis tool's wire-load
@@ -326,7 +331,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		switch gi := src[net]; {
 		case gi == srcInput:
 			st.Gate, st.Cell = "input", netlist.INV.String()
-			st.Delay, st.Buffers, _ = opt.stage(&driver, 0, load[net])
+			st.Delay, _, st.Buffers, _ = opt.stageSlew(&driver, 0, load[net], 0)
 		default:
 			g := d.Gates[gi]
 			c := &cells[g.Kind]
@@ -336,12 +341,16 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 				if st.From == "" {
 					st.From = "clk"
 				}
-				st.Delay, st.Buffers, _ = opt.stage(c, 0, load[net])
+				st.Delay, _, st.Buffers, _ = opt.stageSlew(c, 0, load[net], 0)
 			} else {
 				p := int(pin[net])
 				prev = g.In[p]
 				st.From = d.NetName(prev)
-				st.Delay, st.Buffers, _ = opt.stage(c, p, load[net])
+				sIn := 0.0
+				if nt.slew != nil {
+					sIn = nt.slew[prev]
+				}
+				st.Delay, _, st.Buffers, _ = opt.stageSlew(c, p, load[net], sIn)
 				depth++
 			}
 		}
@@ -410,8 +419,12 @@ type netTiming struct {
 	arr    []float64
 	// src[net] is the driving gate's index or a srcXxx; pin[net] is the
 	// driving gate's worst input pin (-1 for start points).
-	src    []int32
-	pin    []int8
+	src []int32
+	pin []int8
+	// slew is every net's transition in τ when the options propagate
+	// transitions (a characterized Tech), else nil: the worst over the
+	// driving gate's input pins, each pin's read at its input net's.
+	slew   []float64
 	driver Cell // the primary inputs' driver
 	// bufCount and bufSize are the inverters Sized mode inserts.
 	bufCount  int
@@ -461,14 +474,31 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 	if opt.Tech != nil && opt.Tech.InputP > 0 {
 		driver.P = opt.Tech.InputP
 	}
+	// Transitions: every net's, when the technology has them (0 at the
+	// constants, which never switch); slewAt reads them.
+	var slew []float64
+	if opt.slews() {
+		slew = make([]float64, n)
+		// The driver's figures hold at its ideal input already.
+		driver.Slew = inv.Slew.outOnly()
+	}
+	slewAt := func(net netlist.Net) float64 {
+		if slew == nil {
+			return 0
+		}
+		return slew[net]
+	}
 	bufCount, bufSize := 0, 0.0 // inverters Sized mode inserts
 	for _, p := range d.Inputs() {
 		for _, b := range p.Bits {
 			src[b] = srcInput
 			var nb int
-			var sz float64
-			arr[b], nb, sz = opt.stage(&driver, 0, load[b])
+			var sz, s float64
+			arr[b], s, nb, sz = opt.stageSlew(&driver, 0, load[b], 0)
 			bufCount, bufSize = bufCount+nb, bufSize+sz
+			if slew != nil {
+				slew[b] = s
+			}
 		}
 	}
 	dff := &cells[netlist.DFF]
@@ -476,9 +506,13 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 		if g.Kind == netlist.DFF {
 			src[g.Out] = int32(gi)
 			var nb int
-			var sz float64
-			arr[g.Out], nb, sz = opt.stage(dff, 0, load[g.Out])
+			var sz, s float64
+			// Clock to Q, the clock ideal.
+			arr[g.Out], s, nb, sz = opt.stageSlew(dff, 0, load[g.Out], 0)
 			bufCount, bufSize = bufCount+nb, bufSize+sz
+			if slew != nil {
+				slew[g.Out] = s
+			}
 		}
 	}
 	for gi, g := range d.Gates {
@@ -486,19 +520,23 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 			continue
 		}
 		c := &cells[g.Kind]
-		best, bestPin := math.Inf(-1), -1
+		best, bestPin, worstSlew := math.Inf(-1), -1, 0.0
 		for p, in := range g.In {
 			if src[in] == srcNone {
 				return nil, fmt.Errorf("timing: design %s: gate g%d (%s) reads %s before its driver: gates are not in topological order",
 					d.Name, gi, g.Kind, d.NetName(in))
 			}
-			dl, _, _ := opt.stage(c, p, load[g.Out])
+			dl, s, _, _ := opt.stageSlew(c, p, load[g.Out], slewAt(in))
 			t := arr[in] + dl
 			if t > best || (t == best && in < g.In[bestPin]) {
 				best, bestPin = t, p
 			}
+			worstSlew = max(worstSlew, s)
 		}
 		arr[g.Out], src[g.Out], pin[g.Out] = best, int32(gi), int8(bestPin)
+		if slew != nil {
+			slew[g.Out] = worstSlew
+		}
 		if opt.Mode == Sized {
 			// The buffer tree depends on the load only, not the pin.
 			_, nb, sz := opt.stage(c, bestPin, load[g.Out])
@@ -506,7 +544,7 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 		}
 	}
 
-	return &netTiming{cells: cells, load: load, fanout: fanout, arr: arr, src: src, pin: pin,
+	return &netTiming{cells: cells, load: load, fanout: fanout, arr: arr, src: src, pin: pin, slew: slew,
 		driver: driver, bufCount: bufCount, bufSize: bufSize, tauPerFO4: tauPerFO4}, nil
 }
 

@@ -27,6 +27,10 @@ type Tech struct {
 	// the primary inputs, whose own inputs switch instantly (as a static
 	// timing tool's set_driving_cell has them); 0 means the inverter's P.
 	InputP float64 `json:"input_p"`
+	// SlewTau is the reference transition, in τ, at which G and P were
+	// fitted: that of a stage in a chain of FO4 inverters. Cells with a
+	// SlewModel correct their delays for any other input transition.
+	SlewTau float64 `json:"slew_tau,omitempty"`
 }
 
 // OptionsFor is DefaultOptions in technology t: its gate table and its

@@ -48,6 +48,11 @@ type Characterization struct {
 	// SlewPS is the input transition every delay table is read at: that
 	// of a stage in a chain of FO4 inverters.
 	SlewPS float64 `json:"slew_ps"`
+	// FixedSlew, when not "", says why the model reads every table at
+	// SlewPS instead of propagating transitions (a cell without
+	// transition tables); "" when every cell has a transition model
+	// (timing.SlewModel).
+	FixedSlew string `json:"fixed_slew,omitempty"`
 	// TauPS is τ, the reference inverter's delay per unit of electrical
 	// effort; PInv its parasitic delay in τ.
 	TauPS float64 `json:"tau_ps"`
@@ -523,6 +528,13 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 		return nil, fmt.Errorf("library %s has no usable cell for %s", clipName(l.Name), strings.Join(missing, ", "))
 	}
 	composites(ch, tech)
+	if err := slewModels(l, ch, tech, slew, tau, ref); err != nil {
+		// All or none: the model reads every table at SlewPS.
+		for k := range tech.Cells {
+			tech.Cells[k].Slew = nil
+		}
+		ch.FixedSlew = err.Error()
+	}
 	nand2 := tech.Cells[netlist.NAND2].Area
 	if !(nand2 > 0) {
 		return nil, fmt.Errorf("library %s: the NAND2 cell %s has no area", clipName(l.Name), clipName(ch.Kinds[netlist.NAND2].Cell))
