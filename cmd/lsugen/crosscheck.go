@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/timing/liberty"
 	"github.com/lsugen/lsugen/verify/sta"
 )
 
@@ -32,12 +34,12 @@ run fails, 2 for bad flags or an unreadable library or spec.`
 
 // crosscheckFlags are the flags of lsugen crosscheck-timing.
 type crosscheckFlags struct {
-	libFile, driver, work, skip, srcKind, doc string
-	load, target, band                        float64
-	asJSON, asMarkdown, progress              bool
-	maxGates, jobs, fraig                     int
-	timeout                                   time.Duration
-	budget                                    budget
+	libFile, driver, work, skip, srcKind, doc, flowFrom string
+	load, target, band                                  float64
+	asJSON, asMarkdown, progress                        bool
+	maxGates, jobs, fraig                               int
+	timeout                                             time.Duration
+	budget                                              budget
 }
 
 func newCrosscheckCmd(a *app) *cobra.Command {
@@ -47,6 +49,13 @@ func newCrosscheckCmd(a *app) *cobra.Command {
 		Short: "FO4 model against Yosys + OpenSTA with a real cell library",
 		Long:  crosscheckLong,
 		RunE: func(cmd *cobra.Command, paths []string) error {
+			if f.flowFrom != "" {
+				for _, n := range []string{"driver-cell", "load-factor", "target", "source", "fraig-conflicts", "work"} {
+					if flagChanged(cmd.Flags(), n) {
+						return usagef("--%s sets up the flow, which --flow-from does not run", n)
+					}
+				}
+			}
 			return runCrosscheck(a, f, paths)
 		},
 	}
@@ -70,6 +79,7 @@ func newCrosscheckCmd(a *app) *cobra.Command {
 	fs.StringVar(&f.srcKind, "source", string(sta.SourceRTL), "what to synthesise: rtl (the readable module NAME) or gates (NAME_gates, the gates lsugen times)")
 	fs.BoolVar(&f.progress, "progress", false, "print a line on stderr as each unit finishes")
 	fs.StringVar(&f.doc, "doc", "", "also write the report as a complete Markdown page (method, table, summary, provenance) to `FILE`")
+	fs.StringVar(&f.flowFrom, "flow-from", "", "run no tool: take the flows' figures from `FILE`, a previous run's --json report of the same library, and compute only lsugen's estimates")
 	fs.IntVar(&f.fraig, "fraig-conflicts", sta.DefaultFraigConflicts, "conflict limit per candidate of ABC's SAT sweeping (&fraig -x -C) in both flows; ABC's default, 1000000, ran past 30 minutes on the 32-lane speculative coalescer")
 	return cmd
 }
@@ -101,6 +111,9 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 	if err != nil {
 		return err
 	}
+	if f.flowFrom != "" {
+		return recheck(a, f, ccUnits)
+	}
 	// The library is read by the flow much later: a missing or unreadable
 	// file is bad input now.
 	if fh, err := os.Open(f.libFile); err != nil {
@@ -127,13 +140,45 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 		fmt.Fprintf(a.stderr, "lsugen crosscheck-timing: %v\n(work directory kept: %s)\n", err, dir)
 		return errReported
 	}
-	seconds := time.Since(start).Seconds()
+	rep.Seconds = round2(time.Since(start).Seconds())
 	if !keep {
 		os.RemoveAll(dir)
 	}
+	return writeCrosscheck(a, f, rep, f.jobs, runtime.NumCPU())
+}
+
+// recheck is --flow-from: the flows of a previous run's report beside
+// lsugen's estimates computed now.
+func recheck(a *app, f *crosscheckFlags, units []sta.CrosscheckUnit) error {
+	b, err := os.ReadFile(f.flowFrom)
+	if err != nil {
+		return badInput(err)
+	}
+	var prev sta.Report
+	if err := json.Unmarshal(b, &prev); err != nil {
+		return badInput(fmt.Errorf("--flow-from %s: %w", f.flowFrom, err))
+	}
+	if prev.Library == "" || !(prev.FO4.PS > 0) {
+		return badInput(fmt.Errorf("--flow-from %s: not a crosscheck-timing --json report (no library or FO4)", f.flowFrom))
+	}
+	lib, err := liberty.Load(f.libFile)
+	if err != nil {
+		return badInput(err)
+	}
+	rep, err := sta.Recompute(units, &prev, lib, f.band)
+	if err != nil {
+		return badInput(fmt.Errorf("--flow-from %s: %w", f.flowFrom, err))
+	}
+	// The page's provenance is the flow run's: its parallelism is not in
+	// the report, so it is left out.
+	return writeCrosscheck(a, f, rep, 0, 0)
+}
+
+// writeCrosscheck writes the --doc page and prints the report as asked.
+func writeCrosscheck(a *app, f *crosscheckFlags, rep *sta.Report, jobs, cpus int) error {
 	if f.doc != "" {
 		var b bytes.Buffer
-		if err := rep.WritePage(&b, sta.PageInfo{Version: "lsugen " + gen.Version, Jobs: f.jobs, CPUs: runtime.NumCPU(), Seconds: seconds}); err != nil {
+		if err := rep.WritePage(&b, sta.PageInfo{Version: "lsugen " + gen.Version, Jobs: jobs, CPUs: cpus, Seconds: rep.Seconds}); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(f.doc, b.Bytes()); err != nil {
@@ -195,3 +240,6 @@ func printProgress(stderr io.Writer, timeout time.Duration) func(sta.UnitDone) {
 		}
 	}
 }
+
+// round2 rounds to hundredths.
+func round2(x float64) float64 { return math.Round(x*100) / 100 }

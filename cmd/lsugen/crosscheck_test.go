@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/timing/liberty"
 	"github.com/lsugen/lsugen/toolchain"
+	"github.com/lsugen/lsugen/verify/sta"
 )
 
 func TestCrosscheck_Usage(t *testing.T) {
@@ -104,6 +106,82 @@ func TestCrosscheck_JSON(t *testing.T) {
 	for _, f := range []string{"h/h.v", "h/plain_netlist.v", "h/timing_driven.constr", "h/timing_driven_sta.log", "fo4/fo4.tcl"} {
 		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestCrosscheck_FlowFrom: --flow-from runs no tool: the flows of a
+// previous run's --json report beside estimates computed now, in the
+// same JSON and page; flags that set up the flow are refused with it,
+// and a missing or foreign report is bad input.
+func TestCrosscheck_FlowFrom(t *testing.T) {
+	lib, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "liberty", "sky130_fd_sc_hd__tt_025C_1v80.lib.gz"))
+	if _, err := os.Stat(lib); err != nil {
+		t.Skipf("no sky130 liberty: %v", err)
+	}
+	l, err := liberty.Load(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := liberty.Characterize(l, liberty.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	prev := sta.Report{Library: l.Name, Liberty: lib, Yosys: "0.23", STA: "2.0.17", Driver: ch.Inverter,
+		DriverCapFF: ch.RefCapFF, OutputLoadFF: 4 * ch.RefCapFF, Source: "rtl", FraigConflicts: 10000,
+		FO4: sta.FO4{RisePS: 100, FallPS: 84, PS: 92}, Model: sta.NewModelTech(ch), BandPct: 25, Seconds: 99,
+		Units: []sta.UnitReport{{Name: "h", TargetPS: 1, Seconds: 3,
+			Plain:        sta.FlowReport{DelayPS: 260, FO4: 2.83},
+			TimingDriven: sta.FlowReport{DelayPS: 250, FO4: 2.72},
+			Mapped:       sta.FlowReport{DelayPS: 240, FO4: 2.61}}}}
+	b, err := json.Marshal(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := filepath.Join(dir, "flow.json")
+	if err := os.WriteFile(from, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "page.md")
+	code, stdout, stderr := lsugen(t, "crosscheck-timing", "--liberty", lib, "--flow-from", from, "--json", "--doc", page, spec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	validateJSON(t, "crosscheck-timing.json", stdout)
+	var rep sta.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.FlowFrom || len(rep.Units) != 1 || rep.Units[0].TimingDriven.DelayPS != 250 || !(rep.Units[0].Lib.SizedFO4 > 0) ||
+		rep.Units[0].Lib.SizedErrorPct == nil || rep.Units[0].LibFixedSlew == nil || rep.Seconds != 99 {
+		t.Errorf("report %+v", rep)
+	}
+	b, err = os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "(`crosscheck-timing --flow-from`)") || !strings.Contains(s, "that run took 1 min 39 s in all") ||
+		!strings.Contains(s, "\n| h | ") || strings.Contains(s, "units at a time") {
+		t.Errorf("--doc page:\n%s", s)
+	}
+
+	for _, args := range [][]string{
+		{"--work", dir},
+		{"--driver-cell", "x"},
+		{"--source", "gates"},
+	} {
+		code, _, stderr := lsugen(t, append([]string{"crosscheck-timing", "--liberty", lib, "--flow-from", from}, append(args, spec)...)...)
+		if code != 2 || !strings.Contains(stderr, "--flow-from") {
+			t.Errorf("%v with --flow-from: exit %d, %s", args, code, stderr)
+		}
+	}
+	notReport := filepath.Join(dir, "not.json")
+	os.WriteFile(notReport, []byte(`{"version": "0.1.0"}`), 0o644)
+	for _, f := range []string{filepath.Join(dir, "none.json"), notReport} {
+		if code, _, stderr := lsugen(t, "crosscheck-timing", "--liberty", lib, "--flow-from", f, spec); code != 2 {
+			t.Errorf("--flow-from %s: exit %d, %s", f, code, stderr)
 		}
 	}
 }

@@ -229,22 +229,40 @@ func (c *crosscheck) add(u CrosscheckUnit, o outcome) error {
 			Reason: fmt.Sprintf("a Yosys or OpenSTA run exceeded %s %v (%.0fs)", limit, c.flow.cfg.Timeout, o.seconds)})
 		return nil
 	}
-	var lib, textbook [2]*timing.Result
+	lib, textbook, fixed, err := estimates(u, c.libOpt)
+	if err != nil {
+		return err
+	}
+	c.report.add(o.res, o.mapped, u.Kind, u.Variant, len(d.Gates), lib, textbook, fixed, o.seconds)
+	return nil
+}
+
+// estimates are lsugen's analyses of u, unsized and sized: with the
+// characterized table (libOpt), with the textbook one, and with the
+// characterized one at a fixed transition (none, fixed[0] nil, when
+// libOpt's table has no transition models).
+func estimates(u CrosscheckUnit, libOpt timing.Options) (lib, textbook, fixed [2]*timing.Result, err error) {
+	d := u.Design
+	slews := libOpt.Tech != nil && libOpt.Tech.Cells[netlist.INV].Slew != nil
 	for i, mode := range []timing.Mode{timing.Unsized, timing.Sized} {
 		opt := timing.DefaultOptions()
 		opt.Mode = mode
-		var err error
 		if textbook[i], err = timing.Analyze(d, opt); err != nil {
-			return fmt.Errorf("%s: %w", d.Name, err)
+			return lib, textbook, fixed, fmt.Errorf("%s: %w", d.Name, err)
 		}
-		libOpt := c.libOpt
-		libOpt.Mode = mode
-		if lib[i], err = timing.Analyze(d, libOpt); err != nil {
-			return fmt.Errorf("%s: %w", d.Name, err)
+		o := libOpt
+		o.Mode = mode
+		if lib[i], err = timing.Analyze(d, o); err != nil {
+			return lib, textbook, fixed, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		if slews {
+			o.FixedSlew = true
+			if fixed[i], err = timing.Analyze(d, o); err != nil {
+				return lib, textbook, fixed, fmt.Errorf("%s: %w", d.Name, err)
+			}
 		}
 	}
-	c.report.Add(o.res, o.mapped, u.Kind, u.Variant, len(d.Gates), lib, textbook, o.seconds)
-	return nil
+	return lib, textbook, fixed, nil
 }
 
 // PageInfo is the provenance of a report that the report does not hold.
@@ -348,6 +366,29 @@ func (r *Report) writeSummary(w *bufio.Writer) {
 		fmt.Fprintf(w, " (outside: %s)", strings.Join(out, ", "))
 	}
 	w.WriteString(";\n")
+	fixed := func(e func(ModelEstimate) *float64) func(UnitReport) *float64 {
+		return func(u UnitReport) *float64 {
+			if u.LibFixedSlew == nil {
+				return nil
+			}
+			return e(*u.LibFixedSlew)
+		}
+	}
+	if len(r.Units) > 0 && r.Units[0].LibFixedSlew != nil {
+		fmt.Fprintf(w, "- the model with every table read at one transition (%.1f ps, before it propagated transitions): unsized against lsugen's gates in library cells %d, "+
+			"sized against the timing-driven flow %d",
+			r.Model.SlewPS, within(fixed(func(e ModelEstimate) *float64 { return e.MappedErrorPct })), within(fixed(func(e ModelEstimate) *float64 { return e.SizedErrorPct })))
+		var out []string
+		for _, u := range r.Units {
+			if p := fixed(func(e ModelEstimate) *float64 { return e.SizedErrorPct })(u); p == nil || math.Abs(*p) > r.BandPct {
+				out = append(out, fmt.Sprintf("`%s` (%s)", u.Name, pct(p)))
+			}
+		}
+		if len(out) > 0 {
+			fmt.Fprintf(w, " (outside: %s)", strings.Join(out, ", "))
+		}
+		w.WriteString(";\n")
+	}
 	fmt.Fprintf(w, "- the textbook model, sized, against the timing-driven flow: %d.\n\n", within(func(u UnitReport) *float64 { return u.Textbook.SizedErrorPct }))
 }
 
@@ -358,9 +399,19 @@ func (r *Report) writeProvenance(w *bufio.Writer, lib string, p PageInfo) {
 	fmt.Fprintf(w, "- Library `%s` (%s).\n", lib, r.Library)
 	fmt.Fprintf(w, "- Source %s; driver %s; output load %.2f fF per bit; delay target %s ps; `&fraig -x -C %d`.\n",
 		r.Source, r.Driver, r.OutputLoadFF, r.target(), r.FraigConflicts)
-	fmt.Fprintf(w, "- %d units at a time on a machine with %d CPUs", p.Jobs, p.CPUs)
+	if r.FlowFrom {
+		w.WriteString("- The flow figures (FO4, both flows, lsugen's gates in library cells) are a previous run's, read from its `--json` report " +
+			"(`crosscheck-timing --flow-from`); lsugen's estimates were computed anew")
+	} else {
+		fmt.Fprintf(w, "- %d units at a time on a machine with %d CPUs", p.Jobs, p.CPUs)
+	}
 	if p.Seconds > 0 {
-		fmt.Fprintf(w, ": %s in all", duration(p.Seconds))
+		if r.FlowFrom {
+			w.WriteString("; that run took")
+		} else {
+			w.WriteString(":")
+		}
+		fmt.Fprintf(w, " %s in all", duration(p.Seconds))
 		slow := -1
 		for i, u := range r.Units {
 			if slow < 0 || u.Seconds > r.Units[slow].Seconds {

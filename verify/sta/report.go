@@ -53,6 +53,12 @@ type Report struct {
 	// OutsideBand names the units whose sized error exceeds BandPct (or
 	// cannot be computed).
 	OutsideBand []string `json:"outside_band"`
+	// FlowFrom is true when the flow figures (FO4, plain, timing-driven,
+	// mapped, tool versions, seconds) were read from a previous run's
+	// report and only lsugen's estimates computed (Recompute).
+	FlowFrom bool `json:"flow_from,omitempty"`
+	// Seconds is the flow run's wall time (0 when not known).
+	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // ModelTech summarizes a characterization.
@@ -109,6 +115,11 @@ type UnitReport struct {
 	// wire model fitted to 003_*, timing.DefaultOptions) beside the same
 	// flows.
 	Textbook ModelEstimate `json:"textbook"`
+	// LibFixedSlew is Lib with every delay table read at the reference
+	// transition (timing.Options.FixedSlew), as the model was before it
+	// propagated transitions; absent when the library has no transition
+	// tables (the two are then the same).
+	LibFixedSlew *ModelEstimate `json:"lib_fixed_slew,omitempty"`
 	// WithinBand is |Lib.SizedErrorPct| ≤ the report's BandPct.
 	WithinBand bool `json:"within_band"`
 	// Seconds is the unit's wall time through both flows.
@@ -170,6 +181,12 @@ func NewReport(f *Flow, fo4 FO4, bandPct float64) *Report {
 // design, unsized and sized, with the library's characterized gate table
 // (lib) and with the textbook one, and appends the comparison.
 func (r *Report) Add(u *UnitResult, mapped *Timing, kind, variant string, gates int, lib, textbook [2]*timing.Result, seconds float64) UnitReport {
+	return r.add(u, mapped, kind, variant, gates, lib, textbook, [2]*timing.Result{}, seconds)
+}
+
+// add is Add with the characterized table's analyses at a fixed
+// transition too (fixed; none when fixed[0] is nil).
+func (r *Report) add(u *UnitResult, mapped *Timing, kind, variant string, gates int, lib, textbook, fixed [2]*timing.Result, seconds float64) UnitReport {
 	fo4 := r.FO4.PS
 	flow := func(res Result) FlowReport {
 		return FlowReport{
@@ -178,28 +195,42 @@ func (r *Report) Add(u *UnitResult, mapped *Timing, kind, variant string, gates 
 			SynthS: round(res.Netlist.Seconds, 2), STAS: round(res.Timing.Seconds, 2),
 		}
 	}
-	plain, td := u.Plain.DelayPS/fo4, u.TimingDriven.DelayPS/fo4
-	estimate := func(unsized, sized float64, res [2]*timing.Result) ModelEstimate {
-		return ModelEstimate{UnsizedFO4: round(unsized, 2), SizedFO4: round(sized, 2),
-			UnsizedDepth: res[0].Depth, SizedDepth: res[1].Depth,
-			UnsizedErrorPct: errorPct(unsized, plain), SizedErrorPct: errorPct(sized, td)}
-	}
 	ur := UnitReport{
 		Name: u.Name, Kind: kind, Variant: variant, Sequential: u.Clock != "", Gates: gates,
 		Plain: flow(u.Plain), TimingDriven: flow(u.TimingDriven), TargetPS: u.TargetPS,
 		Mapped: FlowReport{DelayPS: round(mapped.DelayPS, 1), FO4: round(mapped.DelayPS/fo4, 2), Depth: mapped.Depth,
 			Endpoint: mapped.Endpoint, STAS: round(mapped.Seconds, 2)},
-		Lib:      estimate(lib[0].DelayPS/fo4, lib[1].DelayPS/fo4, lib),
-		Textbook: estimate(textbook[0].FO4, textbook[1].FO4, textbook),
-		Seconds:  round(seconds, 2),
+		Seconds: round(seconds, 2),
 	}
-	ur.Lib.MappedErrorPct = errorPct(lib[0].DelayPS/fo4, mapped.DelayPS/fo4)
-	ur.WithinBand = ur.Lib.SizedErrorPct != nil && math.Abs(*ur.Lib.SizedErrorPct) <= r.BandPct
-	if !ur.WithinBand {
-		r.OutsideBand = append(r.OutsideBand, u.Name)
-	}
+	r.setEstimates(&ur, mapped.DelayPS, u.Plain.DelayPS, u.TimingDriven.DelayPS, lib, textbook, fixed)
 	r.Units = append(r.Units, ur)
 	return ur
+}
+
+// setEstimates sets ur's model figures from lsugen's analyses (see add)
+// against the flows' delays in ps, and its band; a unit outside the band
+// is added to OutsideBand.
+func (r *Report) setEstimates(ur *UnitReport, mappedPS, plainPS, tdPS float64, lib, textbook, fixed [2]*timing.Result) {
+	fo4 := r.FO4.PS
+	plain, td := plainPS/fo4, tdPS/fo4
+	estimate := func(unsized, sized float64, res [2]*timing.Result) ModelEstimate {
+		return ModelEstimate{UnsizedFO4: round(unsized, 2), SizedFO4: round(sized, 2),
+			UnsizedDepth: res[0].Depth, SizedDepth: res[1].Depth,
+			UnsizedErrorPct: errorPct(unsized, plain), SizedErrorPct: errorPct(sized, td)}
+	}
+	ur.Lib = estimate(lib[0].DelayPS/fo4, lib[1].DelayPS/fo4, lib)
+	ur.Lib.MappedErrorPct = errorPct(lib[0].DelayPS/fo4, mappedPS/fo4)
+	ur.Textbook = estimate(textbook[0].FO4, textbook[1].FO4, textbook)
+	ur.LibFixedSlew = nil
+	if fixed[0] != nil {
+		e := estimate(fixed[0].DelayPS/fo4, fixed[1].DelayPS/fo4, fixed)
+		e.MappedErrorPct = errorPct(fixed[0].DelayPS/fo4, mappedPS/fo4)
+		ur.LibFixedSlew = &e
+	}
+	ur.WithinBand = ur.Lib.SizedErrorPct != nil && math.Abs(*ur.Lib.SizedErrorPct) <= r.BandPct
+	if !ur.WithinBand {
+		r.OutsideBand = append(r.OutsideBand, ur.Name)
+	}
 }
 
 func errorPct(model, ref float64) *float64 {
