@@ -155,9 +155,28 @@ type Design struct {
 	// gates copied into Gates (see Instance).
 	Instances []Instance
 
+	// Pipeline describes a unit pipelined at a clock period (package
+	// retime); nil for other designs.
+	Pipeline *Pipeline
+
 	// Paths are named timing paths of interest (e.g. one multiplexer's
 	// added delay), reported beside the critical path.
 	Paths []Path
+}
+
+// Pipeline is the protocol and register placement of a pipelined unit.
+type Pipeline struct {
+	// PeriodFO4 is the clock period the stages were cut for, and Mode the
+	// timing model that cut them ("sized" or "unsized").
+	PeriodFO4 float64
+	Mode      string
+	// Latency is L: an input presented with valid_i in cycle t is on the
+	// outputs with valid_o in cycle t+L.
+	Latency int
+	// RegStage gives, for each gate index, the stage (0-based) that a DFF
+	// ends, i.e. the stage whose logic its D input closes; -1 for other
+	// gates.
+	RegStage []int32
 }
 
 // Path names a timing path the generator wants reported on its own: the

@@ -112,14 +112,26 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	// Registers by boundary, then by net: each boundary's bus in net order.
 	slices.SortStableFunc(carry, func(a, c carried) int { return int(a.stage - c.stage) })
 	stageRegs := make([]int, max(L-1, 0))
+	regs := make([]regBus, max(L-1, 0))
+	for k := range regs {
+		regs[k] = regBus{name: fmt.Sprintf("stage%d_q", k+1), doc: fmt.Sprintf("The values stage %d hands to stage %d.", k+1, k+2)}
+	}
 	for _, c := range carry {
 		prev := b.version[[2]int32{int32(c.net), c.stage - 1}]
 		q := b.dff(prev, int(c.stage-1))
 		b.version[[2]int32{int32(c.net), c.stage}] = q
-		k := int(c.stage)
-		out.NetNames[q] = fmt.Sprintf("stage%d_q_%d", k, stageRegs[k-1])
-		stageRegs[k-1]++
+		rb := &regs[c.stage-1]
+		rb.bits, rb.d = append(rb.bits, q), append(rb.d, prev)
+		stageRegs[c.stage-1]++
 	}
+	var used []regBus
+	for _, rb := range regs {
+		if len(rb.bits) > 0 {
+			nameBus(out, rb.name, rb.bits)
+			used = append(used, rb)
+		}
+	}
+	regs = used
 	at := func(n netlist.Net, st int32) netlist.Net {
 		if isConst(n) {
 			return n
@@ -132,7 +144,9 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	}
 
 	// The logic, each gate reading its inputs' versions in its stage.
+	stageOfNet := map[netlist.Net]int32{}
 	for gi, g := range d.Gates {
+		stageOfNet[g.Out] = stageOf[gi]
 		in := make([]netlist.Net, len(g.In))
 		for i, n := range g.In {
 			in[i] = at(n, stageOf[gi])
@@ -154,11 +168,8 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 		next = b.gate(netlist.AND2, v, rstN)
 		v = b.dff(next, k)
 		validQ[k] = v
-		out.NetNames[v] = fmt.Sprintf("valid_q_%d", k)
-		if L == 1 {
-			out.NetNames[v] = "valid_q"
-		}
 	}
+	nameBus(out, "valid_q", validQ)
 
 	masked := 0
 	for _, p := range d.Outputs() {
@@ -176,30 +187,29 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 		masks = masks[1:]
 		return m
 	}
-	outRegs := map[netlist.Net]netlist.Net{}
+	outData := map[string]netlist.Bus{}
 	for _, p := range d.Outputs() {
 		bits := make(netlist.Bus, len(p.Bits))
+		data := make(netlist.Bus, len(p.Bits))
 		for i, n := range p.Bits {
-			if n == netlist.Const0 {
-				bits[i] = netlist.Const0
-				continue
-			}
-			q, ok := outRegs[n]
-			if !ok {
-				q = b.dff(b.gate(netlist.AND2, at(n, int32(L-1)), mask()), L-1)
-				outRegs[n] = q
-				out.NetNames[q] = fmt.Sprintf("%s_q_%d", p.Name, i)
-				if len(p.Bits) == 1 {
-					out.NetNames[q] = p.Name + "_q"
-				}
-			}
-			bits[i] = q
+			data[i] = at(n, int32(L-1))
+			bits[i] = b.dff(b.gate(netlist.AND2, data[i], mask()), L-1)
 		}
+		nameBus(out, p.Name+"_q", bits)
+		outData[p.Name] = data
 		port(p.Name, netlist.Out, bits, p.Doc)
 	}
 	port("valid_o", netlist.Out, netlist.Bus{v}, fmt.Sprintf("the outputs hold the operation presented %d cycles before", L))
 
-	out.Header = append(slices.Clone(d.Header), "")
+	// The original's header, but its protocol, which the pipeline's
+	// replaces.
+	for _, l := range d.Header {
+		if !strings.HasPrefix(l, "Protocol:") {
+			out.Header = append(out.Header, l)
+		}
+	}
+	out.Header = append(out.Header, "")
+	out.RTL = rtlView(out, stageOfNet, regs, outData, validQ, L)
 	if err := out.Check(); err != nil {
 		return nil, fmt.Errorf("retime: %s: %w", d.Name, err)
 	}
@@ -211,6 +221,18 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	}
 	out.Storage = storage(stageRegs, L, r.Registers)
 	return r, nil
+}
+
+// nameBus names register bits as the netlist builder does: name for one
+// bit, name_<i> for several.
+func nameBus(d *netlist.Design, name string, bits netlist.Bus) {
+	for i, n := range bits {
+		if len(bits) == 1 {
+			d.NetNames[n] = name
+		} else {
+			d.NetNames[n] = fmt.Sprintf("%s_%d", name, i)
+		}
+	}
 }
 
 // maskFanout is the fanout of each buffer of the valid mask's tree.

@@ -24,13 +24,6 @@ import (
 	"github.com/lsugen/lsugen/timing"
 )
 
-// DefaultSetupFO4 is the setup time charged at every register's D input,
-// in FO4. The timing model itself adds none; a static transmission-gate
-// master-slave flip-flop (the DFF row of timing.Cells) needs its master
-// latch's input stage settled before the clock edge, about one inverter
-// stage with its feedback: taken as 1 FO4.
-const DefaultSetupFO4 = 1.0
-
 // MaxLatency bounds the pipeline depth Pipeline will build.
 const MaxLatency = 64
 
@@ -40,8 +33,6 @@ type Options struct {
 	PeriodFO4 float64
 	// Timing is the model that sets the cuts (its Mode: unsized or sized).
 	Timing timing.Options
-	// SetupFO4 is the register setup time; 0 means DefaultSetupFO4.
-	SetupFO4 float64
 }
 
 // Result is a pipelined unit.
@@ -65,6 +56,18 @@ type Result struct {
 	rank map[int]int // DFF gate index -> boundary (0-based stage it ends)
 }
 
+// regStage lists each gate's register stage for netlist.Pipeline.
+func (r *Result) regStage() []int32 {
+	rs := make([]int32, len(r.Design.Gates))
+	for i := range rs {
+		rs[i] = -1
+	}
+	for gi, k := range r.rank {
+		rs[gi] = int32(k)
+	}
+	return rs
+}
+
 // ErrPeriod is wrapped by the error of a period no pipelining can meet.
 var ErrPeriod = errors.New("clock period too short")
 
@@ -81,11 +84,8 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 	if d.Clock != "" {
 		return nil, fmt.Errorf("retime: %s is already clocked", d.Name)
 	}
-	setup := opt.SetupFO4
-	if setup == 0 {
-		setup = DefaultSetupFO4
-	}
-	if !(opt.PeriodFO4 > setup) || math.IsInf(opt.PeriodFO4, 0) || !(setup > 0) {
+	setup := timing.SetupFO4
+	if !(opt.PeriodFO4 > setup) || math.IsInf(opt.PeriodFO4, 0) {
 		return nil, fmt.Errorf("retime: %s: period %v FO4 must be finite and above the setup time %v FO4: %w", d.Name, opt.PeriodFO4, setup, ErrPeriod)
 	}
 	for _, p := range d.Ports {
@@ -110,15 +110,16 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		worst, err := r.measure(opt.Timing, setup)
+		mode := string(opt.Timing.Mode)
+		if mode == "" {
+			mode = string(timing.Unsized)
+		}
+		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Latency: L, RegStage: r.regStage()}
+		worst, err := r.measure(opt.Timing)
 		if err != nil {
 			return nil, err
 		}
 		if worst <= opt.PeriodFO4+1e-9 {
-			mode := string(opt.Timing.Mode)
-			if mode == "" {
-				mode = string(timing.Unsized)
-			}
 			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, mode, r.Latency, r.StageFO4)...)
 			return r, nil
 		}
@@ -129,26 +130,16 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 	return nil, fmt.Errorf("retime: %s: no placement met %v FO4 in %d tries", d.Name, opt.PeriodFO4, tries)
 }
 
-// measure times the built design and fills StageFO4; it returns the worst.
-func (r *Result) measure(opt timing.Options, setup float64) (float64, error) {
-	nt, err := timing.Times(r.Design, opt)
+// measure times the built design's stages under opt and returns the
+// worst.
+func (r *Result) measure(opt timing.Options) (float64, error) {
+	st, err := timing.StageDelays(r.Design, opt)
 	if err != nil {
 		return 0, err
 	}
-	r.StageFO4 = make([]float64, r.Latency)
-	for i := range r.StageFO4 {
-		r.StageFO4[i] = 0
-	}
-	for gi, g := range r.Design.Gates {
-		if g.Kind != netlist.DFF {
-			continue
-		}
-		k := r.rank[gi]
-		t := nt.Arrival[g.In[0]]/nt.TauPerFO4 + setup
-		r.StageFO4[k] = max(r.StageFO4[k], math.Round(t*1e4)/1e4)
-	}
+	r.StageFO4 = st
 	worst := 0.0
-	for _, t := range r.StageFO4 {
+	for _, t := range st {
 		worst = max(worst, t)
 	}
 	return worst, nil

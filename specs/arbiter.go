@@ -48,6 +48,7 @@ var bankArbiterAttrs = []Attr{
 	{Name: "broadcast", Type: "bool", Doc: "Lanes on one address are served together (default true); false counts and grants lanes, as for atomics."},
 	{Name: "lock_hash", Type: "reference", Refers: "hash", Doc: "002_*: the lock index of each address, a `hash` unit written `hash.NAME` (e.g. the 10 low word-address bits, or a hash of them); adds `lock_o`, `lock_degree_o` and `position_degree_o`."},
 	{Name: "serialize", Type: "bool", Doc: "Clocked: grant the warp's lanes over degree cycles (see above); default false."},
+	clockingAttrs[0], clockingAttrs[1],
 }
 
 var bankArbiterSchema = schemaOf(bankArbiterAttrs)
@@ -64,6 +65,8 @@ type BankArbiter struct {
 	LockHash  *UnitRef // nil: no lock outputs
 	Broadcast bool
 	Serialize bool
+	// Clocking pipelines the combinational arbiter at clock_fo4 when set.
+	Clocking
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range
@@ -159,6 +162,10 @@ func (d *decoder) decodeBankArbiterBlock(block *hcl.Block) (*BankArbiter, hcl.Di
 	}
 	if bd.has("serialize") {
 		a.Serialize, _ = bd.bool("serialize")
+	}
+	a.Clocking = bd.clocking()
+	if a.Serialize && a.ClockFO4 > 0 {
+		bd.errorf(bd.rng("clock_fo4"), "Argument not allowed", "A serializing arbiter is clocked already, with its own protocol; clock_fo4 pipelines combinational units only. Remove clock_fo4 or serialize.")
 	}
 	if bd.failed {
 		return nil, bd.diags

@@ -50,6 +50,7 @@ var coalescerAttrs = []Attr{
 	{Name: "adder", Type: "string", Doc: "speculative only. " + subtractorAdderDoc},
 	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes take part (default false)."},
 	{Name: "requests", Type: "bool", Doc: "Add the request outputs `req_count_o`, `req_addr_o`, `req_mask_o` and `lane_req_o` (default false)."},
+	clockingAttrs[0], clockingAttrs[1],
 }
 
 var coalescerBlockSchema = schemaOf(coalescerAttrs)
@@ -88,6 +89,7 @@ func (d *decoder) decodeCoalescerBlock(block *hcl.Block) (*Coalescer, hcl.Diagno
 	}
 	c.ActiveMask, _ = cd.bool("active_mask")
 	c.Requests, _ = cd.bool("requests")
+	c.Clocking = cd.clocking()
 	if cd.failed {
 		return nil, cd.diags
 	}
@@ -114,6 +116,7 @@ var detectorAttrs = []Attr{
 	{Name: "addr_bits", Required: true, Type: "number", Doc: "Address bits per lane, 1..64."},
 	{Name: "adder", Type: "string", Doc: subtractorAdderDoc},
 	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes' addresses are compared (default false)."},
+	clockingAttrs[0], clockingAttrs[1],
 }
 
 var detectorBlockSchema = schemaOf(detectorAttrs)
@@ -126,6 +129,7 @@ func (d *decoder) decodeMonotonicityDetectorBlock(block *hcl.Block) (*Monotonici
 	m.Lanes, m.AddrBits = md.warpSizes()
 	m.Adder = md.subtractorAdder()
 	m.ActiveMask, _ = md.bool("active_mask")
+	m.Clocking = md.clocking()
 	if md.failed {
 		return nil, md.diags
 	}

@@ -33,6 +33,8 @@ type Coalescer struct {
 	// Requests adds the request outputs (req_count_o, req_addr_o,
 	// req_mask_o, lane_req_o).
 	Requests bool
+	// Clocking pipelines the unit at clock_fo4 when set.
+	Clocking
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range
@@ -66,6 +68,8 @@ type MonotonicityDetector struct {
 	// ActiveMask adds the active_i input: only active lanes' addresses
 	// are compared.
 	ActiveMask bool
+	// Clocking pipelines the unit at clock_fo4 when set.
+	Clocking
 
 	Range      hcl.Range
 	AttrRanges map[string]hcl.Range

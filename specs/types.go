@@ -132,6 +132,9 @@ type Hash struct {
 	// Banks, index_o = addr / Banks); BankBits is clog2(Banks).
 	Banks int
 
+	// Clocking pipelines the unit at clock_fo4 when set.
+	Clocking
+
 	Range      hcl.Range            // the block header
 	AttrRanges map[string]hcl.Range // attribute name -> range of its expression
 }

@@ -69,3 +69,40 @@ func (o Options) InputCap(k netlist.Kind, pin int) float64 { return o.cells()[k]
 func (o Options) PinLoad(k netlist.Kind, pin int, areaGE float64) float64 {
 	return o.cells()[k].Cin[pin] + o.Wire.netCap(1, areaGE)
 }
+
+// SetupFO4 is the setup time charged at a register's D input when a
+// pipelined unit's stages are timed, in FO4. The critical-path analysis
+// adds none; a static transmission-gate master-slave flip-flop (the DFF
+// row of Cells) needs its master latch's input stage settled before the
+// clock edge, about one inverter stage with its feedback: 1 FO4.
+const SetupFO4 = 1.0
+
+// StageDelays times each stage of a pipelined design (d.Pipeline set): the
+// worst arrival at the D inputs of the registers that end it, plus the
+// setup time, in FO4 rounded to 4 decimals. A stage starts at the primary
+// inputs' drivers (the first) or at its registers' clock-to-Q.
+func StageDelays(d *netlist.Design, opt Options) ([]float64, error) {
+	if d == nil || d.Pipeline == nil {
+		return nil, errors.New("timing: not a pipelined design")
+	}
+	nt, err := Times(d, opt)
+	if err != nil {
+		return nil, err
+	}
+	p := d.Pipeline
+	if len(p.RegStage) != len(d.Gates) || p.Latency < 1 {
+		return nil, fmt.Errorf("timing: design %s: pipeline description does not match its gates", d.Name)
+	}
+	st := make([]float64, p.Latency)
+	for gi, g := range d.Gates {
+		k := p.RegStage[gi]
+		if g.Kind != netlist.DFF || k < 0 {
+			continue
+		}
+		if int(k) >= len(st) {
+			return nil, fmt.Errorf("timing: design %s: register g%d ends stage %d of %d", d.Name, gi, k+1, len(st))
+		}
+		st[k] = max(st[k], round4(nt.Arrival[g.In[0]]/nt.TauPerFO4+SetupFO4))
+	}
+	return st, nil
+}

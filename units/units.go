@@ -194,13 +194,21 @@ func For(u specs.Unit) (*Family, hcl.Diagnostics) {
 	}}
 }
 
-// Generate builds the design of any unit.
+// Generate builds the design of any unit: its family's generator, then,
+// for a unit with clock_fo4, the pipeline (clocked.go).
 func Generate(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
 	f, diags := For(u)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return f.Generate(u)
+	d, diags := f.Generate(u)
+	if diags.HasErrors() || d == nil {
+		return d, diags
+	}
+	if p, ok := u.(specs.Pipelinable); ok && p.Clock().ClockFO4 > 0 {
+		return pipelined(p, d, diags)
+	}
+	return d, diags
 }
 
 // Job returns the verification job of unit u generated as d: its
@@ -214,6 +222,8 @@ func Job(u specs.Unit, d *netlist.Design) (verify.Job, error) {
 	job := verify.Job{Design: d, Version: "lsugen " + gen.Version}
 	var err error
 	switch clocked := d != nil && d.Clock != ""; {
+	case d != nil && d.Pipeline != nil && f.Model != nil:
+		job.Seq, job.Stimulus, err = pipelinedJob(f, u, d)
 	case clocked && f.Sequential != nil:
 		job.Seq, err = f.Sequential(u)
 		job.Stimulus = f.Stimulus(u)

@@ -1,0 +1,192 @@
+package retime
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// rtlView writes the readable view of a pipelined design: each stage's
+// logic as one assignment per gate, in stage order, over the ports and the
+// stage registers stage<k>_q; the output registers <port>_q and the valid
+// chain valid_q. Register bit i of a bus is the flip-flop the gate-level
+// netlist names <bus>_<i>, so that the two views are proved equal by
+// register correspondence.
+func rtlView(p *netlist.Design, stageOfGate map[netlist.Net]int32, regs []regBus, outRegs map[string]netlist.Bus, validQ netlist.Bus, L int) *netlist.RTL {
+	r := &netlist.RTL{}
+	taken := map[string]bool{}
+	for _, pt := range p.Ports {
+		taken[pt.Name] = true
+	}
+	for _, rb := range regs {
+		taken[rb.name] = true
+	}
+	for name := range outRegs {
+		taken[name+"_q"] = true
+	}
+	taken["valid_q"] = true
+
+	// How each net is read: a port bit, a register bit, a wire or a
+	// constant.
+	ref := map[netlist.Net]*netlist.Expr{}
+	bitOf := func(name string, w, i int) *netlist.Expr {
+		if w == 1 {
+			return netlist.Ref(name, 1)
+		}
+		return netlist.Slice(netlist.Ref(name, w), i, i)
+	}
+	for _, pt := range p.Inputs() {
+		for i, n := range pt.Bits {
+			ref[n] = bitOf(pt.Name, pt.Width(), i)
+		}
+	}
+	for _, rb := range regs {
+		for i, n := range rb.bits {
+			ref[n] = bitOf(rb.name, len(rb.bits), i)
+		}
+	}
+	for i, n := range validQ {
+		ref[n] = bitOf("valid_q", len(validQ), i)
+	}
+	operand := func(n netlist.Net) *netlist.Expr {
+		switch n {
+		case netlist.Const0:
+			return netlist.ConstExpr(0, 1)
+		case netlist.Const1:
+			return netlist.ConstExpr(1, 1)
+		}
+		e, ok := ref[n]
+		if !ok {
+			panic(fmt.Sprintf("retime: net %d read before it is named", n))
+		}
+		return e
+	}
+
+	// The logic, a wire per gate, stage by stage (gates are in
+	// topological order within the design, and stage order keeps it).
+	var wireOrder []netlist.Gate
+	for k := int32(0); k < int32(L); k++ {
+		for _, g := range p.Gates {
+			if g.Kind != netlist.DFF {
+				if st, ok := stageOfGate[g.Out]; ok && st == k {
+					wireOrder = append(wireOrder, g)
+				}
+			}
+		}
+	}
+	lastStage := int32(-1)
+	for _, g := range wireOrder {
+		name := wireName(p, g.Out, taken)
+		args := make([]*netlist.Expr, len(g.In))
+		for i, n := range g.In {
+			args[i] = operand(n)
+		}
+		a := netlist.Assign{Name: name, Wire: true, Expr: gateExpr(g.Kind, args)}
+		if st := stageOfGate[g.Out]; st != lastStage {
+			a.Doc = fmt.Sprintf("Stage %d.", st+1)
+			lastStage = st
+		}
+		r.Assigns = append(r.Assigns, a)
+		ref[g.Out] = netlist.Ref(name, 1)
+	}
+
+	// Registers. The valid chain is cleared by rst; the output registers
+	// load 0 unless an operation enters them (the last valid bit's next
+	// value), so outputs are 0 while valid_o is.
+	rst := netlist.Ref("rst", 1)
+	validIn := netlist.Ref("valid_i", 1)
+	next := validIn
+	if L > 1 {
+		next = netlist.Concat(validIn, netlist.Slice(netlist.Ref("valid_q", L), L-2, 0))
+	}
+	r.Regs = append(r.Regs, netlist.Reg{Name: "valid_q", Width: L, Clear: rst, Next: next,
+		Doc: "valid_q[k] holds whether stage k+2 (the outputs for k = L-1) has an operation."})
+	for _, rb := range regs {
+		parts := make([]*netlist.Expr, len(rb.d))
+		for i, n := range rb.d {
+			parts[i] = operand(n)
+		}
+		r.Regs = append(r.Regs, netlist.Reg{Name: rb.name, Width: len(rb.bits), Next: concat(parts), Doc: rb.doc})
+	}
+	entering := netlist.AndE(bitOf("valid_q", L, L-2), netlist.NotE(rst))
+	if L == 1 {
+		entering = netlist.AndE(validIn, netlist.NotE(rst))
+	}
+	for _, pt := range p.Outputs() {
+		if pt.Name == "valid_o" {
+			continue
+		}
+		data := outRegs[pt.Name]
+		parts := make([]*netlist.Expr, len(data))
+		for i, n := range data {
+			parts[i] = operand(n)
+		}
+		r.Regs = append(r.Regs, netlist.Reg{Name: pt.Name + "_q", Width: pt.Width(), Clear: netlist.NotE(entering), Next: concat(parts),
+			Doc: fmt.Sprintf("The output register of %s.", pt.Name)})
+		r.Assigns = append(r.Assigns, netlist.Assign{Name: pt.Name, Expr: netlist.Ref(pt.Name+"_q", pt.Width())})
+	}
+	r.Assigns = append(r.Assigns, netlist.Assign{Name: "valid_o", Expr: bitOf("valid_q", L, L-1)})
+	return r
+}
+
+// regBus is one boundary's stage registers: their Q nets, the nets they
+// load (D) and the bus name.
+type regBus struct {
+	name    string
+	doc     string
+	bits, d netlist.Bus
+}
+
+func concat(parts []*netlist.Expr) *netlist.Expr {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return netlist.Concat(parts...)
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// wireName is the net's generator name when it is a free identifier, else
+// n<number>.
+func wireName(p *netlist.Design, n netlist.Net, taken map[string]bool) string {
+	name := p.NetNames[n]
+	if name == "" || !identifier.MatchString(name) || taken[name] {
+		name = fmt.Sprintf("n%d", n)
+	}
+	for taken[name] {
+		name += "_"
+	}
+	taken[name] = true
+	return name
+}
+
+// gateExpr is the expression of a gate of kind k over its input
+// expressions.
+func gateExpr(k netlist.Kind, a []*netlist.Expr) *netlist.Expr {
+	switch k {
+	case netlist.INV:
+		return netlist.NotE(a[0])
+	case netlist.BUF:
+		return a[0]
+	case netlist.NAND2, netlist.NAND3, netlist.NAND4:
+		return netlist.NotE(netlist.AndE(a...))
+	case netlist.NOR2, netlist.NOR3, netlist.NOR4:
+		return netlist.NotE(netlist.OrE(a...))
+	case netlist.AND2, netlist.AND3, netlist.AND4:
+		return netlist.AndE(a...)
+	case netlist.OR2, netlist.OR3, netlist.OR4:
+		return netlist.OrE(a...)
+	case netlist.XOR2:
+		return netlist.XorE(a...)
+	case netlist.XNOR2:
+		return netlist.NotE(netlist.XorE(a...))
+	case netlist.AOI21:
+		return netlist.NotE(netlist.OrE(netlist.AndE(a[0], a[1]), a[2]))
+	case netlist.OAI21:
+		return netlist.NotE(netlist.AndE(netlist.OrE(a[0], a[1]), a[2]))
+	case netlist.MUX2:
+		return netlist.MuxE(a[0], a[2], a[1])
+	}
+	panic(fmt.Sprintf("retime: no expression for %s", k))
+}

@@ -1,0 +1,63 @@
+package units
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lsugen/lsugen/model"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/retime"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/verify"
+)
+
+// pipelined cuts a unit's combinational design d into stages of its
+// clock_fo4 under its timing_mode model (the default textbook model,
+// sized or unsized). An error points at clock_fo4.
+func pipelined(u specs.Pipelinable, d *netlist.Design, diags hcl.Diagnostics) (*netlist.Design, hcl.Diagnostics) {
+	c := u.Clock()
+	if d.Clock != "" {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unit already clocked",
+			Detail:  fmt.Sprintf("%s is clocked with its own protocol; clock_fo4 pipelines combinational units only.", u.UnitName()),
+			Subject: c.Range.Ptr()})
+	}
+	opt := timing.DefaultOptions()
+	opt.Mode = timing.Mode(c.TimingMode)
+	r, err := retime.Pipeline(d, retime.Options{PeriodFO4: c.ClockFO4, Timing: opt})
+	if err != nil {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
+			Detail: err.Error(), Subject: c.Range.Ptr()})
+	}
+	return r.Design, diags
+}
+
+// pipelinedJob is the lockstep check of a pipelined unit: its family's
+// combinational model answered Latency cycles later, driven by the
+// family's directed vectors and random operations with bubbles and
+// resets in flight.
+func pipelinedJob(f *Family, u specs.Unit, d *netlist.Design) (model.Sequential, verify.StimulusFunc, error) {
+	m, err := f.Model(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	seq, err := model.Pipelined(m, d.Pipeline.Latency)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The function's inputs: the design's after clk, rst and valid_i.
+	var ins []*netlist.Port
+	for _, p := range d.Inputs() {
+		switch p.Name {
+		case d.Clock, verify.ResetPort, "valid_i":
+		default:
+			ins = append(ins, p)
+		}
+	}
+	var directed verify.DirectedFunc
+	if f.Directed != nil {
+		directed = f.Directed(u)
+	}
+	return seq, pipelinedStimulus(directed, ins, d.Pipeline.Latency), nil
+}
