@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/lsugen/lsugen/netlist"
 )
 
 // UnitReport is the timing of one spec unit, as `lsugen timing` reports it.
@@ -17,7 +19,29 @@ type UnitReport struct {
 	// Cycles is the number of clock cycles of ClockFO4 the critical path
 	// needs, when a clock was given.
 	Cycles []ClockCycles `json:"cycles,omitempty"`
+	// A unit pipelined at clock_fo4: the period, the timing model that
+	// placed its registers, its latency L in cycles and each of its L
+	// stages' delay in FO4 under that model (each at most ClockFO4).
+	ClockFO4      float64   `json:"clock_fo4,omitempty"`
+	TimingMode    string    `json:"timing_mode,omitempty"`
+	LatencyCycles int       `json:"latency_cycles,omitempty"`
+	StageFO4      []float64 `json:"stage_fo4,omitempty"`
 	*Result
+}
+
+// AddPipeline fills the pipeline fields of a pipelined unit's report
+// from its design, timing its stages under the model that cut them.
+func (u *UnitReport) AddPipeline(d *netlist.Design) error {
+	p := d.Pipeline
+	if p == nil {
+		return nil
+	}
+	st, err := StageDelays(d, PipelineOptions(p.Mode))
+	if err != nil {
+		return err
+	}
+	u.ClockFO4, u.TimingMode, u.LatencyCycles, u.StageFO4 = p.PeriodFO4, p.Mode, p.Latency, st
+	return nil
 }
 
 // ClockCycles is the cycle count of a unit at one clock period.
@@ -93,10 +117,17 @@ func (r *Report) WriteTable(w io.Writer) error {
 func (r *Report) writeDetails(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, u := range r.Units {
-		if len(u.Paths) == 0 && len(u.Storage) == 0 {
+		if len(u.Paths) == 0 && len(u.Storage) == 0 && u.LatencyCycles == 0 {
 			continue
 		}
 		fmt.Fprintf(tw, "\n%s:\n", u.Name)
+		if u.LatencyCycles > 0 {
+			st := make([]string, len(u.StageFO4))
+			for i, t := range u.StageFO4 {
+				st[i] = fmt.Sprintf("%.2f", t)
+			}
+			fmt.Fprintf(tw, "  pipeline\t%d cycles\tat %g FO4 (%s)\tstages %s FO4\n", u.LatencyCycles, u.ClockFO4, u.TimingMode, strings.Join(st, ", "))
+		}
 		for _, p := range u.Paths {
 			cells := strings.Join(p.Cells, " ")
 			if len(p.Cells) > 6 {

@@ -106,3 +106,11 @@ func StageDelays(d *netlist.Design, opt Options) ([]float64, error) {
 	}
 	return st, nil
 }
+
+// PipelineOptions are the options a unit's stages are cut and timed
+// under: the default model in the given mode ("sized" or "unsized").
+func PipelineOptions(mode string) Options {
+	o := DefaultOptions()
+	o.Mode = Mode(mode)
+	return o
+}

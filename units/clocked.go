@@ -17,15 +17,25 @@ import (
 // clock_fo4 under its timing_mode model (the default textbook model,
 // sized or unsized). An error points at clock_fo4.
 func pipelined(u specs.Pipelinable, d *netlist.Design, diags hcl.Diagnostics) (*netlist.Design, hcl.Diagnostics) {
-	c := u.Clock()
+	return Pipeline(u, d, u.Clock(), diags)
+}
+
+// Pipeline cuts unit u's combinational design d into stages at clocking
+// c, as clock_fo4 does (c.Range, when set, locates errors); the command
+// line's --clock-fo4 calls it for units whose spec has no clock.
+func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagnostics) (*netlist.Design, hcl.Diagnostics) {
+	if c.TimingMode == "" {
+		c.TimingMode = string(timing.Sized)
+	}
+	if c.Range == (hcl.Range{}) {
+		c.Range = u.DeclRange()
+	}
 	if d.Clock != "" {
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unit already clocked",
 			Detail:  fmt.Sprintf("%s is clocked with its own protocol; clock_fo4 pipelines combinational units only.", u.UnitName()),
 			Subject: c.Range.Ptr()})
 	}
-	opt := timing.DefaultOptions()
-	opt.Mode = timing.Mode(c.TimingMode)
-	r, err := retime.Pipeline(d, retime.Options{PeriodFO4: c.ClockFO4, Timing: opt})
+	r, err := retime.Pipeline(d, retime.Options{PeriodFO4: c.ClockFO4, Timing: timing.PipelineOptions(c.TimingMode)})
 	if err != nil {
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
 			Detail: err.Error(), Subject: c.Range.Ptr()})

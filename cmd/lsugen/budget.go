@@ -35,6 +35,10 @@ type budget struct {
 	// (writes) check it.
 	bytes  int64
 	writes bool
+	// clock pipelines every combinational unit whose spec has no
+	// clock_fo4 at this clocking (--clock-fo4, --timing-mode); the zero
+	// value leaves units as the specs say.
+	clock specs.Clocking
 }
 
 // defaultBudget is the budget of a command that declares no flags for it.
@@ -52,11 +56,24 @@ func addBudgetFlags(fs *pflag.FlagSet, b *budget, writes bool) {
 		fs.Int64Var(&b.bytes, "output-budget", defaultOutputBudget,
 			"refuse a run whose Verilog is estimated at more bytes than this in all, before generating any (0: no limit)")
 	}
+	fs.Float64Var(&b.clock.ClockFO4, "clock-fo4", 0,
+		fmt.Sprintf("pipeline every combinational unit whose spec has no clock_fo4 at this clock period, %d to %d FO4 (as clock_fo4 does)", specs.MinClockFO4, specs.MaxClockFO4))
+	fs.StringVar(&b.clock.TimingMode, "timing-mode", "", "with --clock-fo4: the model that places the registers, sized (default) or unsized")
 }
 
 // check refuses, before any unit is generated, a run whose units are
 // estimated past the budget (exit status 2), or a negative limit.
 func (b budget) check(us []specs.Unit) error {
+	if c := b.clock; c.ClockFO4 != 0 && !(c.ClockFO4 >= specs.MinClockFO4 && c.ClockFO4 <= specs.MaxClockFO4) {
+		return usagef("--clock-fo4 %g: want a period from %d to %d FO4", c.ClockFO4, specs.MinClockFO4, specs.MaxClockFO4)
+	}
+	switch m := b.clock.TimingMode; {
+	case m == "":
+	case b.clock.ClockFO4 == 0:
+		return usagef("--timing-mode %q: it chooses how --clock-fo4 places registers; give --clock-fo4 too", m)
+	case m != "sized" && m != "unsized":
+		return usagef("--timing-mode %q: want sized or unsized", m)
+	}
 	if b.gates < 0 {
 		return usagef("--gate-budget %d: want 0 (no limit) or more", b.gates)
 	}

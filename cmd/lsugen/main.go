@@ -333,6 +333,9 @@ func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error)
 		}
 		for _, su := range file.Units {
 			d, gd := units.Generate(su)
+			if c := b.clock; c.ClockFO4 > 0 && d != nil && d.Clock == "" && !gd.HasErrors() {
+				d, gd = units.Pipeline(su, d, c, gd)
+			}
 			diags = append(diags, gd...)
 			if d != nil {
 				loaded = append(loaded, unit{spec: su, design: d})

@@ -147,7 +147,11 @@ func timingReport(units []unit, opt timing.Options) (*timing.Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
 		}
-		rep.Units = append(rep.Units, timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res})
+		ur := timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res}
+		if err := ur.AddPipeline(u.design); err != nil {
+			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+		}
+		rep.Units = append(rep.Units, ur)
 	}
 	return rep, nil
 }
