@@ -291,7 +291,8 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 
 // checkVerifyFlags refuses flags that the mode does not use.
 func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
-	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true, "gate-budget": true, "tool-memory": true}
+	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true, "gate-budget": true, "tool-memory": true,
+		"clock-fo4": true, "timing-mode": true}
 	for _, n := range verifyModeFlags[mode] {
 		allowed[n] = true
 	}
@@ -307,7 +308,7 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	list := strings.Join(other, ", ")
 	switch {
 	case mode == modeFormal:
-		return usagef("%s: not used by --formal, which takes --timeout besides --unit, --jobs, --work, --json and --junit", list)
+		return usagef("%s: not used by --formal, which takes --timeout besides --unit, --jobs, --work, --json, --junit and --clock-fo4", list)
 	case mode == modeRTL:
 		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, --sim-timeout, -I, -D, --vcd, --vcd-from, --jobs, --work, --json, --junit)", list)
 	case other[0] == "--top" || slices.Contains(rtlOptionFlags, other[0][2:]):
