@@ -1,0 +1,838 @@
+package units
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/retime"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/verify"
+)
+
+// The speculative coalescer of 003_* at a clock period: a variable-latency
+// unit. Every warp enters two pipelines at once, each cut by package
+// retime at the period:
+//
+//   - the fast path, the monotonicity detector and the neighbor coalescer,
+//     Lf cycles deep (the neighbor outputs are ANDed with monotonic_o in
+//     its logic, so they are 0 for a warp the fast path cannot answer);
+//   - the slow path, the all-to-all coalescer, Ls cycles deep.
+//
+// When Ls > Lf (the unit speculates): at age Lf a warp is answered from
+// the fast path when it is monotonic and no older warp is pending;
+// otherwise it is pending and is answered at age Ls from the all-to-all
+// path. A pending bit per age Lf..Ls-1 travels beside the slow pipeline;
+// their OR says an older warp is pending. Answers thus leave in order, at
+// most one a cycle, and the unit never stalls: ready_o is 1. A warp that
+// follows a pending one within Ls-Lf cycles is pending too: in order, one
+// answer a cycle, it cannot overtake.
+//
+// When the all-to-all pipeline is no deeper than the detector's (Ls <= Ld,
+// as under the sized model, where the all-to-all is the faster circuit),
+// or the fast path with its selection would be as deep as the all-to-all,
+// speculation gains nothing: the unit is the detector and the all-to-all
+// side by side, the shallower padded to the deeper, and every warp is
+// answered at that depth from the all-to-all result (exact for any warp),
+// with fast_o = monotonic_o.
+//
+// The pipelines' own output registers are replaced by the unit's, behind
+// the selection (an AND-OR per bit whose selects come from registers);
+// where that makes a last stage exceed the period, the path is cut again
+// at a shorter period.
+
+// SpeculativeInfo describes a variable-latency speculative coalescer.
+type SpeculativeInfo struct {
+	// PeriodFO4 is the clock period; every register-to-register path of
+	// the unit, with clock-to-Q and setup, fits it: the worst is
+	// WorstStageFO4.
+	PeriodFO4     float64
+	WorstStageFO4 float64
+	// Speculates is set when fast answers leave before slow ones
+	// (FastLatency < SlowLatency).
+	Speculates bool
+	// FastLatency (Lf) and SlowLatency (Ls >= Lf) are the cycles from
+	// valid_i to valid_o of fast (fast_o = 1) and slow answers.
+	FastLatency, SlowLatency int
+	// DetectorLatency and AllToAllLatency are the depths of the detector
+	// and of the all-to-all coalescer pipelined alone at the period.
+	DetectorLatency, AllToAllLatency int
+	// FastPeriodFO4 and SlowPeriodFO4 are the periods the two paths were
+	// cut at: PeriodFO4, or less where the output selection needed room.
+	FastPeriodFO4, SlowPeriodFO4 float64
+	// Registers counts the unit's flip-flops.
+	Registers int
+}
+
+// buildSpeculativeClocked builds the speculative coalescer c (structure
+// speculative) as a variable-latency unit clocked at opt.PeriodFO4 under
+// opt.Timing. The ports, in order: clk, rst, valid_i, addr_i, active_i
+// (with active_mask), ready_o, unique_o, monotonic_o, the request outputs
+// req_count_o, req_addr_o, req_mask_o, lane_req_o (with requests), fast_o,
+// valid_o. The design has a readable RTL view and no Pipeline (its latency
+// varies); model.ForSpeculativeClocked(c, info.FastLatency,
+// info.SlowLatency) checks it.
+func buildSpeculativeClocked(c *specs.Coalescer, opt retime.Options) (*netlist.Design, SpeculativeInfo, error) {
+	b, err := buildSpeculative(c, opt)
+	if err != nil {
+		return nil, SpeculativeInfo{}, err
+	}
+	return b.design, b.info, nil
+}
+
+// specBuild is a built unit with the detector and the all-to-all
+// coalescer pipelined alone at its period (for the thesis's tables).
+type specBuild struct {
+	design   *netlist.Design
+	info     SpeculativeInfo
+	det, a2a *retime.Result
+}
+
+func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error) {
+	if c == nil {
+		return nil, errors.New("speculative coalescer: nil unit")
+	}
+	if c.Structure != specs.Speculative {
+		return nil, fmt.Errorf("coalescer %q: structure %q: the variable-latency unit is the speculative coalescer", c.Name, c.Structure)
+	}
+	buffer := opt.Timing.Mode != timing.Sized
+	paths, err := speculativePaths(c, buffer)
+	if err != nil {
+		return nil, err
+	}
+	pipe := func(what string, d *netlist.Design, period float64) (*retime.Result, error) {
+		o := opt
+		o.PeriodFO4 = period
+		r, err := retime.Pipeline(d, o)
+		if err != nil {
+			return nil, fmt.Errorf("coalescer %q: %s: %w", c.Name, what, err)
+		}
+		return r, nil
+	}
+	P := opt.PeriodFO4
+	rd, err := pipe("detector", paths.det, P)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := pipe("all-to-all path", paths.slow, P)
+	if err != nil {
+		return nil, err
+	}
+	b := &specBuild{det: rd, a2a: rs}
+	const tries = 8
+	done := func(k *composer, worst, pf, ps float64, speculates bool) (*specBuild, error) {
+		k.prune()
+		b.design = k.d
+		b.info = SpeculativeInfo{PeriodFO4: P, WorstStageFO4: worst, Speculates: speculates,
+			FastLatency: k.lf, SlowLatency: k.ls, DetectorLatency: rd.Latency, AllToAllLatency: rs.Latency,
+			FastPeriodFO4: pf, SlowPeriodFO4: ps}
+		for _, g := range k.d.Gates {
+			if g.Kind == netlist.DFF {
+				b.info.Registers++
+			}
+		}
+		if err := k.finish(c, b.info, string(opt.Timing.Mode)); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	shrink := func(p, over float64) float64 {
+		if over > 0 {
+			p -= max(over+0.05, 0.02*P)
+		}
+		return p
+	}
+
+	// Speculation: the fast path must answer before the all-to-all.
+	if rs.Latency > rd.Latency {
+		pf, ps := P, P
+		rss := rs
+	speculate:
+		for try := 0; try < tries; try++ {
+			rf, err := pipe("fast path", paths.fast, pf)
+			switch {
+			case errors.Is(err, retime.ErrPeriod):
+				break speculate
+			case err != nil:
+				return nil, err
+			}
+			if ps != P {
+				if rss, err = pipe("all-to-all path", paths.slow, ps); err != nil {
+					return nil, err
+				}
+			}
+			if rf.Latency >= rss.Latency {
+				break
+			}
+			k, err := composePending(c, rf, rss, buffer)
+			if err != nil {
+				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+			}
+			worst, overF, overS, err := k.measure(opt.Timing, P)
+			if err != nil {
+				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+			}
+			if worst <= P+1e-9 {
+				return done(k, worst, pf, ps, true)
+			}
+			pf, ps = shrink(pf, overF), shrink(ps, overS)
+		}
+	}
+
+	// No speculation: the detector and the all-to-all side by side.
+	pd, ps := P, P
+	rdd, rss := rd, rs
+	for try := 0; try < tries; try++ {
+		if try > 0 {
+			if rdd, err = pipe("detector", paths.det, pd); err != nil {
+				return nil, err
+			}
+			if rss, err = pipe("all-to-all path", paths.slow, ps); err != nil {
+				return nil, err
+			}
+		}
+		k, err := composeTogether(c, rdd, rss)
+		if err != nil {
+			return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+		}
+		worst, overD, overS, err := k.measure(opt.Timing, P)
+		if err != nil {
+			return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+		}
+		if worst <= P+1e-9 {
+			return done(k, worst, pd, ps, false)
+		}
+		pd, ps = shrink(pd, overD), shrink(ps, overS)
+	}
+	return nil, fmt.Errorf("coalescer %q: no placement met %v FO4 in %d tries: %w", c.Name, P, tries, retime.ErrPeriod)
+}
+
+// specPaths are the combinational parts of the unit; each reads addr_i
+// (and active_i).
+type specPaths struct {
+	det  *netlist.Design // the monotonicity detector
+	fast *netlist.Design // detector and neighbor coalescer, outputs ANDed with monotonic_o
+	slow *netlist.Design // the all-to-all coalescer
+}
+
+// speculativePaths builds the parts of c. With buffer (the unsized
+// model, whose gates drive their whole fanout alone) monotonic_o reaches
+// the fast path's output ANDs through buffers of fanout at most 6.
+func speculativePaths(c *specs.Coalescer, buffer bool) (*specPaths, error) {
+	nbrSpec, a2aSpec := *c, *c
+	nbrSpec.Name, nbrSpec.Structure = c.Name+"_nbr", specs.Neighbor
+	a2aSpec.Name, a2aSpec.Structure = c.Name+"_a2a", specs.AllToAll
+	nbrSpec.Clocking, a2aSpec.Clocking = specs.Clocking{}, specs.Clocking{}
+	p := &specPaths{}
+	nbr, diags := gen.Coalescer(&nbrSpec)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if p.slow, diags = gen.Coalescer(&a2aSpec); diags.HasErrors() {
+		return nil, diags
+	}
+	if p.det, diags = gen.MonotonicityDetector(&specs.MonotonicityDetector{
+		Name: c.Name + "_mono", Lanes: c.Lanes, AddrBits: c.AddrBits, Adder: c.Adder, ActiveMask: c.ActiveMask}); diags.HasErrors() {
+		return nil, diags
+	}
+	b := netlist.NewBuilder(c.Name + "_fast")
+	in := map[string]netlist.Bus{}
+	for _, pt := range nbr.Inputs() {
+		in[pt.Name] = b.Input(pt.Name, pt.Width(), pt.Doc)
+	}
+	no := b.Instance("nbr", nbr, in)
+	mo := b.Instance("mono", p.det, in)
+	mono := mo["monotonic_o"][0]
+	width := 0
+	for _, pt := range nbr.Outputs() {
+		width += pt.Width()
+	}
+	monos := builderFanout(b, mono, width, buffer)
+	for _, pt := range nbr.Outputs() {
+		bits := make(netlist.Bus, pt.Width())
+		for i, n := range no[pt.Name] {
+			bits[i] = b.And(n, monos[0])
+			monos = monos[1:]
+		}
+		b.Output(pt.Name, bits, pt.Doc)
+	}
+	b.Output("monotonic_o", netlist.Bus{mono}, "the warp is monotonic")
+	var err error
+	if p.fast, err = b.Build(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// maxFanout is the fanout of each buffer of the select trees built for
+// the unsized model.
+const maxFanout = 6
+
+// builderFanout gives n loads of net, through a tree of buffers when
+// buffer is set.
+func builderFanout(b *netlist.Builder, net netlist.Net, n int, buffer bool) []netlist.Net {
+	return fanoutTree(net, n, buffer, b.Buf)
+}
+
+func fanoutTree(net netlist.Net, n int, buffer bool, buf func(netlist.Net) netlist.Net) []netlist.Net {
+	if !buffer || n <= maxFanout || net < 2 {
+		out := make([]netlist.Net, n)
+		for i := range out {
+			out[i] = net
+		}
+		return out
+	}
+	m := min(maxFanout, (n+maxFanout-1)/maxFanout)
+	var out []netlist.Net
+	for i := 0; i < m; i++ {
+		share := n / m
+		if i < n%m {
+			share++
+		}
+		out = append(out, fanoutTree(buf(net), share, buffer, buf)...)
+	}
+	return out
+}
+
+// composer assembles the unit from the pipelines' gates.
+type composer struct {
+	d      *netlist.Design
+	lf, ls int
+	rstN   netlist.Net
+	ins    map[string]netlist.Bus
+	// The output registers, with the nets of the fast and slow side their
+	// D input is made from, for the timing check.
+	outRegs []outReg
+}
+
+type outReg struct {
+	gate       int
+	fast, slow netlist.Bus
+}
+
+func newComposer(c *specs.Coalescer, inputs []*netlist.Port) *composer {
+	k := &composer{d: &netlist.Design{Name: c.Name, NumNets: 2, NetNames: map[netlist.Net]string{}, Clock: "clk"},
+		ins: map[string]netlist.Bus{}}
+	in := func(name string, w int, doc string) {
+		bits := make(netlist.Bus, w)
+		for i := range bits {
+			bits[i] = k.net()
+		}
+		k.port(name, netlist.In, bits, doc)
+		k.ins[name] = bits
+	}
+	in("clk", 1, "clock; every register loads at its rising edge")
+	in(verify.ResetPort, 1, "synchronous reset, active high: drops every warp in flight, this cycle's too")
+	in("valid_i", 1, "addr_i (and active_i) hold a warp; one is accepted every cycle")
+	for _, p := range inputs {
+		switch p.Name {
+		case "clk", verify.ResetPort, "valid_i":
+		default:
+			in(p.Name, p.Width(), p.Doc)
+		}
+	}
+	k.rstN = k.not(k.ins[verify.ResetPort][0])
+	return k
+}
+
+func (k *composer) port(name string, dir netlist.Dir, bits netlist.Bus, doc string) {
+	k.d.Ports = append(k.d.Ports, netlist.Port{Name: name, Dir: dir, Bits: bits, Doc: doc})
+}
+
+func (k *composer) net() netlist.Net {
+	n := netlist.Net(k.d.NumNets)
+	k.d.NumNets++
+	return n
+}
+
+func (k *composer) gate(kind netlist.Kind, in ...netlist.Net) netlist.Net {
+	o := k.net()
+	k.d.Gates = append(k.d.Gates, netlist.Gate{Kind: kind, In: in, Out: o})
+	return o
+}
+
+// and2, or2 and not fold constants.
+func (k *composer) and2(a, b netlist.Net) netlist.Net {
+	switch {
+	case a == netlist.Const0 || b == netlist.Const0:
+		return netlist.Const0
+	case a == netlist.Const1:
+		return b
+	case b == netlist.Const1:
+		return a
+	}
+	return k.gate(netlist.AND2, a, b)
+}
+
+func (k *composer) or2(a, b netlist.Net) netlist.Net {
+	switch {
+	case a == netlist.Const1 || b == netlist.Const1:
+		return netlist.Const1
+	case a == netlist.Const0:
+		return b
+	case b == netlist.Const0:
+		return a
+	}
+	return k.gate(netlist.OR2, a, b)
+}
+
+func (k *composer) not(a netlist.Net) netlist.Net {
+	switch a {
+	case netlist.Const0:
+		return netlist.Const1
+	case netlist.Const1:
+		return netlist.Const0
+	}
+	return k.gate(netlist.INV, a)
+}
+
+// reg appends a DFF named name whose D is set later with setD; it returns
+// the gate index and Q.
+func (k *composer) reg(name string) (int, netlist.Net) {
+	q := k.net()
+	k.d.Gates = append(k.d.Gates, netlist.Gate{Kind: netlist.DFF, In: []netlist.Net{netlist.Const0}, Out: q})
+	k.d.NetNames[q] = name
+	return len(k.d.Gates) - 1, q
+}
+
+func (k *composer) setD(gi int, d netlist.Net) { k.d.Gates[gi].In[0] = d }
+
+// outReg makes an output register loading d; fast and slow are the nets
+// of each side that d is computed from.
+func (k *composer) outReg(name string, d netlist.Net, fast, slow netlist.Bus) netlist.Net {
+	if d == netlist.Const0 {
+		return netlist.Const0
+	}
+	gi, q := k.reg(name)
+	k.setD(gi, d)
+	k.outRegs = append(k.outRegs, outReg{gate: gi, fast: fast, slow: slow})
+	return q
+}
+
+// regName is the name of bit i of a w-bit output register bus.
+func regName(port string, w, i int) string {
+	if w == 1 {
+		return port + "_q"
+	}
+	return fmt.Sprintf("%s_q_%d", port, i)
+}
+
+// copyPipe copies the gates of the pipelined design p into the unit, its
+// clk, rst, valid_i and inputs on the unit's nets, without its output
+// registers: it returns, per output port, the nets their D inputs read
+// (the value the port takes at the next edge; 0 where the operation
+// reaching the outputs then is not valid).
+func (k *composer) copyPipe(p *netlist.Design, prefix string) (map[string]netlist.Bus, error) {
+	m := make([]netlist.Net, p.NumNets)
+	for i := range m {
+		m[i] = -1
+	}
+	m[netlist.Const0], m[netlist.Const1] = netlist.Const0, netlist.Const1
+	for _, pt := range p.Inputs() {
+		bits, ok := k.ins[pt.Name]
+		if !ok || len(bits) != pt.Width() {
+			return nil, fmt.Errorf("%s: input %s is not the unit's", p.Name, pt.Name)
+		}
+		for i, n := range pt.Bits {
+			m[n] = bits[i]
+		}
+	}
+	driver := make([]int, p.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range p.Gates {
+		driver[g.Out] = gi
+	}
+	skip := map[int]bool{}
+	for _, pt := range p.Outputs() {
+		for _, n := range pt.Bits {
+			if gi := driver[n]; gi >= 0 && p.Gates[gi].Kind == netlist.DFF {
+				skip[gi] = true
+			}
+		}
+	}
+	for gi, g := range p.Gates {
+		if !skip[gi] {
+			m[g.Out] = k.net()
+		}
+	}
+	for gi, g := range p.Gates {
+		if skip[gi] {
+			continue
+		}
+		in := make([]netlist.Net, len(g.In))
+		for i, n := range g.In {
+			if m[n] < 0 {
+				return nil, fmt.Errorf("%s: gate %d reads an output register", p.Name, gi)
+			}
+			in[i] = m[n]
+		}
+		k.d.Gates = append(k.d.Gates, netlist.Gate{Kind: g.Kind, In: in, Out: m[g.Out]})
+		if name, ok := p.NetNames[g.Out]; ok {
+			k.d.NetNames[m[g.Out]] = prefix + name
+		}
+	}
+	next := map[string]netlist.Bus{}
+	for _, pt := range p.Outputs() {
+		bits := make(netlist.Bus, pt.Width())
+		for i, n := range pt.Bits {
+			switch gi := driver[n]; {
+			case n == netlist.Const0:
+				bits[i] = netlist.Const0
+			case gi >= 0 && skip[gi]:
+				bits[i] = m[p.Gates[gi].In[0]]
+			default:
+				return nil, fmt.Errorf("%s: output %s[%d] does not come from a register", p.Name, pt.Name, i)
+			}
+		}
+		next[pt.Name] = bits
+	}
+	return next, nil
+}
+
+// pad delays the next-values of ports (those of p's outputs, in p's
+// order) by n cycles through registers named <prefix>pad<k>_<port>_<i>.
+// rst drops the values in the pad as the valid chains drop theirs: the
+// registers load 0 under rst, and the last one's value is ANDed with
+// rst's complement, since it answers in the cycle rst drops it.
+func (k *composer) pad(next map[string]netlist.Bus, p *netlist.Design, prefix string, n int) {
+	if n <= 0 {
+		return
+	}
+	for _, pt := range p.Outputs() {
+		bits := next[pt.Name]
+		for i, b := range bits {
+			for s := 1; s <= n && b != netlist.Const0; s++ {
+				gi, q := k.reg(fmt.Sprintf("%spad%d_%s_%d", prefix, s, pt.Name, i))
+				k.setD(gi, k.and2(b, k.rstN))
+				b = q
+			}
+			bits[i] = k.and2(b, k.rstN)
+		}
+	}
+}
+
+// composeTogether is the unit without speculation: the detector rd and
+// the all-to-all rs side by side, the shallower padded to the deeper; the
+// answer is the all-to-all's, fast_o is monotonic_o.
+func composeTogether(c *specs.Coalescer, rd, rs *retime.Result) (*composer, error) {
+	k := newComposer(c, rs.Design.Inputs())
+	L := max(rd.Latency, rs.Latency)
+	k.lf, k.ls = L, L
+	nd, err := k.copyPipe(rd.Design, "det_")
+	if err != nil {
+		return nil, err
+	}
+	ns, err := k.copyPipe(rs.Design, "a2a_")
+	if err != nil {
+		return nil, err
+	}
+	k.pad(nd, rd.Design, "det_", L-rd.Latency)
+	k.pad(ns, rs.Design, "a2a_", L-rs.Latency)
+	dm := nd["monotonic_o"][0]
+	k.port("ready_o", netlist.Out, netlist.Bus{netlist.Const1}, "1: a warp is accepted every cycle")
+	var data []*netlist.Port
+	for _, p := range rs.Design.Outputs() {
+		if p.Name != "valid_o" {
+			data = append(data, p)
+		}
+	}
+	addData := func(p *netlist.Port) {
+		bits := make(netlist.Bus, p.Width())
+		for i, s := range ns[p.Name] {
+			bits[i] = k.outReg(regName(p.Name, p.Width(), i), s, nil, netlist.Bus{s})
+		}
+		k.port(p.Name, netlist.Out, bits, p.Doc)
+	}
+	k.coalescerOutputs(data, addData, k.outReg("monotonic_q", dm, netlist.Bus{dm}, nil))
+	fq := k.outReg("fast_q", dm, netlist.Bus{dm}, nil)
+	k.port("fast_o", netlist.Out, netlist.Bus{fq}, fmt.Sprintf("the warp is monotonic (no path answers sooner: every warp is answered %d cycles after valid_i)", L))
+	sv := ns["valid_o"][0]
+	vq := k.outReg("valid_q", sv, nil, netlist.Bus{sv})
+	k.port("valid_o", netlist.Out, netlist.Bus{vq}, fmt.Sprintf("the outputs answer the warp presented %d cycles before", L))
+	return k, k.d.Check()
+}
+
+// coalescerOutputs adds the coalescer's output ports in the
+// combinational speculative unit's order: unique_o, monotonic_o (the
+// register mono), the request outputs.
+func (k *composer) coalescerOutputs(data []*netlist.Port, add func(*netlist.Port), mono netlist.Net) {
+	for _, p := range data {
+		if p.Name == "unique_o" {
+			add(p)
+		}
+	}
+	k.port("monotonic_o", netlist.Out, netlist.Bus{mono}, "the warp's addresses (its active lanes') are non-decreasing or non-increasing")
+	for _, p := range data {
+		if p.Name != "unique_o" {
+			add(p)
+		}
+	}
+}
+
+// composePending is the speculating unit: the fast path rf (Lf cycles)
+// and the all-to-all rs (Ls > Lf cycles) with the pending bits between.
+func composePending(c *specs.Coalescer, rf, rs *retime.Result, buffer bool) (*composer, error) {
+	if rf.Latency >= rs.Latency {
+		return nil, fmt.Errorf("fast path of %d cycles is not faster than the all-to-all's %d", rf.Latency, rs.Latency)
+	}
+	k := newComposer(c, rs.Design.Inputs())
+	k.lf, k.ls = rf.Latency, rs.Latency
+	nf, err := k.copyPipe(rf.Design, "fast_")
+	if err != nil {
+		return nil, err
+	}
+	ns, err := k.copyPipe(rs.Design, "slow_")
+	if err != nil {
+		return nil, err
+	}
+	fv, fm := nf["valid_o"][0], nf["monotonic_o"][0]
+	// pend[j] / pmono[j]: the warp of age Lf+j is pending / monotonic.
+	K := k.ls - k.lf
+	pendG, pend := make([]int, K), make(netlist.Bus, K)
+	pmonoG, pmono := make([]int, K), make(netlist.Bus, K)
+	for j := 0; j < K; j++ {
+		pendG[j], pend[j] = k.reg(fmt.Sprintf("pending_q_%d", j))
+		pmonoG[j], pmono[j] = k.reg(fmt.Sprintf("pending_mono_q_%d", j))
+	}
+	older := netlist.Const0
+	for _, p := range pend {
+		older = k.or2(older, p)
+	}
+	nOlder := k.not(older)
+	fastGo := k.and2(fm, nOlder)                // fm is 0 unless a valid warp arrives
+	k.setD(pendG[0], k.and2(fv, k.not(fastGo))) // fv is 0 under rst
+	k.setD(pmonoG[0], k.and2(fm, older))
+	for j := 1; j < K; j++ {
+		k.setD(pendG[j], k.and2(pend[j-1], k.rstN))
+		k.setD(pmonoG[j], k.and2(pmono[j-1], k.rstN))
+	}
+	slowGo := k.and2(pend[K-1], k.rstN)
+	monoSlow := k.and2(slowGo, pmono[K-1])
+
+	k.port("ready_o", netlist.Out, netlist.Bus{netlist.Const1}, "1: a warp is accepted every cycle (answers never collide, see the header)")
+	var data []*netlist.Port
+	width := 0
+	for _, p := range rs.Design.Outputs() {
+		if p.Name != "valid_o" {
+			data = append(data, p)
+			width += p.Width()
+		}
+	}
+	fSel := fanoutTree(nOlder, width, buffer, func(n netlist.Net) netlist.Net { return k.gate(netlist.BUF, n) })
+	sSel := fanoutTree(slowGo, width, buffer, func(n netlist.Net) netlist.Net { return k.gate(netlist.BUF, n) })
+	sel := 0
+	addData := func(p *netlist.Port) {
+		bits := make(netlist.Bus, p.Width())
+		for i := range bits {
+			f, s := nf[p.Name][i], ns[p.Name][i]
+			var dn netlist.Net
+			switch {
+			case f == netlist.Const0:
+				dn = k.and2(s, sSel[sel])
+			case s == netlist.Const0:
+				dn = k.and2(f, fSel[sel])
+			default: // (f & !older) | (s & slowGo)
+				dn = k.gate(netlist.NAND2, k.gate(netlist.NAND2, f, fSel[sel]), k.gate(netlist.NAND2, s, sSel[sel]))
+			}
+			sel++
+			bits[i] = k.outReg(regName(p.Name, p.Width(), i), dn, netlist.Bus{f}, netlist.Bus{s})
+		}
+		k.port(p.Name, netlist.Out, bits, p.Doc)
+	}
+	k.coalescerOutputs(data, addData, k.outReg("monotonic_q", k.or2(fastGo, monoSlow), netlist.Bus{fm}, nil))
+	fq := k.outReg("fast_q", fastGo, netlist.Bus{fm}, nil)
+	k.port("fast_o", netlist.Out, netlist.Bus{fq}, fmt.Sprintf("the answer is the fast path's (detector and neighbor coalescer), %d cycles after valid_i; else the all-to-all's, %d cycles after", k.lf, k.ls))
+	vq := k.outReg("valid_q", k.or2(fastGo, slowGo), netlist.Bus{fm}, nil)
+	k.port("valid_o", netlist.Out, netlist.Bus{vq}, fmt.Sprintf("the outputs answer a warp presented %d (fast_o) or %d cycles before", k.lf, k.ls))
+	return k, k.d.Check()
+}
+
+// measure times the unit: the worst register input (arrival plus setup)
+// and, over the output registers beyond the period, the excess of those
+// whose latest input came from the fast side and of those from the slow
+// side.
+func (k *composer) measure(opt timing.Options, period float64) (worst, overFast, overSlow float64, err error) {
+	nt, err := timing.Times(k.d, opt)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	fo4 := func(n netlist.Net) float64 { return nt.Arrival[n]/nt.TauPerFO4 + timing.SetupFO4 }
+	for _, g := range k.d.Gates {
+		if g.Kind == netlist.DFF {
+			worst = max(worst, math.Round(fo4(g.In[0])*1e4)/1e4)
+		}
+	}
+	latest := func(b netlist.Bus) float64 {
+		t := math.Inf(-1)
+		for _, n := range b {
+			t = max(t, fo4(n))
+		}
+		return t
+	}
+	for _, r := range k.outRegs {
+		over := fo4(k.d.Gates[r.gate].In[0]) - period
+		if over <= 1e-9 {
+			continue
+		}
+		if latest(r.fast) >= latest(r.slow) {
+			overFast = max(overFast, over)
+		} else {
+			overSlow = max(overSlow, over)
+		}
+	}
+	if worst > period+1e-9 && overFast <= 0 && overSlow <= 0 {
+		// A register inside a copied pipeline: its loads changed.
+		overFast, overSlow = worst-period, worst-period
+	}
+	return worst, overFast, overSlow, nil
+}
+
+// prune removes the gates no output or register needs (the copied
+// pipelines' outputs the unit does not use) and renumbers the nets.
+func (k *composer) prune() {
+	d := k.d
+	driver := make([]int, d.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range d.Gates {
+		driver[g.Out] = gi
+	}
+	live := make([]bool, len(d.Gates))
+	var stack []netlist.Net
+	for _, p := range d.Outputs() {
+		stack = append(stack, p.Bits...)
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		gi := driver[n]
+		if gi < 0 || live[gi] {
+			continue
+		}
+		live[gi] = true
+		stack = append(stack, d.Gates[gi].In...)
+	}
+	m := make([]netlist.Net, d.NumNets)
+	for i := range m {
+		m[i] = -1
+	}
+	next := netlist.Net(2)
+	m[0], m[1] = 0, 1
+	for _, p := range d.Inputs() {
+		for _, n := range p.Bits {
+			m[n] = next
+			next++
+		}
+	}
+	var gates []netlist.Gate
+	for gi, g := range d.Gates {
+		if live[gi] {
+			m[g.Out] = next
+			next++
+		}
+	}
+	for gi, g := range d.Gates {
+		if !live[gi] {
+			continue
+		}
+		in := make([]netlist.Net, len(g.In))
+		for i, n := range g.In {
+			in[i] = m[n]
+		}
+		gates = append(gates, netlist.Gate{Kind: g.Kind, In: in, Out: m[g.Out]})
+	}
+	names := map[netlist.Net]string{}
+	for n, name := range d.NetNames {
+		if m[n] >= 0 {
+			names[m[n]] = name
+		}
+	}
+	for i := range d.Ports {
+		for j, n := range d.Ports[i].Bits {
+			d.Ports[i].Bits[j] = m[n]
+		}
+	}
+	d.Gates, d.NetNames, d.NumNets = gates, names, int(next)
+	k.outRegs = nil
+}
+
+// finish writes the header, the storage groups and the RTL view.
+func (k *composer) finish(c *specs.Coalescer, info SpeculativeInfo, mode string) error {
+	if mode == "" {
+		mode = string(timing.Unsized)
+	}
+	opts := ""
+	if c.ActiveMask {
+		opts += ", active_mask"
+	}
+	if c.Requests {
+		opts += ", requests"
+	}
+	var ports []string
+	for _, p := range k.d.Ports {
+		ports = append(ports, p.Name)
+	}
+	h := []string{
+		fmt.Sprintf("Speculative coalescer (003_*) as a variable-latency unit, %d lanes of %d-bit addresses%s;", c.Lanes, c.AddrBits, opts),
+		fmt.Sprintf("block address = address >> %d; monotonicity detector on %s subtractors.", c.BlockBits, c.Adder),
+		"unique_o (and the request outputs) are the speculative coalescer's: the neighbor result for a",
+		"monotonic warp, else the all-to-all result.",
+		fmt.Sprintf("Clock period %g FO4 (%s timing model); the worst register-to-register stage takes %g FO4", info.PeriodFO4, mode, info.WorstStageFO4),
+		"with clock-to-Q and setup.",
+	}
+	if info.Speculates {
+		h = append(h,
+			fmt.Sprintf("Fast path: detector + neighbor coalescer, Lf = %d cycles; slow path: all-to-all coalescer, Ls = %d cycles.", info.FastLatency, info.SlowLatency),
+			"Every warp enters both. At age Lf a warp is answered from the fast path (fast_o = 1) when it is",
+			"monotonic and no older warp is pending; otherwise it is pending and answered at age Ls from the",
+			"all-to-all path (fast_o = 0). Answers leave in order, at most one a cycle, so ready_o is always 1;",
+			"a warp that follows a pending one within Ls-Lf cycles is pending too (in order, it cannot overtake).",
+			fmt.Sprintf("Protocol: a warp presented with valid_i = 1 in cycle t is answered with valid_o = 1 in cycle t+%d", info.FastLatency),
+			fmt.Sprintf("(fast_o = 1) or t+%d (fast_o = 0).", info.SlowLatency))
+	} else {
+		h = append(h,
+			fmt.Sprintf("No speculation at this period: the all-to-all coalescer takes %d cycles, the detector %d, so the", info.AllToAllLatency, info.DetectorLatency),
+			fmt.Sprintf("neighbor path cannot answer sooner; every warp is answered at L = %d cycles from the all-to-all", info.FastLatency),
+			"result (exact for any warp), fast_o = monotonic_o, ready_o = 1.",
+			fmt.Sprintf("Protocol: a warp presented with valid_i = 1 in cycle t is answered with valid_o = 1 in cycle t+%d.", info.FastLatency))
+	}
+	h = append(h,
+		"Outputs come from registers and are 0 while valid_o is 0. rst (synchronous, active high) clears",
+		"valid_o and drops every warp in flight, that cycle's too.",
+		"Ports: "+strings.Join(ports, ", ")+".",
+		"The readable view is the gate netlist written one assignment per gate and one reg per flip-flop.")
+	k.d.Header = h
+	isOut := map[netlist.Net]bool{}
+	for _, p := range k.d.Outputs() {
+		for _, n := range p.Bits {
+			isOut[n] = true
+		}
+	}
+	outs, pend := 0, 0
+	for _, g := range k.d.Gates {
+		if g.Kind != netlist.DFF {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(k.d.NetNames[g.Out], "pending_"):
+			pend++
+		case isOut[g.Out]:
+			outs++
+		}
+	}
+	k.d.Storage = []netlist.Storage{
+		{Name: "pipelines", Bits: info.Registers - outs - pend, Doc: "the paths' stage registers, pads and valid chains"},
+		{Name: "pending", Bits: pend, Doc: "per age Lf..Ls-1: the warp is pending, and monotonic"},
+		{Name: "outputs", Bits: outs, Doc: "the output registers"},
+	}
+	var err error
+	k.d.RTL, err = gateRTL(k.d)
+	return err
+}
