@@ -146,11 +146,22 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 		}
 		return p
 	}
+	// A path re-cut below half the period has met a net no register can
+	// shorten (under the unsized model: an input driving both paths).
+	tooShort := func(periods ...float64) bool {
+		for _, p := range periods {
+			if p < P/2 {
+				return true
+			}
+		}
+		return false
+	}
+	var worst float64
 
 	// Speculation: the fast path must answer before the all-to-all.
 	if rs.Latency > rd.Latency {
 		pf, ps := P, P
-		rss := rs
+		rss, rssAt := rs, P
 	speculate:
 		for try := 0; try < tries; try++ {
 			rf, err := pipe("fast path", paths.fast, pf)
@@ -160,10 +171,11 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 			case err != nil:
 				return nil, err
 			}
-			if ps != P {
+			if ps != rssAt {
 				if rss, err = pipe("all-to-all path", paths.slow, ps); err != nil {
 					return nil, err
 				}
+				rssAt = ps
 			}
 			if rf.Latency >= rss.Latency {
 				break
@@ -172,43 +184,54 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 			if err != nil {
 				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
 			}
-			worst, overF, overS, err := k.measure(opt.Timing, P)
+			var overF, overS float64
+			worst, overF, overS, err = k.measure(opt.Timing, P)
 			if err != nil {
 				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
 			}
 			if worst <= P+1e-9 {
 				return done(k, worst, pf, ps, true)
 			}
-			pf, ps = shrink(pf, overF), shrink(ps, overS)
+			if pf, ps = shrink(pf, overF), shrink(ps, overS); tooShort(pf, ps) {
+				break
+			}
 		}
 	}
 
 	// No speculation: the detector and the all-to-all side by side.
 	pd, ps := P, P
 	rdd, rss := rd, rs
+	rddAt, rssAt := P, P
 	for try := 0; try < tries; try++ {
-		if try > 0 {
+		if pd != rddAt {
 			if rdd, err = pipe("detector", paths.det, pd); err != nil {
 				return nil, err
 			}
+			rddAt = pd
+		}
+		if ps != rssAt {
 			if rss, err = pipe("all-to-all path", paths.slow, ps); err != nil {
 				return nil, err
 			}
+			rssAt = ps
 		}
 		k, err := composeTogether(c, rdd, rss)
 		if err != nil {
 			return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
 		}
-		worst, overD, overS, err := k.measure(opt.Timing, P)
+		var overD, overS float64
+		worst, overD, overS, err = k.measure(opt.Timing, P)
 		if err != nil {
 			return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
 		}
 		if worst <= P+1e-9 {
 			return done(k, worst, pd, ps, false)
 		}
-		pd, ps = shrink(pd, overD), shrink(ps, overS)
+		if pd, ps = shrink(pd, overD), shrink(ps, overS); tooShort(pd, ps) {
+			break
+		}
 	}
-	return nil, fmt.Errorf("coalescer %q: no placement met %v FO4 in %d tries: %w", c.Name, P, tries, retime.ErrPeriod)
+	return nil, fmt.Errorf("coalescer %q: no placement met %v FO4 (the last took %.2f FO4 in a stage, the inputs loaded by both paths): %w", c.Name, P, worst, retime.ErrPeriod)
 }
 
 // specPaths are the combinational parts of the unit; each reads addr_i
@@ -305,8 +328,10 @@ type composer struct {
 	rstN   netlist.Net
 	ins    map[string]netlist.Bus
 	// The output registers, with the nets of the fast and slow side their
-	// D input is made from, for the timing check.
-	outRegs []outReg
+	// D input is made from, and the gates copied from each path
+	// (Gates[fastGates[0]:fastGates[1]], ...), for the timing check.
+	outRegs              []outReg
+	fastGates, slowGates [2]int
 }
 
 type outReg struct {
@@ -426,7 +451,9 @@ func regName(port string, w, i int) string {
 // registers: it returns, per output port, the nets their D inputs read
 // (the value the port takes at the next edge; 0 where the operation
 // reaching the outputs then is not valid).
-func (k *composer) copyPipe(p *netlist.Design, prefix string) (map[string]netlist.Bus, error) {
+func (k *composer) copyPipe(p *netlist.Design, prefix string, span *[2]int) (map[string]netlist.Bus, error) {
+	span[0] = len(k.d.Gates)
+	defer func() { span[1] = len(k.d.Gates) }()
 	m := make([]netlist.Net, p.NumNets)
 	for i := range m {
 		m[i] = -1
@@ -524,11 +551,11 @@ func composeTogether(c *specs.Coalescer, rd, rs *retime.Result) (*composer, erro
 	k := newComposer(c, rs.Design.Inputs())
 	L := max(rd.Latency, rs.Latency)
 	k.lf, k.ls = L, L
-	nd, err := k.copyPipe(rd.Design, "det_")
+	nd, err := k.copyPipe(rd.Design, "det_", &k.fastGates)
 	if err != nil {
 		return nil, err
 	}
-	ns, err := k.copyPipe(rs.Design, "a2a_")
+	ns, err := k.copyPipe(rs.Design, "a2a_", &k.slowGates)
 	if err != nil {
 		return nil, err
 	}
@@ -549,9 +576,9 @@ func composeTogether(c *specs.Coalescer, rd, rs *retime.Result) (*composer, erro
 		}
 		k.port(p.Name, netlist.Out, bits, p.Doc)
 	}
-	k.coalescerOutputs(data, addData, k.outReg("monotonic_q", dm, netlist.Bus{dm}, nil))
-	fq := k.outReg("fast_q", dm, netlist.Bus{dm}, nil)
-	k.port("fast_o", netlist.Out, netlist.Bus{fq}, fmt.Sprintf("the warp is monotonic (no path answers sooner: every warp is answered %d cycles after valid_i)", L))
+	mq := k.outReg("monotonic_q", dm, netlist.Bus{dm}, nil)
+	k.coalescerOutputs(data, addData, mq)
+	k.port("fast_o", netlist.Out, netlist.Bus{mq}, fmt.Sprintf("monotonic_o (no path answers sooner: every warp is answered %d cycles after valid_i)", L))
 	sv := ns["valid_o"][0]
 	vq := k.outReg("valid_q", sv, nil, netlist.Bus{sv})
 	k.port("valid_o", netlist.Out, netlist.Bus{vq}, fmt.Sprintf("the outputs answer the warp presented %d cycles before", L))
@@ -583,11 +610,11 @@ func composePending(c *specs.Coalescer, rf, rs *retime.Result, buffer bool) (*co
 	}
 	k := newComposer(c, rs.Design.Inputs())
 	k.lf, k.ls = rf.Latency, rs.Latency
-	nf, err := k.copyPipe(rf.Design, "fast_")
+	nf, err := k.copyPipe(rf.Design, "fast_", &k.fastGates)
 	if err != nil {
 		return nil, err
 	}
-	ns, err := k.copyPipe(rs.Design, "slow_")
+	ns, err := k.copyPipe(rs.Design, "slow_", &k.slowGates)
 	if err != nil {
 		return nil, err
 	}
@@ -686,9 +713,20 @@ func (k *composer) measure(opt timing.Options, period float64) (worst, overFast,
 			overSlow = max(overSlow, over)
 		}
 	}
-	if worst > period+1e-9 && overFast <= 0 && overSlow <= 0 {
-		// A register inside a copied pipeline: its loads changed.
-		overFast, overSlow = worst-period, worst-period
+	// Registers inside the copied pipelines: the inputs they share load
+	// them more than either alone.
+	for gi, g := range k.d.Gates {
+		if g.Kind != netlist.DFF {
+			continue
+		}
+		over := fo4(g.In[0]) - period
+		switch {
+		case over <= 1e-9:
+		case gi >= k.fastGates[0] && gi < k.fastGates[1]:
+			overFast = max(overFast, over)
+		case gi >= k.slowGates[0] && gi < k.slowGates[1]:
+			overSlow = max(overSlow, over)
+		}
 	}
 	return worst, overFast, overSlow, nil
 }
