@@ -23,9 +23,10 @@ func fanoutDesign(n int) *netlist.Design {
 }
 
 // linearSlewTech is the textbook table as a technology whose cells have
-// a transition model: the output transition is the stage effort f (τ),
-// whatever the input's, and each τ of input transition beyond the
-// reference of 5 τ (an FO4 stage's) adds 0.25 τ of delay.
+// a transition model, the same for both edges: the output transition is
+// the stage effort f (τ), whatever the input's, and each τ of input
+// transition beyond the reference of 5 τ (an FO4 stage's) adds 0.25 τ
+// of delay.
 func linearSlewTech() *Tech {
 	const ref = 5.0
 	t := &Tech{Name: "linear", TauPS: 10, RefCapFF: 1, SlewTau: ref, Cells: Cells}
@@ -43,7 +44,8 @@ func linearSlewTech() *Tech {
 					og[i] = append(og[i], f)
 				}
 			}
-			m.Delay, m.Out = append(m.Delay, dg), append(m.Out, og)
+			e := EdgeTables{Delay: dg, Out: og}
+			m.Pins = append(m.Pins, PinSlew{Neg: &EdgePair{Rise: e, Fall: e}})
 		}
 		c.Slew = m
 	}

@@ -331,7 +331,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		switch gi := src[net]; {
 		case gi == srcInput:
 			st.Gate, st.Cell = "input", netlist.INV.String()
-			st.Delay, _, st.Buffers, _ = opt.stageSlew(&driver, 0, load[net], 0)
+			st.Delay, st.Buffers, _ = opt.stage(&driver, 0, load[net])
 		default:
 			g := d.Gates[gi]
 			c := &cells[g.Kind]
@@ -341,17 +341,21 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 				if st.From == "" {
 					st.From = "clk"
 				}
-				st.Delay, _, st.Buffers, _ = opt.stageSlew(c, 0, load[net], 0)
+				st.Delay, st.Buffers, _ = opt.stage(c, 0, load[net])
 			} else {
 				p := int(pin[net])
 				prev = g.In[p]
 				st.From = d.NetName(prev)
-				sIn := 0.0
-				if nt.slew != nil {
-					sIn = nt.slew[prev]
-				}
-				st.Delay, _, st.Buffers, _ = opt.stageSlew(c, p, load[net], sIn)
+				st.Delay, st.Buffers, _ = opt.stage(c, p, load[net])
 				depth++
+			}
+		}
+		if nt.slew != nil {
+			// With transitions, the stage's share of the arrival time
+			// (the worse of its two edges).
+			st.Delay = arr[net]
+			if prev >= 0 {
+				st.Delay -= arr[prev]
 			}
 		}
 		path = append(path, st)
@@ -422,8 +426,9 @@ type netTiming struct {
 	src []int32
 	pin []int8
 	// slew is every net's transition in τ when the options propagate
-	// transitions (a characterized Tech), else nil: the worst over the
-	// driving gate's input pins, each pin's read at its input net's.
+	// transitions (a characterized Tech), else nil: the worse of its
+	// rising and falling edge's (see propagateEdges); arr is then the
+	// later of the two edges' arrivals.
 	slew   []float64
 	driver Cell // the primary inputs' driver
 	// bufCount and bufSize are the inverters Sized mode inserts.
@@ -474,31 +479,19 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 	if opt.Tech != nil && opt.Tech.InputP > 0 {
 		driver.P = opt.Tech.InputP
 	}
-	// Transitions: every net's, when the technology has them (0 at the
-	// constants, which never switch); slewAt reads them.
-	var slew []float64
 	if opt.slews() {
-		slew = make([]float64, n)
-		// The driver's figures hold at its ideal input already.
-		driver.Slew = inv.Slew.outOnly()
-	}
-	slewAt := func(net netlist.Net) float64 {
-		if slew == nil {
-			return 0
-		}
-		return slew[net]
+		driver.Slew = inv.Slew
+		return propagateEdges(d, opt, &netTiming{cells: cells, load: load, fanout: fanout, arr: arr, src: src, pin: pin,
+			driver: driver, tauPerFO4: tauPerFO4})
 	}
 	bufCount, bufSize := 0, 0.0 // inverters Sized mode inserts
 	for _, p := range d.Inputs() {
 		for _, b := range p.Bits {
 			src[b] = srcInput
 			var nb int
-			var sz, s float64
-			arr[b], s, nb, sz = opt.stageSlew(&driver, 0, load[b], 0)
+			var sz float64
+			arr[b], nb, sz = opt.stage(&driver, 0, load[b])
 			bufCount, bufSize = bufCount+nb, bufSize+sz
-			if slew != nil {
-				slew[b] = s
-			}
 		}
 	}
 	dff := &cells[netlist.DFF]
@@ -506,13 +499,9 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 		if g.Kind == netlist.DFF {
 			src[g.Out] = int32(gi)
 			var nb int
-			var sz, s float64
-			// Clock to Q, the clock ideal.
-			arr[g.Out], s, nb, sz = opt.stageSlew(dff, 0, load[g.Out], 0)
+			var sz float64
+			arr[g.Out], nb, sz = opt.stage(dff, 0, load[g.Out])
 			bufCount, bufSize = bufCount+nb, bufSize+sz
-			if slew != nil {
-				slew[g.Out] = s
-			}
 		}
 	}
 	for gi, g := range d.Gates {
@@ -520,23 +509,19 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 			continue
 		}
 		c := &cells[g.Kind]
-		best, bestPin, worstSlew := math.Inf(-1), -1, 0.0
+		best, bestPin := math.Inf(-1), -1
 		for p, in := range g.In {
 			if src[in] == srcNone {
 				return nil, fmt.Errorf("timing: design %s: gate g%d (%s) reads %s before its driver: gates are not in topological order",
 					d.Name, gi, g.Kind, d.NetName(in))
 			}
-			dl, s, _, _ := opt.stageSlew(c, p, load[g.Out], slewAt(in))
+			dl, _, _ := opt.stage(c, p, load[g.Out])
 			t := arr[in] + dl
 			if t > best || (t == best && in < g.In[bestPin]) {
 				best, bestPin = t, p
 			}
-			worstSlew = max(worstSlew, s)
 		}
 		arr[g.Out], src[g.Out], pin[g.Out] = best, int32(gi), int8(bestPin)
-		if slew != nil {
-			slew[g.Out] = worstSlew
-		}
 		if opt.Mode == Sized {
 			// The buffer tree depends on the load only, not the pin.
 			_, nb, sz := opt.stage(c, bestPin, load[g.Out])
@@ -544,7 +529,7 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 		}
 	}
 
-	return &netTiming{cells: cells, load: load, fanout: fanout, arr: arr, src: src, pin: pin, slew: slew,
+	return &netTiming{cells: cells, load: load, fanout: fanout, arr: arr, src: src, pin: pin,
 		driver: driver, bufCount: bufCount, bufSize: bufSize, tauPerFO4: tauPerFO4}, nil
 }
 

@@ -45,8 +45,11 @@ type Characterization struct {
 	// capacitance, the unit of capacitance of the gate table.
 	Inverter string  `json:"inverter"`
 	RefCapFF float64 `json:"ref_cap_ff"`
-	// SlewPS is the input transition every delay table is read at: that
-	// of a stage in a chain of FO4 inverters.
+	// SlewPS is the reference input transition, that of a stage in a
+	// chain of FO4 inverters: every pin's g and p are fitted to its
+	// delay tables at it; each cell's timing.SlewModel then corrects
+	// the delay for the transition the analysis propagates to the pin,
+	// edge by edge.
 	SlewPS float64 `json:"slew_ps"`
 	// FixedSlew, when not "", says why the model reads every table at
 	// SlewPS instead of propagating transitions (a cell without
@@ -98,8 +101,9 @@ type KindFit struct {
 	Pins       []PinFit
 }
 
-// PinFit is one input pin of a chosen cell: its delay to the output read
-// from the tables at SlewPS, fitted as d = InterceptPS + SlopePSPerFF·C
+// PinFit is one input pin of a chosen cell: its delay to the output (the
+// mean of the worst rising and the worst falling edge) read from the
+// tables at SlewPS, fitted as d = InterceptPS + SlopePSPerFF·C
 // over loads of 1 to 8 reference inverters, and the same in the model's
 // terms: d/τ = G·C/Cin + P with C and Cin in reference-inverter caps.
 type PinFit struct {
@@ -349,7 +353,11 @@ func (l *Library) SmallestInverter(dontUse []string) (*Cell, error) {
 // b, intercept a and capacitance Cin (in reference caps) then has logical
 // effort Cin·b/b_inv and parasitic delay a/τ. Flip-flops are read at an
 // ideal clock's zero transition. The wire-load model is the library's
-// default one, in reference caps per fanout.
+// default one, in reference caps per fanout. Each cell also gets its
+// transition model (timing.SlewModel, see slewModels), so that the
+// analysis propagates rising and falling transitions; a library without
+// transition tables gets none (FixedSlew says why) and is read at the
+// one transition.
 func Characterize(l *Library, opt Options) (*Characterization, error) {
 	dontUse := opt.DontUse
 	if dontUse == nil {
