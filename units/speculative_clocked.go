@@ -822,7 +822,7 @@ func (k *composer) finish(c *specs.Coalescer, info SpeculativeInfo, mode string)
 		fmt.Sprintf("block address = address >> %d; monotonicity detector on %s subtractors.", c.BlockBits, c.Adder),
 		"unique_o (and the request outputs) are the speculative coalescer's: the neighbor result for a",
 		"monotonic warp, else the all-to-all result.",
-		fmt.Sprintf("Clock period %g FO4 (%s timing model); the worst register-to-register stage takes %g FO4", info.PeriodFO4, mode, info.WorstStageFO4),
+		fmt.Sprintf("Clock period %g FO4 (%s timing model); the worst register-to-register stage takes %.2f FO4", info.PeriodFO4, mode, info.WorstStageFO4),
 		"with clock-to-Q and setup.",
 	}
 	if info.Speculates {
@@ -836,8 +836,8 @@ func (k *composer) finish(c *specs.Coalescer, info SpeculativeInfo, mode string)
 			fmt.Sprintf("(fast_o = 1) or t+%d (fast_o = 0).", info.SlowLatency))
 	} else {
 		h = append(h,
-			fmt.Sprintf("No speculation at this period: the all-to-all coalescer takes %d cycles, the detector %d, so the", info.AllToAllLatency, info.DetectorLatency),
-			fmt.Sprintf("neighbor path cannot answer sooner; every warp is answered at L = %d cycles from the all-to-all", info.FastLatency),
+			fmt.Sprintf("No speculation at this period: the all-to-all coalescer takes %s, the detector %s, so the", cycles(info.AllToAllLatency), cycles(info.DetectorLatency)),
+			fmt.Sprintf("neighbor path cannot answer sooner; every warp is answered at L = %s from the all-to-all", cycles(info.FastLatency)),
 			"result (exact for any warp), fast_o = monotonic_o, ready_o = 1.",
 			fmt.Sprintf("Protocol: a warp presented with valid_i = 1 in cycle t is answered with valid_o = 1 in cycle t+%d.", info.FastLatency))
 	}
@@ -873,4 +873,12 @@ func (k *composer) finish(c *specs.Coalescer, info SpeculativeInfo, mode string)
 	var err error
 	k.d.RTL, err = gateRTL(k.d)
 	return err
+}
+
+// cycles is "1 cycle" or "n cycles".
+func cycles(n int) string {
+	if n == 1 {
+		return "1 cycle"
+	}
+	return fmt.Sprintf("%d cycles", n)
 }
