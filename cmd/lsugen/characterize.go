@@ -28,9 +28,10 @@ lsugen timing --liberty and crosscheck-timing use it: for every gate kind
 the unit-drive cell that implements it, each pin's input capacitance,
 logical effort g and parasitic delay p (fitted to the cell's delay tables
 at the input transition of an FO4 chain), tau in ps and the wire load.
-Each pin's change of delay with its input transition and its output
-transition are sampled from the tables too: timing with the library
-propagates transitions net by net.`
+Each pin's delay and output transition for a rising and a falling output,
+as functions of its input transition and load, are sampled from the tables
+too: timing with the library propagates both edges' transitions net by
+net.`
 
 func newCharacterizeCmd(a *app) *cobra.Command {
 	var (
@@ -81,7 +82,7 @@ func writeCharacterization(stdout io.Writer, ch *liberty.Characterization) error
 	fmt.Fprintf(stdout, "unit       %s: input %.3f fF\n", ch.Inverter, ch.RefCapFF)
 	fmt.Fprintf(stdout, "tau        %.3f ps; p_inv %.3f tau (%.3f tau from an ideal input); fitted at %.1f ps input transition\n", ch.TauPS, ch.PInv, ch.InputPInv, ch.SlewPS)
 	if ch.FixedSlew == "" {
-		fmt.Fprintf(stdout, "slew       transitions propagated: each pin's delay change and output transition sampled from its tables\n")
+		fmt.Fprintf(stdout, "slew       transitions propagated, rising and falling apart: each pin's delay and output transition per edge sampled from its tables\n")
 	} else {
 		fmt.Fprintf(stdout, "slew       every table read at %.1f ps: %s\n", ch.SlewPS, ch.FixedSlew)
 	}
