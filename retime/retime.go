@@ -94,6 +94,9 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("retime: %s already has a port %s", d.Name, p.Name)
 		}
 	}
+	if opt.Timing.Mode != timing.Sized {
+		d = bufferFanout(d)
+	}
 	nt, err := timing.Times(d, opt.Timing)
 	if err != nil {
 		return nil, err

@@ -26,6 +26,12 @@ type UnitReport struct {
 	TimingMode    string    `json:"timing_mode,omitempty"`
 	LatencyCycles int       `json:"latency_cycles,omitempty"`
 	StageFO4      []float64 `json:"stage_fo4,omitempty"`
+	// A variable-latency unit (the speculative coalescer at clock_fo4)
+	// answers fast warps in FastLatencyCycles and the others in
+	// LatencyCycles; its stages are not one chain, so instead of
+	// StageFO4 it reports its slowest register-to-register path.
+	FastLatencyCycles int     `json:"fast_latency_cycles,omitempty"`
+	WorstStageFO4     float64 `json:"worst_stage_fo4,omitempty"`
 	*Result
 }
 
@@ -34,6 +40,11 @@ type UnitReport struct {
 func (u *UnitReport) AddPipeline(d *netlist.Design) error {
 	p := d.Pipeline
 	if p == nil {
+		return nil
+	}
+	if p.FastLatency > 0 {
+		u.ClockFO4, u.TimingMode, u.LatencyCycles = p.PeriodFO4, p.Mode, p.Latency
+		u.FastLatencyCycles, u.WorstStageFO4 = p.FastLatency, round4(p.WorstStageFO4)
 		return nil
 	}
 	st, err := StageDelays(d, PipelineOptions(p.Mode))
@@ -121,7 +132,13 @@ func (r *Report) writeDetails(w io.Writer) error {
 			continue
 		}
 		fmt.Fprintf(tw, "\n%s:\n", u.Name)
-		if u.LatencyCycles > 0 {
+		if u.FastLatencyCycles > 0 {
+			lat := fmt.Sprintf("%d cycles fast, %d slow", u.FastLatencyCycles, u.LatencyCycles)
+			if u.FastLatencyCycles == u.LatencyCycles {
+				lat = fmt.Sprintf("%d cycles, fast or slow", u.LatencyCycles)
+			}
+			fmt.Fprintf(tw, "  pipeline\t%s\tat %g FO4 (%s)\tvariable latency, slowest stage %.2f FO4\n", lat, u.ClockFO4, u.TimingMode, u.WorstStageFO4)
+		} else if u.LatencyCycles > 0 {
 			st := make([]string, len(u.StageFO4))
 			for i, t := range u.StageFO4 {
 				st[i] = fmt.Sprintf("%.2f", t)

@@ -35,7 +35,11 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagn
 			Detail:  fmt.Sprintf("%s is clocked with its own protocol; clock_fo4 pipelines combinational units only.", u.UnitName()),
 			Subject: c.Range.Ptr()})
 	}
-	r, err := retime.Pipeline(d, retime.Options{PeriodFO4: c.ClockFO4, Timing: timing.PipelineOptions(c.TimingMode)})
+	opt := retime.Options{PeriodFO4: c.ClockFO4, Timing: timing.PipelineOptions(c.TimingMode)}
+	if co, ok := u.(*specs.Coalescer); ok && co.Structure == specs.Speculative {
+		return variableLatency(co, opt, c.Range, diags)
+	}
+	r, err := retime.Pipeline(d, opt)
 	if err != nil {
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
 			Detail: err.Error(), Subject: c.Range.Ptr()})
@@ -43,11 +47,33 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagn
 	return r.Design, diags
 }
 
+// variableLatency builds the speculative coalescer at a clock: fast
+// answers for monotonic warps, the all-to-all's for the others
+// (speculative_clocked.go).
+func variableLatency(c *specs.Coalescer, opt retime.Options, at hcl.Range, diags hcl.Diagnostics) (*netlist.Design, hcl.Diagnostics) {
+	d, info, err := buildSpeculativeClocked(c, opt)
+	if err != nil {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
+			Detail: err.Error(), Subject: at.Ptr()})
+	}
+	d.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: string(opt.Timing.Mode), Latency: info.SlowLatency,
+		FastLatency: info.FastLatency, WorstStageFO4: info.WorstStageFO4}
+	return d, diags
+}
+
 // pipelinedJob is the lockstep check of a pipelined unit: its family's
 // combinational model answered Latency cycles later, driven by the
 // family's directed vectors and random operations with bubbles and
 // resets in flight.
 func pipelinedJob(f *Family, u specs.Unit, d *netlist.Design) (model.Sequential, verify.StimulusFunc, error) {
+	if p := d.Pipeline; p.FastLatency > 0 {
+		c, ok := u.(*specs.Coalescer)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: a variable-latency design from a %s unit", d.Name, u.UnitKind())
+		}
+		seq, err := model.ForSpeculativeClocked(c, p.FastLatency, p.Latency)
+		return seq, speculativeClockedStimulus(c), err
+	}
 	m, err := f.Model(u)
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,42 @@
+# Combinational units generated as pipelines at a clock period (clock_fo4,
+# docs/pipelining.md). The same units without clock_fo4 are in the other
+# example specs; `lsugen gen --clock-fo4 P` pipelines any of them.
+
+# The unsized model (gates as built, no buffer trees) places the cuts.
+monotonicity_detector "monotonic_8_c16u" {
+  lanes       = 8
+  addr_bits   = 32
+  adder       = "ripple"
+  clock_fo4   = 16
+  timing_mode = "unsized"
+}
+
+# The speculative coalescer at a clock is a variable-latency unit: a
+# monotonic warp is answered from the detector + neighbor path, the others
+# from the all-to-all (docs/pipelining.md).
+coalescer "coalesce_spec_16_c20" {
+  structure  = "speculative"
+  lanes      = 16
+  addr_bits  = 32
+  block_bits = 5
+  requests   = true
+  clock_fo4  = 20
+}
+
+hash "bank_hash_c6" {
+  function  = "bitvector_xor"
+  addr_bits = 32
+  bank_bits = 5
+  k1        = 0
+  k2        = 5
+  mask      = 31
+  clock_fo4 = 6
+}
+
+bank_arbiter "arbiter_8_c10" {
+  lanes     = 8
+  addr_bits = 32
+  bank_bits = 4
+  broadcast = true
+  clock_fo4 = 10
+}
