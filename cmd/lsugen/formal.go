@@ -9,6 +9,7 @@ import (
 
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/toolchain"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify/formal"
 )
 
@@ -32,6 +33,23 @@ func formalChecks(sel []unit, timeout time.Duration, dir string) []verifyCheck {
 				return res, fmt.Sprintf("%s: %s and %s differ; counterexample:\n%s", name, name, rtl.GatesModuleName(u.design), indentLines(r.Cex.String(), "  "))
 			}
 			res.Status, res.Method, res.Seconds = statusPass, r.Method, seconds(r.Elapsed)
+			if p := u.design.Pipeline; p == nil || p.FastLatency > 0 {
+				return res, ""
+			}
+			// A pipelined unit is also proved equal to its original
+			// followed by L register stages.
+			pr, err := provePipeline(ctx, u, filepath.Join(dir, name, "original"), filepath.Join(dir, name), timeout)
+			switch {
+			case err != nil:
+				res.Status, res.Error = statusError, err.Error()
+				return res, fmt.Sprintf("%s: pipeline proof: %v", name, err)
+			case !pr.Equivalent:
+				res.Status, res.Method = statusFail, pr.Method
+				res.Failure = fmt.Sprintf("%s differs from its combinational original followed by %d register stages; counterexample:\n%s", rtl.GatesModuleName(u.design), pr.Latency, pr.Cex)
+				return res, fmt.Sprintf("%s: %s", name, indentLines(res.Failure, "  "))
+			}
+			res.Method += fmt.Sprintf("; pipeline = original + %d register stages: %s", pr.Latency, pr.Method)
+			res.Seconds = seconds(r.Elapsed + pr.Elapsed)
 			return res, ""
 		}}
 	}
@@ -57,6 +75,34 @@ func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration) 
 		RTLLibs:  joinAll(udir, rtlFiles[:n]),
 		GateLibs: joinAll(udir, gateFiles[:n]),
 	}, formal.Options{Dir: udir, Timeout: timeout})
+}
+
+// provePipeline proves a pipelined unit's gate-level module equal to its
+// combinational original (generated again, its files in odir) followed by
+// the pipeline's L register stages; the pipelined unit's files are in udir.
+func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.Duration) (*formal.PipelinedResult, error) {
+	fam, diags := units.For(u.spec)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	comb, diags := fam.Generate(u.spec)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	set, err := verilogFiles([]unit{{spec: u.spec, design: comb}})
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAll(odir, set); err != nil {
+		return nil, err
+	}
+	_, combGates := rtl.Sources(comb)
+	_, pipeGates := rtl.Sources(u.design)
+	nc, np := len(combGates)-1, len(pipeGates)-1
+	return formal.ProvePipelined(ctx,
+		formal.Unit{Design: comb, Gates: filepath.Join(odir, combGates[nc]), GateLibs: joinAll(odir, combGates[:nc])},
+		formal.Unit{Design: u.design, Gates: filepath.Join(udir, pipeGates[np]), GateLibs: joinAll(udir, pipeGates[:np])},
+		0, formal.Options{Dir: udir, Timeout: timeout})
 }
 
 func yosysVersion() string {

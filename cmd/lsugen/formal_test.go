@@ -59,3 +59,28 @@ func TestVerifyFormal_MissingYosys(t *testing.T) {
 		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
 }
+
+// TestVerifyFormal_ProvesPipelineAgainstOriginal: a unit pipelined by
+// --clock-fo4 is proved RTL = gates by its register pairs and, besides,
+// equal to its combinational original followed by its L register stages.
+func TestVerifyFormal_ProvesPipelineAgainstOriginal(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", `monotonicity_detector "m" {
+  lanes     = 4
+  addr_bits = 8
+  adder     = "ripple"
+  clock_fo4 = 8
+}
+`)
+	code, stdout, stderr := lsugen(t, "verify", "--formal", "--work", filepath.Join(dir, "work"), spec)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	re := `(?m)^m +formal +PASS +[0-9.]+m?s  induction, [0-9]+ register pairs, SAT \(ABC dc2; iprove\); pipeline = original \+ [2-9] register stages: latency [2-9]: .*equivalent$`
+	if !regexp.MustCompile(re).MatchString(stdout) {
+		t.Errorf("stdout does not match %s:\n%s", re, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "work", "m", "original", "m_gates.v")); err != nil {
+		t.Errorf("the original's gates: %v", err)
+	}
+}

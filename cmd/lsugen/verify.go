@@ -284,7 +284,17 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	case modeRTL:
 		writeRTLVerdict(lines, rep)
 	case modeFormal:
-		fmt.Fprintf(lines, "proved %d units: RTL = gates (Yosys %s, ABC)\n", len(sel), yosysVersion())
+		piped := 0
+		for _, u := range sel {
+			if p := u.design.Pipeline; p != nil && p.FastLatency == 0 {
+				piped++
+			}
+		}
+		also := ""
+		if piped > 0 {
+			also = fmt.Sprintf("; %d pipelines = their originals + their register stages", piped)
+		}
+		fmt.Fprintf(lines, "proved %d units: RTL = gates%s (Yosys %s, ABC)\n", len(sel), also, yosysVersion())
 	}
 	return nil
 }
