@@ -36,15 +36,41 @@ func rtlView(p *netlist.Design, stageOfGate map[netlist.Net]int32, regs []regBus
 		}
 		return netlist.Slice(netlist.Ref(name, w), i, i)
 	}
-	for _, pt := range p.Inputs() {
-		for i, n := range pt.Bits {
-			ref[n] = bitOf(pt.Name, pt.Width(), i)
+	// The bits of wide ports and registers that the logic reads are
+	// scalar wires, one bit-select each: Icarus elaborates every
+	// bit-select of a wide vector slowly (a 21,000-gate pipeline took 28 s
+	// to compile with a bit-select per reader, as the gate-level module
+	// took 0.8 s with scalars).
+	read := map[netlist.Net]bool{}
+	for _, g := range p.Gates {
+		if g.Kind != netlist.DFF {
+			if _, ok := stageOfGate[g.Out]; ok {
+				for _, n := range g.In {
+					read[n] = true
+				}
+			}
 		}
 	}
-	for _, rb := range regs {
-		for i, n := range rb.bits {
-			ref[n] = bitOf(rb.name, len(rb.bits), i)
+	scalar := func(bus string, w int, bits netlist.Bus, suffix string) {
+		for i, n := range bits {
+			if w == 1 || !read[n] {
+				ref[n] = bitOf(bus, w, i)
+				continue
+			}
+			name := fmt.Sprintf("%s_%s%d", bus, suffix, i)
+			for taken[name] {
+				name += "_"
+			}
+			taken[name] = true
+			r.Assigns = append(r.Assigns, netlist.Assign{Name: name, Wire: true, Expr: bitOf(bus, w, i)})
+			ref[n] = netlist.Ref(name, 1)
 		}
+	}
+	for _, pt := range p.Inputs() {
+		scalar(pt.Name, pt.Width(), pt.Bits, "")
+	}
+	for _, rb := range regs {
+		scalar(rb.name, len(rb.bits), rb.bits, "b")
 	}
 	for i, n := range validQ {
 		ref[n] = bitOf("valid_q", len(validQ), i)
