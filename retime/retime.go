@@ -104,8 +104,12 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 	s := newScheduler(d, nt, opt.Timing)
 	budget := (opt.PeriodFO4 - setup) * nt.TauPerFO4
 	const tries = 12
+	worst := 0.0
 	for try := 0; try < tries; try++ {
 		stageOf, L, err := s.schedule(budget)
+		if err != nil && try > 0 {
+			return nil, fmt.Errorf("retime: %s at %v FO4: the last placement had a stage of %.2f FO4 once its registers loaded the nets; with the budget cut to match: %w", d.Name, opt.PeriodFO4, worst, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("retime: %s at %v FO4: %w", d.Name, opt.PeriodFO4, err)
 		}
@@ -118,7 +122,7 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 			mode = string(timing.Unsized)
 		}
 		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Latency: L, RegStage: r.regStage()}
-		worst, err := r.measure(opt.Timing)
+		worst, err = r.measure(opt.Timing)
 		if err != nil {
 			return nil, err
 		}
