@@ -172,3 +172,22 @@ func TestPipeline_RefusesShortPeriod(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPipeline_AllToAll64 pipelines the thesis's 64-lane all-to-all
+// coalescer (87,000 gates) at 8 FO4 under the sized model.
+func BenchmarkPipeline_AllToAll64(b *testing.B) {
+	d, diags := gen.Coalescer(&specs.Coalescer{Name: "a2a64", Structure: specs.AllToAll, Lanes: 64, AddrBits: 32})
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	opt := timing.DefaultOptions()
+	opt.Mode = timing.Sized
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := retime.Pipeline(d, retime.Options{PeriodFO4: 8, Timing: opt})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Registers), "registers")
+	}
+}
