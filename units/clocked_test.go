@@ -1,9 +1,15 @@
 package units_test
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/verify"
 
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
@@ -64,4 +70,91 @@ func TestClocked_ExampleSpecsAtThesisClocks(t *testing.T) {
 		}
 	}
 	t.Logf("%d pipelined units", n)
+}
+
+// TestPipelinedJob_CoversAndCatches runs a pipelined detector's lockstep
+// job on the netlist simulator: the stream has directed and random
+// operations, bubbles and resets with operations in flight, and the job
+// catches a pipeline whose valid chain skips a register (the answer one
+// cycle early) and one whose output register ignores the mask.
+func TestPipelinedJob_CoversAndCatches(t *testing.T) {
+	u := &specs.MonotonicityDetector{Name: "m", Lanes: 4, AddrBits: 8, Adder: specs.AdderRipple,
+		Clocking: specs.Clocking{ClockFO4: 8, TimingMode: "sized"}}
+	d, diags := units.Generate(u)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if d.Pipeline == nil || d.Pipeline.Latency < 2 {
+		t.Fatalf("want a pipeline of 2 stages or more, got %+v", d.Pipeline)
+	}
+	run := func(d *netlist.Design) *verify.Result {
+		t.Helper()
+		job, err := units.Job(u, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := verify.RunSequential(context.Background(), job, verify.SeqPlan{Cycles: 4000, Seed: 3}, []verify.Engine{verify.Netlist})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(d)
+	if res.Failed() {
+		t.Fatalf("the pipeline fails its own check: %v", res.Checks[0].Mismatch)
+	}
+	var directed, random, bubbles, resets int
+	if _, err := fmt.Sscanf(res.Coverage[strings.Index(res.Coverage, "; ")+2:], "%d directed and %d random operations, %d bubbles, %d resets with operations in flight",
+		&directed, &random, &bubbles, &resets); err != nil {
+		t.Fatalf("coverage %q: %v", res.Coverage, err)
+	}
+	t.Logf("%s", res.Coverage)
+	if directed == 0 || random == 0 || bubbles == 0 || resets == 0 {
+		t.Errorf("coverage %q: want every kind of cycle", res.Coverage)
+	}
+
+	// Broken copies: the first valid register bypassed; an output
+	// register loading its data unmasked.
+	for _, breakIt := range []func(*netlist.Design) bool{
+		func(b *netlist.Design) bool {
+			for _, g := range b.Gates {
+				if g.Kind == netlist.DFF && b.NetNames[g.Out] == "valid_q_0" {
+					for j := range b.Gates {
+						for k, n := range b.Gates[j].In {
+							if n == g.Out {
+								b.Gates[j].In[k] = g.In[0]
+							}
+						}
+					}
+					return true
+				}
+			}
+			return false
+		},
+		func(b *netlist.Design) bool {
+			for _, g := range b.Gates {
+				if g.Kind == netlist.DFF && strings.HasPrefix(b.NetNames[g.Out], "monotonic_o_q") {
+					for j, a := range b.Gates {
+						if a.Out == g.In[0] && a.Kind == netlist.AND2 {
+							b.Gates[j].In[1] = netlist.Const1
+							return true
+						}
+					}
+				}
+			}
+			return false
+		},
+	} {
+		b := *d
+		b.Gates = make([]netlist.Gate, len(d.Gates))
+		for i, g := range d.Gates {
+			b.Gates[i] = netlist.Gate{Kind: g.Kind, In: append([]netlist.Net(nil), g.In...), Out: g.Out}
+		}
+		if !breakIt(&b) {
+			t.Fatal("nothing to break")
+		}
+		if res := run(&b); !res.Failed() {
+			t.Errorf("a broken pipeline passed: %s", res.Coverage)
+		}
+	}
 }
