@@ -326,6 +326,11 @@ func (r *Report) writeMethod(w *bufio.Writer, lib string) {
 		"The model uses the gate table characterized from the same library (reference inverter %s, τ = %.2f ps, p_inv = %.2f τ, wire load %q; "+
 		"it predicts an FO4 of %.2f ps, %+.1f%% from OpenSTA's) with the same driver and output load.\n\n",
 		r.Driver, r.FO4.PS, r.FO4.RisePS, r.FO4.FallPS, m.Inverter, m.TauPS, m.PInv, m.WireLoad, m.FO4PS, 100*(m.FO4PS-r.FO4.PS)/r.FO4.PS)
+	if len(r.Units) > 0 && r.Units[0].LibFixedSlew != nil {
+		fmt.Fprintf(w, "The characterized model propagates transitions, a rising and a falling one per net, read from the library's own tables "+
+			"(g and p are fitted at %.1f ps, an FO4 stage's transition); the summary also counts the model that reads every table at that one transition, as it did before.\n\n",
+			m.SlewPS)
+	}
 	w.WriteString("The columns, delays in FO4:\n\n")
 	for _, c := range [][2]string{
 		{"gates", "lsugen's gate count of the unit"},

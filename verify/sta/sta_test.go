@@ -282,12 +282,15 @@ func TestSky130(t *testing.T) {
 		if ur.Lib.SizedErrorPct == nil || ur.Lib.UnsizedErrorPct == nil || ur.Textbook.SizedErrorPct == nil {
 			t.Fatalf("%s: no error figure", name)
 		}
-		// The project's goal, met by these four units (measured: -3.1%,
-		// +8.6%, -8.2%, -3.1%): the characterized sized model within
-		// ±25% of the timing-driven flow.
+		// The project's goal, met by these four units (measured with
+		// transitions propagated: -6.9%, +4.3%, -6.4%, -6.9%): the
+		// characterized sized model within ±25% of the timing-driven
+		// flow.
 		// The model's arithmetic on its own netlist in sky130 cells
-		// (measured: +4.4%, -5.6%, -9.9%, +4.4%): within 20% of OpenSTA.
-		if e := *ur.Lib.MappedErrorPct; math.Abs(e) > 20 {
+		// (measured: +0.3%, -6.2%, -1.0%, +0.3%; reading every table at
+		// one transition it was +4.4%, -5.6%, -9.9%, +4.4%): within 10%
+		// of OpenSTA.
+		if e := *ur.Lib.MappedErrorPct; math.Abs(e) > 10 {
 			t.Errorf("%s: unsized model %.2f FO4, OpenSTA on the same gates %.2f FO4: %+.1f%%", name, ur.Lib.UnsizedFO4, ur.Mapped.FO4, e)
 		}
 		if !ur.WithinBand {
