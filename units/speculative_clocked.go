@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/lsugen/lsugen/gen"
@@ -41,9 +42,16 @@ import (
 // with fast_o = monotonic_o.
 //
 // The pipelines' own output registers are replaced by the unit's, behind
-// the selection (an AND-OR per bit whose selects come from registers);
-// where that makes a last stage exceed the period, the path is cut again
-// at a shorter period.
+// the selection (an AND-OR per bit whose selects come from registers).
+// A path inside the unit is slower than alone: the wire model's load
+// grows with the design's area, and the inputs drive both paths. So each
+// path is cut under the model it has inside the unit (the wire of the
+// unit's area, an input driver as slow as the shared inputs), and where a
+// stage still exceeds the period, cut again at a shorter period. Under
+// the unsized model, whose gates drive their whole load alone, every net
+// of the unit read by more than 6 gates (the shared inputs, the selects,
+// rst's complement at the pads) drives a buffer tree, as retime does
+// inside each path.
 
 // SpeculativeInfo describes a variable-latency speculative coalescer.
 type SpeculativeInfo struct {
@@ -73,9 +81,10 @@ type SpeculativeInfo struct {
 // opt.Timing. The ports, in order: clk, rst, valid_i, addr_i, active_i
 // (with active_mask), ready_o, unique_o, monotonic_o, the request outputs
 // req_count_o, req_addr_o, req_mask_o, lane_req_o (with requests), fast_o,
-// valid_o. The design has a readable RTL view and no Pipeline (its latency
-// varies); model.ForSpeculativeClocked(c, info.FastLatency,
-// info.SlowLatency) checks it.
+// valid_o. The design has a readable RTL view; the caller describes it
+// (netlist.Pipeline with FastLatency, clocked.go), and
+// model.ForSpeculativeClocked(c, info.FastLatency, info.SlowLatency)
+// checks it.
 func buildSpeculativeClocked(c *specs.Coalescer, opt retime.Options) (*netlist.Design, SpeculativeInfo, error) {
 	b, err := buildSpeculative(c, opt)
 	if err != nil {
@@ -104,21 +113,34 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 	if err != nil {
 		return nil, err
 	}
-	pipe := func(what string, d *netlist.Design, period float64) (*retime.Result, error) {
-		o := opt
-		o.PeriodFO4 = period
-		r, err := retime.Pipeline(d, o)
+	// Each path is cut under a model of its own (the unit's as the path
+	// sees it inside the unit, see inUnit); the results are kept by path,
+	// period and model.
+	type cutKey struct {
+		d      *netlist.Design
+		period float64
+		ref    float64
+		driver float64
+	}
+	cuts := map[cutKey]*retime.Result{}
+	pipe := func(what string, d *netlist.Design, period float64, tim timing.Options) (*retime.Result, error) {
+		key := cutKey{d, period, tim.Wire.RefAreaGE, tim.DriverSize}
+		if r, ok := cuts[key]; ok {
+			return r, nil
+		}
+		r, err := retime.Pipeline(d, retime.Options{PeriodFO4: period, Timing: tim})
 		if err != nil {
 			return nil, fmt.Errorf("coalescer %q: %s: %w", c.Name, what, err)
 		}
+		cuts[key] = r
 		return r, nil
 	}
 	P := opt.PeriodFO4
-	rd, err := pipe("detector", paths.det, P)
+	rd, err := pipe("detector", paths.det, P, opt.Timing)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := pipe("all-to-all path", paths.slow, P)
+	rs, err := pipe("all-to-all path", paths.slow, P, opt.Timing)
 	if err != nil {
 		return nil, err
 	}
@@ -140,14 +162,18 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 		}
 		return b, nil
 	}
-	shrink := func(p, over float64) float64 {
+	// shrink is the period a path cut at p into stages r.StageFO4 is cut
+	// at next when its registers inside the unit are late by over: below
+	// its worst stage by over (or 2% of P), since a cut at p that leaves
+	// the stages as they are gains nothing.
+	shrink := func(p, over float64, r *retime.Result) float64 {
 		if over > 0 {
-			p -= max(over+0.05, 0.02*P)
+			p = min(p, slices.Max(r.StageFO4)) - max(over+0.05, 0.02*P)
 		}
 		return p
 	}
 	// A path re-cut below half the period has met a net no register can
-	// shorten (under the unsized model: an input driving both paths).
+	// shorten.
 	tooShort := func(periods ...float64) bool {
 		for _, p := range periods {
 			if p < P/2 {
@@ -156,82 +182,181 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 		}
 		return false
 	}
+	// placeBy cuts the unit's two paths (the fast one, or the detector,
+	// and the all-to-all) and composes them until every stage fits P:
+	// first at P under the unit's model; then at P under the model the
+	// paths have inside the unit (inUnit: the wire of the unit's area and,
+	// for model inUnitDriver, inputs as slow as both paths' loads make
+	// them); then, the paths whose registers are still late, at shorter
+	// periods. It returns nil where no placement fits or keep refuses the
+	// paths' depths.
 	var worst float64
+	placeBy := func(model int, first *netlist.Design, firstWhat string, compose func(r1, r2 *retime.Result) (*composer, error),
+		keep func(r1, r2 *retime.Result) bool) (*specBuild, error) {
+		p1, p2 := P, P
+		t1, t2 := opt.Timing, opt.Timing
+		for try := 0; try < tries; try++ {
+			r1, err := pipe(firstWhat, first, p1, t1)
+			if errors.Is(err, retime.ErrPeriod) {
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			r2, err := pipe("all-to-all path", paths.slow, p2, t2)
+			if errors.Is(err, retime.ErrPeriod) {
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !keep(r1, r2) {
+				return nil, nil
+			}
+			k, err := compose(r1, r2)
+			if err != nil {
+				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+			}
+			m, err := k.measure(opt.Timing, P)
+			if err != nil {
+				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+			}
+			worst = m.worst
+			if m.worst <= P+1e-9 {
+				return done(k, m.worst, p1, p2, k.lf < k.ls)
+			}
+			if try > 0 {
+				if p1, p2 = shrink(p1, m.overFast, r1), shrink(p2, m.overSlow, r2); tooShort(p1, p2) {
+					return nil, nil
+				}
+			}
+			if model == inUnitNone {
+				continue
+			}
+			if t1, err = inUnit(opt.Timing, r1.Design, m.area, m.entryFast, model == inUnitDriver); err != nil {
+				return nil, err
+			}
+			if t2, err = inUnit(opt.Timing, r2.Design, m.area, m.entrySlow, model == inUnitDriver); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+	// place tries the models from the closest to the unit's: retime can
+	// fail to place a path under the weaker input driver (or the longer
+	// wire) where it succeeds under the unit's own model, the shorter
+	// periods then doing the work.
+	place := func(first *netlist.Design, firstWhat string, compose func(r1, r2 *retime.Result) (*composer, error),
+		keep func(r1, r2 *retime.Result) bool) (*specBuild, error) {
+		for _, model := range []int{inUnitDriver, inUnitWire, inUnitNone} {
+			if u, err := placeBy(model, first, firstWhat, compose, keep); u != nil || err != nil {
+				return u, err
+			}
+		}
+		return nil, nil
+	}
 
 	// Speculation: the fast path must answer before the all-to-all.
 	if rs.Latency > rd.Latency {
-		pf, ps := P, P
-		rss, rssAt := rs, P
-	speculate:
-		for try := 0; try < tries; try++ {
-			rf, err := pipe("fast path", paths.fast, pf)
-			switch {
-			case errors.Is(err, retime.ErrPeriod):
-				break speculate
-			case err != nil:
-				return nil, err
-			}
-			if ps != rssAt {
-				if rss, err = pipe("all-to-all path", paths.slow, ps); err != nil {
-					return nil, err
-				}
-				rssAt = ps
-			}
-			if rf.Latency >= rss.Latency {
-				break
-			}
-			k, err := composePending(c, rf, rss, buffer)
-			if err != nil {
-				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
-			}
-			var overF, overS float64
-			worst, overF, overS, err = k.measure(opt.Timing, P)
-			if err != nil {
-				return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
-			}
-			if worst <= P+1e-9 {
-				return done(k, worst, pf, ps, true)
-			}
-			if pf, ps = shrink(pf, overF), shrink(ps, overS); tooShort(pf, ps) {
-				break
-			}
+		u, err := place(paths.fast, "fast path", func(rf, rs *retime.Result) (*composer, error) {
+			return composePending(c, rf, rs, buffer)
+		}, func(rf, rs *retime.Result) bool { return rf.Latency < rs.Latency })
+		if u != nil || err != nil {
+			return u, err
 		}
 	}
-
 	// No speculation: the detector and the all-to-all side by side.
-	pd, ps := P, P
-	rdd, rss := rd, rs
-	rddAt, rssAt := P, P
-	for try := 0; try < tries; try++ {
-		if pd != rddAt {
-			if rdd, err = pipe("detector", paths.det, pd); err != nil {
-				return nil, err
-			}
-			rddAt = pd
-		}
-		if ps != rssAt {
-			if rss, err = pipe("all-to-all path", paths.slow, ps); err != nil {
-				return nil, err
-			}
-			rssAt = ps
-		}
-		k, err := composeTogether(c, rdd, rss)
+	u, err := place(paths.det, "detector", func(rd, rs *retime.Result) (*composer, error) {
+		return composeTogether(c, rd, rs, buffer)
+	}, func(_, _ *retime.Result) bool { return true })
+	if u != nil || err != nil {
+		return u, err
+	}
+	return nil, fmt.Errorf("coalescer %q: no placement met %v FO4 (the last took %.2f FO4 in a stage): %w", c.Name, P, worst, retime.ErrPeriod)
+}
+
+// The models a path is cut under inside the unit (inUnit): the unit's
+// with the wire of the unit's area and the input driver of its inputs,
+// with the wire only, or the unit's own (the periods alone adjusting).
+const (
+	inUnitDriver = iota
+	inUnitWire
+	inUnitNone
+)
+
+// inUnit is the model a path is cut under to fit inside the unit: tim
+// with the wire of the unit's area (unitArea GE; the wire model's load
+// grows with the design's area, and a path alone is a fraction of the
+// unit) and an input driver as slow as the unit's inputs are at the
+// path's gates (entry, in τ: the inputs drive both paths there, through
+// a tree where their fanout needs one), so that the path's first stage
+// leaves room for it; the driver only with driver set. d is the path as
+// last pipelined.
+func inUnit(tim timing.Options, d *netlist.Design, unitArea, entry float64, driver bool) (timing.Options, error) {
+	if w := tim.Wire; w.AreaCapPerFanout != 0 && w.RefAreaGE > 0 && unitArea > 0 {
+		nt, err := timing.Times(d, tim)
 		if err != nil {
-			return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+			return tim, err
 		}
-		var overD, overS float64
-		worst, overD, overS, err = k.measure(opt.Timing, P)
+		if nt.AreaGE > 0 {
+			tim.Wire.RefAreaGE = w.RefAreaGE * nt.AreaGE / unitArea
+		}
+	}
+	// The latest input arrival of d at driver size s; it falls as s grows
+	// (as a/s + b under the unsized model): a few secant steps on 1/s.
+	arrival := func(s float64) (float64, error) {
+		o := tim
+		o.DriverSize = s
+		nt, err := timing.Times(d, o)
 		if err != nil {
-			return nil, fmt.Errorf("coalescer %q: %w", c.Name, err)
+			return 0, err
 		}
-		if worst <= P+1e-9 {
-			return done(k, worst, pd, ps, false)
+		t := 0.0
+		for _, p := range d.Inputs() {
+			for _, n := range p.Bits {
+				if nt.Load[n] > 0 {
+					t = max(t, nt.Arrival[n])
+				}
+			}
 		}
-		if pd, ps = shrink(pd, overD), shrink(ps, overS); tooShort(pd, ps) {
+		return t, nil
+	}
+	s0 := tim.DriverSize
+	if !driver {
+		return tim, nil
+	}
+	a0, err := arrival(s0)
+	if err != nil || entry <= a0 {
+		return tim, err
+	}
+	x0, x1 := 1/s0, 2/s0
+	a1, err := arrival(1 / x1)
+	if err != nil {
+		return tim, err
+	}
+	for i := 0; i < 6 && a1 != a0; i++ {
+		x := x1 + (entry-a1)*(x1-x0)/(a1-a0)
+		if !(x > 0) || math.IsInf(x, 0) {
+			break
+		}
+		a, err := arrival(1 / x)
+		if err != nil {
+			return tim, err
+		}
+		x0, a0, x1, a1 = x1, a1, x, a
+		if math.Abs(a-entry) < 0.01*tim.TauPerFO4() {
 			break
 		}
 	}
-	return nil, fmt.Errorf("coalescer %q: no placement met %v FO4 (the last took %.2f FO4 in a stage, the inputs loaded by both paths): %w", c.Name, P, worst, retime.ErrPeriod)
+	// The driver no stronger than the unit's inputs need.
+	if a1 >= entry {
+		tim.DriverSize = min(s0, 1/x1)
+	} else if a0 >= entry {
+		tim.DriverSize = min(s0, 1/x0)
+	} else {
+		tim.DriverSize = min(s0, 1/max(x0, x1))
+	}
+	return tim, nil
 }
 
 // specPaths are the combinational parts of the unit; each reads addr_i
@@ -332,6 +457,8 @@ type composer struct {
 	// (Gates[fastGates[0]:fastGates[1]], ...), for the timing check.
 	outRegs              []outReg
 	fastGates, slowGates [2]int
+	// fromInput marks the buffers of the inputs' trees (bufferFanout).
+	fromInput map[netlist.Net]bool
 }
 
 type outReg struct {
@@ -523,11 +650,15 @@ func (k *composer) copyPipe(p *netlist.Design, prefix string, span *[2]int) (map
 }
 
 // pad delays the next-values of ports (those of p's outputs, in p's
-// order) by n cycles through registers named <prefix>pad<k>_<port>_<i>.
-// rst drops the values in the pad as the valid chains drop theirs: the
-// registers load 0 under rst, and the last one's value is ANDed with
-// rst's complement, since it answers in the cycle rst drops it.
-func (k *composer) pad(next map[string]netlist.Bus, p *netlist.Design, prefix string, n int) {
+// order) by n cycles through registers named <prefix>pad<k>_<port>_<i>,
+// appended to span (the path's gates, for the timing check). rst drops
+// the values in the pad as the valid chains drop theirs: the first
+// register loads the path's output value, which is 0 under rst already
+// (retime masks it with the valid chain), so that the path's last stage
+// gains no gate; the later ones load 0 under rst, and the last one's
+// value is ANDed with rst's complement, since it answers in the cycle rst
+// drops it.
+func (k *composer) pad(next map[string]netlist.Bus, p *netlist.Design, prefix string, n int, span *[2]int) {
 	if n <= 0 {
 		return
 	}
@@ -536,18 +667,23 @@ func (k *composer) pad(next map[string]netlist.Bus, p *netlist.Design, prefix st
 		for i, b := range bits {
 			for s := 1; s <= n && b != netlist.Const0; s++ {
 				gi, q := k.reg(fmt.Sprintf("%spad%d_%s_%d", prefix, s, pt.Name, i))
-				k.setD(gi, k.and2(b, k.rstN))
+				if s == 1 {
+					k.setD(gi, b)
+				} else {
+					k.setD(gi, k.and2(b, k.rstN))
+				}
 				b = q
 			}
 			bits[i] = k.and2(b, k.rstN)
 		}
 	}
+	span[1] = len(k.d.Gates)
 }
 
 // composeTogether is the unit without speculation: the detector rd and
 // the all-to-all rs side by side, the shallower padded to the deeper; the
 // answer is the all-to-all's, fast_o is monotonic_o.
-func composeTogether(c *specs.Coalescer, rd, rs *retime.Result) (*composer, error) {
+func composeTogether(c *specs.Coalescer, rd, rs *retime.Result, buffer bool) (*composer, error) {
 	k := newComposer(c, rs.Design.Inputs())
 	L := max(rd.Latency, rs.Latency)
 	k.lf, k.ls = L, L
@@ -555,12 +691,12 @@ func composeTogether(c *specs.Coalescer, rd, rs *retime.Result) (*composer, erro
 	if err != nil {
 		return nil, err
 	}
+	k.pad(nd, rd.Design, "det_", L-rd.Latency, &k.fastGates)
 	ns, err := k.copyPipe(rs.Design, "a2a_", &k.slowGates)
 	if err != nil {
 		return nil, err
 	}
-	k.pad(nd, rd.Design, "det_", L-rd.Latency)
-	k.pad(ns, rs.Design, "a2a_", L-rs.Latency)
+	k.pad(ns, rs.Design, "a2a_", L-rs.Latency, &k.slowGates)
 	dm := nd["monotonic_o"][0]
 	k.port("ready_o", netlist.Out, netlist.Bus{netlist.Const1}, "1: a warp is accepted every cycle")
 	var data []*netlist.Port
@@ -582,6 +718,9 @@ func composeTogether(c *specs.Coalescer, rd, rs *retime.Result) (*composer, erro
 	sv := ns["valid_o"][0]
 	vq := k.outReg("valid_q", sv, nil, netlist.Bus{sv})
 	k.port("valid_o", netlist.Out, netlist.Bus{vq}, fmt.Sprintf("the outputs answer the warp presented %d cycles before", L))
+	if buffer {
+		k.bufferFanout()
+	}
 	return k, k.d.Check()
 }
 
@@ -677,22 +816,130 @@ func composePending(c *specs.Coalescer, rf, rs *retime.Result, buffer bool) (*co
 	k.port("fast_o", netlist.Out, netlist.Bus{fq}, fmt.Sprintf("the answer is the fast path's (detector and neighbor coalescer), %d cycles after valid_i; else the all-to-all's, %d cycles after", k.lf, k.ls))
 	vq := k.outReg("valid_q", k.or2(fastGo, slowGo), netlist.Bus{fm}, nil)
 	k.port("valid_o", netlist.Out, netlist.Bus{vq}, fmt.Sprintf("the outputs answer a warp presented %d (fast_o) or %d cycles before", k.lf, k.ls))
+	if buffer {
+		k.bufferFanout()
+	}
 	return k, k.d.Check()
 }
 
-// measure times the unit: the worst register input (arrival plus setup)
-// and, over the output registers beyond the period, the excess of those
-// whose latest input came from the fast side and of those from the slow
-// side.
-func (k *composer) measure(opt timing.Options, period float64) (worst, overFast, overSlow float64, err error) {
+// bufferFanout gives every net of the unit read by more than maxFanout
+// gate pins a tree of buffers of that fanout, as retime does to each path
+// under the unsized model (whose gates drive their whole load alone): the
+// inputs both paths read (each path's own input trees hang from them),
+// rst's complement at the pads, the selects. A tree is placed after its
+// driver (at the front for inputs and register outputs, which the timing
+// and the simulator resolve first); readers take its leaves in gate order.
+// The gate indexes the composer keeps are renumbered.
+func (k *composer) bufferFanout() {
+	d := k.d
+	readers := make([]int32, d.NumNets)
+	for _, g := range d.Gates {
+		for _, n := range g.In {
+			readers[n]++
+		}
+	}
+	need := func(n netlist.Net) bool { return n >= 2 && int(readers[n]) > maxFanout }
+	if !slices.ContainsFunc(d.Gates, func(g netlist.Gate) bool { return need(g.Out) }) &&
+		!slices.ContainsFunc(d.Inputs(), func(p *netlist.Port) bool { return slices.ContainsFunc(p.Bits, need) }) {
+		return
+	}
+	gates := make([]netlist.Gate, 0, len(d.Gates)+len(d.Gates)/8)
+	leaves := map[netlist.Net][]netlist.Net{}
+	k.fromInput = map[netlist.Net]bool{}
+	mark := false
+	tree := func(n netlist.Net) {
+		if need(n) {
+			leaves[n] = fanoutTree(n, int(readers[n]), true, func(in netlist.Net) netlist.Net {
+				o := k.net()
+				gates = append(gates, netlist.Gate{Kind: netlist.BUF, In: []netlist.Net{in}, Out: o})
+				if mark {
+					k.fromInput[o] = true
+				}
+				return o
+			})
+		}
+	}
+	mark = true
+	for _, p := range d.Inputs() {
+		for _, n := range p.Bits {
+			tree(n)
+		}
+	}
+	mark = false
+	for _, g := range d.Gates {
+		if g.Kind == netlist.DFF {
+			tree(g.Out)
+		}
+	}
+	index := make([]int, len(d.Gates))
+	for gi, g := range d.Gates {
+		in := make([]netlist.Net, len(g.In))
+		for i, n := range g.In {
+			in[i] = n
+			if l := leaves[n]; len(l) > 0 {
+				in[i], leaves[n] = l[0], l[1:]
+			}
+		}
+		index[gi] = len(gates)
+		gates = append(gates, netlist.Gate{Kind: g.Kind, In: in, Out: g.Out})
+		if g.Kind != netlist.DFF {
+			tree(g.Out)
+		}
+	}
+	span := func(s *[2]int) {
+		if s[1] > s[0] {
+			s[0], s[1] = index[s[0]], index[s[1]-1]+1
+		}
+	}
+	span(&k.fastGates)
+	span(&k.slowGates)
+	for i := range k.outRegs {
+		k.outRegs[i].gate = index[k.outRegs[i].gate]
+	}
+	d.Gates = gates
+}
+
+// measurement is the unit's timing: the worst register input (arrival
+// plus setup) and, over the registers beyond the period, the excess of
+// those whose latest input came from the fast (or detector) side and of
+// those from the slow side; and the unit's area in GE.
+type measurement struct {
+	worst, overFast, overSlow float64
+	area                      float64
+	// entryFast and entrySlow are the latest arrivals, in τ, of the
+	// inputs (through their trees) at each path's gates.
+	entryFast, entrySlow float64
+}
+
+// measure times the unit.
+func (k *composer) measure(opt timing.Options, period float64) (measurement, error) {
 	nt, err := timing.Times(k.d, opt)
 	if err != nil {
-		return 0, 0, 0, err
+		return measurement{}, err
 	}
+	m := measurement{area: nt.AreaGE}
+	isInput := map[netlist.Net]bool{}
+	for _, p := range k.d.Inputs() {
+		for _, n := range p.Bits {
+			isInput[n] = true
+		}
+	}
+	entry := func(span [2]int) float64 {
+		t := 0.0
+		for _, g := range k.d.Gates[span[0]:span[1]] {
+			for _, n := range g.In {
+				if isInput[n] || k.fromInput[n] {
+					t = max(t, nt.Arrival[n])
+				}
+			}
+		}
+		return t
+	}
+	m.entryFast, m.entrySlow = entry(k.fastGates), entry(k.slowGates)
 	fo4 := func(n netlist.Net) float64 { return nt.Arrival[n]/nt.TauPerFO4 + timing.SetupFO4 }
 	for _, g := range k.d.Gates {
 		if g.Kind == netlist.DFF {
-			worst = max(worst, math.Round(fo4(g.In[0])*1e4)/1e4)
+			m.worst = max(m.worst, math.Round(fo4(g.In[0])*1e4)/1e4)
 		}
 	}
 	latest := func(b netlist.Bus) float64 {
@@ -708,9 +955,9 @@ func (k *composer) measure(opt timing.Options, period float64) (worst, overFast,
 			continue
 		}
 		if latest(r.fast) >= latest(r.slow) {
-			overFast = max(overFast, over)
+			m.overFast = max(m.overFast, over)
 		} else {
-			overSlow = max(overSlow, over)
+			m.overSlow = max(m.overSlow, over)
 		}
 	}
 	// Registers inside the copied pipelines: the inputs they share load
@@ -723,12 +970,12 @@ func (k *composer) measure(opt timing.Options, period float64) (worst, overFast,
 		switch {
 		case over <= 1e-9:
 		case gi >= k.fastGates[0] && gi < k.fastGates[1]:
-			overFast = max(overFast, over)
+			m.overFast = max(m.overFast, over)
 		case gi >= k.slowGates[0] && gi < k.slowGates[1]:
-			overSlow = max(overSlow, over)
+			m.overSlow = max(m.overSlow, over)
 		}
 	}
-	return worst, overFast, overSlow, nil
+	return m, nil
 }
 
 // prune removes the gates no output or register needs (the copied

@@ -31,9 +31,10 @@ var thesisClocks = [3]float64{40, 48, 56}
 // active_mask or requests; specs/coalescer_thesis.hcl has the thesis's
 // two): at each clock it pipelines the all-to-all coalescer and the
 // detector alone (package retime, under the sized and the unsized model)
-// and builds the variable-latency unit (sized), and counts on the netlist
-// simulator the cycles from valid_i to valid_o: of a warp through each
-// pipeline, and of a monotonic and a non-monotonic warp through the unit.
+// and builds the variable-latency unit (under each model), and counts on
+// the netlist simulator the cycles from valid_i to valid_o: of a warp
+// through each pipeline, and of a monotonic and a non-monotonic warp
+// through the unit.
 // Beside them it puts the model's figures (timing.CyclesAt of the
 // combinational unsized delay, as `lsugen timing --clock` prints) and the
 // thesis's. It returns a Markdown table and its notes.
@@ -49,8 +50,8 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 	}
 	slices.SortStableFunc(cs, func(a, b *specs.Coalescer) int { return a.Lanes - b.Lanes })
 	var sb strings.Builder
-	sb.WriteString("| lanes | clock (FO4) | all-to-all: thesis | model | simulated | simulated, unsized | detector: thesis | model | simulated | simulated, unsized | unit (sized): fast / slow | unit's worst stage (FO4) |\n")
-	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	sb.WriteString("| lanes | clock (FO4) | all-to-all: thesis | model | simulated | simulated, unsized | detector: thesis | model | simulated | simulated, unsized | unit (sized): fast / slow | worst stage (FO4) | unit (unsized): fast / slow | worst stage (FO4) |\n")
+	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	// Refusals are numbered notes, one per unit and path.
 	type refused struct {
 		what    string
@@ -115,6 +116,20 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 			if err != nil {
 				return "", err
 			}
+			ub, err := buildSpeculative(c, retime.Options{PeriodFO4: P, Timing: unsized})
+			unitUns, unitUnsWorst := "", ""
+			switch {
+			case errors.Is(err, retime.ErrPeriod):
+				unitUns, unitUnsWorst = note(fmt.Sprintf("%d-lane unit", c.Lanes), P, err.Error()), "–"
+			case err != nil:
+				return "", err
+			default:
+				f, s, err := unitCycles(ub.design, c)
+				if err != nil {
+					return "", err
+				}
+				unitUns, unitUnsWorst = fmt.Sprintf("%d / %d", f, s), fmt.Sprintf("%.2f", ub.info.WorstStageFO4)
+			}
 			uns := func(d *netlist.Design, what string) (string, error) {
 				r, err := retime.Pipeline(d, retime.Options{PeriodFO4: P, Timing: unsized})
 				if errors.Is(err, retime.ErrPeriod) {
@@ -126,17 +141,28 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 				n, err := pipelineCycles(r.Design)
 				return fmt.Sprint(n), err
 			}
-			a2aUns, err := uns(paths.slow, "all-to-all")
-			if err != nil {
-				return "", err
+			var a2aUns, detUns string
+			if ub != nil { // the unit has pipelined both alone
+				na, err := pipelineCycles(ub.a2a.Design)
+				if err != nil {
+					return "", err
+				}
+				nd, err := pipelineCycles(ub.det.Design)
+				if err != nil {
+					return "", err
+				}
+				a2aUns, detUns = fmt.Sprint(na), fmt.Sprint(nd)
+			} else {
+				if a2aUns, err = uns(paths.slow, "all-to-all"); err != nil {
+					return "", err
+				}
+				if detUns, err = uns(paths.det, "detector"); err != nil {
+					return "", err
+				}
 			}
-			detUns, err := uns(paths.det, "detector")
-			if err != nil {
-				return "", err
-			}
-			fmt.Fprintf(&sb, "| %d | %g | %s | %d | %d | %s | %s | %d | %d | %s | %d / %d | %.2f |\n",
+			fmt.Fprintf(&sb, "| %d | %g | %s | %d | %d | %s | %s | %d | %d | %s | %d / %d | %.2f | %s | %s |\n",
 				c.Lanes, P, quote(th.a2a, i), timing.CyclesAt(a2aFO4, P), a2aSim, a2aUns,
-				quote(th.fast, i), timing.CyclesAt(detFO4, P), detSim, detUns, fast, slow, b.info.WorstStageFO4)
+				quote(th.fast, i), timing.CyclesAt(detFO4, P), detSim, detUns, fast, slow, b.info.WorstStageFO4, unitUns, unitUnsWorst)
 		}
 		delays = append(delays, fmt.Sprintf("%d lanes %.2f FO4 (all-to-all) and %.2f FO4 (detector)", c.Lanes, a2aFO4, detFO4))
 	}

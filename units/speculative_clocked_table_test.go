@@ -37,7 +37,7 @@ func TestSpeculativeTables_DocUpToDate(t *testing.T) {
 		}
 		rows++
 		cells := strings.Split(line, " | ")
-		if len(cells) != 12 {
+		if len(cells) != 14 {
 			t.Errorf("row %q", line)
 			continue
 		}

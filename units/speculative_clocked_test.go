@@ -268,3 +268,72 @@ func TestSpeculativeClockedStimulus_Covers(t *testing.T) {
 		t.Error("no valid_i: want an error")
 	}
 }
+
+// TestSpeculativeClocked_UnsizedSpeculates builds, under the unsized
+// model, a unit whose all-to-all path (with requests) is deeper than the
+// fast path inside the unit, and runs it in lockstep with its model on
+// the netlist simulator: it speculates, every stage fits the period, and
+// no net of the unit drives more than a buffer tree's fanout.
+func TestSpeculativeClocked_UnsizedSpeculates(t *testing.T) {
+	c := specUnit("spec16u", 16, 10, 1, false, true)
+	const P = 36
+	d, info, err := buildSpeculativeClocked(c, retime.Options{PeriodFO4: P, Timing: timingOpts(timing.Unsized)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.Speculates || info.FastLatency != 4 || info.SlowLatency != 5 || info.WorstStageFO4 > P {
+		t.Errorf("%+v: want Lf 4 < Ls 5, worst stage <= %v FO4", info, P)
+	}
+	readers := make([]int, d.NumNets)
+	for _, g := range d.Gates {
+		for _, n := range g.In {
+			readers[n]++
+		}
+	}
+	worst := 0
+	for n, r := range readers {
+		if n >= 2 && r > worst {
+			worst = r
+		}
+	}
+	if worst > maxFanout {
+		t.Errorf("a net of the unit has %d readers, more than %d", worst, maxFanout)
+	}
+	cov := lockstep(t, c, d, info, 5000, []verify.Engine{verify.Netlist}, false)
+	fast, slow, held := coverageCounts(t, cov)
+	if fast < 100 || slow < 100 || held < 20 {
+		t.Errorf("coverage: %s", cov)
+	}
+	t.Logf("Lf %d Ls %d, worst stage %.2f FO4, %d registers, %d gates; %s", info.FastLatency, info.SlowLatency, info.WorstStageFO4, info.Registers, len(d.Gates), cov)
+}
+
+// TestSpeculativeClocked_SizedClocks builds 8-lane units under the sized
+// model at clocks where both paths alone can be pipelined, among them
+// those that failed before the paths were cut for the unit's wire and
+// inputs (with requests at 12, 16 and 24 FO4).
+func TestSpeculativeClocked_SizedClocks(t *testing.T) {
+	for _, tc := range []struct {
+		requests bool
+		period   float64
+	}{{true, 12}, {true, 16}, {true, 20}, {true, 24}, {true, 30}, {false, 12}, {false, 16}, {false, 20}, {false, 24}, {false, 30}} {
+		c := specUnit("spec8s", 8, 32, 5, false, tc.requests)
+		opt := retime.Options{PeriodFO4: tc.period, Timing: timingOpts(timing.Sized)}
+		paths, err := speculativePaths(c, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []*netlist.Design{paths.det, paths.slow} {
+			if _, err := retime.Pipeline(d, opt); err != nil {
+				t.Fatalf("requests %v, %v FO4: %s alone: %v", tc.requests, tc.period, d.Name, err)
+			}
+		}
+		_, info, err := buildSpeculativeClocked(c, opt)
+		if err != nil {
+			t.Errorf("requests %v, %v FO4: %v", tc.requests, tc.period, err)
+			continue
+		}
+		if info.WorstStageFO4 > tc.period {
+			t.Errorf("requests %v, %v FO4: %+v", tc.requests, tc.period, info)
+		}
+	}
+}
