@@ -14,9 +14,9 @@ monotonicity_detector "monotonic_8_c16u" {
 # The speculative coalescer at a clock is a variable-latency unit: a
 # monotonic warp is answered from the detector + neighbor path, the others
 # from the all-to-all (docs/pipelining.md).
-coalescer "coalesce_spec_16_c20" {
+coalescer "coalesce_spec_8_c20" {
   structure  = "speculative"
-  lanes      = 16
+  lanes      = 8
   addr_bits  = 32
   block_bits = 5
   requests   = true
