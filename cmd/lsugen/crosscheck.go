@@ -189,7 +189,17 @@ func writeCrosscheck(a *app, f *crosscheckFlags, rep *sta.Report, jobs, cpus int
 	case f.asJSON:
 		return printJSON(a.stdout, crosscheckDoc{Version: gen.Version, Report: rep})
 	case f.asMarkdown:
-		return rep.WriteMarkdown(a.stdout)
+		if err := rep.WriteMarkdown(a.stdout); err != nil {
+			return err
+		}
+		// A pipelined unit's stages, in a table of their own.
+		var st bytes.Buffer
+		if err := rep.WriteStagesMarkdown(&st); err != nil || st.Len() == 0 {
+			return err
+		}
+		fmt.Fprintln(a.stdout)
+		_, err := a.stdout.Write(st.Bytes())
+		return err
 	}
 	return rep.WriteText(a.stdout)
 }

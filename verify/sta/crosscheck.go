@@ -75,6 +75,7 @@ type crosscheck struct {
 type outcome struct {
 	res      *UnitResult
 	mapped   *Timing
+	stages   *stageTimings // a pipelined unit's D pins at its period
 	seconds  float64
 	err      error
 	timedOut bool
@@ -199,7 +200,11 @@ func (c *crosscheck) runUnit(ctx context.Context, u CrosscheckUnit) outcome {
 	if err == nil {
 		mapped, err = c.flow.RunMapped(ctx, u.Design, c.ch)
 	}
-	o := outcome{res: res, mapped: mapped, seconds: time.Since(start).Seconds(), err: err}
+	var stages *stageTimings
+	if err == nil && staged(u.Design) {
+		stages, err = c.flow.timeStages(ctx, u.Design, res, c.report.FO4.PS)
+	}
+	o := outcome{res: res, mapped: mapped, stages: stages, seconds: time.Since(start).Seconds(), err: err}
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 		// A tool run's own Config.Timeout, not the caller's deadline:
 		// reported, not fatal.
@@ -234,6 +239,13 @@ func (c *crosscheck) add(u CrosscheckUnit, o outcome) error {
 		return err
 	}
 	c.report.add(o.res, o.mapped, u.Kind, u.Variant, len(d.Gates), lib, textbook, fixed, o.seconds)
+	if o.stages != nil {
+		pr := newPipelineReport(d, o.stages, c.report.FO4.PS)
+		if err := setStageModels(pr, d, c.libOpt, c.report.FO4.PS); err != nil {
+			return err
+		}
+		c.report.Units[len(c.report.Units)-1].Pipeline = pr
+	}
 	return nil
 }
 

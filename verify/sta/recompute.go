@@ -85,6 +85,18 @@ func Recompute(units []CrosscheckUnit, prev *Report, lib *liberty.Library, bandP
 		ur := f
 		ur.Kind, ur.Variant, ur.Gates = u.Kind, u.Variant, len(d.Gates)
 		r.setEstimates(&ur, ur.Mapped.DelayPS, ur.Plain.DelayPS, ur.TimingDriven.DelayPS, lib, textbook, fixed)
+		if ur.Pipeline != nil {
+			// The stages' OpenSTA figures are prev's, the model's new.
+			if !staged(d) {
+				return nil, fmt.Errorf("sta: %s: the flow report has stages, the unit is not a fixed-latency pipeline", d.Name)
+			}
+			p := *ur.Pipeline
+			p.Stages = append([]StageReport(nil), p.Stages...)
+			if err := setStageModels(&p, d, libOpt, r.FO4.PS); err != nil {
+				return nil, err
+			}
+			ur.Pipeline = &p
+		}
 		r.Units = append(r.Units, ur)
 	}
 	return r, nil

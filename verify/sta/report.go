@@ -122,6 +122,10 @@ type UnitReport struct {
 	LibFixedSlew *ModelEstimate `json:"lib_fixed_slew,omitempty"`
 	// WithinBand is |Lib.SizedErrorPct| ≤ the report's BandPct.
 	WithinBand bool `json:"within_band"`
+	// Pipeline is a pipelined unit's stages, OpenSTA's beside the
+	// model's (stages.go); absent for other units and for a
+	// variable-latency one.
+	Pipeline *PipelineReport `json:"pipeline,omitempty"`
 	// Seconds is the unit's wall time through both flows.
 	Seconds float64 `json:"seconds"`
 }
@@ -286,6 +290,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			u.Lib.SizedFO4, pct(u.Lib.SizedErrorPct), mark, u.Textbook.SizedFO4, pct(u.Textbook.SizedErrorPct), u.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := r.writeStagesText(w); err != nil {
 		return err
 	}
 	for _, s := range r.Skipped {
