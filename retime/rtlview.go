@@ -108,7 +108,7 @@ func rtlView(p *netlist.Design, stageOfGate map[netlist.Net]int32, regs []regBus
 		for i, n := range g.In {
 			args[i] = operand(n)
 		}
-		a := netlist.Assign{Name: name, Wire: true, Expr: gateExpr(g.Kind, args)}
+		a := netlist.Assign{Name: name, Wire: true, Expr: netlist.GateExpr(g.Kind, args)}
 		if st := stageOfGate[g.Out]; st != lastStage {
 			a.Doc = fmt.Sprintf("Stage %d.", st+1)
 			lastStage = st
@@ -185,34 +185,4 @@ func wireName(p *netlist.Design, n netlist.Net, taken map[string]bool) string {
 	}
 	taken[name] = true
 	return name
-}
-
-// gateExpr is the expression of a gate of kind k over its input
-// expressions.
-func gateExpr(k netlist.Kind, a []*netlist.Expr) *netlist.Expr {
-	switch k {
-	case netlist.INV:
-		return netlist.NotE(a[0])
-	case netlist.BUF:
-		return a[0]
-	case netlist.NAND2, netlist.NAND3, netlist.NAND4:
-		return netlist.NotE(netlist.AndE(a...))
-	case netlist.NOR2, netlist.NOR3, netlist.NOR4:
-		return netlist.NotE(netlist.OrE(a...))
-	case netlist.AND2, netlist.AND3, netlist.AND4:
-		return netlist.AndE(a...)
-	case netlist.OR2, netlist.OR3, netlist.OR4:
-		return netlist.OrE(a...)
-	case netlist.XOR2:
-		return netlist.XorE(a...)
-	case netlist.XNOR2:
-		return netlist.NotE(netlist.XorE(a...))
-	case netlist.AOI21:
-		return netlist.NotE(netlist.OrE(netlist.AndE(a[0], a[1]), a[2]))
-	case netlist.OAI21:
-		return netlist.NotE(netlist.AndE(netlist.OrE(a[0], a[1]), a[2]))
-	case netlist.MUX2:
-		return netlist.MuxE(a[0], a[2], a[1])
-	}
-	panic(fmt.Sprintf("retime: no expression for %s", k))
 }

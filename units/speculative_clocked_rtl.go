@@ -15,6 +15,7 @@ import (
 // under the same names.
 func gateRTL(d *netlist.Design) (*netlist.RTL, error) {
 	r := &netlist.RTL{}
+	var wide []netlist.Net // bits of multi-bit inputs
 	ref := make([]*netlist.Expr, d.NumNets)
 	ref[netlist.Const0], ref[netlist.Const1] = netlist.ConstExpr(0, 1), netlist.ConstExpr(1, 1)
 	taken := map[string]bool{}
@@ -28,6 +29,7 @@ func gateRTL(d *netlist.Design) (*netlist.RTL, error) {
 				ref[n] = netlist.Ref(p.Name, 1)
 			} else {
 				ref[n] = netlist.Slice(netlist.Ref(p.Name, p.Width()), i, i)
+				wide = append(wide, n)
 			}
 		}
 	}
@@ -41,6 +43,22 @@ func gateRTL(d *netlist.Design) (*netlist.RTL, error) {
 		}
 		taken[s] = true
 		return s
+	}
+	// The bits of wide inputs that gates read are scalar wires, one
+	// bit-select each: Icarus elaborates every bit-select slowly (see
+	// retime's readable view).
+	read := make([]bool, d.NumNets)
+	for _, g := range d.Gates {
+		for _, n := range g.In {
+			read[n] = true
+		}
+	}
+	for _, n := range wide {
+		if read[n] {
+			w := name(n)
+			r.Assigns = append(r.Assigns, netlist.Assign{Name: w, Wire: true, Expr: ref[n]})
+			ref[n] = netlist.Ref(w, 1)
+		}
 	}
 	var regs []netlist.Gate
 	for _, g := range d.Gates {
@@ -57,7 +75,7 @@ func gateRTL(d *netlist.Design) (*netlist.RTL, error) {
 		for i, n := range g.In {
 			in[i] = ref[n]
 		}
-		e := gateExpr(g.Kind, in)
+		e := netlist.GateExpr(g.Kind, in)
 		if e == nil {
 			return nil, fmt.Errorf("%s: no word-level form of gate kind %s", d.Name, g.Kind)
 		}
@@ -80,36 +98,6 @@ func gateRTL(d *netlist.Design) (*netlist.RTL, error) {
 		r.Assigns = append(r.Assigns, netlist.Assign{Name: p.Name, Expr: e})
 	}
 	return r, nil
-}
-
-// gateExpr is the function of a gate of kind k over its inputs; nil for
-// a DFF.
-func gateExpr(k netlist.Kind, in []*netlist.Expr) *netlist.Expr {
-	switch k {
-	case netlist.INV:
-		return netlist.NotE(in[0])
-	case netlist.BUF:
-		return in[0]
-	case netlist.NAND2, netlist.NAND3, netlist.NAND4:
-		return netlist.NotE(netlist.AndE(in...))
-	case netlist.NOR2, netlist.NOR3, netlist.NOR4:
-		return netlist.NotE(netlist.OrE(in...))
-	case netlist.AND2, netlist.AND3, netlist.AND4:
-		return netlist.AndE(in...)
-	case netlist.OR2, netlist.OR3, netlist.OR4:
-		return netlist.OrE(in...)
-	case netlist.XOR2:
-		return netlist.XorE(in...)
-	case netlist.XNOR2:
-		return netlist.NotE(netlist.XorE(in...))
-	case netlist.AOI21:
-		return netlist.NotE(netlist.OrE(netlist.AndE(in[0], in[1]), in[2]))
-	case netlist.OAI21:
-		return netlist.NotE(netlist.AndE(netlist.OrE(in[0], in[1]), in[2]))
-	case netlist.MUX2:
-		return netlist.MuxE(in[0], in[2], in[1])
-	}
-	return nil
 }
 
 // identifier makes a net name a Verilog identifier: characters other than
