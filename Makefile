@@ -74,7 +74,7 @@ golden:
 # Regenerate docs/spec-reference.md from the spec loader's tables (a test
 # fails while it is stale).
 docs:
-	$(GO) test ./units -run SpecReference -update-docs
+	$(GO) test ./units -run 'SpecReference|SpeculativeTables' -update-docs
 	$(GO) test ./cmd/lsugen -run JSONSchemas_UpToDate -update-docs
 
 # lsugen side by side with Verilator and Yosys on this machine (the first
