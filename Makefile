@@ -71,8 +71,9 @@ crosscheck: deps build
 golden:
 	$(GO) test ./golden -update
 
-# Regenerate docs/spec-reference.md from the spec loader's tables (a test
-# fails while it is stale).
+# Regenerate the generated pages (a test fails while one is stale):
+# docs/spec-reference.md from the spec loader's tables, the Tables 5.1/5.2
+# section of docs/timing-model.md from simulation, docs/schema/*.json.
 docs:
 	$(GO) test ./units -run 'SpecReference|SpeculativeTables' -update-docs
 	$(GO) test ./cmd/lsugen -run JSONSchemas_UpToDate -update-docs
