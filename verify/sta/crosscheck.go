@@ -305,6 +305,14 @@ func (r *Report) WritePage(w io.Writer, p PageInfo) error {
 	if err := r.WriteMarkdown(bw); err != nil {
 		return err
 	}
+	if len(r.pipelinedUnits()) > 0 {
+		fmt.Fprintf(bw, "\nThe pipelined units' stages: OpenSTA's worst arrival plus the library's setup time at the D pins of the registers that end each stage, "+
+			"with the clock at the period in the measured FO4 (slack against it, ✗ when negative), beside the model's stage delays with its setup time of %g FO4 "+
+			"(textbook: the model and mode that placed the registers, in its own FO4); errors against the timing-driven flow, the unsized model's against lsugen's gates.\n\n", timing.SetupFO4)
+		if err := r.WriteStagesMarkdown(bw); err != nil {
+			return err
+		}
+	}
 	if len(r.Skipped) > 0 {
 		bw.WriteString("\nNot run:\n\n")
 		for _, s := range r.Skipped {

@@ -205,4 +205,11 @@ func TestCrosscheck_PipelinedStages(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(md.String()), "\n"); len(lines) != 5 || !strings.HasPrefix(lines[2], "| atomic_add_ripple | 5 FO4 (") {
 		t.Errorf("stages table:\n%s", md.String())
 	}
+	var page strings.Builder
+	if err := rep.WritePage(&page, PageInfo{Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "\n\n"+md.String()) {
+		t.Errorf("the page lacks the stages table:\n%s", page.String())
+	}
 }
