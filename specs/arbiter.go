@@ -120,6 +120,11 @@ func (a *BankArbiter) checkRefs() hcl.Diagnostics {
 		if h == nil {
 			continue
 		}
+		if h.ClockFO4 > 0 {
+			diags = append(diags, refDiag(r, "Pipelined hash",
+				fmt.Sprintf("hash %q has clock_fo4, but the arbiter places one combinational instance of it per lane, under the same module name. Remove clock_fo4 from the hash and give it to the arbiter, which is then pipelined with the hash inside.", h.Name)))
+			continue
+		}
 		if h.Registered() {
 			diags = append(diags, refDiag(r, "Hash with configuration registers",
 				fmt.Sprintf("hash %q keeps its configuration in registers (config = \"register\"), but the arbiter places one instance of the hash per lane, which would hold %d copies of it. Give the hash config = \"ports\": the arbiter then has its configuration ports (%s_cfg_*), shared by every lane.", h.Name, a.Lanes, map[string]string{"hash": "hash", "lock_hash": "lock"}[r.Attr])))

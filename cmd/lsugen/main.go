@@ -331,9 +331,17 @@ func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error)
 			}
 			return nil, err
 		}
+		// --clock-fo4 leaves a unit that others instantiate combinational:
+		// they place it under its own module name.
+		used := map[string]bool{}
+		for _, su := range file.Units {
+			for _, r := range specs.References(su) {
+				used[r.Name] = true
+			}
+		}
 		for _, su := range file.Units {
 			d, gd := units.Generate(su)
-			if c := b.clock; c.ClockFO4 > 0 && d != nil && d.Clock == "" && !gd.HasErrors() {
+			if c := b.clock; c.ClockFO4 > 0 && d != nil && d.Clock == "" && !gd.HasErrors() && !used[su.UnitName()] {
 				d, gd = units.Pipeline(su, d, c, gd)
 			}
 			diags = append(diags, gd...)

@@ -38,3 +38,15 @@ bank_arbiter "serializing" {
   serialize = true
   clock_fo4 = 40
 }
+hash "pipelined_hash" {
+  function  = "bitvector_perm"
+  addr_bits = 16
+  bank_bits = 3
+  k         = 2
+  clock_fo4 = 20
+}
+bank_arbiter "uses_it" {
+  lanes     = 4
+  addr_bits = 16
+  hash      = hash.pipelined_hash
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClockFO4Flag: --clock-fo4 pipelines the combinational units of a
+// spec, leaves clocked ones and the hashes other units instantiate alone,
+// and refuses a period out of range or --timing-mode without it.
+func TestClockFO4Flag(t *testing.T) {
+	code, stdout, stderr := lsugen(t, "timing", "--json", "--clock-fo4", "40", "../../specs/arbiter.hcl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Units []struct {
+			Name          string  `json:"name"`
+			ClockFO4      float64 `json:"clock_fo4"`
+			LatencyCycles int     `json:"latency_cycles"`
+		} `json:"units"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, u := range doc.Units {
+		got[u.Name] = u.LatencyCycles
+	}
+	// arb_xor_3 is the hash arb_serial_8 instantiates; arb_serial_8
+	// serializes (clocked already); arb_mod_8 is combinational.
+	if got["arb_mod_8"] < 1 || got["arb_xor_3"] != 0 || got["arb_serial_8"] != 0 {
+		t.Errorf("latencies %v: want arb_mod_8 pipelined, arb_xor_3 and arb_serial_8 not", got)
+	}
+	spec := filepath.Join("..", "..", "specs", "coalescer_small.hcl")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--clock-fo4", "3"}, "--clock-fo4 3: want a period from 4 to 10000 FO4"},
+		{[]string{"--clock-fo4", "1e9"}, "--clock-fo4 1e+09: want a period"},
+		{[]string{"--clock-fo4", "NaN"}, "--clock-fo4 NaN: want a period"},
+		{[]string{"--timing-mode", "sized"}, "give --clock-fo4 too"},
+		{[]string{"--clock-fo4", "40", "--timing-mode", "fast"}, `--timing-mode "fast": want sized or unsized`},
+	} {
+		code, _, stderr := lsugen(t, append(append([]string{"timing"}, c.args...), spec)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
+		}
+	}
+}
