@@ -121,22 +121,12 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	yosys, err := toolchain.Find("yosys")
+	yosys, abc, err := proofTools(opt.Dir)
 	if err != nil {
 		return nil, err
 	}
-	abc, err := findABC(yosys)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
-		return nil, err
-	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := withTimeout(ctx, opt.Timeout)
+	defer cancel()
 	rtlLibs, err := absAll(u.RTLLibs)
 	if err != nil {
 		return nil, err
@@ -162,6 +152,25 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 
 // findABC returns the yosys-abc that ships beside yosys (where Yosys
 // itself looks for it).
+// proofTools finds Yosys and its ABC and makes the work directory dir.
+func proofTools(dir string) (yosys, abc *toolchain.Tool, err error) {
+	if yosys, err = toolchain.Find("yosys"); err != nil {
+		return nil, nil, err
+	}
+	if abc, err = findABC(yosys); err != nil {
+		return nil, nil, err
+	}
+	return yosys, abc, os.MkdirAll(dir, 0o755)
+}
+
+// withTimeout bounds ctx by d; 0 is no bound.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return ctx, func() {}
+}
+
 func findABC(yosys *toolchain.Tool) (*toolchain.Tool, error) {
 	dirs := []string{filepath.Dir(yosys.Path)}
 	if real, err := filepath.EvalSymlinks(yosys.Path); err == nil && filepath.Dir(real) != dirs[0] {

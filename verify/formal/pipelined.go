@@ -61,7 +61,6 @@ import (
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/toolchain"
 	"github.com/lsugen/lsugen/verilog"
 )
 
@@ -216,22 +215,12 @@ func ProvePipelined(ctx context.Context, comb, piped Unit, latency int, opt Opti
 	if err != nil {
 		return fail(err)
 	}
-	yosys, err := toolchain.Find("yosys")
+	yosys, abc, err := proofTools(opt.Dir)
 	if err != nil {
 		return nil, err
 	}
-	abc, err := findABC(yosys)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
-		return nil, err
-	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := withTimeout(ctx, opt.Timeout)
+	defer cancel()
 	frames := opt.BMCFrames
 	if frames <= 0 {
 		frames = max(24, 2*latency+2)
