@@ -228,6 +228,22 @@ func (d *Design) portsOf(dir Dir) []*Port {
 	return ps
 }
 
+// NewNet adds a net to the design, for transforms of a built design (the
+// Builder makes nets while a generator builds one).
+func (d *Design) NewNet() Net {
+	n := Net(d.NumNets)
+	d.NumNets++
+	return n
+}
+
+// AddGate appends a gate of kind k reading in, driving a new net, which
+// it returns.
+func (d *Design) AddGate(k Kind, in ...Net) Net {
+	o := d.NewNet()
+	d.Gates = append(d.Gates, Gate{Kind: k, In: in, Out: o})
+	return o
+}
+
 // Stats counts gates by kind.
 func (d *Design) Stats() [NumKinds]int {
 	var s [NumKinds]int

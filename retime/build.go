@@ -17,17 +17,9 @@ type builder struct {
 	version map[[2]int32]netlist.Net
 }
 
-func (b *builder) newNet() netlist.Net {
-	n := netlist.Net(b.out.NumNets)
-	b.out.NumNets++
-	return n
-}
+func (b *builder) newNet() netlist.Net { return b.out.NewNet() }
 
-func (b *builder) gate(k netlist.Kind, in ...netlist.Net) netlist.Net {
-	o := b.newNet()
-	b.out.Gates = append(b.out.Gates, netlist.Gate{Kind: k, In: in, Out: o})
-	return o
-}
+func (b *builder) gate(k netlist.Kind, in ...netlist.Net) netlist.Net { return b.out.AddGate(k, in...) }
 
 func (b *builder) dff(d netlist.Net, rank int) netlist.Net {
 	q := b.gate(netlist.DFF, d)

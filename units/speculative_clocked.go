@@ -495,17 +495,9 @@ func (k *composer) port(name string, dir netlist.Dir, bits netlist.Bus, doc stri
 	k.d.Ports = append(k.d.Ports, netlist.Port{Name: name, Dir: dir, Bits: bits, Doc: doc})
 }
 
-func (k *composer) net() netlist.Net {
-	n := netlist.Net(k.d.NumNets)
-	k.d.NumNets++
-	return n
-}
+func (k *composer) net() netlist.Net { return k.d.NewNet() }
 
-func (k *composer) gate(kind netlist.Kind, in ...netlist.Net) netlist.Net {
-	o := k.net()
-	k.d.Gates = append(k.d.Gates, netlist.Gate{Kind: kind, In: in, Out: o})
-	return o
-}
+func (k *composer) gate(kind netlist.Kind, in ...netlist.Net) netlist.Net { return k.d.AddGate(kind, in...) }
 
 // and2, or2 and not fold constants.
 func (k *composer) and2(a, b netlist.Net) netlist.Net {
