@@ -3,7 +3,8 @@ package timing
 import (
 	"fmt"
 	"math"
-	"sort"
+
+	"github.com/lsugen/lsugen/internal/interp"
 
 	"github.com/lsugen/lsugen/netlist"
 )
@@ -55,8 +56,8 @@ type EdgeTables struct {
 // at is the delay change and the output transition of e at stage effort
 // f and input transition s, all in τ. The transition is at least 0.
 func (m *SlewModel) at(e *EdgeTables, f, s float64) (dDelay, out float64) {
-	i, fi := bracket(m.Slew, s)
-	j, fj := bracket(m.Effort, f)
+	i, fi := interp.Bracket(m.Slew, s)
+	j, fj := interp.Bracket(m.Effort, f)
 	i1, j1 := min(i+1, len(m.Slew)-1), min(j+1, len(m.Effort)-1)
 	at := func(t [][]float64) float64 {
 		lo := t[i][j] + fj*(t[i][j1]-t[i][j])
@@ -81,22 +82,6 @@ func (m *SlewModel) edge(pin int, rise, pos bool) *EdgeTables {
 		return &pair.Rise
 	}
 	return &pair.Fall
-}
-
-// bracket returns the index i of the segment [xs[i], xs[i+1]] to
-// interpolate x in (the first or last segment outside the range) and the
-// fraction of x along it.
-func bracket(xs []float64, x float64) (int, float64) {
-	if len(xs) < 2 {
-		return 0, 0
-	}
-	i := sort.SearchFloat64s(xs, x) - 1
-	i = max(0, min(i, len(xs)-2))
-	d := xs[i+1] - xs[i]
-	if d == 0 {
-		return i, 0
-	}
-	return i, (x - xs[i]) / d
 }
 
 // slews tells whether the analysis propagates transitions: a

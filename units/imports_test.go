@@ -69,6 +69,10 @@ func TestImports_OneWay(t *testing.T) {
 		{"gen", "rtl", "generators build designs; writers are leaves"},
 		{"rtl", "gen", "writers only read the design"},
 		{"timing", "gen", "timing only reads the design"},
+		{"gen", "retime", "generators build combinational designs; the pipeliner cuts them after"},
+		{"gen", "timing", "generators build designs; timing measures them after"},
+		{"retime", "gen", "the pipeliner transforms any design, whichever generator built it"},
+		{"model", "retime", "models share no code with the generators they check"},
 	}
 	for pkg, imps := range imports {
 		for _, imp := range imps {

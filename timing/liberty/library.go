@@ -26,6 +26,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lsugen/lsugen/internal/interp"
 )
 
 // Library is a parsed liberty library.
@@ -110,29 +112,13 @@ type Table struct {
 // At interpolates the table bilinearly at (slew, load) and extrapolates
 // linearly outside it, as static timing tools do.
 func (t *Table) At(slew, load float64) float64 {
-	i, fi := bracket(t.Slew, slew)
-	j, fj := bracket(t.Load, load)
+	i, fi := interp.Bracket(t.Slew, slew)
+	j, fj := interp.Bracket(t.Load, load)
 	v := func(a, b int) float64 { return t.Values[a][b] }
 	i1, j1 := min(i+1, len(t.Slew)-1), min(j+1, len(t.Load)-1)
 	lo := v(i, j) + fj*(v(i, j1)-v(i, j))
 	hi := v(i1, j) + fj*(v(i1, j1)-v(i1, j))
 	return lo + fi*(hi-lo)
-}
-
-// bracket returns the index i of the segment [xs[i], xs[i+1]] to
-// interpolate x in (the first or last segment outside the range) and the
-// fraction of x along it.
-func bracket(xs []float64, x float64) (int, float64) {
-	if len(xs) < 2 {
-		return 0, 0
-	}
-	i := sort.SearchFloat64s(xs, x) - 1
-	i = max(0, min(i, len(xs)-2))
-	d := xs[i+1] - xs[i]
-	if d == 0 {
-		return i, 0
-	}
-	return i, (x - xs[i]) / d
 }
 
 // WireLoad is a wire-load model: a net of fanout F has wire length
