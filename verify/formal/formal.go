@@ -197,6 +197,28 @@ type prover struct {
 	pairs      []pair
 }
 
+// readSides runs the Yosys script that writes both modules' AIGER
+// graphs and loads them as p.gold and p.gate, checking their ports
+// against p.d.
+func (p *prover) readSides(ctx context.Context, script, goldWhat, gateWhat string, goldOut, gateOut [2]string) error {
+	if err := p.runYosys(ctx, "read", script, p.file(".yosys.log")); err != nil {
+		return err
+	}
+	var err error
+	if p.gold, err = loadSide(goldWhat, filepath.Join(p.dir, goldOut[0]), filepath.Join(p.dir, goldOut[1])); err != nil {
+		return err
+	}
+	if p.gate, err = loadSide(gateWhat, filepath.Join(p.dir, gateOut[0]), filepath.Join(p.dir, gateOut[1])); err != nil {
+		return err
+	}
+	for _, s := range []*side{p.gold, p.gate} {
+		if err := s.checkPorts(p.d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (p *prover) file(suffix string) string { return p.d.Name + suffix }
 
 func (p *prover) write(name, text string) error {
@@ -218,24 +240,15 @@ func (p *prover) prove(ctx context.Context) (*Result, error) {
 	if err := p.write(script, aigerScript(d, p.rtl, p.gates, rtlOut, gatesOut)); err != nil {
 		return nil, err
 	}
-	if err := p.runYosys(ctx, "read", script, p.file(".yosys.log")); err != nil {
-		return nil, err
-	}
-	var err error
-	if p.gold, err = loadSide("RTL", filepath.Join(p.dir, rtlOut[0]), filepath.Join(p.dir, rtlOut[1])); err != nil {
-		return nil, err
-	}
-	if p.gate, err = loadSide("gate-level", filepath.Join(p.dir, gatesOut[0]), filepath.Join(p.dir, gatesOut[1])); err != nil {
+	if err := p.readSides(ctx, script, "RTL", "gate-level", rtlOut, gatesOut); err != nil {
 		return nil, err
 	}
 	for _, s := range []*side{p.gold, p.gate} {
-		if err := s.checkPorts(d); err != nil {
-			return nil, err
-		}
 		if d.Clock == "" && len(s.a.latches) > 0 {
 			return nil, fmt.Errorf("a combinational unit, but its %s module has %d flip-flops", s.what, len(s.a.latches))
 		}
 	}
+	var err error
 	if p.pairs, err = correspond(p.gold, p.gate, p.words); err != nil {
 		return nil, err
 	}

@@ -351,20 +351,8 @@ func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 	if err := p.write(script, p.script(files, refOut, gatesOut)); err != nil {
 		return nil, err
 	}
-	if err := p.runYosys(ctx, "read", script, p.file(".yosys.log")); err != nil {
+	if err := p.readSides(ctx, script, "reference", "pipelined", refOut, gatesOut); err != nil {
 		return nil, err
-	}
-	var err error
-	if p.gold, err = loadSide("reference", filepath.Join(p.dir, refOut[0]), filepath.Join(p.dir, refOut[1])); err != nil {
-		return nil, err
-	}
-	if p.gate, err = loadSide("pipelined", filepath.Join(p.dir, gatesOut[0]), filepath.Join(p.dir, gatesOut[1])); err != nil {
-		return nil, err
-	}
-	for _, s := range []*side{p.gold, p.gate} {
-		if err := s.checkPorts(d); err != nil {
-			return nil, err
-		}
 	}
 	m := p.windows()
 	res := &PipelinedResult{Unit: d.Name, Latency: p.L, Inputs: m.a.inputs, AndGates: len(m.a.ands), Method: m.method()}
