@@ -4,7 +4,7 @@ BIN     := bin/lsugen
 SPECS   := $(wildcard specs/*.hcl)
 OUT     ?= out
 # Debian packages of the external simulators and tools, by command name.
-TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys sta:opensta cc:gcc g++:g++
+TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys sta:opensta cc:gcc g++:g++ parallel:parallel
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test verify-all crosscheck golden docs bench fuzz clean

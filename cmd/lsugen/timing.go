@@ -26,6 +26,7 @@ func newTimingCmd(a *app) *cobra.Command {
 		mode, clocks, svg     string
 		svgUnit, libFile      string
 		b                     budget
+		sw                    sweepFlags
 	)
 	opt := timing.DefaultOptions()
 	cmd := &cobra.Command{
@@ -56,6 +57,9 @@ func newTimingCmd(a *app) *cobra.Command {
 			}
 			if noWire {
 				opt.Wire = timing.Wire{}
+			}
+			if sw.active() {
+				return runSweep(a, cmd, &sw, opt, specPaths, b, asJSON, svg)
 			}
 			units, err := loadAndGenerate(specPaths, b, a.stderr)
 			if err != nil {
@@ -109,6 +113,7 @@ func newTimingCmd(a *app) *cobra.Command {
 	fs.StringVar(&svgUnit, "svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
 	addLibertyFlag(fs, &libFile)
 	addBudgetFlags(fs, &b, false)
+	addSweepFlags(fs, &sw)
 	return cmd
 }
 
