@@ -30,6 +30,8 @@ var jsonDocs = []struct {
 }{
 	{"gen.json", "lsugen gen --json, lsugen fusesoc-gen --json", genReport{}},
 	{"timing.json", "lsugen timing --json", timingDoc{}},
+	{"timing-sweep.json", "lsugen timing --sweep-clock --json, lsugen timing --sweep-merge --json", sweepDoc{}},
+	{"timing-sweep-point.json", "lsugen timing --sweep-point (one result file of a job list)", sweepPointDoc{}},
 	{"verify.json", "lsugen verify --json", verifyReport{}},
 	{"conflicts.json", "lsugen conflicts --json", conflictsDoc{}},
 	{"search.json", "lsugen search --json", searchJSON{}},

@@ -329,6 +329,8 @@ func TestJSONSchemas_Outputs(t *testing.T) {
 		{"profile.json", []string{"profile", "--json", "../../specs/traces/accelsim/profile_spmv.traceg"}, 0},
 		{"profile.json", []string{"profile", "--json", "--spec-timing", "separate", "../../specs/traces/accelsim/profile_copy.traceg"}, 0},
 		{"version.json", []string{"version", "--json"}, 0},
+		{"timing.json", []string{"timing", "--json", "../../specs/clocked.hcl"}, 0},
+		{"timing-sweep.json", []string{"timing", "--json", "--sweep-clock", "20:40:10", "../../specs/coalescer_small.hcl"}, 0},
 	} {
 		validated[c.schema] = true
 		code, stdout, stderr := lsugen(t, c.args...)
@@ -337,6 +339,16 @@ func TestJSONSchemas_Outputs(t *testing.T) {
 			continue
 		}
 		validateJSON(t, c.schema, stdout)
+	}
+	// A job list's point writes its result file, not stdout.
+	pointDir := filepath.Join(dir, "points")
+	if code, _, stderr := lsugen(t, "timing", "--sweep-point=monotonic_8_cla@20", "--out-dir", pointDir, "../../specs/coalescer_small.hcl"); code != 0 {
+		t.Errorf("--sweep-point: exit %d: %s", code, stderr)
+	} else if b, err := os.ReadFile(filepath.Join(pointDir, "monotonic_8_cla@20.json")); err != nil {
+		t.Error(err)
+	} else {
+		validated["timing-sweep-point.json"] = true
+		validateJSON(t, "timing-sweep-point.json", string(b))
 	}
 	// Every document is validated somewhere.
 	for _, d := range jsonDocs {
