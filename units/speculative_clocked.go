@@ -497,7 +497,9 @@ func (k *composer) port(name string, dir netlist.Dir, bits netlist.Bus, doc stri
 
 func (k *composer) net() netlist.Net { return k.d.NewNet() }
 
-func (k *composer) gate(kind netlist.Kind, in ...netlist.Net) netlist.Net { return k.d.AddGate(kind, in...) }
+func (k *composer) gate(kind netlist.Kind, in ...netlist.Net) netlist.Net {
+	return k.d.AddGate(kind, in...)
+}
 
 // and2, or2 and not fold constants.
 func (k *composer) and2(a, b netlist.Net) netlist.Net {
