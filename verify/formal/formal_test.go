@@ -111,6 +111,9 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 	for _, p := range paths {
 		ds = append(ds, loadDesigns(t, p)...)
 	}
+	// The largest first, so that the last proofs to start are short ones
+	// and the parallel proofs end together.
+	sort.SliceStable(ds, func(i, j int) bool { return len(ds[i].Gates) > len(ds[j].Gates) })
 	var (
 		mu    sync.Mutex
 		times []string
