@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -31,6 +32,7 @@ import (
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/units"
+	"github.com/lsugen/lsugen/verify/sta"
 )
 
 // The clock sweep of lsugen timing (issue 16 part 5, docs/clock-sweep.md):
@@ -64,6 +66,7 @@ type sweepFlags struct {
 	clock, point, merge string
 	jobList, outDir     string
 	jobCommand          string
+	staLiberty          string
 	jobs                int
 	fs                  *pflag.FlagSet
 }
@@ -76,6 +79,7 @@ func addSweepFlags(fs *pflag.FlagSet, s *sweepFlags) {
 	fs.StringVar(&s.jobCommand, "job-command", "", "with --job-list: the shell words that run lsugen in each job (default: this lsugen's absolute path)")
 	fs.StringVar(&s.point, "sweep-point", "", "compute one point UNIT@P of a sweep (unit UNIT at P FO4) and write it as JSON into --out-dir")
 	fs.StringVar(&s.merge, "sweep-merge", "", "build a sweep's table (and --svg figure) from the point results in DIR, naming the points missing or malformed")
+	fs.StringVar(&s.staLiberty, "sta-liberty", "", "with --sweep-point or --job-list: also time each point's pipeline with Yosys + OpenSTA on this liberty `FILE`, stage by stage (crosscheck-timing's flow, minutes per point)")
 	addJobsFlag(fs, &s.jobs, 1)
 	s.fs = fs
 }
@@ -145,6 +149,22 @@ type sweepPoint struct {
 	WorstStageFO4  float64   `json:"worst_stage_fo4,omitempty"`
 	StageFO4       []float64 `json:"stage_fo4,omitempty"`
 	StageRegisters []int     `json:"stage_registers,omitempty"`
+	// STA is OpenSTA's timing of the point's pipeline (--sta-liberty).
+	STA *sweepSTA `json:"sta,omitempty"`
+}
+
+// sweepSTA is a point's pipeline timed by crosscheck-timing's flow: the
+// worst stage (arrival plus the library's setup, in the library's measured
+// FO4) and least slack at the period, in the timing-driven Yosys + ABC
+// netlist and in lsugen's own gates in library cells.
+type sweepSTA struct {
+	Library             string  `json:"library"`
+	PeriodPS            float64 `json:"period_ps"`
+	TimingDrivenFO4     float64 `json:"timing_driven_worst_stage_fo4"`
+	TimingDrivenSlackPS float64 `json:"timing_driven_slack_ps"`
+	MappedFO4           float64 `json:"mapped_worst_stage_fo4"`
+	MappedSlackPS       float64 `json:"mapped_slack_ps"`
+	WithinPeriod        bool    `json:"within_period"`
 }
 
 // sweepDoc is lsugen timing --sweep-clock --json (and --sweep-merge --json).
@@ -265,6 +285,22 @@ func (s *sweepFlags) check(fl *pflag.FlagSet, specPaths []string, asJSON bool, s
 	}
 	if s.jobCommand != "" && s.jobList == "" {
 		return usagef("--job-command applies to --job-list only")
+	}
+	if flagChanged(fl, "sta-liberty") {
+		if s.jobList == "" && s.point == "" {
+			return usagef("--sta-liberty runs OpenSTA on each point, minutes apiece: with --job-list (passed to every job) or --sweep-point")
+		}
+		// The jobs may run elsewhere: they get the library's absolute path.
+		abs, err := filepath.Abs(s.staLiberty)
+		if err != nil {
+			return badInput(err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return badInput(fmt.Errorf("--sta-liberty: %w", err))
+		}
+		if err := fl.Set("sta-liberty", abs); err != nil {
+			return err
+		}
 	}
 	needDir := s.jobList != "" || s.point != ""
 	if needDir && s.outDir == "" {
@@ -494,7 +530,11 @@ func writeSweepTable(w io.Writer, doc *sweepDoc) error {
 			fmt.Fprintf(tw, "%s\t%s\t%g\t-\t-\t-\t-\t%s: %s\n", p.Unit, p.Kind, p.PeriodFO4, statusWords[p.Status], shortReason(p))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%d\t%.1f\t%.2f\t\n", p.Unit, p.Kind, p.PeriodFO4, p.LatencyCycles, p.Registers, p.AreaGE, p.WorstStageFO4)
+		note := ""
+		if p.STA != nil {
+			note = fmt.Sprintf("OpenSTA, timing-driven flow: worst stage %.2f FO4, slack %.0f ps", p.STA.TimingDrivenFO4, p.STA.TimingDrivenSlackPS)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%d\t%.1f\t%.2f\t%s\n", p.Unit, p.Kind, p.PeriodFO4, p.LatencyCycles, p.Registers, p.AreaGE, p.WorstStageFO4, note)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -657,6 +697,11 @@ func (s *sweepFlags) runPoint(a *app, opt timing.Options, specPaths []string, b 
 		return err
 	}
 	doc := sweepPointDoc{Version: gen.Version, Model: modelOf(opt), Design: designDigest(u.design), sweepPoint: sweepPointOf(*u, p, opt)}
+	if s.staLiberty != "" && doc.Status == sweepOK {
+		if doc.STA, err = staPoint(a.context(), *u, p, opt, s.staLiberty); err != nil {
+			doc.Status, doc.Reason = sweepFailed, "OpenSTA: "+err.Error()
+		}
+	}
 	data, err := marshalJSON(doc)
 	if err != nil {
 		return err
@@ -676,6 +721,50 @@ func (s *sweepFlags) runPoint(a *app, opt timing.Options, specPaths []string, b 
 		return &exitError{code: 1, err: fmt.Errorf("%s: %s", pointName(name, p), doc.Reason)}
 	}
 	return nil
+}
+
+// staPoint pipelines u at p as the point did and times the pipeline with
+// crosscheck-timing's flow and its defaults on the liberty lib.
+func staPoint(ctx context.Context, u unit, p float64, opt timing.Options, lib string) (*sweepSTA, error) {
+	r, err := retime.Pipeline(u.design, retime.Options{PeriodFO4: p, Timing: opt})
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "lsugen-sweep-sta-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	rep, err := sta.Crosscheck(ctx, []sta.CrosscheckUnit{{Design: r.Design, Kind: u.spec.UnitKind(), Variant: u.spec.Variant()}},
+		sta.CrosscheckOptions{
+			Config: sta.Config{Liberty: lib, LoadFactor: sta.DefaultLoadFactor, WorkDir: dir, TargetPS: sta.DefaultTargetPS,
+				FraigConflicts: sta.DefaultFraigConflicts, Timeout: 30 * time.Minute, Source: sta.SourceRTL},
+			BandPct: sta.DefaultBandPct, Jobs: 1,
+		}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(rep.Units) != 1 || rep.Units[0].Pipeline == nil {
+		return nil, fmt.Errorf("%s: no stage timing (skipped: %v)", u.design.Name, rep.Skipped)
+	}
+	pr := rep.Units[0].Pipeline
+	st := &sweepSTA{Library: rep.Library, PeriodPS: pr.PeriodPS, WithinPeriod: true}
+	for i, sr := range pr.Stages {
+		if i == 0 || sr.TimingDriven.FO4 > st.TimingDrivenFO4 {
+			st.TimingDrivenFO4 = sr.TimingDriven.FO4
+		}
+		if i == 0 || sr.TimingDriven.SlackPS < st.TimingDrivenSlackPS {
+			st.TimingDrivenSlackPS = sr.TimingDriven.SlackPS
+		}
+		if i == 0 || sr.Mapped.FO4 > st.MappedFO4 {
+			st.MappedFO4 = sr.Mapped.FO4
+		}
+		if i == 0 || sr.Mapped.SlackPS < st.MappedSlackPS {
+			st.MappedSlackPS = sr.Mapped.SlackPS
+		}
+		st.WithinPeriod = st.WithinPeriod && sr.TimingDriven.WithinPeriod
+	}
+	return st, nil
 }
 
 // loadUnit is loadAndGenerate for the one unit a sweep point needs: the
@@ -720,7 +809,11 @@ func pointWords(p sweepPoint) string {
 	if p.Status != sweepOK {
 		return statusWords[p.Status] + ": " + oneLine(p.Reason)
 	}
-	return fmt.Sprintf("%s, %s, %.1f GE, worst stage %.2f FO4", plot.Plural(p.LatencyCycles, "cycle"), plot.Plural(p.Registers, "flip-flop"), p.AreaGE, p.WorstStageFO4)
+	w := fmt.Sprintf("%s, %s, %.1f GE, worst stage %.2f FO4", plot.Plural(p.LatencyCycles, "cycle"), plot.Plural(p.Registers, "flip-flop"), p.AreaGE, p.WorstStageFO4)
+	if p.STA != nil {
+		w += fmt.Sprintf("; OpenSTA (%s, timing-driven flow): worst stage %.2f FO4, slack %.0f ps", p.STA.Library, p.STA.TimingDrivenFO4, p.STA.TimingDrivenSlackPS)
+	}
+	return w
 }
 
 // sweepOwnFlags are the flags of the sweep and of the timing report's

@@ -416,3 +416,47 @@ func TestSweep_PointName(t *testing.T) {
 		t.Errorf("shellQuote of a plain path: %s", got)
 	}
 }
+
+// TestSweep_STAPoint: --sta-liberty times a point's pipeline with
+// crosscheck-timing's flow; the point file carries OpenSTA's worst stage
+// and slack at the period, the job list passes the library on by its
+// absolute path, and it is refused without a point or a job list.
+func TestSweep_STAPoint(t *testing.T) {
+	lib := sky130Lib(t)
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "d.hcl", "monotonicity_detector \"m4\" {\n  lanes     = 4\n  addr_bits = 8\n}\n")
+	out := filepath.Join(dir, "points")
+	code, stdout, stderr := lsugen(t, "timing", "--sweep-point=m4@8", "--out-dir", out, "--sta-liberty", lib, spec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "m4@8.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pt struct {
+		Status string    `json:"status"`
+		STA    *sweepSTA `json:"sta"`
+	}
+	if err := json.Unmarshal(b, &pt); err != nil {
+		t.Fatal(err)
+	}
+	if pt.Status != "ok" || pt.STA == nil || !(pt.STA.TimingDrivenFO4 > 0) || !(pt.STA.MappedFO4 > 0) || !(pt.STA.PeriodPS > 0) ||
+		pt.STA.WithinPeriod != (pt.STA.TimingDrivenSlackPS >= 0) {
+		t.Fatalf("point %s", b)
+	}
+	if !strings.Contains(stdout, "OpenSTA (sky130_fd_sc_hd__tt_025C_1v80, timing-driven flow): worst stage") {
+		t.Errorf("stdout %q", stdout)
+	}
+	list := filepath.Join(dir, "jobs.txt")
+	if code, _, stderr := lsugen(t, "timing", "--sweep-clock", "8:16:8", "--job-list", list, "--out-dir", out, "--sta-liberty", lib, spec); code != 0 {
+		t.Fatalf("job list: exit %d: %s", code, stderr)
+	}
+	abs, _ := filepath.Abs(lib)
+	if b, _ := os.ReadFile(list); strings.Count(string(b), "--sta-liberty="+shellQuote(abs)) != 2 {
+		t.Errorf("job list does not pass the library on:\n%s", b)
+	}
+	if code, _, stderr := lsugen(t, "timing", "--sweep-clock", "8:16:8", "--sta-liberty", lib, spec); code != 2 || !strings.Contains(stderr, "--sta-liberty runs OpenSTA on each point") {
+		t.Errorf("--sta-liberty with an in-process sweep: exit %d, %q", code, stderr)
+	}
+}
