@@ -197,6 +197,36 @@ type prover struct {
 	pairs      []pair
 }
 
+// iprove writes the miter a and has ABC prove its output constant 0
+// (dc2, then iprove): nil when it is, else the input values of ABC's
+// counterexample; an undecided proof is an error.
+func (p *prover) iprove(ctx context.Context, a *aig) ([]bool, error) {
+	miterFile, cexFile := p.file("_miter.aig"), p.file(".cex")
+	if err := writeAIGFile(filepath.Join(p.dir, miterFile), a); err != nil {
+		return nil, err
+	}
+	os.Remove(filepath.Join(p.dir, cexFile))
+	out, err := p.runABC(ctx, "prove", fmt.Sprintf("read_aiger %s; dc2; iprove; write_cex -n %s", miterFile, cexFile), p.file(".abc.log"))
+	if err != nil {
+		return nil, err
+	}
+	switch verdict(out) {
+	case "UNSATISFIABLE":
+		return nil, nil
+	case "SATISFIABLE":
+	default:
+		return nil, fmt.Errorf("ABC iprove did not decide (%s); its output:\n%s", verdictLine(out), tailLines(out, 12))
+	}
+	frames, err := readCex(filepath.Join(p.dir, cexFile), a.inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(frames) != 1 {
+		return nil, fmt.Errorf("ABC's counterexample has %d frames, want 1", len(frames))
+	}
+	return frames[0], nil
+}
+
 // readSides runs the Yosys script that writes both modules' AIGER
 // graphs and loads them as p.gold and p.gate, checking their ports
 // against p.d.
@@ -258,31 +288,15 @@ func (p *prover) prove(ctx context.Context) (*Result, error) {
 	if d.Clock != "" {
 		res.Method = fmt.Sprintf("induction, %d register pairs, SAT (ABC dc2; iprove)", len(p.pairs))
 	}
-	stepFile, cexFile := p.file("_miter.aig"), p.file(".cex")
-	if err := writeAIGFile(filepath.Join(p.dir, stepFile), step); err != nil {
-		return nil, err
-	}
-	os.Remove(filepath.Join(p.dir, cexFile))
-	out, err := p.runABC(ctx, "prove", fmt.Sprintf("read_aiger %s; dc2; iprove; write_cex -n %s", stepFile, cexFile), p.file(".abc.log"))
+	frame, err := p.iprove(ctx, step)
 	if err != nil {
 		return nil, err
 	}
-	switch verdict(out) {
-	case "UNSATISFIABLE":
+	if frame == nil {
 		res.Equivalent = true
 		return res, nil
-	case "SATISFIABLE":
-	default:
-		return nil, fmt.Errorf("ABC iprove did not decide (%s); its output:\n%s", verdictLine(out), tailLines(out, 12))
 	}
-	frames, err := readCex(filepath.Join(p.dir, cexFile), step.inputs)
-	if err != nil {
-		return nil, err
-	}
-	if len(frames) != 1 {
-		return nil, fmt.Errorf("ABC's counterexample has %d frames, want 1", len(frames))
-	}
-	if res.Cex, err = p.replayStep(frames[0]); err != nil {
+	if res.Cex, err = p.replayStep(frame); err != nil {
 		return nil, err
 	}
 	if d.Clock != "" {

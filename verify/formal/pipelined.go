@@ -356,31 +356,15 @@ func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 	}
 	m := p.windows()
 	res := &PipelinedResult{Unit: d.Name, Latency: p.L, Inputs: m.a.inputs, AndGates: len(m.a.ands), Method: m.method()}
-	miterFile, cexFile := p.file("_miter.aig"), p.file(".cex")
-	if err := writeAIGFile(filepath.Join(p.dir, miterFile), m.a); err != nil {
-		return nil, err
-	}
-	os.Remove(filepath.Join(p.dir, cexFile))
-	out, err := p.runABC(ctx, "prove", fmt.Sprintf("read_aiger %s; dc2; iprove; write_cex -n %s", miterFile, cexFile), p.file(".abc.log"))
+	frame, err := p.iprove(ctx, m.a)
 	if err != nil {
 		return nil, err
 	}
-	switch verdict(out) {
-	case "UNSATISFIABLE":
+	if frame == nil {
 		res.Equivalent = true
 		return res, nil
-	case "SATISFIABLE":
-	default:
-		return nil, fmt.Errorf("ABC iprove did not decide (%s); its output:\n%s", verdictLine(out), tailLines(out, 12))
 	}
-	frames, err := readCex(filepath.Join(p.dir, cexFile), m.a.inputs)
-	if err != nil {
-		return nil, err
-	}
-	if len(frames) != 1 {
-		return nil, fmt.Errorf("ABC's counterexample has %d frames, want 1", len(frames))
-	}
-	run, err := p.replayWindows(m, frames[0])
+	run, err := p.replayWindows(m, frame)
 	if err != nil {
 		return nil, err
 	}
