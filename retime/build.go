@@ -32,7 +32,7 @@ func (b *builder) dff(d netlist.Net, rank int) netlist.Net {
 //
 // With buffer set (the unsized model, whose gates drive their whole
 // fanout alone) the valid mask reaches the output registers through a
-// tree of buffers of fanout at most maskFanout.
+// tree of buffers of fanout at most MaxBufferFanout.
 func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, error) {
 	out := &netlist.Design{
 		Name:     d.Name,
@@ -169,7 +169,7 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	}
 	var masks []netlist.Net
 	if buffer {
-		masks = b.fanoutTree(next, masked)
+		masks = BufferTree(next, masked, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
 	}
 	mask := func() netlist.Net {
 		if len(masks) == 0 {
@@ -225,36 +225,6 @@ func nameBus(d *netlist.Design, name string, bits netlist.Bus) {
 			d.NetNames[n] = fmt.Sprintf("%s_%d", name, i)
 		}
 	}
-}
-
-// maskFanout is the fanout of each buffer of the valid mask's tree.
-const maskFanout = 6
-
-// fanoutTree drives n loads from net through buffers, each driving at
-// most maskFanout: it returns the net each load reads, in order.
-func (b *builder) fanoutTree(net netlist.Net, n int) []netlist.Net {
-	if n <= maskFanout {
-		out := make([]netlist.Net, n)
-		for i := range out {
-			out[i] = net
-		}
-		return out
-	}
-	// One level of buffers, each serving a share of the loads.
-	k := min(maskFanout, (n+maskFanout-1)/maskFanout)
-	var out []netlist.Net
-	for i := 0; i < k; i++ {
-		share := n/k + btoi(i < n%k)
-		out = append(out, b.fanoutTree(b.gate(netlist.BUF, net), share)...)
-	}
-	return out
-}
-
-func btoi(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // storage names the register groups for area reports.

@@ -8,7 +8,7 @@ import "github.com/lsugen/lsugen/netlist"
 // charges a gate its whole load, so one unbuffered net of a few hundred
 // readers (the all-to-all coalescer's address bits) would take more than
 // any stage: no register can shorten a net.
-const maxUnsizedFanout = 6
+const maxUnsizedFanout = MaxBufferFanout
 
 // bufferFanout returns d with every net read by more than
 // maxUnsizedFanout gate pins driving a tree of BUFs of that fanout, the
@@ -38,37 +38,9 @@ func bufferFanout(d *netlist.Design) *netlist.Design {
 		out.NetNames[n] = s
 	}
 	leaves := map[netlist.Net][]netlist.Net{} // net -> the nets its readers take, in turn
-	newNet := func() netlist.Net {
-		n := netlist.Net(out.NumNets)
-		out.NumNets++
-		return n
-	}
-	// tree drives k loads from n through BUFs and returns the k nets.
-	var tree func(n netlist.Net, k int) []netlist.Net
-	tree = func(n netlist.Net, k int) []netlist.Net {
-		if k <= maxUnsizedFanout {
-			l := make([]netlist.Net, k)
-			for i := range l {
-				l[i] = n
-			}
-			return l
-		}
-		groups := min(maxUnsizedFanout, (k+maxUnsizedFanout-1)/maxUnsizedFanout)
-		var l []netlist.Net
-		for i := 0; i < groups; i++ {
-			b := newNet()
-			out.Gates = append(out.Gates, netlist.Gate{Kind: netlist.BUF, In: []netlist.Net{n}, Out: b})
-			share := k / groups
-			if i < k%groups {
-				share++
-			}
-			l = append(l, tree(b, share)...)
-		}
-		return l
-	}
 	buffer := func(n netlist.Net) {
 		if n >= 2 && int(readers[n]) > maxUnsizedFanout {
-			leaves[n] = tree(n, int(readers[n]))
+			leaves[n] = BufferTree(n, int(readers[n]), func(in netlist.Net) netlist.Net { return out.AddGate(netlist.BUF, in) })
 		}
 	}
 	for _, p := range d.Inputs() {
@@ -88,4 +60,31 @@ func bufferFanout(d *netlist.Design) *netlist.Design {
 		buffer(g.Out)
 	}
 	return &out
+}
+
+// MaxBufferFanout is the fanout of each buffer of a BufferTree.
+const MaxBufferFanout = 6
+
+// BufferTree drives loads loads from net through a tree of buffers made
+// by buf, each driving at most MaxBufferFanout, and returns the net each
+// load reads, in order: net itself for a constant or a small fanout.
+func BufferTree(net netlist.Net, loads int, buf func(netlist.Net) netlist.Net) []netlist.Net {
+	if loads <= MaxBufferFanout || net == netlist.Const0 || net == netlist.Const1 {
+		out := make([]netlist.Net, loads)
+		for i := range out {
+			out[i] = net
+		}
+		return out
+	}
+	// One level of buffers, each serving a share of the loads.
+	groups := min(MaxBufferFanout, (loads+MaxBufferFanout-1)/MaxBufferFanout)
+	var out []netlist.Net
+	for i := 0; i < groups; i++ {
+		share := loads / groups
+		if i < loads%groups {
+			share++
+		}
+		out = append(out, BufferTree(buf(net), share, buf)...)
+	}
+	return out
 }

@@ -418,7 +418,7 @@ func speculativePaths(c *specs.Coalescer, buffer bool) (*specPaths, error) {
 
 // maxFanout is the fanout of each buffer of the select trees built for
 // the unsized model.
-const maxFanout = 6
+const maxFanout = retime.MaxBufferFanout
 
 // builderFanout gives n loads of net, through a tree of buffers when
 // buffer is set.
@@ -427,21 +427,12 @@ func builderFanout(b *netlist.Builder, net netlist.Net, n int, buffer bool) []ne
 }
 
 func fanoutTree(net netlist.Net, n int, buffer bool, buf func(netlist.Net) netlist.Net) []netlist.Net {
-	if !buffer || n <= maxFanout || net < 2 {
-		out := make([]netlist.Net, n)
-		for i := range out {
-			out[i] = net
-		}
-		return out
+	if buffer {
+		return retime.BufferTree(net, n, buf)
 	}
-	m := min(maxFanout, (n+maxFanout-1)/maxFanout)
-	var out []netlist.Net
-	for i := 0; i < m; i++ {
-		share := n / m
-		if i < n%m {
-			share++
-		}
-		out = append(out, fanoutTree(buf(net), share, buffer, buf)...)
+	out := make([]netlist.Net, n)
+	for i := range out {
+		out[i] = net
 	}
 	return out
 }
