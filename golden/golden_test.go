@@ -72,7 +72,11 @@ func report(t testing.TB, us []unit) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep.Units = append(rep.Units, timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res})
+		ur := timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res}
+		if err := ur.AddPipeline(u.design); err != nil {
+			t.Fatal(err)
+		}
+		rep.Units = append(rep.Units, ur)
 	}
 	b, err := rep.JSON()
 	if err != nil {

@@ -191,7 +191,7 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 		outData[p.Name] = data
 		port(p.Name, netlist.Out, bits, p.Doc)
 	}
-	port("valid_o", netlist.Out, netlist.Bus{v}, fmt.Sprintf("the outputs hold the operation presented %d cycles before", L))
+	port("valid_o", netlist.Out, netlist.Bus{v}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
 
 	// The original's header, but its protocol, which the pipeline's
 	// replaces.
@@ -250,10 +250,18 @@ func describe(periodFO4 float64, mode string, L int, stages []float64) []string 
 		st[i] = fmt.Sprintf("%g", t)
 	}
 	return []string{
-		fmt.Sprintf("Pipelined at a clock period of %g FO4 (%s timing model): latency %d cycles; stage delays %s FO4,", periodFO4, mode, L, strings.Join(st, ", ")),
+		fmt.Sprintf("Pipelined at a clock period of %g FO4 (%s timing model): latency %s; stage delays %s FO4,", periodFO4, mode, cycles(L), strings.Join(st, ", ")),
 		"each with a register's clock-to-Q and setup.",
 		"Protocol: an input presented with valid_i = 1 in cycle t is on the outputs with valid_o = 1 in",
 		fmt.Sprintf("cycle t+%d; an input is accepted every cycle. Outputs come from registers and are 0 while", L),
 		"valid_o is 0. rst (synchronous, active high) clears valid_o and drops every input in flight.",
 	}
+}
+
+// cycles is "1 cycle" or "N cycles".
+func cycles(n int) string {
+	if n == 1 {
+		return "1 cycle"
+	}
+	return fmt.Sprintf("%d cycles", n)
 }
