@@ -49,7 +49,7 @@ run: deps build
 
 test: deps
 	$(GO) vet ./...
-	$(GO) test -timeout 40m ./...
+	$(GO) test -timeout 80m ./...
 
 # Every example unit through model = netlist = Icarus = Verilator with
 # lsugen verify's defaults, a line per check and a summary table: the same
@@ -73,10 +73,12 @@ golden:
 
 # Regenerate the generated pages (a test fails while one is stale):
 # docs/spec-reference.md from the spec loader's tables, the Tables 5.1/5.2
-# section of docs/timing-model.md from simulation, docs/schema/*.json.
+# section of docs/timing-model.md from simulation, docs/schema/*.json, the
+# import table of docs/architecture.md from go list.
 docs:
 	$(GO) test ./units -run 'SpecReference|SpeculativeTables' -update-docs
 	$(GO) test ./cmd/lsugen -run JSONSchemas_UpToDate -update-docs
+	$(GO) test ./internal/architecture -update-docs
 
 # lsugen side by side with Verilator and Yosys on this machine (the first
 # run builds the Verilator models, minutes for the 64-lane coalescer, and

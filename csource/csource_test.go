@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -485,7 +486,7 @@ func TestHeaders_MatchModel(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, inFile), in, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c := &toolchain.Cmd{Path: filepath.Join(dir, "drv_"+b.name), Args: []string{inFile, outFile}, Dir: dir, Timeout: time.Minute}
+		c := &toolchain.Cmd{Path: filepath.Join(dir, "drv_"+b.name), Args: []string{inFile, outFile}, Dir: dir, Timeout: testenv.Limit(5 * time.Minute)}
 		if _, err := c.Run(ctx); err != nil {
 			t.Fatalf("%s driver: %v", b.name, err)
 		}

@@ -3,6 +3,7 @@ package gen
 import (
 	"context"
 	"fmt"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ endmodule
 			if err := os.WriteFile(u.Gates, []byte(gates.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := formal.Prove(context.Background(), u, formal.Options{Dir: dir, Timeout: time.Minute})
+			res, err := formal.Prove(context.Background(), u, formal.Options{Dir: dir, Timeout: testenv.Limit(10 * time.Minute)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"maps"
 	"math"
 	"os"
@@ -524,7 +525,7 @@ func portsOf(ps []packaging.Port) string {
 
 func runIn(t *testing.T, dir, prog string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Limit(10*time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = dir
@@ -751,7 +752,7 @@ func runTool(t *testing.T, dir, name string, args ...string) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Limit(10*time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tl.Path, args...)
 	cmd.Dir = dir

@@ -4,6 +4,7 @@ package toolchain
 
 import (
 	"context"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +67,7 @@ func TestReaper_KillsGrandchildrenOfKilledLsugen(t *testing.T) {
 	defer cmd.Wait()
 	defer cmd.Process.Kill()
 	var pid int
-	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(testenv.Limit(time.Minute)); ; time.Sleep(10 * time.Millisecond) {
 		if b, err := os.ReadFile(pidFile); err == nil {
 			if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
 				t.Fatalf("helper wrote %q", b)
@@ -84,7 +85,7 @@ func TestReaper_KillsGrandchildrenOfKilledLsugen(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	for end := time.Now().Add(3 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(testenv.Limit(30 * time.Second)); alive(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("the tool's child %d survives SIGKILL of lsugen by 3 s", pid)
 		}

@@ -2,6 +2,7 @@ package toolchain
 
 import (
 	"context"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"os"
 	"strings"
 	"testing"
@@ -12,8 +13,8 @@ import (
 // ours, removed with what the program left in it when the run is killed
 // (iverilog's and ABC's temporaries after an interrupt).
 func TestRun_TmpdirRemovedOnTimeout(t *testing.T) {
-	c := &Cmd{Path: shell(t), Args: []string{"-c", `echo "$TMPDIR"; touch "$TMPDIR/left"; exec sleep 10`},
-		Timeout: 300 * time.Millisecond, SplitStdout: true}
+	c := &Cmd{Path: shell(t), Args: []string{"-c", `echo "$TMPDIR"; touch "$TMPDIR/left"; exec sleep 600`},
+		Timeout: testenv.Limit(2 * time.Second), SplitStdout: true} // time for the shell to start on a busy machine
 	res, err := c.Run(context.Background())
 	if err == nil {
 		t.Fatal("no error from a run killed at its timeout")

@@ -403,9 +403,7 @@ func FuzzCLI(f *testing.F) {
 			before[i] = statOf(p)
 		}
 		var stdout, stderr bytes.Buffer
-		start := time.Now()
 		code := run(args, &stdout, &stderr)
-		took := time.Since(start)
 		if code != 0 && code != 1 && code != 2 {
 			t.Errorf("lsugen %q: exit status %d, want 0, 1 or 2; stderr:\n%s", args, code, stderr.Bytes())
 		}
@@ -416,9 +414,6 @@ func FuzzCLI(f *testing.F) {
 			if after := statOf(p); after != before[i] {
 				t.Errorf("lsugen %q wrote %s, outside its directory", args, p)
 			}
-		}
-		if took > 10*time.Second {
-			t.Errorf("lsugen %q took %v", args, took)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -1137,7 +1138,7 @@ func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) 
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	if ch.signal != 0 {
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(testenv.Limit(2 * time.Minute))
 		for !ch.ready(dir, cmd.Process.Pid) {
 			for _, p := range descendants(cmd.Process.Pid) {
 				seen[p.pid] = p
@@ -1149,7 +1150,7 @@ func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) 
 			default:
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("not ready for %v within 30 s:\n%s", ch.signal, e.String())
+				t.Fatalf("not ready for %v within %v:\n%s", ch.signal, testenv.Limit(2*time.Minute), e.String())
 			}
 			time.Sleep(100 * time.Microsecond) // gen writes its temporaries within tens of milliseconds
 		}
@@ -1162,14 +1163,14 @@ func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) 
 	}
 	select {
 	case err = <-exited:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("lsugen %s still runs after 60 s:\n%s", strings.Join(args, " "), e.String())
+	case <-time.After(testenv.Limit(5 * time.Minute)):
+		t.Fatalf("lsugen %s still runs after %v:\n%s", strings.Join(args, " "), testenv.Limit(5*time.Minute), e.String())
 	}
 	if ch.tools {
 		// The kernel's SIGKILL (process group, parent-death signal, the
 		// reaper) takes a moment to land.
 		var alive []string
-		for end := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for end := time.Now().Add(testenv.Limit(30 * time.Second)); ; time.Sleep(10 * time.Millisecond) {
 			if alive = survivors(seen); len(alive) == 0 || time.Now().After(end) {
 				break
 			}

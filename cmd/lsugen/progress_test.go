@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,7 @@ func TestProgress_Formats(t *testing.T) {
 }
 
 // lsugenWithin runs lsugen args under ctx and fails the test when it has
-// not returned within limit (a run that was to be refused, or stopped,
+// not returned within limit, scaled by testenv.Limit (a run that was to be refused, or stopped,
 // and goes on working instead); it returns how long the run took.
 func lsugenWithin(t *testing.T, ctx context.Context, limit time.Duration, args ...string) (code int, stdout, stderr string, took time.Duration) {
 	t.Helper()
@@ -109,6 +110,7 @@ func lsugenWithin(t *testing.T, ctx context.Context, limit time.Duration, args .
 		code     int
 		out, err string
 	}
+	limit = testenv.Limit(limit)
 	done := make(chan result, 1)
 	start := time.Now()
 	go func() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,7 +100,7 @@ func interruptAndCheck(t *testing.T, args []string, sig syscall.Signal) {
 
 	// Wait for vvp running the testbench (not `vvp -V`, the version check),
 	// a descendant of lsugen.
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testenv.Limit(2 * time.Minute))
 	for {
 		found := false
 		for _, p := range descendants(pid) {
@@ -115,7 +116,7 @@ func interruptAndCheck(t *testing.T, args []string, sig syscall.Signal) {
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("vvp did not start within 20 s:\n%s", stderr.String())
+			t.Fatalf("vvp did not start within %v:\n%s", testenv.Limit(2*time.Minute), stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -129,8 +130,8 @@ func interruptAndCheck(t *testing.T, args []string, sig syscall.Signal) {
 	var err error
 	select {
 	case err = <-exited:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("lsugen still runs 10 s after %v:\n%s", sig, stderr.String())
+	case <-time.After(testenv.Limit(time.Minute)):
+		t.Fatalf("lsugen still runs a minute after %v:\n%s", sig, stderr.String())
 	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
@@ -148,7 +149,7 @@ func interruptAndCheck(t *testing.T, args []string, sig syscall.Signal) {
 	// their process groups. The kernel's SIGKILL (Pdeathsig, the group
 	// kill) takes a moment to land.
 	var alive []string
-	for end := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(testenv.Limit(30 * time.Second)); ; time.Sleep(10 * time.Millisecond) {
 		alive = survivors(seen)
 		if len(alive) == 0 || time.Now().After(end) {
 			break
