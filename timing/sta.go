@@ -134,6 +134,15 @@ const (
 	Sized Mode = "sized"
 )
 
+// Words says what the mode does, in a figure's or a table's words; ""
+// is Unsized, as in Options.
+func (m Mode) Words() string {
+	if m == Sized {
+		return "sized: logical-effort buffer trees on every stage"
+	}
+	return "unsized: gates as built, unbuffered fanout"
+}
+
 // DefaultOptions is a unit inverter driving every input bit and one unit
 // inverter load on every output bit, unsized.
 func DefaultOptions() Options {

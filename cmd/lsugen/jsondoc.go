@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/retime/sweep"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/timing/liberty"
 	"github.com/lsugen/lsugen/tools/conflicts"
@@ -31,7 +32,7 @@ var jsonDocs = []struct {
 	{"gen.json", "lsugen gen --json, lsugen fusesoc-gen --json", genReport{}},
 	{"timing.json", "lsugen timing --json", timingDoc{}},
 	{"timing-sweep.json", "lsugen timing --sweep-clock --json, lsugen timing --sweep-merge --json", sweepDoc{}},
-	{"timing-sweep-point.json", "lsugen timing --sweep-point (one result file of a job list)", sweepPointDoc{}},
+	{"timing-sweep-point.json", "lsugen timing --sweep-point (one result file of a job list)", sweep.PointResult{}},
 	{"verify.json", "lsugen verify --json", verifyReport{}},
 	{"conflicts.json", "lsugen conflicts --json", conflictsDoc{}},
 	{"search.json", "lsugen search --json", searchJSON{}},

@@ -237,6 +237,9 @@ func newRootCmd(a *app) *cobra.Command {
 // wrapRun marks the start of a command's own code (see app.ran) and warns
 // of deprecated flag spellings.
 func wrapRun(a *app, c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		wrapRun(a, sub)
+	}
 	if c.RunE == nil {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/lsugen/lsugen/retime"
+	"github.com/lsugen/lsugen/retime/sweep"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/units"
@@ -84,13 +85,13 @@ func TestSweepClock_Periods(t *testing.T) {
 		{" 2 : 3 : 0.25 ", []float64{2, 2.25, 2.5, 2.75, 3}},
 		{"1:1000:1", nil}, // 1000 periods: allowed, checked by length below
 	} {
-		got, err := parseSweepClock(c.in)
+		got, err := sweep.ParsePeriods(c.in, minClockFO4, maxClockFO4)
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
 		if c.want == nil {
-			if len(got) != maxSweepPeriods || got[len(got)-1] != 1000 {
+			if len(got) != sweep.MaxPeriods || got[len(got)-1] != 1000 {
 				t.Errorf("%q: %d periods ending at %g, want 1000 ending at 1000", c.in, len(got), got[len(got)-1])
 			}
 			continue
@@ -171,23 +172,23 @@ func TestSweep_PointsMatchTheLibrary(t *testing.T) {
 	for i, pt := range doc.Points {
 		su := file.Units[i/len(periods)]
 		p := periods[i%len(periods)]
-		name := pointName(su.UnitName(), p)
+		name := sweep.PointName(su.UnitName(), p)
 		if pt.Unit != su.UnitName() || pt.PeriodFO4 != p || pt.Kind != su.UnitKind() {
-			t.Fatalf("point %d is %s (%s), want %s (%s)", i, pointName(pt.Unit, pt.PeriodFO4), pt.Kind, name, su.UnitKind())
+			t.Fatalf("point %d is %s (%s), want %s (%s)", i, sweep.PointName(pt.Unit, pt.PeriodFO4), pt.Kind, name, su.UnitKind())
 		}
 		d, gd := units.Generate(su)
 		if gd.HasErrors() {
 			t.Fatal(gd)
 		}
 		if d.Clock != "" {
-			if pt.Status != sweepClocked || !strings.Contains(pt.Reason, "has a clock") {
+			if pt.Status != sweep.Clocked || !strings.Contains(pt.Reason, "has a clock") {
 				t.Errorf("%s: status %s (%s), want clocked", name, pt.Status, pt.Reason)
 			}
 			continue
 		}
 		r, err := retime.Pipeline(d, retime.Options{PeriodFO4: p, Timing: opt})
 		if p < timing.SetupFO4 {
-			if err == nil || pt.Status != sweepTooShort || !strings.Contains(pt.Reason, "above the setup time") {
+			if err == nil || pt.Status != sweep.TooShort || !strings.Contains(pt.Reason, "above the setup time") {
 				t.Errorf("%s: status %s (%s), want period_too_short", name, pt.Status, pt.Reason)
 			}
 			continue
@@ -199,7 +200,7 @@ func TestSweep_PointsMatchTheLibrary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := sweepPoint{Unit: pt.Unit, Kind: pt.Kind, Variant: pt.Variant, PeriodFO4: p, Status: sweepOK,
+		want := sweep.Point{Unit: pt.Unit, Kind: pt.Kind, Variant: pt.Variant, PeriodFO4: p, Status: sweep.OK,
 			LatencyCycles: r.Latency, Registers: r.Registers, AreaGE: res.AreaGE, WorstStageFO4: slicesMax(r.StageFO4),
 			StageFO4: r.StageFO4, StageRegisters: r.StageRegisters}
 		if len(want.StageRegisters) == 0 {
@@ -376,8 +377,8 @@ func TestSweep_JobListDefaultCommand(t *testing.T) {
 	if !strings.HasPrefix(string(raw), shellQuote(exe)+" timing --sweep-point=h@20 --mode=sized ") || strings.Count(string(raw), "\n") != 2 {
 		t.Errorf("job list:\n%s", raw)
 	}
-	var man sweepManifest
-	mraw, _ := os.ReadFile(filepath.Join(out, sweepManifestFile))
+	var man sweep.Manifest
+	mraw, _ := os.ReadFile(filepath.Join(out, sweep.ManifestFile))
 	if err := json.Unmarshal(mraw, &man); err != nil {
 		t.Fatal(err)
 	}
@@ -403,8 +404,8 @@ func TestSweep_JobListDefaultCommand(t *testing.T) {
 // TestSweep_PointName: a point's name round-trips through its parser.
 func TestSweep_PointName(t *testing.T) {
 	for _, p := range []float64{0.1, 20, 22.5, 1e6} {
-		name := pointName("u@v", p)
-		u, q, err := parsePointName(name)
+		name := sweep.PointName("u@v", p)
+		u, q, err := sweep.ParsePointName(name, minClockFO4, maxClockFO4)
 		if err != nil || u != "u@v" || q != p {
 			t.Errorf("%s: %q %g %v", name, u, q, err)
 		}
@@ -436,7 +437,7 @@ func TestSweep_STAPoint(t *testing.T) {
 	}
 	var pt struct {
 		Status string    `json:"status"`
-		STA    *sweepSTA `json:"sta"`
+		STA    *sweep.STA `json:"sta"`
 	}
 	if err := json.Unmarshal(b, &pt); err != nil {
 		t.Fatal(err)

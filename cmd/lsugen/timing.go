@@ -22,41 +22,28 @@ atomically. The model is described in docs/timing-model.md.`
 
 func newTimingCmd(a *app) *cobra.Command {
 	var (
-		asJSON, paths, noWire bool
-		mode, clocks, svg     string
-		svgUnit, libFile      string
-		b                     budget
-		sw                    sweepFlags
+		asJSON, paths bool
+		clocks, svg   string
+		svgUnit       string
+		b             budget
+		m             timingModelFlags
+		sw            sweepFlags
 	)
-	opt := timing.DefaultOptions()
 	cmd := &cobra.Command{
 		Use:   "timing [--json] [--paths] [--driver-size X] [--load C] [--mode unsized|sized] [--no-wire] [--liberty FILE] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...",
 		Short: "critical path in FO4, area in NAND2 equivalents, transistors",
 		Long:  timingLong,
 		RunE: func(cmd *cobra.Command, specPaths []string) error {
-			opt.Mode = timing.Mode(mode)
-			if opt.Mode != timing.Unsized && opt.Mode != timing.Sized {
-				return usagef("--mode %q: want unsized or sized", mode)
+			opt, err := m.options()
+			if err != nil {
+				return err
 			}
 			periods, err := parseClocks(clocks)
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if !(opt.DriverSize > 0) || math.IsInf(opt.DriverSize, 0) || !(opt.OutputLoad >= 0) || math.IsInf(opt.OutputLoad, 0) {
-				return usagef("--driver-size must be positive and --load not negative, both finite")
-			}
 			if svgUnit != "" && svg == "" {
 				return usagef("--svg-unit needs --svg FILE")
-			}
-			if libFile != "" {
-				ch, err := characterizeFile(libFile)
-				if err != nil {
-					return badInput(err)
-				}
-				opt.Tech, opt.Wire = ch.Tech, ch.Tech.Wire
-			}
-			if noWire {
-				opt.Wire = timing.Wire{}
 			}
 			if sw.active() {
 				return runSweep(a, cmd, &sw, opt, specPaths, b, asJSON, svg)
@@ -103,17 +90,13 @@ func newTimingCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.BoolVar(&paths, "paths", false, "print each unit's critical path gate by gate")
-	fs.Float64Var(&opt.DriverSize, "driver-size", opt.DriverSize, "size of the inverter driving each primary input, in unit inverters")
-	deprecatedAlias(fs, "driver", "driver-size")
-	fs.Float64Var(&opt.OutputLoad, "load", opt.OutputLoad, "load on each output bit, in unit-inverter input capacitances")
-	fs.StringVar(&mode, "mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
-	fs.BoolVar(&noWire, "no-wire", false, "free wires: the textbook logical-effort model (FO4 = 5 tau) instead of the wire-load model")
+	m.add(fs, timing.Unsized)
 	fs.StringVar(&clocks, "clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
 	fs.StringVar(&svg, "svg", "", "also write an SVG figure: FO4 against lanes of the coalescers and detectors with the clock periods, and the critical path of one unit gate by gate")
 	fs.StringVar(&svgUnit, "svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
-	addLibertyFlag(fs, &libFile)
 	addBudgetFlags(fs, &b, false)
 	addSweepFlags(fs, &sw)
+	cmd.AddCommand(newSweepCmds(a)...)
 	return cmd
 }
 

@@ -32,7 +32,7 @@ func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float
 	if len(series) > 0 {
 		c := &plot.LineChart{
 			Title:    "(a) Critical path of the coalescers and monotonicity detectors against lanes",
-			Subtitle: fmt.Sprintf("%s (--mode %s); dashed lines: clock periods", modeWords(opt), mode),
+			Subtitle: fmt.Sprintf("%s (--mode %s); dashed lines: clock periods", opt.Mode.Words(), mode),
 			XLabel:   "lanes (log scale)",
 			YLabel:   "critical path (FO4)",
 			LogX:     true,
@@ -53,13 +53,6 @@ func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float
 	}
 	f.Bar(bar)
 	return f.SVG(), nil
-}
-
-func modeWords(opt timing.Options) string {
-	if opt.Mode == timing.Sized {
-		return "sized: logical-effort buffer trees on every stage"
-	}
-	return "unsized: gates as built, unbuffered fanout"
 }
 
 // focusUnit is the named unit, or the slowest (the first of equals).
