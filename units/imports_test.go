@@ -72,6 +72,8 @@ func TestImports_OneWay(t *testing.T) {
 		{"gen", "retime", "generators build combinational designs; the pipeliner cuts them after"},
 		{"gen", "timing", "generators build designs; timing measures them after"},
 		{"retime", "gen", "the pipeliner transforms any design, whichever generator built it"},
+		{"retime", "specs", "the pipeliner and the clock sweep (retime/sweep) take designs from their caller, which loads the specs"},
+		{"retime", "units", "the pipeliner and the clock sweep (retime/sweep) take designs from their caller, which generates them"},
 		{"model", "retime", "models share no code with the generators they check"},
 	}
 	for pkg, imps := range imports {

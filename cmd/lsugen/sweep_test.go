@@ -461,3 +461,89 @@ func TestSweep_STAPoint(t *testing.T) {
 		t.Errorf("--sta-liberty with an in-process sweep: exit %d, %q", code, stderr)
 	}
 }
+
+// TestSweep_SubcommandsMatchFlags: timing sweep, sweep-point and
+// sweep-merge give, byte for byte, what the older flags --sweep-clock,
+// --sweep-point and --sweep-merge give (the table, the JSON, the job list,
+// the manifest and a point's file); each has its own help, and a missing
+// argument is a usage error.
+func TestSweep_SubcommandsMatchFlags(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "s.hcl", sweepSpec)
+	same := func(what string, sub, old []string) string {
+		t.Helper()
+		code1, out1, err1 := lsugen(t, append([]string{"timing"}, sub...)...)
+		code2, out2, err2 := lsugen(t, append([]string{"timing"}, old...)...)
+		// Errors name the command that ran.
+		err1 = strings.ReplaceAll(err1, "lsugen timing "+sub[0]+":", "lsugen timing:")
+		if code1 != code2 || out1 != out2 || err1 != err2 {
+			t.Errorf("%s: timing %s: exit %d\n%s%s\ntiming %s: exit %d\n%s%s", what, strings.Join(sub, " "), code1, out1, err1, strings.Join(old, " "), code2, out2, err2)
+		}
+		return out1
+	}
+	same("table", []string{"sweep", "0.5:40.5:20", spec}, []string{"--sweep-clock", "0.5:40.5:20", spec})
+	if out := same("json", []string{"sweep", "--json", "--jobs", "2", "--mode", "unsized", "0.5:40.5:20", spec}, []string{"--json", "--jobs", "2", "--mode", "unsized", "--sweep-clock", "0.5:40.5:20", spec}); !strings.Contains(out, `"mode": "unsized"`) {
+		t.Errorf("--mode unsized not taken:\n%s", out)
+	}
+	// Job lists: the same lines (each the older --sweep-point spelling) and manifest.
+	read := func(path string) string {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	out := filepath.Join(dir, "res")
+	for _, spelling := range [][]string{
+		{"sweep", "--job-list", filepath.Join(dir, "jobs1"), "--out-dir", out, "--job-command", "lsugen", "--driver-size", "2", "20:40:20", spec},
+		{"--sweep-clock", "20:40:20", "--job-list", filepath.Join(dir, "jobs2"), "--out-dir", out, "--job-command", "lsugen", "--driver-size", "2", spec},
+	} {
+		if code, _, stderr := lsugen(t, append([]string{"timing"}, spelling...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", spelling, code, stderr)
+		}
+	}
+	if j1, j2 := read(filepath.Join(dir, "jobs1")), read(filepath.Join(dir, "jobs2")); j1 != j2 || !strings.HasPrefix(j1, "lsugen timing --sweep-point=h@20 --mode=sized --driver-size=2 ") {
+		t.Errorf("job lists differ:\n%s\n%s", j1, j2)
+	}
+	// Points: the same file, written by either spelling.
+	same("point", []string{"sweep-point", "--out-dir", out, "--driver-size", "2", "h@20", spec}, []string{"--sweep-point", "h@20", "--out-dir", out, "--driver-size", "2", spec})
+	h20 := read(filepath.Join(out, "h@20.json"))
+	same("point json", []string{"sweep-point", "--json", "--out-dir", out, "--driver-size", "2", "h@20", spec}, []string{"--json", "--sweep-point", "h@20", "--out-dir", out, "--driver-size", "2", spec})
+	if got := read(filepath.Join(out, "h@20.json")); got != h20 || !strings.Contains(got, `"latency_cycles": 1`) {
+		t.Errorf("point file:\n%s\nwant\n%s", got, h20)
+	}
+	// A merge with three points missing fails the same way in both.
+	if merged := same("merge", []string{"sweep-merge", out}, []string{"--sweep-merge", out}); !strings.Contains(merged, "MISSING") {
+		t.Errorf("merge table:\n%s", merged)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--help"}, "Usage:\n  lsugen timing sweep [--jobs N]"},
+		{[]string{"sweep-point", "--help"}, "Usage:\n  lsugen timing sweep-point --out-dir DIR"},
+		{[]string{"sweep-merge", "--help"}, "Usage:\n  lsugen timing sweep-merge [--json] [--svg FILE] DIR"},
+		{[]string{"--help"}, "sweep-merge "},
+	} {
+		if code, stdout, _ := lsugen(t, append([]string{"timing"}, c.args...)...); code != 0 || !strings.Contains(stdout, c.want) {
+			t.Errorf("timing %v: exit %d:\n%s", c.args, code, stdout)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep"}, "want the periods LO:HI:STEP"},
+		{[]string{"sweep", "60:20:4", spec}, `--sweep-clock "60:20:4": LO 60 is above HI 20`},
+		{[]string{"sweep-point", "--out-dir", out}, "want the point UNIT@P"},
+		{[]string{"sweep-point", "h@20", spec}, "need --out-dir DIR"},
+		{[]string{"sweep-merge"}, "want one DIR"},
+		{[]string{"sweep-merge", out, "--mode", "sized"}, "unknown flag: --mode"},
+		{[]string{"sweep", "--clock", "40", "20:40:4", spec}, "unknown flag: --clock"},
+	} {
+		if code, _, stderr := lsugen(t, append([]string{"timing"}, c.args...)...); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("timing %v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
