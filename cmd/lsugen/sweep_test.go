@@ -436,7 +436,7 @@ func TestSweep_STAPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pt struct {
-		Status string    `json:"status"`
+		Status string     `json:"status"`
 		STA    *sweep.STA `json:"sta"`
 	}
 	if err := json.Unmarshal(b, &pt); err != nil {
