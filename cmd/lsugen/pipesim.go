@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -124,9 +125,84 @@ func newPipesimCmd(a *app) *cobra.Command {
 }
 
 func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error {
-	if len(pos) != 1 {
-		return usagef("want exactly one SPEC file, got %d", len(pos))
+	pre, err := checkPipesimFlags(fs, f, pos)
+	if err != nil {
+		return err
 	}
+	spec := pos[0]
+	pipe, mask, err := loadPipeline(spec, f.unitName, f.maskName, a.stderr)
+	if err != nil {
+		return err
+	}
+	shape, err := pipesim.ShapeOf(pipe, mask)
+	if err != nil {
+		return badInput(err)
+	}
+	wl, info, err := pipesimWorkload(a, fs, f, pre, pipe, shape)
+	if err != nil {
+		return err
+	}
+	wk := pipesim.StudyWork(wl, pipe)
+	if info.Synthetic == nil {
+		if err := checkPipesimWork(f.workBudget, wk, "a shorter trace"); err != nil {
+			return err
+		}
+	}
+	est := workEstimate{cpu: wk.CPU, longest: wk.Longest}
+	prog := startProgress(a.context(), a.stderr, f.quiet, "lsugen pipesim", "warp instructions", wk.WarpInstructions, est.wall())
+	rep, err := pipesim.Study(a.context(), wl, pipe, mask, pipesim.Options{MaxCycles: f.maxCycles, Progress: prog.Add})
+	prog.Stop()
+	if err != nil {
+		return err
+	}
+	rep.Spec = spec
+	rep.Workload.Source, rep.Workload.Trace, rep.Workload.Synthetic = info.Source, info.Trace, info.Synthetic
+	rep.Workload.AccelSim = info.AccelSim
+	var b bytes.Buffer
+	if f.asJSON {
+		j, err := marshalJSON(pipesimDoc{Version: gen.Version, Report: rep})
+		if err != nil {
+			return err
+		}
+		b.Write(j)
+	} else if err := rep.WriteTable(&b); err != nil {
+		return err
+	}
+	if f.out != "" {
+		return writeFileAtomic(f.out, b.Bytes())
+	}
+	_, err = a.stdout.Write(b.Bytes())
+	return err
+}
+
+// checkPipesimFlags refuses, before any work, flags that exclude each
+// other or apply to another workload, and returns the --preset.
+func checkPipesimFlags(fs *pflag.FlagSet, f *pipesimFlags, pos []string) (*pipesim.Preset, error) {
+	if len(pos) != 1 {
+		return nil, usagef("want exactly one SPEC file, got %d", len(pos))
+	}
+	if err := checkPipesimSource(fs, f); err != nil {
+		return nil, err
+	}
+	var pre *pipesim.Preset
+	if f.preset != "" {
+		p, ok := pipesim.LookupPreset(f.preset)
+		if !ok {
+			return nil, usagef("--preset %q: want one of %s", f.preset, strings.Join(pipesim.PresetNames(), ", "))
+		}
+		pre = &p
+	}
+	if _, err := pipesim.ParseDist(f.degrees); err != nil {
+		return nil, usagef("--degrees: %v", err)
+	}
+	if f.maxCycles < 0 {
+		return nil, usagef("--max-cycles %d: want 0 or more", f.maxCycles)
+	}
+	return pre, checkWorkBudgetFlag(f.workBudget)
+}
+
+// checkPipesimSource wants one workload source and no flag of another.
+func checkPipesimSource(fs *pflag.FlagSet, f *pipesimFlags) error {
 	isSynth := f.synthetic || f.preset != ""
 	var given []string
 	for _, src := range []struct {
@@ -154,155 +230,79 @@ func runPipesim(a *app, fs *pflag.FlagSet, f *pipesimFlags, pos []string) error 
 	} else if fs.Changed("banks") && f.hash != "" {
 		return usagef("--banks and --hash both give the bank mapping: use one")
 	}
-	if !isSynth {
-		for _, n := range []string{"warps", "instructions", "shmem", "mem", "degrees", "static", "irregular", "seed", "write-trace"} {
-			if n == "write-trace" && fs.Changed(n) && f.accelSim == "" {
-				return usagef("--write-trace applies to synthetic and --accelsim workloads only")
-			}
-			if n != "write-trace" && fs.Changed(n) {
-				return usagef("--%s applies to synthetic workloads only", n)
-			}
-		}
-	}
-	var pre pipesim.Preset
-	if f.preset != "" {
-		var ok bool
-		if pre, ok = pipesim.LookupPreset(f.preset); !ok {
-			return usagef("--preset %q: want one of %s", f.preset, strings.Join(pipesim.PresetNames(), ", "))
-		}
-	}
-	dist, err := pipesim.ParseDist(f.degrees)
-	if err != nil {
-		return usagef("--degrees: %v", err)
-	}
-	if f.maxCycles < 0 {
-		return usagef("--max-cycles %d: want 0 or more", f.maxCycles)
-	}
-	if err := checkWorkBudgetFlag(f.workBudget); err != nil {
-		return err
-	}
-
-	spec := pos[0]
-	pipe, mask, err := loadPipeline(spec, f.unitName, f.maskName, a.stderr)
-	if err != nil {
-		return err
-	}
-	shape := pipesim.Shape{Subwarps: pipe.WarpSize / pipe.SIMDWidth, SIMDWidth: pipe.SIMDWidth}
-	if mask != nil {
-		shape.PCBits, shape.Warps = mask.PCBits, mask.WarpContexts
-	} else {
-		shape.PCBits = pipesim.DefaultMask(pipe, pipesim.MaxWarps).PCBits
-	}
-	if mask == nil && pipe.WarpSize < 2 {
-		return badInput(fmt.Errorf("elastic_pipeline %s: the warp ready mask needs warp_size >= 2", pipe.Name))
-	}
-
-	var wl *pipesim.Workload
-	info := pipesim.WorkloadInfo{}
 	if isSynth {
-		maxWarps := pipesim.MaxWarps
-		if shape.Warps > 0 {
-			maxWarps = shape.Warps
-		}
-		g := pipesim.DefaultSynthetic
-		if f.preset != "" {
-			g = pre.Synthetic(pipe.WarpSize, maxWarps, f.seed)
-		}
-		override := func(name string, apply func()) {
-			if fs.Changed(name) || f.preset == "" {
-				apply()
-			}
-		}
-		override("warps", func() { g.Warps = f.warps })
-		override("instructions", func() { g.Instructions = f.instrs })
-		override("shmem", func() { g.Shmem = f.shmem })
-		override("mem", func() { g.Mem = f.mem })
-		override("degrees", func() { g.Degrees = dist })
-		override("static", func() { g.Static = f.static })
-		override("irregular", func() { g.Irregular = f.irregular })
-		g.Seed = f.seed
-		if err := g.Check(shape); err != nil {
-			return usagef("%v", err)
-		}
-		if err := checkPipesimWork(f.workBudget, g.StudyWork(shape, pipe), "--instructions or --warps"); err != nil {
-			return err
-		}
-		if wl, err = g.Generate(shape); err != nil {
-			return err
-		}
-		info.Source, info.Synthetic = "synthetic", &g
-		if f.writeTrace != "" {
-			var b bytes.Buffer
-			hdr := []string{fmt.Sprintf("lsugen pipesim synthetic workload for %s (warp_size %d, simd_width %d)", pipe.Name, pipe.WarpSize, pipe.SIMDWidth)}
-			if g.Preset != "" {
-				hdr = append(hdr, "preset "+g.Preset)
-			}
-			hdr = append(hdr, fmt.Sprintf("--warps %d --instructions %d --shmem %v --mem %v --degrees %s --static %d --irregular=%v --seed %d",
-				g.Warps, g.Instructions, g.Shmem, g.Mem, g.Degrees, g.Static, g.Irregular, g.Seed))
-			if err := wl.WriteTrace(&b, hdr); err != nil {
-				return err
-			}
-			if err := writeFileAtomic(f.writeTrace, b.Bytes()); err != nil {
-				return err
-			}
-		}
-	} else if f.accelSim != "" {
-		var accel *pipesim.AccelSimInfo
-		if wl, accel, err = accelSimWorkload(a, f, shape); err != nil {
-			return err
-		}
-		info.Source, info.Trace, info.AccelSim = "accelsim", f.accelSim, accel
-		if f.writeTrace != "" {
-			var b bytes.Buffer
-			hdr := []string{fmt.Sprintf("lsugen pipesim workload of Accel-Sim trace %s for %s (warp_size %d, simd_width %d)", f.accelSim, pipe.Name, pipe.WarpSize, pipe.SIMDWidth),
-				fmt.Sprintf("banks %s (%d banks) of %d bytes; pc = byte PC / %d mod 2^%d; traced warp g on warp g mod %d",
-					accel.Banks, accel.NumBanks, accel.BankBytes, pipesim.SASSInstrBytes, shapePCBits(shape), max(accel.Contexts, 1))}
-			if err := wl.WriteTrace(&b, hdr); err != nil {
-				return err
-			}
-			if err := writeFileAtomic(f.writeTrace, b.Bytes()); err != nil {
-				return err
-			}
-		}
-	} else {
-		if wl, err = pipesim.ParseFile(f.tracePath, shape); err != nil {
-			return badInput(err)
-		}
-		info.Source, info.Trace = "trace", f.tracePath
+		return nil
 	}
+	for _, n := range []string{"warps", "instructions", "shmem", "mem", "degrees", "static", "irregular", "seed", "write-trace"} {
+		if n == "write-trace" && fs.Changed(n) && f.accelSim == "" {
+			return usagef("--write-trace applies to synthetic and --accelsim workloads only")
+		}
+		if n != "write-trace" && fs.Changed(n) {
+			return usagef("--%s applies to synthetic workloads only", n)
+		}
+	}
+	return nil
+}
 
-	wk := pipesim.StudyWork(wl, pipe)
-	if !isSynth {
-		if err := checkPipesimWork(f.workBudget, wk, "a shorter trace"); err != nil {
-			return err
-		}
-	}
-	est := workEstimate{cpu: wk.CPU, longest: wk.Longest}
-	prog := startProgress(a.context(), a.stderr, f.quiet, "lsugen pipesim", "warp instructions", wk.WarpInstructions, est.wall())
-	rep, err := pipesim.Study(a.context(), wl, pipe, mask, pipesim.Options{MaxCycles: f.maxCycles, Progress: prog.Add})
-	prog.Stop()
-	if err != nil {
-		return err
-	}
-	rep.Spec = spec
-	rep.Workload.Source, rep.Workload.Trace, rep.Workload.Synthetic = info.Source, info.Trace, info.Synthetic
-	rep.Workload.AccelSim = info.AccelSim
-
-	var b bytes.Buffer
-	if f.asJSON {
-		j, err := marshalJSON(pipesimDoc{Version: gen.Version, Report: rep})
+// pipesimWorkload builds the source of the workload from the flags, has
+// package pipesim read or generate it, and writes it to --write-trace.
+func pipesimWorkload(a *app, fs *pflag.FlagSet, f *pipesimFlags, pre *pipesim.Preset, pipe *specs.ElasticPipeline, shape pipesim.Shape) (*pipesim.Workload, pipesim.WorkloadInfo, error) {
+	src := pipesim.Source{Trace: f.tracePath}
+	switch {
+	case f.synthetic || pre != nil:
+		g, err := syntheticOf(fs, f, pre, pipe, shape)
 		if err != nil {
-			return err
+			return nil, pipesim.WorkloadInfo{}, err
 		}
-		b.Write(j)
-	} else if err := rep.WriteTable(&b); err != nil {
-		return err
+		src = pipesim.Source{Synthetic: &g}
+	case f.accelSim != "":
+		opt, err := accelSimOptions(a, f)
+		if err != nil {
+			return nil, pipesim.WorkloadInfo{}, err
+		}
+		src = pipesim.Source{AccelSim: f.accelSim, AccelSimOptions: opt}
 	}
-	if f.out != "" {
-		return writeFileAtomic(f.out, b.Bytes())
+	wl, info, hdr, err := src.Workload(pipe, shape)
+	if err != nil {
+		if src.Synthetic == nil {
+			err = badInput(err)
+		}
+		return nil, info, err
 	}
-	_, err = a.stdout.Write(b.Bytes())
-	return err
+	if f.writeTrace != "" {
+		var b bytes.Buffer
+		if err := wl.WriteTrace(&b, hdr); err != nil {
+			return nil, info, err
+		}
+		if err := writeFileAtomic(f.writeTrace, b.Bytes()); err != nil {
+			return nil, info, err
+		}
+	}
+	return wl, info, nil
+}
+
+// syntheticOf is the synthetic kernel of the flags: the preset's (or the
+// defaults), and the flags given explicitly (all of them without a
+// preset), checked and within --work-budget.
+func syntheticOf(fs *pflag.FlagSet, f *pipesimFlags, pre *pipesim.Preset, pipe *specs.ElasticPipeline, shape pipesim.Shape) (pipesim.Synthetic, error) {
+	g := pipesim.SyntheticFor(pipe, shape, pre, f.seed)
+	dist, _ := pipesim.ParseDist(f.degrees) // checked by checkPipesimFlags
+	override := func(name string, apply func()) {
+		if fs.Changed(name) || pre == nil {
+			apply()
+		}
+	}
+	override("warps", func() { g.Warps = f.warps })
+	override("instructions", func() { g.Instructions = f.instrs })
+	override("shmem", func() { g.Shmem = f.shmem })
+	override("mem", func() { g.Mem = f.mem })
+	override("degrees", func() { g.Degrees = dist })
+	override("static", func() { g.Static = f.static })
+	override("irregular", func() { g.Irregular = f.irregular })
+	if err := g.Check(shape); err != nil {
+		return g, usagef("%v", err)
+	}
+	return g, checkPipesimWork(f.workBudget, g.StudyWork(shape, pipe), "--instructions or --warps")
 }
 
 // checkPipesimWork refuses a study estimated over --work-budget.
@@ -313,43 +313,22 @@ func checkPipesimWork(limit time.Duration, wk pipesim.Work, shrink string) error
 	})
 }
 
-// shapePCBits is the PC width a trace is checked against.
-func shapePCBits(s pipesim.Shape) int {
-	if s.PCBits == 0 {
-		return 32
-	}
-	return s.PCBits
-}
-
-// accelSimWorkload builds the workload of --accelsim, its bank mapping
-// taken as conflicts takes it (--banks, --hash, hashMapping).
-func accelSimWorkload(a *app, f *pipesimFlags, shape pipesim.Shape) (*pipesim.Workload, *pipesim.AccelSimInfo, error) {
+// accelSimOptions checks --accelsim and builds its bank mapping as
+// conflicts takes it (--banks, --hash, hashMapping).
+func accelSimOptions(a *app, f *pipesimFlags) (pipesim.AccelSimOptions, error) {
+	opt := pipesim.AccelSimOptions{BankBytes: f.bankBytes}
 	if !accelsim.IsTracePath(f.accelSim) {
-		return nil, nil, usagef("--accelsim %s: want a kernelslist.g (*.g), a kernel-N.traceg or a .traceg.xz", f.accelSim)
+		return opt, usagef("--accelsim %s: want a kernelslist.g (*.g), a kernel-N.traceg or a .traceg.xz", f.accelSim)
 	}
-	var opt pipesim.AccelSimOptions
 	var err error
 	if f.hash != "" {
-		if opt.Banks, err = hashMapping("--hash", f.hash, a.stderr); err != nil {
-			return nil, nil, err
-		}
-	} else if opt.Banks, err = conflicts.Modulo(f.banks); err != nil {
-		return nil, nil, usagef("--banks: %v", err)
+		opt.Banks, err = hashMapping("--hash", f.hash, a.stderr)
+		return opt, err
 	}
-	opt.BankBytes = f.bankBytes
-	if shape.Subwarps*shape.SIMDWidth != accelsim.WarpSize {
-		return nil, nil, badInput(fmt.Errorf("--accelsim: Accel-Sim traces have warps of %d lanes; the elastic_pipeline's warp_size is %d", accelsim.WarpSize, shape.Subwarps*shape.SIMDWidth))
+	if opt.Banks, err = conflicts.Modulo(f.banks); err != nil {
+		return opt, usagef("--banks: %v", err)
 	}
-	r, err := accelsim.Open(f.accelSim)
-	if err != nil {
-		return nil, nil, badInput(err)
-	}
-	defer r.Close()
-	wl, info, err := pipesim.FromAccelSim(r, f.accelSim, shape, opt)
-	if err != nil {
-		return nil, nil, badInput(err)
-	}
-	return wl, info, nil
+	return opt, nil
 }
 
 // loadPipeline loads one spec file and returns its elastic_pipeline unit
@@ -364,39 +343,19 @@ func loadPipeline(path, unitName, maskName string, stderr io.Writer) (*specs.Ela
 	if diags.HasErrors() {
 		return nil, nil, errBadInput
 	}
-	var pipe *specs.ElasticPipeline
-	var mask *specs.WarpReadyMask
-	for _, u := range file.Units {
-		if p, ok := u.(*specs.ElasticPipeline); ok && pipe == nil && (unitName == "" || p.Name == unitName) {
-			pipe = p
-		}
-		if m, ok := u.(*specs.WarpReadyMask); ok && mask == nil && (maskName == "" || m.Name == maskName) {
-			mask = m
-		}
+	pipe, err := pipesim.PickPipeline(file.Units, unitName, path)
+	if errors.Is(err, pipesim.ErrNoPipeline) {
+		return nil, nil, badInput(err)
 	}
-	kindOf := func(name string) string {
-		for _, u := range file.Units {
-			if u.UnitName() == name {
-				return u.UnitKind()
-			}
-		}
-		return ""
+	if err != nil {
+		return nil, nil, usagef("--unit %s: %v", unitName, err)
 	}
-	switch {
-	case pipe == nil && unitName == "":
-		return nil, nil, badInput(fmt.Errorf("%s declares no elastic_pipeline unit", path))
-	case pipe == nil && kindOf(unitName) != "":
-		return nil, nil, usagef("--unit %s: %s is a %s unit, not an elastic_pipeline", unitName, unitName, kindOf(unitName))
-	case pipe == nil:
-		return nil, nil, usagef("--unit %s: %s declares no unit %q", unitName, path, unitName)
-	case mask == nil && maskName != "" && kindOf(maskName) != "":
-		return nil, nil, usagef("--mask %s: %s is a %s unit, not a warp_ready_mask", maskName, maskName, kindOf(maskName))
-	case mask == nil && maskName != "":
-		return nil, nil, usagef("--mask %s: %s declares no unit %q", maskName, path, maskName)
+	mask, err := pipesim.PickMask(file.Units, maskName, path)
+	if err != nil {
+		return nil, nil, usagef("--mask %s: %v", maskName, err)
 	}
-	if mask != nil && (mask.WarpSize != pipe.WarpSize || mask.SIMDWidth != pipe.SIMDWidth || mask.ShmemPorts != pipe.ShmemPorts) {
-		return nil, nil, usagef("warp_ready_mask %s (warp_size %d, simd_width %d, shmem_ports %d) does not match elastic_pipeline %s (%d, %d, %d)",
-			mask.Name, mask.WarpSize, mask.SIMDWidth, mask.ShmemPorts, pipe.Name, pipe.WarpSize, pipe.SIMDWidth, pipe.ShmemPorts)
+	if err := pipesim.CheckMask(pipe, mask); err != nil {
+		return nil, nil, usagef("%v", err)
 	}
 	return pipe, mask, nil
 }
