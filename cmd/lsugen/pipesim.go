@@ -219,6 +219,11 @@ func checkPipesimSource(fs *pflag.FlagSet, f *pipesimFlags) error {
 	case len(given) == 0:
 		return usagef("no workload: give --trace FILE or --synthetic/--preset NAME, or --accelsim TRACE")
 	}
+	return checkPipesimSourceFlags(fs, f)
+}
+
+// checkPipesimSourceFlags refuses the flags of another workload source.
+func checkPipesimSourceFlags(fs *pflag.FlagSet, f *pipesimFlags) error {
 	if f.accelSim == "" {
 		for _, n := range []string{"banks", "hash", "bank-bytes"} {
 			if fs.Changed(n) {
@@ -230,9 +235,14 @@ func checkPipesimSource(fs *pflag.FlagSet, f *pipesimFlags) error {
 	} else if fs.Changed("banks") && f.hash != "" {
 		return usagef("--banks and --hash both give the bank mapping: use one")
 	}
-	if isSynth {
+	if f.synthetic || f.preset != "" {
 		return nil
 	}
+	return checkNotSynthetic(fs, f)
+}
+
+// checkNotSynthetic refuses the synthetic workload's flags with a trace.
+func checkNotSynthetic(fs *pflag.FlagSet, f *pipesimFlags) error {
 	for _, n := range []string{"warps", "instructions", "shmem", "mem", "degrees", "static", "irregular", "seed", "write-trace"} {
 		if n == "write-trace" && fs.Changed(n) && f.accelSim == "" {
 			return usagef("--write-trace applies to synthetic and --accelsim workloads only")

@@ -46,87 +46,113 @@ type profileDoc struct {
 	*profile.Report
 }
 
+// profileFlags are the flags of lsugen profile.
+type profileFlags struct {
+	asJSON     bool
+	blockBytes int
+	clocks     string
+	spec, mode string
+	specTiming string
+}
+
 func newProfileCmd(a *app) *cobra.Command {
-	var (
-		asJSON     bool
-		blockBytes int
-		clocks     string
-		spec, mode string
-		specTiming string
-	)
+	f := &profileFlags{}
 	cmd := &cobra.Command{
 		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--mode unsized|sized] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
 		Short: "coalescing profile of a kernel's global loads and stores: monotonic fraction, unique blocks, coalescer cycles",
 		Long:  profileLong,
 		RunE: func(cmd *cobra.Command, traces []string) error {
-			if len(traces) == 0 {
-				return usagef("no trace files given (a kernelslist.g or kernel-N.traceg[.xz])")
-			}
-			if len(traces) > maxProfileTraces {
-				return usagef("%d trace files: at most %d", len(traces), maxProfileTraces)
-			}
-			if blockBytes < 1 || blockBytes > profile.MaxBlockBytes || blockBytes&(blockBytes-1) != 0 {
-				return usagef("--block-bytes %d: want a power of two from 1 to %d", blockBytes, profile.MaxBlockBytes)
-			}
-			periods, err := parseClocks(clocks)
-			if err != nil {
-				return usagef("%v", err)
-			}
-			if len(periods) == 0 || len(periods) > profile.MaxClocks {
-				return usagef("--clock %q: want 1 to %d clock periods", clocks, profile.MaxClocks)
-			}
-			for _, p := range periods {
-				if p > maxProfileClock {
-					return usagef("--clock %v: want at most %g FO4", p, maxProfileClock)
-				}
-			}
-			if timing.Mode(mode) != timing.Unsized && timing.Mode(mode) != timing.Sized {
-				return usagef("--mode %q: want unsized or sized", mode)
-			}
-			if specTiming != coalescers.Combined && specTiming != coalescers.Separate {
-				return usagef("--spec-timing %q: want %s or %s", specTiming, coalescers.Combined, coalescers.Separate)
-			}
-			seen := map[string]bool{}
-			for _, t := range traces {
-				if seen[filepath.Clean(t)] {
-					return usagef("%s given twice: its kernels would count twice", t)
-				}
-				seen[filepath.Clean(t)] = true
-				if !accelsim.IsTracePath(t) {
-					return usagef("%s: not an Accel-Sim trace (want a kernelslist.g, *.traceg or *.traceg.xz)", t)
-				}
-				if _, err := os.Stat(t); err != nil {
-					return badInput(err)
-				}
-			}
-			tm, err := coalescerTiming(spec, periods, timing.Mode(mode), specTiming, a.stderr)
-			if err != nil {
-				return err
-			}
-			p, err := profile.New(profile.Options{BlockBytes: uint64(blockBytes), Timing: tm})
-			if err != nil {
-				return usagef("%v", err)
-			}
-			for _, t := range traces {
-				if err := profileTrace(p, t); err != nil {
-					return badInput(err)
-				}
-			}
-			rep := p.Report()
-			if asJSON {
-				return printJSON(a.stdout, profileDoc{Version: gen.Version, Report: rep})
-			}
-			return rep.WriteTable(a.stdout)
+			return runProfile(a, f, traces)
 		},
 	}
 	fs := cmd.Flags()
-	addJSONFlag(fs, &asJSON)
-	fs.IntVar(&blockBytes, "block-bytes", 128, "block size in bytes (a power of two): unique blocks per access, and the neighbor comparator's blocks")
-	fs.StringVar(&clocks, "clock", "40", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
-	fs.StringVar(&mode, "mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
-	fs.StringVar(&specTiming, "spec-timing", coalescers.Combined, "how the speculative coalescer's fast and slow paths are timed: combined (inside the generated speculative unit) or separate (003_*'s method: the detector, neighbor and all-to-all units each alone)")
-	fs.StringVar(&spec, "coalescers", "", "spec file whose first 32-lane all_to_all, neighbor and speculative coalescers are timed (default: the 32-lane units of specs/coalescer_thesis.hcl, built in)")
+	addJSONFlag(fs, &f.asJSON)
+	fs.IntVar(&f.blockBytes, "block-bytes", 128, "block size in bytes (a power of two): unique blocks per access, and the neighbor comparator's blocks")
+	fs.StringVar(&f.clocks, "clock", "40", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
+	fs.StringVar(&f.mode, "mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
+	fs.StringVar(&f.specTiming, "spec-timing", coalescers.Combined, "how the speculative coalescer's fast and slow paths are timed: combined (inside the generated speculative unit) or separate (003_*'s method: the detector, neighbor and all-to-all units each alone)")
+	fs.StringVar(&f.spec, "coalescers", "", "spec file whose first 32-lane all_to_all, neighbor and speculative coalescers are timed (default: the 32-lane units of specs/coalescer_thesis.hcl, built in)")
 	return cmd
+}
+
+// runProfile checks the flags and traces, times the coalescers and
+// streams the traces through the profiler.
+func runProfile(a *app, f *profileFlags, traces []string) error {
+	if len(traces) == 0 {
+		return usagef("no trace files given (a kernelslist.g or kernel-N.traceg[.xz])")
+	}
+	if len(traces) > maxProfileTraces {
+		return usagef("%d trace files: at most %d", len(traces), maxProfileTraces)
+	}
+	periods, err := f.check()
+	if err != nil {
+		return err
+	}
+	if err := checkProfileTraces(traces); err != nil {
+		return err
+	}
+	tm, err := coalescerTiming(f.spec, periods, timing.Mode(f.mode), f.specTiming, a.stderr)
+	if err != nil {
+		return err
+	}
+	p, err := profile.New(profile.Options{BlockBytes: uint64(f.blockBytes), Timing: tm})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for _, t := range traces {
+		if err := profileTrace(p, t); err != nil {
+			return badInput(err)
+		}
+	}
+	rep := p.Report()
+	if f.asJSON {
+		return printJSON(a.stdout, profileDoc{Version: gen.Version, Report: rep})
+	}
+	return rep.WriteTable(a.stdout)
+}
+
+// check refuses bad flags and returns the clock periods.
+func (f *profileFlags) check() ([]float64, error) {
+	if f.blockBytes < 1 || f.blockBytes > profile.MaxBlockBytes || f.blockBytes&(f.blockBytes-1) != 0 {
+		return nil, usagef("--block-bytes %d: want a power of two from 1 to %d", f.blockBytes, profile.MaxBlockBytes)
+	}
+	periods, err := parseClocks(f.clocks)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if len(periods) == 0 || len(periods) > profile.MaxClocks {
+		return nil, usagef("--clock %q: want 1 to %d clock periods", f.clocks, profile.MaxClocks)
+	}
+	for _, p := range periods {
+		if p > maxProfileClock {
+			return nil, usagef("--clock %v: want at most %g FO4", p, maxProfileClock)
+		}
+	}
+	if timing.Mode(f.mode) != timing.Unsized && timing.Mode(f.mode) != timing.Sized {
+		return nil, usagef("--mode %q: want unsized or sized", f.mode)
+	}
+	if f.specTiming != coalescers.Combined && f.specTiming != coalescers.Separate {
+		return nil, usagef("--spec-timing %q: want %s or %s", f.specTiming, coalescers.Combined, coalescers.Separate)
+	}
+	return periods, nil
+}
+
+// checkProfileTraces wants Accel-Sim traces, each once, that exist.
+func checkProfileTraces(traces []string) error {
+	seen := map[string]bool{}
+	for _, t := range traces {
+		if seen[filepath.Clean(t)] {
+			return usagef("%s given twice: its kernels would count twice", t)
+		}
+		seen[filepath.Clean(t)] = true
+		if !accelsim.IsTracePath(t) {
+			return usagef("%s: not an Accel-Sim trace (want a kernelslist.g, *.traceg or *.traceg.xz)", t)
+		}
+		if _, err := os.Stat(t); err != nil {
+			return badInput(err)
+		}
+	}
+	return nil
 }
 
 // profileTrace streams one trace argument through p.

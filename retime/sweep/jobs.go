@@ -126,8 +126,13 @@ func STAPoint(ctx context.Context, u Unit, p float64, opt timing.Options, lib st
 	if len(rep.Units) != 1 || rep.Units[0].Pipeline == nil {
 		return nil, fmt.Errorf("%s: no stage timing (skipped: %v)", u.Design.Name, rep.Skipped)
 	}
-	pr := rep.Units[0].Pipeline
-	st := &STA{Library: rep.Library, PeriodPS: pr.PeriodPS, WithinPeriod: true}
+	return worstStages(rep.Library, rep.Units[0].Pipeline), nil
+}
+
+// worstStages is the worst stage and least slack of a pipeline's stages
+// in both flows.
+func worstStages(lib string, pr *sta.PipelineReport) *STA {
+	st := &STA{Library: lib, PeriodPS: pr.PeriodPS, WithinPeriod: true}
 	for i, sr := range pr.Stages {
 		if i == 0 || sr.TimingDriven.FO4 > st.TimingDrivenFO4 {
 			st.TimingDrivenFO4 = sr.TimingDriven.FO4
@@ -143,7 +148,7 @@ func STAPoint(ctx context.Context, u Unit, p float64, opt timing.Options, lib st
 		}
 		st.WithinPeriod = st.WithinPeriod && sr.TimingDriven.WithinPeriod
 	}
-	return st, nil
+	return st
 }
 
 // ReadManifest reads and checks the manifest in dir. An absent manifest
