@@ -3,6 +3,7 @@
 //
 //	lsugen gen     [-o DIR] SPEC...            write NAME.v and NAME_gates.v per unit
 //	lsugen timing  [--json] [--paths] SPEC...  FO4 critical path, area, transistors
+//	lsugen timing sweep LO:HI:STEP SPEC...     every unit pipelined at each period
 //	lsugen verify  [--sim LIST] SPEC...        model = netlist = Icarus = Verilator
 //	lsugen help COMMAND                        the flags of a command
 //
