@@ -59,6 +59,15 @@ func addSweepFlags(fs *pflag.FlagSet, s *sweepFlags) {
 	s.fs = fs
 }
 
+// spelling is flag in timing's older spelling, else arg, the
+// subcommand's argument, to name a value in a message.
+func (s *sweepFlags) spelling(flag, arg string) string {
+	if s.fs != nil {
+		return flag
+	}
+	return arg
+}
+
 // sweepStepFlags are the flags that make lsugen timing a sweep step.
 var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs"}
 
@@ -107,7 +116,7 @@ func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, spe
 	}
 	periods, err := sweep.ParsePeriods(s.clock, minClockFO4, maxClockFO4)
 	if err != nil {
-		return usagef("--sweep-clock %v", err)
+		return usagef("%s %v", s.spelling("--sweep-clock", "LO:HI:STEP"), err)
 	}
 	if s.jobList != "" {
 		return s.runJobList(a, fl, opt, periods, specPaths, b)
@@ -297,7 +306,7 @@ func finishSweep(a *app, sw *sweep.Sweep, asJSON bool, svg string) error {
 func (s *sweepFlags) runPoint(a *app, opt timing.Options, specPaths []string, b budget, asJSON bool) error {
 	name, p, err := sweep.ParsePointName(s.point, minClockFO4, maxClockFO4)
 	if err != nil {
-		return usagef("--sweep-point %v", err)
+		return usagef("%s %v", s.spelling("--sweep-point", "UNIT@P"), err)
 	}
 	u, err := loadUnit(specPaths, name, b, a.stderr)
 	if err != nil {
@@ -533,7 +542,7 @@ func newSweepClockCmd(a *app) *cobra.Command {
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
 	addJobsFlag(fs, &s.jobs, 1)
 	m.add(fs, timing.Sized)
-	addBudgetFlags(fs, &b, false)
+	addGateBudgetFlag(fs, &b)
 	return cmd
 }
 
@@ -572,9 +581,18 @@ func newSweepPointCmd(a *app) *cobra.Command {
 	fs.StringVar(&s.outDir, "out-dir", "", outDirUsage)
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
 	m.add(fs, timing.Sized)
-	addBudgetFlags(fs, &b, false)
+	addGateBudgetFlag(fs, &b)
 	s.jobs = 1
 	return cmd
+}
+
+// addGateBudgetFlag declares the budget's --gate-budget alone: a sweep
+// pipelines at its own periods, so --clock-fo4 and --timing-mode, which
+// timing refuses with a sweep, are not the subcommands' flags.
+func addGateBudgetFlag(fs *pflag.FlagSet, b *budget) {
+	all := pflag.NewFlagSet("budget", pflag.ContinueOnError)
+	addBudgetFlags(all, b, false)
+	fs.AddFlag(all.Lookup("gate-budget"))
 }
 
 const sweepMergeLong = `Builds a clock sweep's table (or --json document, and --svg figure) from

@@ -535,7 +535,10 @@ func TestSweep_SubcommandsMatchFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"sweep"}, "want the periods LO:HI:STEP"},
-		{[]string{"sweep", "60:20:4", spec}, `--sweep-clock "60:20:4": LO 60 is above HI 20`},
+		{[]string{"sweep", "60:20:4", spec}, `LO:HI:STEP "60:20:4": LO 60 is above HI 20`},
+		{[]string{"sweep-point", "--out-dir", out, "h20", spec}, `UNIT@P "h20": want UNIT@P`},
+		{[]string{"sweep", "--clock-fo4", "40", "20:40:4", spec}, "unknown flag: --clock-fo4"},
+		{[]string{"sweep", "--jobs", "2", "--job-list", filepath.Join(dir, "j"), "--out-dir", out, "20:40:4", spec}, "--jobs N computes the points"},
 		{[]string{"sweep-point", "--out-dir", out}, "want the point UNIT@P"},
 		{[]string{"sweep-point", "h@20", spec}, "need --out-dir DIR"},
 		{[]string{"sweep-merge"}, "want one DIR"},
