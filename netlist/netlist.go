@@ -57,35 +57,39 @@ const (
 type KindInfo struct {
 	Name string   // library name, also the comment in gate-level Verilog
 	Pins []string // input pin names in netlist order
-	Func string   // Boolean function for documentation, over the pin names
-	// Truth is the truth table: bit m is the output when pin i carries
-	// bit i of m (0 for DFF). Timing and library matching compare
+	// Fn is the kind's Boolean function over its pins: the simulator, the
+	// Verilog writers and the readable views all derive theirs from it.
+	// Its Op is FnNone for DFF.
+	Fn Fn
+	// Truth is the truth table, stated apart from Fn so that a test can
+	// check each row against itself: bit m is the output when pin i
+	// carries bit i of m (0 for DFF). Timing and library matching compare
 	// functions by it.
 	Truth uint16
 }
 
 // Kinds is the gate library's logical interface, one row per kind.
 var Kinds = [numKinds]KindInfo{
-	INV:   {"INV", []string{"A"}, "!A", 0b01},
-	BUF:   {"BUF", []string{"A"}, "A", 0b10},
-	NAND2: {"NAND2", []string{"A", "B"}, "!(A&B)", 0b0111},
-	NAND3: {"NAND3", []string{"A", "B", "C"}, "!(A&B&C)", 0x7f},
-	NAND4: {"NAND4", []string{"A", "B", "C", "D"}, "!(A&B&C&D)", 0x7fff},
-	NOR2:  {"NOR2", []string{"A", "B"}, "!(A|B)", 0b0001},
-	NOR3:  {"NOR3", []string{"A", "B", "C"}, "!(A|B|C)", 0x01},
-	NOR4:  {"NOR4", []string{"A", "B", "C", "D"}, "!(A|B|C|D)", 0x0001},
-	AND2:  {"AND2", []string{"A", "B"}, "A&B", 0b1000},
-	AND3:  {"AND3", []string{"A", "B", "C"}, "A&B&C", 0x80},
-	AND4:  {"AND4", []string{"A", "B", "C", "D"}, "A&B&C&D", 0x8000},
-	OR2:   {"OR2", []string{"A", "B"}, "A|B", 0b1110},
-	OR3:   {"OR3", []string{"A", "B", "C"}, "A|B|C", 0xfe},
-	OR4:   {"OR4", []string{"A", "B", "C", "D"}, "A|B|C|D", 0xfffe},
-	XOR2:  {"XOR2", []string{"A", "B"}, "A^B", 0b0110},
-	XNOR2: {"XNOR2", []string{"A", "B"}, "!(A^B)", 0b1001},
-	AOI21: {"AOI21", []string{"A1", "A2", "B"}, "!((A1&A2)|B)", 0x07},
-	OAI21: {"OAI21", []string{"A1", "A2", "B"}, "!((A1|A2)&B)", 0x1f},
-	MUX2:  {"MUX2", []string{"S", "A0", "A1"}, "S?A1:A0", 0xe4},
-	DFF:   {"DFF", []string{"D"}, "Q<=D at the rising clock edge", 0},
+	INV:   {"INV", []string{"A"}, not(pin(0)), 0b01},
+	BUF:   {"BUF", []string{"A"}, pin(0), 0b10},
+	NAND2: {"NAND2", []string{"A", "B"}, not(and(pins(2)...)), 0b0111},
+	NAND3: {"NAND3", []string{"A", "B", "C"}, not(and(pins(3)...)), 0x7f},
+	NAND4: {"NAND4", []string{"A", "B", "C", "D"}, not(and(pins(4)...)), 0x7fff},
+	NOR2:  {"NOR2", []string{"A", "B"}, not(or(pins(2)...)), 0b0001},
+	NOR3:  {"NOR3", []string{"A", "B", "C"}, not(or(pins(3)...)), 0x01},
+	NOR4:  {"NOR4", []string{"A", "B", "C", "D"}, not(or(pins(4)...)), 0x0001},
+	AND2:  {"AND2", []string{"A", "B"}, and(pins(2)...), 0b1000},
+	AND3:  {"AND3", []string{"A", "B", "C"}, and(pins(3)...), 0x80},
+	AND4:  {"AND4", []string{"A", "B", "C", "D"}, and(pins(4)...), 0x8000},
+	OR2:   {"OR2", []string{"A", "B"}, or(pins(2)...), 0b1110},
+	OR3:   {"OR3", []string{"A", "B", "C"}, or(pins(3)...), 0xfe},
+	OR4:   {"OR4", []string{"A", "B", "C", "D"}, or(pins(4)...), 0xfffe},
+	XOR2:  {"XOR2", []string{"A", "B"}, xor(pins(2)...), 0b0110},
+	XNOR2: {"XNOR2", []string{"A", "B"}, not(xor(pins(2)...)), 0b1001},
+	AOI21: {"AOI21", []string{"A1", "A2", "B"}, not(or(and(pin(0), pin(1)), pin(2))), 0x07},
+	OAI21: {"OAI21", []string{"A1", "A2", "B"}, not(and(or(pin(0), pin(1)), pin(2))), 0x1f},
+	MUX2:  {"MUX2", []string{"S", "A0", "A1"}, mux(pin(0), pin(2), pin(1)), 0xe4},
+	DFF:   {"DFF", []string{"D"}, Fn{}, 0},
 }
 
 func (k Kind) String() string {

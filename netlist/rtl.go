@@ -155,31 +155,6 @@ func LtE(a, c *Expr) *Expr { return &Expr{Op: OpLt, W: 1, Args: []*Expr{a, c}} }
 func MuxE(sel, a1, a0 *Expr) *Expr { return &Expr{Op: OpMux, W: a1.W, Args: []*Expr{sel, a1, a0}} }
 
 // GateExpr is the function of a gate of kind k over its input
-// expressions, for readable views printed gate by gate; nil for a DFF.
-func GateExpr(k Kind, in []*Expr) *Expr {
-	switch k {
-	case INV:
-		return NotE(in[0])
-	case BUF:
-		return in[0]
-	case NAND2, NAND3, NAND4:
-		return NotE(AndE(in...))
-	case NOR2, NOR3, NOR4:
-		return NotE(OrE(in...))
-	case AND2, AND3, AND4:
-		return AndE(in...)
-	case OR2, OR3, OR4:
-		return OrE(in...)
-	case XOR2:
-		return XorE(in...)
-	case XNOR2:
-		return NotE(XorE(in...))
-	case AOI21:
-		return NotE(OrE(AndE(in[0], in[1]), in[2]))
-	case OAI21:
-		return NotE(AndE(OrE(in[0], in[1]), in[2]))
-	case MUX2:
-		return MuxE(in[0], in[2], in[1])
-	}
-	return nil
-}
+// expressions (Kinds[k].Fn), for readable views printed gate by gate; nil
+// for a DFF.
+func GateExpr(k Kind, in []*Expr) *Expr { return Kinds[k].Fn.Expr(in) }

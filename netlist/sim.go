@@ -22,6 +22,7 @@ type Sim struct {
 // run is code[start:end]: gates of one kind, Arity()+1 numbers each.
 type run struct {
 	kind       Kind
+	kernel     kernel
 	start, end int
 }
 
@@ -88,7 +89,7 @@ func NewSim(d *Design) *Sim {
 		if n := len(s.runs); n > 0 && s.runs[n-1].kind == k {
 			s.runs[n-1].end = start[b+1]
 		} else {
-			s.runs = append(s.runs, run{kind: k, start: start[b], end: start[b+1]})
+			s.runs = append(s.runs, run{kind: k, kernel: kernels[k], start: start[b], end: start[b+1]})
 		}
 	}
 	return s
@@ -117,86 +118,111 @@ func (s *Sim) Eval() {
 	v := s.vals
 	for _, r := range s.runs {
 		c := s.code[r.start:r.end]
-		switch r.kind {
-		case INV:
-			for ; len(c) >= 2; c = c[2:] {
-				v[c[1]] = ^v[c[0]]
-			}
-		case BUF:
+		switch r.kernel {
+		case kernelPin:
 			for ; len(c) >= 2; c = c[2:] {
 				v[c[1]] = v[c[0]]
 			}
-		case NAND2:
-			for ; len(c) >= 3; c = c[3:] {
-				v[c[2]] = ^(v[c[0]] & v[c[1]])
+		case kernelPin | kernelNot:
+			for ; len(c) >= 2; c = c[2:] {
+				v[c[1]] = ^(v[c[0]])
 			}
-		case NAND3:
-			for ; len(c) >= 4; c = c[4:] {
-				v[c[3]] = ^(v[c[0]] & v[c[1]] & v[c[2]])
-			}
-		case NAND4:
-			for ; len(c) >= 5; c = c[5:] {
-				v[c[4]] = ^(v[c[0]] & v[c[1]] & v[c[2]] & v[c[3]])
-			}
-		case NOR2:
-			for ; len(c) >= 3; c = c[3:] {
-				v[c[2]] = ^(v[c[0]] | v[c[1]])
-			}
-		case NOR3:
-			for ; len(c) >= 4; c = c[4:] {
-				v[c[3]] = ^(v[c[0]] | v[c[1]] | v[c[2]])
-			}
-		case NOR4:
-			for ; len(c) >= 5; c = c[5:] {
-				v[c[4]] = ^(v[c[0]] | v[c[1]] | v[c[2]] | v[c[3]])
-			}
-		case AND2:
+		case kernelAnd2:
 			for ; len(c) >= 3; c = c[3:] {
 				v[c[2]] = v[c[0]] & v[c[1]]
 			}
-		case AND3:
+		case kernelAnd2 | kernelNot:
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = ^(v[c[0]] & v[c[1]])
+			}
+		case kernelAnd3:
 			for ; len(c) >= 4; c = c[4:] {
 				v[c[3]] = v[c[0]] & v[c[1]] & v[c[2]]
 			}
-		case AND4:
+		case kernelAnd3 | kernelNot:
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = ^(v[c[0]] & v[c[1]] & v[c[2]])
+			}
+		case kernelAnd4:
 			for ; len(c) >= 5; c = c[5:] {
 				v[c[4]] = v[c[0]] & v[c[1]] & v[c[2]] & v[c[3]]
 			}
-		case OR2:
+		case kernelAnd4 | kernelNot:
+			for ; len(c) >= 5; c = c[5:] {
+				v[c[4]] = ^(v[c[0]] & v[c[1]] & v[c[2]] & v[c[3]])
+			}
+		case kernelOr2:
 			for ; len(c) >= 3; c = c[3:] {
 				v[c[2]] = v[c[0]] | v[c[1]]
 			}
-		case OR3:
+		case kernelOr2 | kernelNot:
+			for ; len(c) >= 3; c = c[3:] {
+				v[c[2]] = ^(v[c[0]] | v[c[1]])
+			}
+		case kernelOr3:
 			for ; len(c) >= 4; c = c[4:] {
 				v[c[3]] = v[c[0]] | v[c[1]] | v[c[2]]
 			}
-		case OR4:
+		case kernelOr3 | kernelNot:
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = ^(v[c[0]] | v[c[1]] | v[c[2]])
+			}
+		case kernelOr4:
 			for ; len(c) >= 5; c = c[5:] {
 				v[c[4]] = v[c[0]] | v[c[1]] | v[c[2]] | v[c[3]]
 			}
-		case XOR2:
+		case kernelOr4 | kernelNot:
+			for ; len(c) >= 5; c = c[5:] {
+				v[c[4]] = ^(v[c[0]] | v[c[1]] | v[c[2]] | v[c[3]])
+			}
+		case kernelXor2:
 			for ; len(c) >= 3; c = c[3:] {
 				v[c[2]] = v[c[0]] ^ v[c[1]]
 			}
-		case XNOR2:
+		case kernelXor2 | kernelNot:
 			for ; len(c) >= 3; c = c[3:] {
 				v[c[2]] = ^(v[c[0]] ^ v[c[1]])
 			}
-		case AOI21:
+		case kernelAndOr21:
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = (v[c[0]] & v[c[1]]) | v[c[2]]
+			}
+		case kernelAndOr21 | kernelNot:
 			for ; len(c) >= 4; c = c[4:] {
 				v[c[3]] = ^((v[c[0]] & v[c[1]]) | v[c[2]])
 			}
-		case OAI21:
+		case kernelOrAnd21:
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = (v[c[0]] | v[c[1]]) & v[c[2]]
+			}
+		case kernelOrAnd21 | kernelNot:
 			for ; len(c) >= 4; c = c[4:] {
 				v[c[3]] = ^((v[c[0]] | v[c[1]]) & v[c[2]])
 			}
-		case MUX2:
+		case kernelMux:
 			for ; len(c) >= 4; c = c[4:] {
 				v[c[3]] = (v[c[1]] &^ v[c[0]]) | (v[c[2]] & v[c[0]])
 			}
+		case kernelMux | kernelNot:
+			for ; len(c) >= 4; c = c[4:] {
+				v[c[3]] = ^((v[c[1]] &^ v[c[0]]) | (v[c[2]] & v[c[0]]))
+			}
 		default:
-			panic(fmt.Sprintf("netlist: cannot simulate %s", r.kind))
+			evalGeneric(v, c, r.kind)
 		}
+	}
+}
+
+// evalGeneric runs gates of kind k, evaluating its function from the
+// table gate by gate: the path of a kind whose function no kernel matches.
+func evalGeneric(v []uint64, c []int32, k Kind) {
+	f, n := Kinds[k].Fn, k.Arity()
+	in := make([]uint64, n)
+	for ; len(c) >= n+1; c = c[n+1:] {
+		for i := range n {
+			in[i] = v[c[i]]
+		}
+		v[c[n]] = f.Eval(in)
 	}
 }
 
@@ -214,4 +240,75 @@ func (s *Sim) Step() {
 	for i, f := range s.dffs {
 		s.vals[f.q] = tmp[i]
 	}
+}
+
+// kernel is a loop of Eval: the shape of a function, found in the Kinds
+// table, that Eval runs word-wide over a stretch of gates without reading
+// the table per gate, possibly complemented (kernelNot). The pins are in
+// order (pin i is operand i).
+type kernel uint8
+
+const (
+	kernelGeneric kernel = iota // any other function: evalGeneric
+	kernelPin                   // A
+	kernelAnd2                  // A&B
+	kernelAnd3
+	kernelAnd4
+	kernelOr2 // A|B
+	kernelOr3
+	kernelOr4
+	kernelXor2    // A^B
+	kernelAndOr21 // (A&B)|C
+	kernelOrAnd21 // (A|B)&C
+	kernelMux     // A?C:B
+	// kernelNot marks the complement of a shape (NAND is kernelAnd2 |
+	// kernelNot): a loop of its own, as an inversion mask per run slows
+	// small designs.
+	kernelNot kernel = 0x80
+)
+
+// kernels is each kind's loop.
+var kernels = func() (ks [numKinds]kernel) {
+	for k := range numKinds {
+		f := Kinds[k].Fn
+		inv := kernel(0)
+		if f.Op == FnNot {
+			f, inv = f.Args[0], kernelNot
+		}
+		if ks[k] = kernelOf(f); ks[k] != kernelGeneric {
+			ks[k] |= inv
+		}
+	}
+	return ks
+}()
+
+// kernelOf matches f against the kernels' shapes.
+func kernelOf(f Fn) kernel {
+	isPin := func(a Fn, i int) bool { return a.Op == FnPin && a.Pin == i }
+	inOrder := func(args []Fn) bool {
+		for i, a := range args {
+			if !isPin(a, i) {
+				return false
+			}
+		}
+		return true
+	}
+	n := len(f.Args)
+	switch {
+	case isPin(f, 0):
+		return kernelPin
+	case f.Op == FnAnd && n >= 2 && n <= 4 && inOrder(f.Args):
+		return kernelAnd2 + kernel(n-2)
+	case f.Op == FnOr && n >= 2 && n <= 4 && inOrder(f.Args):
+		return kernelOr2 + kernel(n-2)
+	case f.Op == FnXor && n == 2 && inOrder(f.Args):
+		return kernelXor2
+	case f.Op == FnOr && n == 2 && f.Args[0].Op == FnAnd && inOrder(f.Args[0].Args) && len(f.Args[0].Args) == 2 && isPin(f.Args[1], 2):
+		return kernelAndOr21
+	case f.Op == FnAnd && n == 2 && f.Args[0].Op == FnOr && inOrder(f.Args[0].Args) && len(f.Args[0].Args) == 2 && isPin(f.Args[1], 2):
+		return kernelOrAnd21
+	case f.Op == FnMux && isPin(f.Args[0], 0) && isPin(f.Args[1], 2) && isPin(f.Args[2], 1):
+		return kernelMux
+	}
+	return kernelGeneric
 }

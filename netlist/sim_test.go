@@ -77,7 +77,7 @@ func TestSim_MatchesTruthTable(t *testing.T) {
 				args[i] = l>>i&1 == 1
 			}
 			if got, want := y[0]>>l&1 == 1, f(args); got != want {
-				t.Errorf("%s%v = %v, want %v (%s)", k, args, got, want, Kinds[k].Func)
+				t.Errorf("%s%v = %v, want %v (%s)", k, args, got, want, k.Func())
 			}
 		}
 	}
@@ -505,6 +505,50 @@ func TestKinds_TruthColumn(t *testing.T) {
 		}
 		if Kinds[k].Truth != want {
 			t.Errorf("%v: truth table %#x, want %#x", k, Kinds[k].Truth, want)
+		}
+	}
+}
+
+// TestKinds_FnMatchesTruth: each row's function, evaluated from the
+// table, gives the row's Truth column; the per-kind kernel the simulator
+// picks and the gate-by-gate path it falls back on (evalGeneric) agree
+// with it too, so a kind no kernel matches is still simulated right.
+func TestKinds_FnMatchesTruth(t *testing.T) {
+	for k := range Kind(NumKinds) {
+		info := Kinds[k]
+		if k == DFF {
+			if info.Fn.Op != FnNone {
+				t.Errorf("DFF has a combinational function")
+			}
+			continue
+		}
+		n := k.Arity()
+		if got := info.Fn.TruthOf(n); got != info.Truth {
+			t.Errorf("%s: %s has truth table %#x, the row says %#x", k, k.Func(), got, info.Truth)
+		}
+		// Both simulator paths over one gate: nets 0..n-1 carry the pins
+		// (lane m has combination m), net n the output.
+		v := make([]uint64, n+1)
+		for i := range n {
+			for m := range 1 << n {
+				v[i] |= uint64(m>>i&1) << m
+			}
+		}
+		code := make([]int32, n+1)
+		for i := range code {
+			code[i] = int32(i)
+		}
+		want := uint64(info.Truth)
+		mask := uint64(1)<<(1<<n) - 1
+		evalGeneric(v, code, k)
+		if got := v[n] & mask; got != want {
+			t.Errorf("%s: gate-by-gate evaluation %#x, want %#x", k, got, want)
+		}
+		v[n] = 0
+		s := &Sim{vals: v, code: code, runs: []run{{kind: k, kernel: kernels[k], start: 0, end: n + 1}}}
+		s.Eval()
+		if got := v[n] & mask; got != want {
+			t.Errorf("%s: kernel %#x gives %#x, want %#x", k, kernels[k], got, want)
 		}
 	}
 }

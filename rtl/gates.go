@@ -378,33 +378,40 @@ func writeConn(f *file, port, val, sep string) {
 }
 
 // gateExpr is the Verilog expression of a combinational cell over its
-// printed inputs (in the kind's pin order).
+// printed inputs (in the kind's pin order), written from the kind's
+// function in netlist.Kinds.
 func gateExpr(k netlist.Kind, in []string) string {
-	switch k {
-	case netlist.INV:
-		return "~" + in[0]
-	case netlist.BUF:
-		return in[0]
-	case netlist.NAND2, netlist.NAND3, netlist.NAND4:
-		return "~(" + strings.Join(in, " & ") + ")"
-	case netlist.NOR2, netlist.NOR3, netlist.NOR4:
-		return "~(" + strings.Join(in, " | ") + ")"
-	case netlist.AND2, netlist.AND3, netlist.AND4:
-		return strings.Join(in, " & ")
-	case netlist.OR2, netlist.OR3, netlist.OR4:
-		return strings.Join(in, " | ")
-	case netlist.XOR2:
-		return in[0] + " ^ " + in[1]
-	case netlist.XNOR2:
-		return "~(" + in[0] + " ^ " + in[1] + ")"
-	case netlist.AOI21:
-		return "~((" + in[0] + " & " + in[1] + ") | " + in[2] + ")"
-	case netlist.OAI21:
-		return "~((" + in[0] + " | " + in[1] + ") & " + in[2] + ")"
-	case netlist.MUX2:
-		return in[0] + " ? " + in[2] + " : " + in[1]
+	f := netlist.Kinds[k].Fn
+	if f.Op == netlist.FnNone {
+		panic(fmt.Sprintf("rtl: no expression for cell %s", k)) // Check rejects unknown kinds; DFF is printed apart
 	}
-	panic(fmt.Sprintf("rtl: no expression for cell %s", k)) // Check rejects unknown kinds; DFF is printed apart
+	return fnVerilog(f, in)
+}
+
+// fnVerilog writes f over the inputs in: a pin operand bare, any other
+// in parentheses, e.g. "~((a & b) | c)".
+func fnVerilog(f netlist.Fn, in []string) string {
+	operand := func(a netlist.Fn) string {
+		if a.Op == netlist.FnPin {
+			return in[a.Pin]
+		}
+		return "(" + fnVerilog(a, in) + ")"
+	}
+	switch f.Op {
+	case netlist.FnPin:
+		return in[f.Pin]
+	case netlist.FnNot:
+		return "~" + operand(f.Args[0])
+	case netlist.FnAnd, netlist.FnOr, netlist.FnXor:
+		parts := make([]string, len(f.Args))
+		for i, a := range f.Args {
+			parts[i] = operand(a)
+		}
+		return strings.Join(parts, map[netlist.FnOp]string{netlist.FnAnd: " & ", netlist.FnOr: " | ", netlist.FnXor: " ^ "}[f.Op])
+	case netlist.FnMux:
+		return operand(f.Args[0]) + " ? " + operand(f.Args[1]) + " : " + operand(f.Args[2])
+	}
+	panic(fmt.Sprintf("rtl: no Verilog for function operator %d", f.Op))
 }
 
 // instanceSummary is the header's line about the instances of d.
