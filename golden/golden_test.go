@@ -8,6 +8,7 @@ package golden
 import (
 	"crypto/sha256"
 	"fmt"
+	"github.com/lsugen/lsugen/compose"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,8 @@ import (
 type unit struct {
 	spec   specs.Unit
 	design *netlist.Design
+	// variable is the composer's measure of a variable-latency unit.
+	variable *compose.Timing
 }
 
 // generate loads one spec file and generates its units, as `lsugen gen`
@@ -42,11 +45,11 @@ func generate(t testing.TB, path string) []unit {
 	}
 	var us []unit
 	for _, su := range file.Units {
-		d, gd := units.Generate(su)
+		b, gd := units.Build(su)
 		if gd.HasErrors() {
 			t.Fatalf("%s: %s", su.UnitName(), gd.Error())
 		}
-		us = append(us, unit{su, d})
+		us = append(us, unit{su, b.Design, b.Variable})
 	}
 	return us
 }
@@ -73,7 +76,7 @@ func report(t testing.TB, us []unit) []byte {
 			t.Fatal(err)
 		}
 		ur := timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res}
-		if err := ur.AddPipeline(u.design); err != nil {
+		if err := ur.AddPipeline(u.design, u.variable.Report()); err != nil {
 			t.Fatal(err)
 		}
 		rep.Units = append(rep.Units, ur)
@@ -142,7 +145,7 @@ func checkNoStale(t *testing.T, want map[string]bool, dirs ...string) {
 // testbench, as `lsugen gen --tb` does.
 func testbenchFiles(t testing.TB, u unit) map[string][]byte {
 	t.Helper()
-	g, err := units.Golden(u.spec, u.design)
+	g, err := units.Golden(u.spec, units.Built{Design: u.design, Variable: u.variable})
 	if err != nil {
 		t.Fatal(err)
 	}

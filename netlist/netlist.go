@@ -179,15 +179,10 @@ type Pipeline struct {
 	Latency int
 	// RegStage gives, for each gate index, the stage (0-based) that a DFF
 	// ends, i.e. the stage whose logic its D input closes; -1 for other
-	// gates. Nil for a variable-latency unit.
+	// gates. Nil for a variable-latency unit (package compose), whose
+	// stages are not one chain: Latency is then its slow answers', and
+	// the composer's results (the fast latency) travel beside the design.
 	RegStage []int32
-	// FastLatency is, for a variable-latency unit (the speculative
-	// coalescer), the latency of its fast answers; Latency is then its
-	// slow answers'. 0 for a fixed-latency pipeline.
-	FastLatency int
-	// WorstStageFO4 is a variable-latency unit's slowest
-	// register-to-register path, with clock-to-Q and setup.
-	WorstStageFO4 float64
 }
 
 // Path names a timing path the generator wants reported on its own: the

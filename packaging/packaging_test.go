@@ -82,10 +82,11 @@ func generateFor(t *testing.T, tb bool, lib *packaging.Library) []generated {
 	}
 	var out []generated
 	for _, su := range file.Units {
-		d, gd := units.Generate(su)
+		b, gd := units.Build(su)
 		if gd.HasErrors() {
 			t.Fatal(gd)
 		}
+		d := b.Design
 		opt := packaging.EstimateOptions(lib)
 		res, err := timing.Analyze(d, opt)
 		if err != nil {
@@ -102,7 +103,7 @@ func generateFor(t *testing.T, tb bool, lib *packaging.Library) []generated {
 		if tb {
 			u.Testbench = &packaging.Testbench{File: verify.TestbenchFileName(d), Module: verify.TestbenchModule(d),
 				Vectors: verify.VectorFileName(d), DUTMacro: verify.DUTMacro}
-			g, err := units.Golden(su, d)
+			g, err := units.Golden(su, b)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,16 +35,26 @@ type UnitReport struct {
 	*Result
 }
 
+// Variable is what the composer of a variable-latency unit (package
+// compose) measured of it, kept beside its design: the latency of its fast
+// answers (its slow answers' is the design's Pipeline.Latency) and its
+// slowest register-to-register path, with clock-to-Q and setup.
+type Variable struct {
+	FastLatency   int
+	WorstStageFO4 float64
+}
+
 // AddPipeline fills the pipeline fields of a pipelined unit's report
-// from its design, timing its stages under the model that cut them.
-func (u *UnitReport) AddPipeline(d *netlist.Design) error {
+// from its design, timing its stages under the model that cut them; v
+// is the composer's measure of a variable-latency unit, nil for others.
+func (u *UnitReport) AddPipeline(d *netlist.Design, v *Variable) error {
 	p := d.Pipeline
 	if p == nil {
 		return nil
 	}
-	if p.FastLatency > 0 {
+	if v != nil {
 		u.ClockFO4, u.TimingMode, u.LatencyCycles = p.PeriodFO4, p.Mode, p.Latency
-		u.FastLatencyCycles, u.WorstStageFO4 = p.FastLatency, round4(p.WorstStageFO4)
+		u.FastLatencyCycles, u.WorstStageFO4 = v.FastLatency, round4(v.WorstStageFO4)
 		return nil
 	}
 	st, err := StageDelays(d, PipelineOptions(p.Mode))

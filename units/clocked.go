@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/retime"
@@ -16,14 +17,16 @@ import (
 // pipelined cuts a unit's combinational design d into stages of its
 // clock_fo4 under its timing_mode model (the default textbook model,
 // sized or unsized). An error points at clock_fo4.
-func pipelined(u specs.Pipelinable, d *netlist.Design, diags hcl.Diagnostics) (*netlist.Design, hcl.Diagnostics) {
+func pipelined(u specs.Pipelinable, d *netlist.Design, diags hcl.Diagnostics) (Built, hcl.Diagnostics) {
 	return Pipeline(u, d, u.Clock(), diags)
 }
 
 // Pipeline cuts unit u's combinational design d into stages at clocking
 // c, as clock_fo4 does (c.Range, when set, locates errors); the command
-// line's --clock-fo4 calls it for units whose spec has no clock.
-func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagnostics) (*netlist.Design, hcl.Diagnostics) {
+// line's --clock-fo4 calls it for units whose spec has no clock. A
+// speculative coalescer becomes a variable-latency unit (package
+// compose), whose measure comes back beside the design.
+func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagnostics) (Built, hcl.Diagnostics) {
 	if c.TimingMode == "" {
 		c.TimingMode = string(timing.Sized)
 	}
@@ -31,48 +34,43 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagn
 		c.Range = u.DeclRange()
 	}
 	if d.Clock != "" {
-		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unit already clocked",
+		return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unit already clocked",
 			Detail:  fmt.Sprintf("%s is clocked with its own protocol; clock_fo4 pipelines combinational units only.", u.UnitName()),
 			Subject: c.Range.Ptr()})
 	}
 	opt := retime.Options{PeriodFO4: c.ClockFO4, Timing: timing.PipelineOptions(c.TimingMode)}
 	if co, ok := u.(*specs.Coalescer); ok && co.Structure == specs.Speculative {
-		return variableLatency(co, opt, c.Range, diags)
+		vd, t, err := compose.Speculative(co, opt)
+		if err != nil {
+			return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
+				Detail: err.Error(), Subject: c.Range.Ptr()})
+		}
+		return Built{Design: vd, Variable: t}, diags
 	}
 	r, err := retime.Pipeline(d, opt)
 	if err != nil {
-		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
+		return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
 			Detail: err.Error(), Subject: c.Range.Ptr()})
 	}
-	return r.Design, diags
-}
-
-// variableLatency builds the speculative coalescer at a clock: fast
-// answers for monotonic warps, the all-to-all's for the others
-// (speculative_clocked.go).
-func variableLatency(c *specs.Coalescer, opt retime.Options, at hcl.Range, diags hcl.Diagnostics) (*netlist.Design, hcl.Diagnostics) {
-	d, info, err := buildSpeculativeClocked(c, opt)
-	if err != nil {
-		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
-			Detail: err.Error(), Subject: at.Ptr()})
-	}
-	d.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: string(opt.Timing.Mode), Latency: info.SlowLatency,
-		FastLatency: info.FastLatency, WorstStageFO4: info.WorstStageFO4}
-	return d, diags
+	return Built{Design: r.Design}, diags
 }
 
 // pipelinedJob is the lockstep check of a pipelined unit: its family's
 // combinational model answered Latency cycles later, driven by the
 // family's directed vectors and random operations with bubbles and
 // resets in flight.
-func pipelinedJob(f *Family, u specs.Unit, d *netlist.Design) (model.Sequential, verify.StimulusFunc, error) {
-	if p := d.Pipeline; p.FastLatency > 0 {
+func pipelinedJob(f *Family, u specs.Unit, b Built) (model.Sequential, verify.StimulusFunc, error) {
+	d := b.Design
+	if v := b.Variable; v != nil {
 		c, ok := u.(*specs.Coalescer)
 		if !ok {
 			return nil, nil, fmt.Errorf("%s: a variable-latency design from a %s unit", d.Name, u.UnitKind())
 		}
-		seq, err := model.ForSpeculativeClocked(c, p.FastLatency, p.Latency)
+		seq, err := model.ForSpeculativeClocked(c, v.FastLatency, d.Pipeline.Latency)
 		return seq, speculativeClockedStimulus(c), err
+	}
+	if d.Pipeline.RegStage == nil {
+		return nil, nil, fmt.Errorf("%s: a variable-latency design without its composer's measure (units.Build returns both)", d.Name)
 	}
 	m, err := f.Model(u)
 	if err != nil {

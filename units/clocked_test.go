@@ -43,12 +43,13 @@ func TestClocked_ExampleSpecsAtThesisClocks(t *testing.T) {
 			}
 			for _, period := range []float64{40, 48, 56} {
 				start := time.Now()
-				pd, diags := units.Pipeline(u, d, specs.Clocking{ClockFO4: period}, nil)
+				pb, diags := units.Pipeline(u, d, specs.Clocking{ClockFO4: period}, nil)
 				if diags.HasErrors() {
 					t.Fatalf("%s at %v FO4: %v", u.UnitName(), period, diags)
 				}
+				pd := pb.Design
 				rep := timing.UnitReport{}
-				if err := rep.AddPipeline(pd); err != nil {
+				if err := rep.AddPipeline(pd, pb.Variable.Report()); err != nil {
 					t.Fatal(err)
 				}
 				if rep.FastLatencyCycles > 0 {
@@ -99,7 +100,7 @@ func TestPipelinedJob_CoversAndCatches(t *testing.T) {
 	}
 	run := func(d *netlist.Design) *verify.Result {
 		t.Helper()
-		job, err := units.Job(u, d)
+		job, err := units.Job(u, units.Built{Design: d})
 		if err != nil {
 			t.Fatal(err)
 		}

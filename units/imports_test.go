@@ -75,6 +75,21 @@ func TestImports_OneWay(t *testing.T) {
 		{"retime", "specs", "the pipeliner and the clock sweep (retime/sweep) take designs from their caller, which loads the specs"},
 		{"retime", "units", "the pipeliner and the clock sweep (retime/sweep) take designs from their caller, which generates them"},
 		{"model", "retime", "models share no code with the generators they check"},
+		{"model", "compose", "models share no code with the generators they check"},
+		{"gen", "compose", "generators build the parts the composer assembles"},
+		{"retime", "compose", "the pipeliner transforms any design, whichever generator built it"},
+		{"timing", "compose", "timing only reads the design; the composer's measure reaches it as data"},
+		{"rtl", "compose", "writers only read the design"},
+		{"verify", "compose", "the harness takes models and stimulus from its caller"},
+	}
+	// The composer builds designs from generated parts, pipelined and
+	// timed: it may import retime and timing, but nothing that checks,
+	// writes or tabulates designs.
+	composeMay := map[string]bool{"specs": true, "gen": true, "netlist": true, "retime": true, "timing": true}
+	for _, imp := range imports["compose"] {
+		if !composeMay[imp] {
+			t.Errorf("compose imports %s: the composer imports only specs, gen, netlist, retime and timing", imp)
+		}
 	}
 	for pkg, imps := range imports {
 		for _, imp := range imps {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/retime"
 	"github.com/lsugen/lsugen/specs"
@@ -70,7 +71,7 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 		return fmt.Sprintf("— (%d)", i+1)
 	}
 	for _, c := range cs {
-		paths, err := speculativePaths(c, true)
+		paths, err := compose.SpeculativePaths(c, true)
 		if err != nil {
 			return "", err
 		}
@@ -84,11 +85,11 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 			}
 			return r.FO4, nil
 		}
-		a2aFO4, err := combFO4(paths.slow)
+		a2aFO4, err := combFO4(paths.Slow)
 		if err != nil {
 			return "", err
 		}
-		detFO4, err := combFO4(paths.det)
+		detFO4, err := combFO4(paths.Det)
 		if err != nil {
 			return "", err
 		}
@@ -100,23 +101,23 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 			return fmt.Sprint(v[i])
 		}
 		for i, P := range thesisClocks {
-			b, err := buildSpeculative(c, retime.Options{PeriodFO4: P, Timing: sized})
+			b, err := compose.SpeculativeBuild(c, retime.Options{PeriodFO4: P, Timing: sized})
 			if err != nil {
 				return "", err
 			}
-			a2aSim, err := pipelineCycles(b.a2a.Design)
+			a2aSim, err := pipelineCycles(b.AllToAll.Design)
 			if err != nil {
 				return "", err
 			}
-			detSim, err := pipelineCycles(b.det.Design)
+			detSim, err := pipelineCycles(b.Detector.Design)
 			if err != nil {
 				return "", err
 			}
-			fast, slow, err := unitCycles(b.design, c)
+			fast, slow, err := unitCycles(b.Design, c)
 			if err != nil {
 				return "", err
 			}
-			ub, err := buildSpeculative(c, retime.Options{PeriodFO4: P, Timing: unsized})
+			ub, err := compose.SpeculativeBuild(c, retime.Options{PeriodFO4: P, Timing: unsized})
 			unitUns, unitUnsWorst := "", ""
 			switch {
 			case errors.Is(err, retime.ErrPeriod):
@@ -124,11 +125,11 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 			case err != nil:
 				return "", err
 			default:
-				f, s, err := unitCycles(ub.design, c)
+				f, s, err := unitCycles(ub.Design, c)
 				if err != nil {
 					return "", err
 				}
-				unitUns, unitUnsWorst = fmt.Sprintf("%d / %d", f, s), fmt.Sprintf("%.2f", ub.info.WorstStageFO4)
+				unitUns, unitUnsWorst = fmt.Sprintf("%d / %d", f, s), fmt.Sprintf("%.2f", ub.Timing.WorstStageFO4)
 			}
 			uns := func(d *netlist.Design, what string) (string, error) {
 				r, err := retime.Pipeline(d, retime.Options{PeriodFO4: P, Timing: unsized})
@@ -143,26 +144,26 @@ func SpeculativeTables(us []specs.Unit) (string, error) {
 			}
 			var a2aUns, detUns string
 			if ub != nil { // the unit has pipelined both alone
-				na, err := pipelineCycles(ub.a2a.Design)
+				na, err := pipelineCycles(ub.AllToAll.Design)
 				if err != nil {
 					return "", err
 				}
-				nd, err := pipelineCycles(ub.det.Design)
+				nd, err := pipelineCycles(ub.Detector.Design)
 				if err != nil {
 					return "", err
 				}
 				a2aUns, detUns = fmt.Sprint(na), fmt.Sprint(nd)
 			} else {
-				if a2aUns, err = uns(paths.slow, "all-to-all"); err != nil {
+				if a2aUns, err = uns(paths.Slow, "all-to-all"); err != nil {
 					return "", err
 				}
-				if detUns, err = uns(paths.det, "detector"); err != nil {
+				if detUns, err = uns(paths.Det, "detector"); err != nil {
 					return "", err
 				}
 			}
 			fmt.Fprintf(&sb, "| %d | %g | %s | %d | %d | %s | %s | %d | %d | %s | %d / %d | %.2f | %s | %s |\n",
 				c.Lanes, P, quote(th.a2a, i), timing.CyclesAt(a2aFO4, P), a2aSim, a2aUns,
-				quote(th.fast, i), timing.CyclesAt(detFO4, P), detSim, detUns, fast, slow, b.info.WorstStageFO4, unitUns, unitUnsWorst)
+				quote(th.fast, i), timing.CyclesAt(detFO4, P), detSim, detUns, fast, slow, b.Timing.WorstStageFO4, unitUns, unitUnsWorst)
 		}
 		delays = append(delays, fmt.Sprintf("%d lanes %.2f FO4 (all-to-all) and %.2f FO4 (detector)", c.Lanes, a2aFO4, detFO4))
 	}

@@ -2,7 +2,6 @@ package units
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
@@ -35,36 +35,18 @@ func timingOpts(mode timing.Mode) timing.Options {
 // specPending builds a speculating unit whose slow path is cut at a
 // shorter period than the fast path, so that Ls > Lf on a small unit
 // (under the sized model the all-to-all is the faster circuit).
-func specPending(t *testing.T, c *specs.Coalescer, fastP, slowP float64) (*netlist.Design, SpeculativeInfo) {
+func specPending(t *testing.T, c *specs.Coalescer, fastP, slowP float64) (*netlist.Design, *compose.Timing) {
 	t.Helper()
-	opt := timingOpts(timing.Sized)
-	paths, err := speculativePaths(c, false)
+	d, info, err := compose.SpeculativeAt(c, fastP, slowP, timingOpts(timing.Sized))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rf, err := retime.Pipeline(paths.fast, retime.Options{PeriodFO4: fastP, Timing: opt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := retime.Pipeline(paths.slow, retime.Options{PeriodFO4: slowP, Timing: opt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := composePending(c, rf, rs, false)
-	if err != nil {
-		t.Fatalf("Lf %d, Ls %d: %v", rf.Latency, rs.Latency, err)
-	}
-	k.prune()
-	info := SpeculativeInfo{PeriodFO4: fastP, Speculates: true, FastLatency: rf.Latency, SlowLatency: rs.Latency}
-	if err := k.finish(c, info, "sized"); err != nil {
-		t.Fatal(err)
-	}
-	return k.d, info
+	return d, info
 }
 
 // lockstep runs the unit against model.ForSpeculativeClocked on the
 // engines and returns the stimulus's coverage line.
-func lockstep(t *testing.T, c *specs.Coalescer, d *netlist.Design, info SpeculativeInfo, cycles int, engines []verify.Engine, files bool) string {
+func lockstep(t *testing.T, c *specs.Coalescer, d *netlist.Design, info *compose.Timing, cycles int, engines []verify.Engine, files bool) string {
 	t.Helper()
 	m, err := model.ForSpeculativeClocked(c, info.FastLatency, info.SlowLatency)
 	if err != nil {
@@ -149,15 +131,15 @@ func TestSpeculativeClocked_MatchesModel(t *testing.T) {
 		{specUnit("spec16", 16, 8, 0, true, false), 30, timing.Sized},
 	}
 	for _, tc := range cases {
-		d, info, err := buildSpeculativeClocked(tc.c, retime.Options{PeriodFO4: tc.period, Timing: timingOpts(tc.mode)})
+		d, info, err := compose.Speculative(tc.c, retime.Options{PeriodFO4: tc.period, Timing: timingOpts(tc.mode)})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.c.Name, err)
 		}
 		if info.WorstStageFO4 > tc.period || info.FastLatency < 1 || info.SlowLatency < info.FastLatency || info.Speculates != (info.FastLatency < info.SlowLatency) {
 			t.Errorf("%s: %+v", tc.c.Name, info)
 		}
-		if d.Pipeline != nil || d.RTL == nil || d.Clock != "clk" {
-			t.Errorf("%s: Pipeline %v, RTL %v, clock %q", tc.c.Name, d.Pipeline, d.RTL != nil, d.Clock)
+		if p := d.Pipeline; p == nil || p.Latency != info.SlowLatency || p.RegStage != nil || d.RTL == nil || d.Clock != "clk" {
+			t.Errorf("%s: Pipeline %+v, RTL %v, clock %q", tc.c.Name, d.Pipeline, d.RTL != nil, d.Clock)
 		}
 		cov := lockstep(t, tc.c, d, info, 20_000, []verify.Engine{verify.Netlist}, false)
 		t.Logf("%s at %v FO4 (%s): Lf %d Ls %d, worst stage %.2f FO4, %d registers, %d gates; %s", tc.c.Name, tc.period, tc.mode,
@@ -200,46 +182,11 @@ func TestSpeculativeClocked_IcarusVerilator(t *testing.T) {
 	}
 	lockstep(t, c, d, info, 3000, []verify.Engine{verify.Netlist, verify.Icarus, verify.Verilator}, true)
 	c2 := specUnit("spec_hdl2", 4, 8, 1, false, false)
-	d2, info2, err := buildSpeculativeClocked(c2, retime.Options{PeriodFO4: 10, Timing: timingOpts(timing.Sized)})
+	d2, info2, err := compose.Speculative(c2, retime.Options{PeriodFO4: 10, Timing: timingOpts(timing.Sized)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lockstep(t, c2, d2, info2, 3000, []verify.Engine{verify.Icarus, verify.Verilator}, true)
-}
-
-// TestSpeculativeClocked_Interface checks the port order, the header's
-// latencies and the refusals.
-func TestSpeculativeClocked_Interface(t *testing.T) {
-	c := specUnit("spec_if", 4, 12, 2, true, true)
-	d, info := specPending(t, c, 20, 6)
-	var names []string
-	for _, p := range d.Ports {
-		names = append(names, p.Name)
-	}
-	want := "clk rst valid_i addr_i active_i ready_o unique_o monotonic_o req_count_o req_addr_o req_mask_o lane_req_o fast_o valid_o"
-	if got := strings.Join(names, " "); got != want {
-		t.Errorf("ports %q, want %q", got, want)
-	}
-	if r := d.Port("ready_o"); r == nil || r.Bits[0] != netlist.Const1 {
-		t.Error("ready_o is not the constant 1")
-	}
-	h := strings.Join(d.Header, "\n")
-	for _, s := range []string{"Lf = " + strconv.Itoa(info.FastLatency), "Ls = " + strconv.Itoa(info.SlowLatency), "ready_o is always 1"} {
-		if !strings.Contains(h, s) {
-			t.Errorf("header lacks %q:\n%s", s, h)
-		}
-	}
-	opt := retime.Options{PeriodFO4: 20, Timing: timingOpts(timing.Sized)}
-	if _, _, err := buildSpeculativeClocked(&specs.Coalescer{Name: "a", Structure: specs.AllToAll, Lanes: 4, AddrBits: 8}, opt); err == nil {
-		t.Error("all_to_all: want an error")
-	}
-	if _, _, err := buildSpeculativeClocked(nil, opt); err == nil {
-		t.Error("nil: want an error")
-	}
-	opt.PeriodFO4 = 3
-	if _, _, err := buildSpeculativeClocked(specUnit("s", 4, 8, 0, false, false), opt); !errors.Is(err, retime.ErrPeriod) {
-		t.Errorf("3 FO4: %v, want ErrPeriod", err)
-	}
 }
 
 // TestSpeculativeClockedStimulus_Covers drives the model alone: the
@@ -277,7 +224,7 @@ func TestSpeculativeClockedStimulus_Covers(t *testing.T) {
 func TestSpeculativeClocked_UnsizedSpeculates(t *testing.T) {
 	c := specUnit("spec16u", 16, 10, 1, false, true)
 	const P = 36
-	d, info, err := buildSpeculativeClocked(c, retime.Options{PeriodFO4: P, Timing: timingOpts(timing.Unsized)})
+	d, info, err := compose.Speculative(c, retime.Options{PeriodFO4: P, Timing: timingOpts(timing.Unsized)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,8 +243,8 @@ func TestSpeculativeClocked_UnsizedSpeculates(t *testing.T) {
 			worst = r
 		}
 	}
-	if worst > maxFanout {
-		t.Errorf("a net of the unit has %d readers, more than %d", worst, maxFanout)
+	if worst > retime.MaxBufferFanout {
+		t.Errorf("a net of the unit has %d readers, more than %d", worst, retime.MaxBufferFanout)
 	}
 	cov := lockstep(t, c, d, info, 5000, []verify.Engine{verify.Netlist}, false)
 	fast, slow, held := coverageCounts(t, cov)
@@ -305,35 +252,4 @@ func TestSpeculativeClocked_UnsizedSpeculates(t *testing.T) {
 		t.Errorf("coverage: %s", cov)
 	}
 	t.Logf("Lf %d Ls %d, worst stage %.2f FO4, %d registers, %d gates; %s", info.FastLatency, info.SlowLatency, info.WorstStageFO4, info.Registers, len(d.Gates), cov)
-}
-
-// TestSpeculativeClocked_SizedClocks builds 8-lane units under the sized
-// model at clocks where both paths alone can be pipelined, among them
-// those that failed before the paths were cut for the unit's wire and
-// inputs (with requests at 12, 16 and 24 FO4).
-func TestSpeculativeClocked_SizedClocks(t *testing.T) {
-	for _, tc := range []struct {
-		requests bool
-		period   float64
-	}{{true, 12}, {true, 16}, {true, 20}, {true, 24}, {true, 30}, {false, 12}, {false, 16}, {false, 20}, {false, 24}, {false, 30}} {
-		c := specUnit("spec8s", 8, 32, 5, false, tc.requests)
-		opt := retime.Options{PeriodFO4: tc.period, Timing: timingOpts(timing.Sized)}
-		paths, err := speculativePaths(c, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range []*netlist.Design{paths.det, paths.slow} {
-			if _, err := retime.Pipeline(d, opt); err != nil {
-				t.Fatalf("requests %v, %v FO4: %s alone: %v", tc.requests, tc.period, d.Name, err)
-			}
-		}
-		_, info, err := buildSpeculativeClocked(c, opt)
-		if err != nil {
-			t.Errorf("requests %v, %v FO4: %v", tc.requests, tc.period, err)
-			continue
-		}
-		if info.WorstStageFO4 > tc.period {
-			t.Errorf("requests %v, %v FO4: %+v", tc.requests, tc.period, info)
-		}
-	}
 }

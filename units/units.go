@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
@@ -194,36 +195,54 @@ func For(u specs.Unit) (*Family, hcl.Diagnostics) {
 	}}
 }
 
-// Generate builds the design of any unit: its family's generator, then,
-// for a unit with clock_fo4, the pipeline (clocked.go).
-func Generate(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
+// Built is a generated unit: its design and, beside it, what its
+// composer measured that the design's IR does not say.
+type Built struct {
+	Design *netlist.Design
+	// Variable is set for a variable-latency unit (the speculative
+	// coalescer at a clock, package compose): its fast answers' latency
+	// and its slowest stage. Nil for every other unit.
+	Variable *compose.Timing
+}
+
+// Build builds any unit: its family's generator, then, for a unit with
+// clock_fo4, the pipeline (clocked.go).
+func Build(u specs.Unit) (Built, hcl.Diagnostics) {
 	f, diags := For(u)
 	if diags.HasErrors() {
-		return nil, diags
+		return Built{}, diags
 	}
 	d, diags := f.Generate(u)
 	if diags.HasErrors() || d == nil {
-		return d, diags
+		return Built{Design: d}, diags
 	}
 	if p, ok := u.(specs.Pipelinable); ok && p.Clock().ClockFO4 > 0 {
 		return pipelined(p, d, diags)
 	}
-	return d, diags
+	return Built{Design: d}, diags
 }
 
-// Job returns the verification job of unit u generated as d: its
+// Generate is Build's design, for callers that need nothing beside it
+// (Job and Golden take the whole Built).
+func Generate(u specs.Unit) (*netlist.Design, hcl.Diagnostics) {
+	b, diags := Build(u)
+	return b.Design, diags
+}
+
+// Job returns the verification job of unit u built as b: its
 // behavioural model and its directed vectors or stimulus. The caller adds
 // the HDL sources, modules and work directory.
-func Job(u specs.Unit, d *netlist.Design) (verify.Job, error) {
+func Job(u specs.Unit, b Built) (verify.Job, error) {
 	f, diags := For(u)
 	if diags.HasErrors() {
 		return verify.Job{}, diags
 	}
+	d := b.Design
 	job := verify.Job{Design: d, Version: "lsugen " + gen.Version}
 	var err error
 	switch clocked := d != nil && d.Clock != ""; {
 	case d != nil && d.Pipeline != nil && f.Model != nil:
-		job.Seq, job.Stimulus, err = pipelinedJob(f, u, d)
+		job.Seq, job.Stimulus, err = pipelinedJob(f, u, b)
 	case clocked && f.Sequential != nil:
 		job.Seq, err = f.Sequential(u)
 		job.Stimulus = f.Stimulus(u)
@@ -258,11 +277,11 @@ func noDirected[T specs.Unit](T) verify.DirectedFunc { return nil }
 // notWarpWide is the LanePlot part of a family that has no lanes.
 func notWarpWide[T specs.Unit](T) (LanePoint, bool) { return LanePoint{}, false }
 
-// Golden computes the golden vectors of unit u generated as d (what `gen
+// Golden computes the golden vectors of unit u built as b (what `gen
 // --tb` writes and `verify --rtl` runs): its model's outputs on its
 // directed and planned vectors, or on its stimulus.
-func Golden(u specs.Unit, d *netlist.Design) (*verify.GoldenSet, error) {
-	job, err := Job(u, d)
+func Golden(u specs.Unit, b Built) (*verify.GoldenSet, error) {
+	job, err := Job(u, b)
 	if err != nil {
 		return nil, err
 	}

@@ -130,7 +130,7 @@ func TestFor_UnknownKindIsDiagnostic(t *testing.T) {
 	if !diags.HasErrors() || diags[0].Summary != "Unsupported unit kind" || diags[0].Subject == nil || diags[0].Subject.Start.Line != 3 {
 		t.Fatalf("diags = %v", diags)
 	}
-	if _, err := Job(u, nil); err == nil {
+	if _, err := Job(u, Built{}); err == nil {
 		t.Error("Job of an unknown kind succeeded")
 	}
 	if _, ok := LanePlot(u); ok {
@@ -160,11 +160,12 @@ func TestExampleSpecs_EveryUnitHasAJob(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, u := range file.Units {
 		kinds[u.UnitKind()] = true
-		d, diags := Generate(u)
+		b, diags := Build(u)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", u.UnitName(), diags.Error())
 		}
-		job, err := Job(u, d)
+		d := b.Design
+		job, err := Job(u, b)
 		if err != nil {
 			t.Fatalf("%s: %v", u.UnitName(), err)
 		}

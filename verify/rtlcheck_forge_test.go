@@ -46,7 +46,7 @@ const earlyHash = "module atomic_xor (input wire [13:0] addr_i, output wire [4:0
 func forgeCheck(t *testing.T, text string) (verify.RTLCheck, *verify.GoldenSet) {
 	t.Helper()
 	u := exampleUnitNamed(t, "atomic_xor")
-	g, err := golden(t, u.spec, u.design)
+	g, err := golden(t, u)
 	if err != nil {
 		t.Fatal(err)
 	}

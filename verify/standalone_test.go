@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lsugen/lsugen/compose"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +33,8 @@ var tbInfo = rtl.Info{Version: "lsugen test", Source: "test"}
 type exampleUnit struct {
 	spec   specs.Unit
 	design *netlist.Design
+	// variable is the composer's measure of a variable-latency unit.
+	variable *compose.Timing
 }
 
 func exampleUnits(t *testing.T) []exampleUnit {
@@ -43,11 +46,11 @@ func exampleUnits(t *testing.T) []exampleUnit {
 	var us []exampleUnit
 	for _, path := range paths {
 		for _, u := range load(t, path) {
-			d, diags := units.Generate(u)
+			b, diags := units.Build(u)
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			us = append(us, exampleUnit{u, d})
+			us = append(us, exampleUnit{u, b.Design, b.Variable})
 		}
 	}
 	return us
@@ -68,7 +71,7 @@ func exampleUnitNamed(t *testing.T, name string) exampleUnit {
 // into dir, as `lsugen gen --tb -o dir` does, and returns the golden set.
 func writeTB(t *testing.T, dir string, u exampleUnit) *verify.GoldenSet {
 	t.Helper()
-	g, err := golden(t, u.spec, u.design)
+	g, err := golden(t, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,7 +414,7 @@ func TestStandaloneTestbench_BadVectorFiles(t *testing.T) {
 // bank = addr[4:0] ^ addr[9:5], worked out here.
 func TestGolden_HashVectorsAreExhaustiveAndRight(t *testing.T) {
 	u := exampleUnitNamed(t, "atomic_xor")
-	g, err := golden(t, u.spec, u.design)
+	g, err := golden(t, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +446,7 @@ func TestGolden_HashVectorsAreExhaustiveAndRight(t *testing.T) {
 // block.
 func TestGolden_CoalescerVectorsStartDirected(t *testing.T) {
 	u := exampleUnitNamed(t, "coalesce_a2a_8") // 8 lanes of 16-bit addresses
-	g, err := golden(t, u.spec, u.design)
+	g, err := golden(t, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,9 +489,9 @@ func TestGolden_CoalescerVectorsStartDirected(t *testing.T) {
 }
 
 // golden computes a unit's golden vectors through its family's job.
-func golden(t *testing.T, u specs.Unit, d *netlist.Design) (*verify.GoldenSet, error) {
+func golden(t *testing.T, u exampleUnit) (*verify.GoldenSet, error) {
 	t.Helper()
-	j, err := units.Job(u, d)
+	j, err := units.Job(u.spec, units.Built{Design: u.design, Variable: u.variable})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +507,7 @@ func hashUnit(t *testing.T, name string, addrBits int) exampleUnit {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	return exampleUnit{h, d}
+	return exampleUnit{spec: h, design: d}
 }
 
 // TestGolden_ExhaustiveUpTo2To20Inputs: golden vectors enumerate every
@@ -515,7 +518,7 @@ func hashUnit(t *testing.T, name string, addrBits int) exampleUnit {
 // bits) all 2^18 pairs.
 func TestGolden_ExhaustiveUpTo2To20Inputs(t *testing.T) {
 	u := hashUnit(t, "wide_xor", 20)
-	g, err := golden(t, u.spec, u.design)
+	g, err := golden(t, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,7 +547,7 @@ func TestGolden_ExhaustiveUpTo2To20Inputs(t *testing.T) {
 	}
 
 	u = hashUnit(t, "wider_xor", 21)
-	if g, err = golden(t, u.spec, u.design); err != nil {
+	if g, err = golden(t, u); err != nil {
 		t.Fatal(err)
 	}
 	if g.Len() > 4096 || g.Coverage != "random" {
@@ -552,7 +555,7 @@ func TestGolden_ExhaustiveUpTo2To20Inputs(t *testing.T) {
 	}
 
 	u = exampleUnitNamed(t, "cfg_bitvector_perm")
-	if g, err = golden(t, u.spec, u.design); err != nil {
+	if g, err = golden(t, u); err != nil {
 		t.Fatal(err)
 	}
 	if g.Len() != 1<<18 || g.Coverage != "exhaustive" {

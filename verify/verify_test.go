@@ -21,9 +21,10 @@ import (
 
 // job writes the design's Verilog into a fresh directory and pairs it
 // with the unit's model (sequential for a design with a clock).
-func job(t *testing.T, u specs.Unit, d *netlist.Design) verify.Job {
+func job(t *testing.T, u specs.Unit, b units.Built) verify.Job {
 	t.Helper()
-	j, err := units.Job(u, d)
+	d := b.Design
+	j, err := units.Job(u, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +73,11 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	var tasks []verify.Task
 	for _, path := range paths {
 		for _, u := range load(t, path) {
-			d, diags := units.Generate(u)
+			b, diags := units.Build(u)
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
+			d := b.Design
 			sp := seqPlan
 			if d.Pipeline != nil {
 				// A pipeline is feed-forward: every output depends on one
@@ -83,7 +85,7 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 				// protocol; the netlist and Verilator run the whole stream.
 				sp.IcarusGateCycles = 1 << 22
 			}
-			tasks = append(tasks, verify.Task{Job: job(t, u, d), Plan: plan, SeqPlan: sp, Engines: verify.AllEngines})
+			tasks = append(tasks, verify.Task{Job: job(t, u, b), Plan: plan, SeqPlan: sp, Engines: verify.AllEngines})
 			seen[u.Variant()] = true
 		}
 	}
@@ -149,7 +151,7 @@ func TestVerify_BrokenGateIsCaught(t *testing.T) {
 	if !flipped {
 		t.Fatal("no XOR2 to break")
 	}
-	j := job(t, h, d)
+	j := job(t, h, units.Built{Design: d})
 	res, err := verify.Run(context.Background(), j, verify.DefaultPlan(), verify.AllEngines)
 	if err != nil {
 		t.Fatal(err)
@@ -242,11 +244,11 @@ func TestPlan_Coverage(t *testing.T) {
 func TestSequentialEdges(t *testing.T) {
 	for _, u := range load(t, "testdata/pipeline_edges.hcl") {
 		t.Run(u.UnitName(), func(t *testing.T) {
-			d, diags := units.Generate(u)
+			b, diags := units.Build(u)
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			res, err := verify.RunSequential(context.Background(), job(t, u, d), verify.SeqPlan{Cycles: 30_000, Seed: 7},
+			res, err := verify.RunSequential(context.Background(), job(t, u, b), verify.SeqPlan{Cycles: 30_000, Seed: 7},
 				[]verify.Engine{verify.Netlist, verify.Icarus})
 			if err != nil {
 				t.Fatal(err)
@@ -288,7 +290,7 @@ func TestVerify_BrokenPipelineIsCaught(t *testing.T) {
 	if !broken {
 		t.Fatal("no reader of nq1_vacant to break")
 	}
-	res, err := verify.RunSequential(context.Background(), job(t, p, d), verify.SeqPlan{Cycles: 5000, Seed: 3}, verify.AllEngines)
+	res, err := verify.RunSequential(context.Background(), job(t, p, units.Built{Design: d}), verify.SeqPlan{Cycles: 5000, Seed: 3}, verify.AllEngines)
 	if err != nil {
 		t.Fatal(err)
 	}

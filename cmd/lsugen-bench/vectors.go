@@ -64,12 +64,13 @@ func loadUnit(ref unitRef, diagOut io.Writer) (*benchUnit, error) {
 			names = append(names, su.UnitName())
 			continue
 		}
-		d, gd := units.Generate(su)
+		b, gd := units.Build(su)
 		if gd.HasErrors() {
 			writeDiags(diagOut, loader, gd)
 			return nil, fmt.Errorf("%s: unit %s does not generate", ref.path, ref.name)
 		}
-		job, err := units.Job(su, d)
+		d := b.Design
+		job, err := units.Job(su, b)
 		if err != nil {
 			return nil, err
 		}

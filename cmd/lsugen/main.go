@@ -30,6 +30,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
@@ -260,7 +261,13 @@ func wrapRun(a *app, c *cobra.Command) {
 type unit struct {
 	spec   specs.Unit
 	design *netlist.Design
+	// variable is a variable-latency unit's measure from its composer,
+	// kept beside the design (units.Built); nil for other units.
+	variable *compose.Timing
 }
+
+// built is u as units.Job and units.Golden take it.
+func (u unit) built() units.Built { return units.Built{Design: u.design, Variable: u.variable} }
 
 // withSubunits returns units followed by every unit they instantiate
 // (a bank arbiter's hash) that is not among them, each once: their
@@ -344,13 +351,13 @@ func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error)
 			}
 		}
 		for _, su := range file.Units {
-			d, gd := units.Generate(su)
-			if c := b.clock; c.ClockFO4 > 0 && d != nil && d.Clock == "" && !gd.HasErrors() && !used[su.UnitName()] {
-				d, gd = units.Pipeline(su, d, c, gd)
+			bu, gd := units.Build(su)
+			if c := b.clock; c.ClockFO4 > 0 && bu.Design != nil && bu.Design.Clock == "" && !gd.HasErrors() && !used[su.UnitName()] {
+				bu, gd = units.Pipeline(su, bu.Design, c, gd)
 			}
 			diags = append(diags, gd...)
-			if d != nil {
-				loaded = append(loaded, unit{spec: su, design: d})
+			if bu.Design != nil {
+				loaded = append(loaded, unit{spec: su, design: bu.Design, variable: bu.Variable})
 			}
 		}
 	}

@@ -159,11 +159,11 @@ func TestSearch_TraceToVerifiedHash(t *testing.T) {
 				t.Fatalf("the written spec does not load: %v", diags)
 			}
 			u := f.Units[0]
-			d, gd := units.Generate(u)
+			b, gd := units.Build(u)
 			if gd.HasErrors() {
 				t.Fatal(gd.Error())
 			}
-			job, err := units.Job(u, d)
+			job, err := units.Job(u, b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +176,7 @@ func TestSearch_TraceToVerifiedHash(t *testing.T) {
 			if r.Failed() {
 				t.Fatalf("netlist does not match the model: %+v", r.Checks)
 			}
-			got := conflictsOf(tr, func(a []uint64) []uint64 { return netlistBanks(t, d, a, n, m) })
+			got := conflictsOf(tr, func(a []uint64) []uint64 { return netlistBanks(t, b.Design, a, n, m) })
 			if got != doc.ConflictsAfter {
 				t.Errorf("generated hash gives %d conflicts on the trace, search reported %d", got, doc.ConflictsAfter)
 			}

@@ -136,7 +136,7 @@ func timingReport(units []unit, opt timing.Options) (*timing.Report, error) {
 			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
 		}
 		ur := timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res}
-		if err := ur.AddPipeline(u.design); err != nil {
+		if err := ur.AddPipeline(u.design, u.variable.Report()); err != nil {
 			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
 		}
 		rep.Units = append(rep.Units, ur)

@@ -286,7 +286,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	case modeFormal:
 		piped := 0
 		for _, u := range sel {
-			if p := u.design.Pipeline; p != nil && p.FastLatency == 0 {
+			if u.design.Pipeline != nil && u.variable == nil {
 				piped++
 			}
 		}
@@ -368,7 +368,7 @@ func selectUnits(loaded []unit, patterns []string) ([]unit, error) {
 func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, f *verifyFlags, dir string, p *verifyPrinter) error {
 	tasks := make([]verify.Task, len(sel))
 	for i, u := range sel {
-		job, err := units.Job(u.spec, u.design)
+		job, err := units.Job(u.spec, u.built())
 		if err != nil {
 			return err
 		}

@@ -27,7 +27,7 @@ import (
 func testbenchFiles(us []unit) (map[string][]byte, error) {
 	set := map[string][]byte{}
 	for _, u := range us {
-		g, err := units.Golden(u.spec, u.design)
+		g, err := units.Golden(u.spec, u.built())
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +123,7 @@ func (o *rtlOptions) check(fs *pflag.FlagSet) error {
 func rtlChecks(sel []unit, engines []verify.Engine, files []string, top string, opt rtlOptions, dir string) []verifyCheck {
 	var checks []verifyCheck
 	for i, u := range sel {
-		golden := sync.OnceValues(func() (*verify.GoldenSet, error) { return units.Golden(u.spec, u.design) })
+		golden := sync.OnceValues(func() (*verify.GoldenSet, error) { return units.Golden(u.spec, u.built()) })
 		for _, e := range engines {
 			checks = append(checks, verifyCheck{unit: i, engine: string(e), run: func(ctx context.Context) (verifyResult, string) {
 				return rtlCheck(ctx, u, golden, e, files, cmp.Or(top, u.design.Name), opt, filepath.Join(dir, u.design.Name, string(e)))

@@ -48,11 +48,12 @@ func TestGenTB_WritesTestbenchesAndGoldenVectors(t *testing.T) {
 		t.Fatal(diags)
 	}
 	for _, su := range file.Units {
-		d, gd := units.Generate(su)
+		bu, gd := units.Build(su)
 		if gd.HasErrors() {
 			t.Fatal(gd)
 		}
-		g, err := units.Golden(su, d)
+		d := bu.Design
+		g, err := units.Golden(su, bu)
 		if err != nil {
 			t.Fatal(err)
 		}

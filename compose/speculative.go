@@ -1,4 +1,11 @@
-package units
+// Package compose builds the units whose structure depends on their
+// timing: it assembles designs from other generators' designs pipelined
+// by package retime and measured by package timing. Its one composer
+// today is the speculative coalescer at a clock, a variable-latency unit.
+// It returns each design with what it measured of it (Timing) beside the
+// design, not inside the IR; package units calls it through its family
+// table and hands both on.
+package compose
 
 import (
 	"errors"
@@ -12,7 +19,6 @@ import (
 	"github.com/lsugen/lsugen/retime"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
-	"github.com/lsugen/lsugen/verify"
 )
 
 // The speculative coalescer of 003_* at a clock period: a variable-latency
@@ -53,8 +59,10 @@ import (
 // rst's complement at the pads) drives a buffer tree, as retime does
 // inside each path.
 
-// SpeculativeInfo describes a variable-latency speculative coalescer.
-type SpeculativeInfo struct {
+// Timing is what the composer measured of a variable-latency unit, kept
+// beside its design: the design's Pipeline gives its period, model and
+// slow latency; its fast answers' latency and its slowest stage are here.
+type Timing struct {
 	// PeriodFO4 is the clock period; every register-to-register path of
 	// the unit, with clock-to-Q and setup, fits it: the worst is
 	// WorstStageFO4.
@@ -76,32 +84,81 @@ type SpeculativeInfo struct {
 	Registers int
 }
 
-// buildSpeculativeClocked builds the speculative coalescer c (structure
-// speculative) as a variable-latency unit clocked at opt.PeriodFO4 under
-// opt.Timing. The ports, in order: clk, rst, valid_i, addr_i, active_i
-// (with active_mask), ready_o, unique_o, monotonic_o, the request outputs
+// Speculative builds the speculative coalescer c (structure speculative)
+// as a variable-latency unit clocked at opt.PeriodFO4 under opt.Timing.
+// The ports, in order: clk, rst, valid_i, addr_i, active_i (with
+// active_mask), ready_o, unique_o, monotonic_o, the request outputs
 // req_count_o, req_addr_o, req_mask_o, lane_req_o (with requests), fast_o,
-// valid_o. The design has a readable RTL view; the caller describes it
-// (netlist.Pipeline with FastLatency, clocked.go), and
-// model.ForSpeculativeClocked(c, info.FastLatency, info.SlowLatency)
-// checks it.
-func buildSpeculativeClocked(c *specs.Coalescer, opt retime.Options) (*netlist.Design, SpeculativeInfo, error) {
+// valid_o. The design has a readable RTL view and a Pipeline whose
+// Latency is the slow answers' (its RegStage is nil: the stages are not
+// one chain); model.ForSpeculativeClocked(c, t.FastLatency,
+// t.SlowLatency) checks it.
+func Speculative(c *specs.Coalescer, opt retime.Options) (*netlist.Design, *Timing, error) {
+	b, err := SpeculativeBuild(c, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.Design, &b.Timing, nil
+}
+
+// Build is a built unit with the detector and the all-to-all coalescer
+// pipelined alone at its period (for the thesis's tables).
+type Build struct {
+	Design             *netlist.Design
+	Timing             Timing
+	Detector, AllToAll *retime.Result
+}
+
+// SpeculativeBuild is Speculative with the paths as pipelined alone.
+func SpeculativeBuild(c *specs.Coalescer, opt retime.Options) (*Build, error) {
 	b, err := buildSpeculative(c, opt)
 	if err != nil {
-		return nil, SpeculativeInfo{}, err
+		return nil, err
 	}
-	return b.design, b.info, nil
+	b.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: string(opt.Timing.Mode), Latency: b.Timing.SlowLatency}
+	return b, nil
 }
 
-// specBuild is a built unit with the detector and the all-to-all
-// coalescer pipelined alone at its period (for the thesis's tables).
-type specBuild struct {
-	design   *netlist.Design
-	info     SpeculativeInfo
-	det, a2a *retime.Result
+// SpeculativeAt composes the speculating unit from its fast path cut at
+// fastP and its all-to-all path at slowP under tim, without the search
+// Speculative makes for cuts that fit one period: Ls - Lf is as large as
+// the two periods make it, which reaches the pending logic on units too
+// small to speculate at one period. Its Timing has no WorstStageFO4.
+func SpeculativeAt(c *specs.Coalescer, fastP, slowP float64, tim timing.Options) (*netlist.Design, *Timing, error) {
+	buffer := tim.Mode != timing.Sized
+	paths, err := SpeculativePaths(c, buffer)
+	if err != nil {
+		return nil, nil, err
+	}
+	rf, err := retime.Pipeline(paths.Fast, retime.Options{PeriodFO4: fastP, Timing: tim})
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := retime.Pipeline(paths.Slow, retime.Options{PeriodFO4: slowP, Timing: tim})
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := composePending(c, rf, rs, buffer)
+	if err != nil {
+		return nil, nil, fmt.Errorf("Lf %d, Ls %d: %w", rf.Latency, rs.Latency, err)
+	}
+	k.prune()
+	t := &Timing{PeriodFO4: fastP, Speculates: true, FastLatency: rf.Latency, SlowLatency: rs.Latency,
+		FastPeriodFO4: fastP, SlowPeriodFO4: slowP}
+	for _, g := range k.d.Gates {
+		if g.Kind == netlist.DFF {
+			t.Registers++
+		}
+	}
+	if err := k.finish(c, *t, string(tim.Mode)); err != nil {
+		return nil, nil, err
+	}
+	k.d.Pipeline = &netlist.Pipeline{PeriodFO4: fastP, Mode: string(tim.Mode), Latency: rs.Latency}
+	return k.d, t, nil
 }
 
-func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error) {
+// buildSpeculative is SpeculativeBuild without the design's Pipeline.
+func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*Build, error) {
 	if c == nil {
 		return nil, errors.New("speculative coalescer: nil unit")
 	}
@@ -109,7 +166,7 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 		return nil, fmt.Errorf("coalescer %q: structure %q: the variable-latency unit is the speculative coalescer", c.Name, c.Structure)
 	}
 	buffer := opt.Timing.Mode != timing.Sized
-	paths, err := speculativePaths(c, buffer)
+	paths, err := SpeculativePaths(c, buffer)
 	if err != nil {
 		return nil, err
 	}
@@ -136,28 +193,28 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 		return r, nil
 	}
 	P := opt.PeriodFO4
-	rd, err := pipe("detector", paths.det, P, opt.Timing)
+	rd, err := pipe("detector", paths.Det, P, opt.Timing)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := pipe("all-to-all path", paths.slow, P, opt.Timing)
+	rs, err := pipe("all-to-all path", paths.Slow, P, opt.Timing)
 	if err != nil {
 		return nil, err
 	}
-	b := &specBuild{det: rd, a2a: rs}
+	b := &Build{Detector: rd, AllToAll: rs}
 	const tries = 8
-	done := func(k *composer, worst, pf, ps float64, speculates bool) (*specBuild, error) {
+	done := func(k *composer, worst, pf, ps float64, speculates bool) (*Build, error) {
 		k.prune()
-		b.design = k.d
-		b.info = SpeculativeInfo{PeriodFO4: P, WorstStageFO4: worst, Speculates: speculates,
+		b.Design = k.d
+		b.Timing = Timing{PeriodFO4: P, WorstStageFO4: worst, Speculates: speculates,
 			FastLatency: k.lf, SlowLatency: k.ls, DetectorLatency: rd.Latency, AllToAllLatency: rs.Latency,
 			FastPeriodFO4: pf, SlowPeriodFO4: ps}
 		for _, g := range k.d.Gates {
 			if g.Kind == netlist.DFF {
-				b.info.Registers++
+				b.Timing.Registers++
 			}
 		}
-		if err := k.finish(c, b.info, string(opt.Timing.Mode)); err != nil {
+		if err := k.finish(c, b.Timing, string(opt.Timing.Mode)); err != nil {
 			return nil, err
 		}
 		return b, nil
@@ -192,7 +249,7 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 	// paths' depths.
 	var worst float64
 	placeBy := func(model int, first *netlist.Design, firstWhat string, compose func(r1, r2 *retime.Result) (*composer, error),
-		keep func(r1, r2 *retime.Result) bool) (*specBuild, error) {
+		keep func(r1, r2 *retime.Result) bool) (*Build, error) {
 		p1, p2 := P, P
 		t1, t2 := opt.Timing, opt.Timing
 		for try := 0; try < tries; try++ {
@@ -203,7 +260,7 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 			if err != nil {
 				return nil, err
 			}
-			r2, err := pipe("all-to-all path", paths.slow, p2, t2)
+			r2, err := pipe("all-to-all path", paths.Slow, p2, t2)
 			if errors.Is(err, retime.ErrPeriod) {
 				return nil, nil
 			}
@@ -247,7 +304,7 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 	// wire) where it succeeds under the unit's own model, the shorter
 	// periods then doing the work.
 	place := func(first *netlist.Design, firstWhat string, compose func(r1, r2 *retime.Result) (*composer, error),
-		keep func(r1, r2 *retime.Result) bool) (*specBuild, error) {
+		keep func(r1, r2 *retime.Result) bool) (*Build, error) {
 		for _, model := range []int{inUnitDriver, inUnitWire, inUnitNone} {
 			if u, err := placeBy(model, first, firstWhat, compose, keep); u != nil || err != nil {
 				return u, err
@@ -258,7 +315,7 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 
 	// Speculation: the fast path must answer before the all-to-all.
 	if rs.Latency > rd.Latency {
-		u, err := place(paths.fast, "fast path", func(rf, rs *retime.Result) (*composer, error) {
+		u, err := place(paths.Fast, "fast path", func(rf, rs *retime.Result) (*composer, error) {
 			return composePending(c, rf, rs, buffer)
 		}, func(rf, rs *retime.Result) bool { return rf.Latency < rs.Latency })
 		if u != nil || err != nil {
@@ -266,7 +323,7 @@ func buildSpeculative(c *specs.Coalescer, opt retime.Options) (*specBuild, error
 		}
 	}
 	// No speculation: the detector and the all-to-all side by side.
-	u, err := place(paths.det, "detector", func(rd, rs *retime.Result) (*composer, error) {
+	u, err := place(paths.Det, "detector", func(rd, rs *retime.Result) (*composer, error) {
 		return composeTogether(c, rd, rs, buffer)
 	}, func(_, _ *retime.Result) bool { return true })
 	if u != nil || err != nil {
@@ -359,31 +416,31 @@ func inUnit(tim timing.Options, d *netlist.Design, unitArea, entry float64, driv
 	return tim, nil
 }
 
-// specPaths are the combinational parts of the unit; each reads addr_i
+// Paths are the combinational parts of the unit; each reads addr_i
 // (and active_i).
-type specPaths struct {
-	det  *netlist.Design // the monotonicity detector
-	fast *netlist.Design // detector and neighbor coalescer, outputs ANDed with monotonic_o
-	slow *netlist.Design // the all-to-all coalescer
+type Paths struct {
+	Det  *netlist.Design // the monotonicity detector
+	Fast *netlist.Design // detector and neighbor coalescer, outputs ANDed with monotonic_o
+	Slow *netlist.Design // the all-to-all coalescer
 }
 
-// speculativePaths builds the parts of c. With buffer (the unsized
+// SpeculativePaths builds the parts of c. With buffer (the unsized
 // model, whose gates drive their whole fanout alone) monotonic_o reaches
 // the fast path's output ANDs through buffers of fanout at most 6.
-func speculativePaths(c *specs.Coalescer, buffer bool) (*specPaths, error) {
+func SpeculativePaths(c *specs.Coalescer, buffer bool) (*Paths, error) {
 	nbrSpec, a2aSpec := *c, *c
 	nbrSpec.Name, nbrSpec.Structure = c.Name+"_nbr", specs.Neighbor
 	a2aSpec.Name, a2aSpec.Structure = c.Name+"_a2a", specs.AllToAll
 	nbrSpec.Clocking, a2aSpec.Clocking = specs.Clocking{}, specs.Clocking{}
-	p := &specPaths{}
+	p := &Paths{}
 	nbr, diags := gen.Coalescer(&nbrSpec)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	if p.slow, diags = gen.Coalescer(&a2aSpec); diags.HasErrors() {
+	if p.Slow, diags = gen.Coalescer(&a2aSpec); diags.HasErrors() {
 		return nil, diags
 	}
-	if p.det, diags = gen.MonotonicityDetector(&specs.MonotonicityDetector{
+	if p.Det, diags = gen.MonotonicityDetector(&specs.MonotonicityDetector{
 		Name: c.Name + "_mono", Lanes: c.Lanes, AddrBits: c.AddrBits, Adder: c.Adder, ActiveMask: c.ActiveMask}); diags.HasErrors() {
 		return nil, diags
 	}
@@ -393,7 +450,7 @@ func speculativePaths(c *specs.Coalescer, buffer bool) (*specPaths, error) {
 		in[pt.Name] = b.Input(pt.Name, pt.Width(), pt.Doc)
 	}
 	no := b.Instance("nbr", nbr, in)
-	mo := b.Instance("mono", p.det, in)
+	mo := b.Instance("mono", p.Det, in)
 	mono := mo["monotonic_o"][0]
 	width := 0
 	for _, pt := range nbr.Outputs() {
@@ -410,7 +467,7 @@ func speculativePaths(c *specs.Coalescer, buffer bool) (*specPaths, error) {
 	}
 	b.Output("monotonic_o", netlist.Bus{mono}, "the warp is monotonic")
 	var err error
-	if p.fast, err = b.Build(); err != nil {
+	if p.Fast, err = b.Build(); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -469,16 +526,16 @@ func newComposer(c *specs.Coalescer, inputs []*netlist.Port) *composer {
 		k.ins[name] = bits
 	}
 	in("clk", 1, "clock; every register loads at its rising edge")
-	in(verify.ResetPort, 1, "synchronous reset, active high: drops every warp in flight, this cycle's too")
+	in("rst", 1, "synchronous reset, active high: drops every warp in flight, this cycle's too")
 	in("valid_i", 1, "addr_i (and active_i) hold a warp; one is accepted every cycle")
 	for _, p := range inputs {
 		switch p.Name {
-		case "clk", verify.ResetPort, "valid_i":
+		case "clk", "rst", "valid_i":
 		default:
 			in(p.Name, p.Width(), p.Doc)
 		}
 	}
-	k.rstN = k.not(k.ins[verify.ResetPort][0])
+	k.rstN = k.not(k.ins["rst"][0])
 	return k
 }
 
@@ -1034,7 +1091,7 @@ func (k *composer) prune() {
 }
 
 // finish writes the header, the storage groups and the RTL view.
-func (k *composer) finish(c *specs.Coalescer, info SpeculativeInfo, mode string) error {
+func (k *composer) finish(c *specs.Coalescer, info Timing, mode string) error {
 	if mode == "" {
 		mode = string(timing.Unsized)
 	}
@@ -1113,4 +1170,13 @@ func cycles(n int) string {
 		return "1 cycle"
 	}
 	return fmt.Sprintf("%d cycles", n)
+}
+
+// Report is what the timing report shows of t; nil for a nil t (a unit
+// that is not variable-latency).
+func (t *Timing) Report() *timing.Variable {
+	if t == nil {
+		return nil
+	}
+	return &timing.Variable{FastLatency: t.FastLatency, WorstStageFO4: t.WorstStageFO4}
 }
