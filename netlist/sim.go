@@ -275,12 +275,18 @@ var kernels = func() (ks [numKinds]kernel) {
 		if f.Op == FnNot {
 			f, inv = f.Args[0], kernelNot
 		}
-		if ks[k] = kernelOf(f); ks[k] != kernelGeneric {
-			ks[k] |= inv
+		// A loop steps over its own number of pins: a function that
+		// ignores a pin of its kind runs gate by gate.
+		if kn := kernelOf(f); kn != kernelGeneric && kernelPins[kn] == len(Kinds[k].Pins) {
+			ks[k] = kn | inv
 		}
 	}
 	return ks
 }()
+
+// kernelPins is the number of pins each kernel reads.
+var kernelPins = [...]int{kernelPin: 1, kernelAnd2: 2, kernelAnd3: 3, kernelAnd4: 4, kernelOr2: 2, kernelOr3: 3, kernelOr4: 4,
+	kernelXor2: 2, kernelAndOr21: 3, kernelOrAnd21: 3, kernelMux: 3}
 
 // kernelOf matches f against the kernels' shapes.
 func kernelOf(f Fn) kernel {

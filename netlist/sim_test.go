@@ -526,6 +526,11 @@ func TestKinds_FnMatchesTruth(t *testing.T) {
 		if got := info.Fn.TruthOf(n); got != info.Truth {
 			t.Errorf("%s: %s has truth table %#x, the row says %#x", k, k.Func(), got, info.Truth)
 		}
+		// Every kind of the library has a loop of its own: the
+		// gate-by-gate path is many times slower.
+		if kernels[k] == kernelGeneric {
+			t.Errorf("%s: no loop of Eval matches %s; add one", k, k.Func())
+		}
 		// Both simulator paths over one gate: nets 0..n-1 carry the pins
 		// (lane m has combination m), net n the output.
 		v := make([]uint64, n+1)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/retime"
@@ -23,9 +22,10 @@ func pipelined(u specs.Pipelinable, d *netlist.Design, diags hcl.Diagnostics) (B
 
 // Pipeline cuts unit u's combinational design d into stages at clocking
 // c, as clock_fo4 does (c.Range, when set, locates errors); the command
-// line's --clock-fo4 calls it for units whose spec has no clock. A
-// speculative coalescer becomes a variable-latency unit (package
-// compose), whose measure comes back beside the design.
+// line's --clock-fo4 calls it for units whose spec has no clock. A unit
+// its family composes at a clock (Family.Compose: the speculative
+// coalescer, a variable-latency unit) comes back with its composer's
+// measure beside the design.
 func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagnostics) (Built, hcl.Diagnostics) {
 	if c.TimingMode == "" {
 		c.TimingMode = string(timing.Sized)
@@ -39,13 +39,15 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagn
 			Subject: c.Range.Ptr()})
 	}
 	opt := retime.Options{PeriodFO4: c.ClockFO4, Timing: timing.PipelineOptions(c.TimingMode)}
-	if co, ok := u.(*specs.Coalescer); ok && co.Structure == specs.Speculative {
-		vd, t, err := compose.Speculative(co, opt)
+	if f, _ := For(u); f != nil && f.Compose != nil {
+		b, ok, err := f.Compose(u, opt)
 		if err != nil {
 			return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
 				Detail: err.Error(), Subject: c.Range.Ptr()})
 		}
-		return Built{Design: vd, Variable: t}, diags
+		if ok {
+			return b, diags
+		}
 	}
 	r, err := retime.Pipeline(d, opt)
 	if err != nil {

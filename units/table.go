@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/retime"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/verify"
 )
@@ -38,8 +40,17 @@ var table = []Family{
 		summary:  "coalescer: marks the lanes whose cache block no later lane repeats (all-to-all, neighbor or speculative)",
 		source:   "003_*",
 		generate: gen.Coalescer,
-		size:     coalescerSize,
-		model:    model.ForCoalescer,
+		// At a clock, the speculative coalescer is a variable-latency
+		// unit composed from its two paths, each pipelined.
+		compose: func(c *specs.Coalescer, opt retime.Options) (Built, bool, error) {
+			if c.Structure != specs.Speculative {
+				return Built{}, false, nil
+			}
+			d, t, err := compose.Speculative(c, opt)
+			return Built{Design: d, Variable: t}, true, err
+		},
+		size:  coalescerSize,
+		model: model.ForCoalescer,
 		directed: func(c *specs.Coalescer) verify.DirectedFunc {
 			return func(ins []*netlist.Port, seed uint64) []verify.Vector {
 				return warpVectors(c.Lanes, c.AddrBits, c.BlockBits, ins, seed)

@@ -21,6 +21,7 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/retime"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/verify"
 )
@@ -50,6 +51,12 @@ type Family struct {
 	// LanePlot places a unit on the timing figure's FO4-against-lanes
 	// plot; ok is false for families that are not warp-wide.
 	LanePlot func(specs.Unit) (p LanePoint, ok bool)
+
+	// Compose builds a unit at a clock from its parts (package compose)
+	// where that is what the unit is, not its combinational design cut
+	// into stages: ok is false for a unit it leaves to retime. Nil for
+	// families that are always cut.
+	Compose func(specs.Unit, retime.Options) (b Built, ok bool, err error)
 }
 
 // LanePoint is a unit's place on the FO4-against-lanes plot.
@@ -73,6 +80,7 @@ type row[T specs.Unit] struct {
 	sequential            func(T) (model.Sequential, error)
 	stimulus              func(T) verify.StimulusFunc
 	lanePlot              func(T) (LanePoint, bool)
+	compose               func(T, retime.Options) (Built, bool, error)
 }
 
 // family erases the row's type. A part the row leaves nil stays nil, so
@@ -121,6 +129,15 @@ func (r row[T]) family() Family {
 				return r.lanePlot(t)
 			}
 			return LanePoint{}, false
+		}
+	}
+	if r.compose != nil {
+		f.Compose = func(u specs.Unit, opt retime.Options) (Built, bool, error) {
+			t, diags := as[T](u, r.kind)
+			if diags.HasErrors() {
+				return Built{}, false, diags
+			}
+			return r.compose(t, opt)
 		}
 	}
 	return f
