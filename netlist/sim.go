@@ -17,6 +17,8 @@ type Sim struct {
 	runs []run
 	dffs []dffState
 	dTmp []uint64 // Step's sample of the D inputs
+	// gateByGate is set when a kind of the design has no loop in Eval.
+	gateByGate bool
 }
 
 // run is code[start:end]: gates of one kind, Arity()+1 numbers each.
@@ -90,6 +92,7 @@ func NewSim(d *Design) *Sim {
 			s.runs[n-1].end = start[b+1]
 		} else {
 			s.runs = append(s.runs, run{kind: k, kernel: kernels[k], start: start[b], end: start[b+1]})
+			s.gateByGate = s.gateByGate || kernels[k] == kernelGeneric
 		}
 	}
 	return s
@@ -115,6 +118,16 @@ func (s *Sim) Net(n Net) uint64 { return s.vals[n] }
 
 // Eval propagates the inputs and DFF states through the combinational logic.
 func (s *Sim) Eval() {
+	if s.gateByGate {
+		s.evalGateByGate()
+		return
+	}
+	s.evalLoops()
+}
+
+// evalLoops is Eval by the loops of each kind's kernel; apart from Eval,
+// so that the gate-by-gate call does not burden its loops.
+func (s *Sim) evalLoops() {
 	v := s.vals
 	for _, r := range s.runs {
 		c := s.code[r.start:r.end]
@@ -208,8 +221,16 @@ func (s *Sim) Eval() {
 				v[c[3]] = ^((v[c[1]] &^ v[c[0]]) | (v[c[2]] & v[c[0]]))
 			}
 		default:
-			evalGeneric(v, c, r.kind)
+			panic("netlist: a run without a loop") // NewSim sets gateByGate instead
 		}
+	}
+}
+
+// evalGateByGate is Eval for a design with a kind no loop of evalLoops
+// matches: every gate evaluated from its kind's function.
+func (s *Sim) evalGateByGate() {
+	for _, r := range s.runs {
+		evalGeneric(s.vals, s.code[r.start:r.end], r.kind)
 	}
 }
 
@@ -264,7 +285,7 @@ const (
 	// kernelNot marks the complement of a shape (NAND is kernelAnd2 |
 	// kernelNot): a loop of its own, as an inversion mask per run slows
 	// small designs.
-	kernelNot kernel = 0x80
+	kernelNot kernel = 0x10
 )
 
 // kernels is each kind's loop.

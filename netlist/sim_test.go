@@ -545,15 +545,13 @@ func TestKinds_FnMatchesTruth(t *testing.T) {
 		}
 		want := uint64(info.Truth)
 		mask := uint64(1)<<(1<<n) - 1
-		evalGeneric(v, code, k)
-		if got := v[n] & mask; got != want {
-			t.Errorf("%s: gate-by-gate evaluation %#x, want %#x", k, got, want)
-		}
-		v[n] = 0
-		s := &Sim{vals: v, code: code, runs: []run{{kind: k, kernel: kernels[k], start: 0, end: n + 1}}}
-		s.Eval()
-		if got := v[n] & mask; got != want {
-			t.Errorf("%s: kernel %#x gives %#x, want %#x", k, kernels[k], got, want)
+		for _, byGate := range []bool{false, true} {
+			v[n] = 0
+			s := &Sim{vals: v, code: code, runs: []run{{kind: k, kernel: kernels[k], start: 0, end: n + 1}}, gateByGate: byGate}
+			s.Eval()
+			if got := v[n] & mask; got != want {
+				t.Errorf("%s (gate by gate %v): kernel %#x gives %#x, want %#x", k, byGate, kernels[k], got, want)
+			}
 		}
 	}
 }
