@@ -8,7 +8,7 @@ import (
 )
 
 // truth is each combinational kind's function over its pins in netlist
-// order, written out from the Func column of Kinds.
+// order, written out by hand apart from Kinds (TestKinds_TruthColumn).
 var truth = map[Kind]func(in []bool) bool{
 	INV:   func(in []bool) bool { return !in[0] },
 	BUF:   func(in []bool) bool { return in[0] },
@@ -529,7 +529,7 @@ func TestKinds_FnMatchesTruth(t *testing.T) {
 		// Every kind of the library has a loop of its own: the
 		// gate-by-gate path is many times slower.
 		if kernels[k] == kernelGeneric {
-			t.Errorf("%s: no loop of Eval matches %s; add one", k, k.Func())
+			t.Errorf("%s: no loop of evalLoops matches %s; add one", k, k.Func())
 		}
 		// Both simulator paths over one gate: nets 0..n-1 carry the pins
 		// (lane m has combination m), net n the output.
