@@ -18,6 +18,7 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
@@ -54,12 +55,30 @@ func generate(t testing.TB, path string) []unit {
 	return us
 }
 
-func specFiles(t testing.TB) []string {
-	files, err := filepath.Glob("specs/*.hcl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no example specs found (%v)", err)
+// example is one example spec file's units, generated once per test
+// binary (flow.Examples) and shared: read, never modified.
+type example struct {
+	path  string
+	units []unit
+}
+
+// examples are the example spec files, as `lsugen gen` generates them
+// when run from the repository root.
+func examples(t testing.TB) []example {
+	t.Helper()
+	ss, err := flow.Examples()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return files
+	var out []example
+	for _, s := range ss {
+		ex := example{path: s.Paths[0]}
+		for _, u := range s.Units {
+			ex.units = append(ex.units, unit{u.Spec, u.Design, u.Variable})
+		}
+		out = append(out, ex)
+	}
+	return out
 }
 
 func info(u specs.Unit) rtl.Info {
@@ -99,8 +118,8 @@ func TestGolden_Specs(t *testing.T) {
 	gt := goldie.New(t, goldie.WithFixtureDir("golden/timing"), goldie.WithNameSuffix(".json.golden"))
 	want := map[string]bool{} // every golden file this test asserts
 	defer func() { checkNoStale(t, want, "golden/rtl", "golden/timing") }()
-	for _, path := range specFiles(t) {
-		us := generate(t, path)
+	for _, ex := range examples(t) {
+		path, us := ex.path, ex.units
 		if len(us) == 0 {
 			continue // a file of pattern blocks only: no hardware, no golden
 		}
@@ -203,8 +222,8 @@ func TestGolden_Vectors(t *testing.T) {
 	want := map[string]bool{}
 	defer func() { checkNoStale(t, want, "golden/vectors") }()
 	total := 0
-	for _, path := range specFiles(t) {
-		for _, u := range generate(t, path) {
+	for _, ex := range examples(t) {
+		for _, u := range ex.units {
 			for name, b := range testbenchFiles(t, u) {
 				if len(b) > maxVectorBytes {
 					if !strings.HasSuffix(name, ".vec") {
@@ -224,12 +243,13 @@ func TestGolden_Vectors(t *testing.T) {
 	}
 }
 
-// TestGolden_Deterministic generates everything twice, from fresh loads,
-// and requires identical bytes.
+// TestGolden_Deterministic generates everything again, from a fresh
+// load, and requires the bytes of the shared examples (which no test may
+// have changed).
 func TestGolden_Deterministic(t *testing.T) {
 	t.Chdir("..")
-	for _, path := range specFiles(t) {
-		a, b := generate(t, path), generate(t, path)
+	for _, ex := range examples(t) {
+		path, a, b := ex.path, ex.units, generate(t, ex.path)
 		for i := range a {
 			fa, err := rtl.Files(a[i].design, info(a[i].spec))
 			if err != nil {
@@ -262,8 +282,8 @@ func BenchmarkGenTiming_LargestSpec(b *testing.B) {
 	b.Chdir("..")
 	var largest specs.Unit
 	most := -1
-	for _, path := range specFiles(b) {
-		for _, u := range generate(b, path) {
+	for _, ex := range examples(b) {
+		for _, u := range ex.units {
 			if len(u.design.Gates) > most {
 				largest, most = u.spec, len(u.design.Gates)
 			}
@@ -296,8 +316,8 @@ func TestGolden_LintClean(t *testing.T) {
 	}
 	t.Chdir("..")
 	dir := t.TempDir()
-	for _, path := range specFiles(t) {
-		for _, u := range generate(t, path) {
+	for _, ex := range examples(t) {
+		for _, u := range ex.units {
 			files, err := rtl.Files(u.design, info(u.spec))
 			if err != nil {
 				t.Fatal(err)

@@ -2,12 +2,12 @@ package timing_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
-	"github.com/lsugen/lsugen/units"
 )
 
 // The delays 003_* measured with Design Compiler (§5.1.2) and its cycle
@@ -27,29 +27,20 @@ var thesisUnits = []struct {
 	{"monotonic_64", 55, []int{2, 2, 1}},
 }
 
-// thesisDesigns generates the units of thesisUnits from
-// specs/coalescer_thesis.hcl, in thesisUnits' order.
+// thesisDesigns are the units of thesisUnits from
+// specs/coalescer_thesis.hcl (flow.ExampleUnit), in thesisUnits' order.
 func thesisDesigns(t *testing.T) []*netlist.Design {
 	t.Helper()
-	file, diags := specs.NewLoader().Load("../specs/coalescer_thesis.hcl")
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	byName := map[string]specs.Unit{}
-	for _, u := range file.Units {
-		byName[u.UnitName()] = u
-	}
 	designs := make([]*netlist.Design, len(thesisUnits))
 	for k, want := range thesisUnits {
-		u, ok := byName[want.unit]
-		if !ok {
-			t.Fatalf("specs/coalescer_thesis.hcl has no unit %s", want.unit)
+		u, err := flow.ExampleUnit(want.unit)
+		if err != nil {
+			t.Fatal(err)
 		}
-		d, gd := units.Generate(u)
-		if gd.HasErrors() {
-			t.Fatal(gd.Error())
+		if !strings.HasPrefix(u.Source(), "specs/coalescer_thesis.hcl:") {
+			t.Fatalf("unit %s is declared at %s, not in specs/coalescer_thesis.hcl", want.unit, u.Source())
 		}
-		designs[k] = d
+		designs[k] = u.Design
 	}
 	return designs
 }

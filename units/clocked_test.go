@@ -3,17 +3,16 @@ package units_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/verify"
-
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/units"
+	"github.com/lsugen/lsugen/verify"
 )
 
 // TestClocked_ExampleSpecsAtThesisClocks pipelines every combinational
@@ -23,61 +22,52 @@ import (
 // speculative coalescer, a variable-latency unit, has its fast latency
 // at most its slow one and its slowest stage within the period.
 func TestClocked_ExampleSpecsAtThesisClocks(t *testing.T) {
-	paths, _ := filepath.Glob("../specs/*.hcl")
-	if len(paths) == 0 {
-		t.Fatal("no example specs")
+	examples, err := flow.ExampleUnits()
+	if err != nil {
+		t.Fatal(err)
 	}
 	n := 0
-	for _, p := range paths {
-		file, diags := specs.NewLoader().Load(p)
-		if diags.HasErrors() {
-			t.Fatalf("%s: %v", p, diags)
+	for _, ex := range examples {
+		u, d := ex.Spec, ex.Design
+		if d.Clock != "" {
+			continue
 		}
-		for _, u := range file.Units {
-			d, diags := units.Generate(u)
+		for _, period := range []float64{40, 48, 56} {
+			start := time.Now()
+			pb, diags := units.Pipeline(u, d, specs.Clocking{ClockFO4: period}, nil)
 			if diags.HasErrors() {
-				t.Fatalf("%s: %v", u.UnitName(), diags)
+				t.Fatalf("%s at %v FO4: %v", u.UnitName(), period, diags)
 			}
-			if d.Clock != "" {
-				continue
+			pd := pb.Design
+			rep := timing.UnitReport{}
+			if err := rep.AddPipeline(pd, pb.Variable.Report()); err != nil {
+				t.Fatal(err)
 			}
-			for _, period := range []float64{40, 48, 56} {
-				start := time.Now()
-				pb, diags := units.Pipeline(u, d, specs.Clocking{ClockFO4: period}, nil)
-				if diags.HasErrors() {
-					t.Fatalf("%s at %v FO4: %v", u.UnitName(), period, diags)
-				}
-				pd := pb.Design
-				rep := timing.UnitReport{}
-				if err := rep.AddPipeline(pd, pb.Variable.Report()); err != nil {
-					t.Fatal(err)
-				}
-				if rep.FastLatencyCycles > 0 {
-					// The speculative coalescer: a variable-latency unit.
-					if rep.LatencyCycles < rep.FastLatencyCycles || !(rep.WorstStageFO4 > 0 && rep.WorstStageFO4 <= period) || pd.Port("fast_o") == nil {
-						t.Errorf("%s at %v FO4: latency %d/%d, worst stage %v", u.UnitName(), period, rep.FastLatencyCycles, rep.LatencyCycles, rep.WorstStageFO4)
-					}
-					n++
-					continue
-				}
-				if rep.LatencyCycles < 1 || len(rep.StageFO4) != rep.LatencyCycles || rep.ClockFO4 != period || rep.TimingMode != "sized" {
-					t.Fatalf("%s at %v FO4: latency %d, stages %v, clock %v (%s)", u.UnitName(), period, rep.LatencyCycles, rep.StageFO4, rep.ClockFO4, rep.TimingMode)
-				}
-				for i, s := range rep.StageFO4 {
-					if !(s > 0 && s <= period) {
-						t.Errorf("%s at %v FO4: stage %d takes %v FO4", u.UnitName(), period, i+1, s)
-					}
-				}
-				for _, name := range []string{"clk", "rst", "valid_i", "valid_o"} {
-					if pd.Port(name) == nil {
-						t.Errorf("%s: no port %s", u.UnitName(), name)
-					}
-				}
-				if el := time.Since(start); el > time.Second {
-					t.Logf("%s at %v FO4: %v (%d gates)", u.UnitName(), period, el.Round(time.Millisecond), len(d.Gates))
+			if rep.FastLatencyCycles > 0 {
+				// The speculative coalescer: a variable-latency unit.
+				if rep.LatencyCycles < rep.FastLatencyCycles || !(rep.WorstStageFO4 > 0 && rep.WorstStageFO4 <= period) || pd.Port("fast_o") == nil {
+					t.Errorf("%s at %v FO4: latency %d/%d, worst stage %v", u.UnitName(), period, rep.FastLatencyCycles, rep.LatencyCycles, rep.WorstStageFO4)
 				}
 				n++
+				continue
 			}
+			if rep.LatencyCycles < 1 || len(rep.StageFO4) != rep.LatencyCycles || rep.ClockFO4 != period || rep.TimingMode != "sized" {
+				t.Fatalf("%s at %v FO4: latency %d, stages %v, clock %v (%s)", u.UnitName(), period, rep.LatencyCycles, rep.StageFO4, rep.ClockFO4, rep.TimingMode)
+			}
+			for i, s := range rep.StageFO4 {
+				if !(s > 0 && s <= period) {
+					t.Errorf("%s at %v FO4: stage %d takes %v FO4", u.UnitName(), period, i+1, s)
+				}
+			}
+			for _, name := range []string{"clk", "rst", "valid_i", "valid_o"} {
+				if pd.Port(name) == nil {
+					t.Errorf("%s: no port %s", u.UnitName(), name)
+				}
+			}
+			if el := time.Since(start); el > time.Second {
+				t.Logf("%s at %v FO4: %v (%d gates)", u.UnitName(), period, el.Round(time.Millisecond), len(d.Gates))
+			}
+			n++
 		}
 	}
 	t.Logf("%d pipelined units", n)

@@ -96,6 +96,9 @@ func TestImports_OneWay(t *testing.T) {
 			if under(imp, "cmd") {
 				t.Errorf("%s imports %s: nothing imports cmd", pkg, imp)
 			}
+			if under(imp, "flow") && !under(pkg, "cmd") {
+				t.Errorf("%s imports %s: only the commands (and tests) run a session; the stages it calls never import it", pkg, imp)
+			}
 			for _, r := range rules {
 				// verify's sub-packages are checked as verify itself only
 				// for the harness rule; the others apply to the tree.

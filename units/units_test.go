@@ -1,7 +1,6 @@
 package units
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -144,38 +143,3 @@ func (f *fakeUnit) UnitName() string     { return "f" }
 func (f *fakeUnit) UnitKind() string     { return "crossbar" }
 func (f *fakeUnit) Variant() string      { return "" }
 func (f *fakeUnit) DeclRange() hcl.Range { return f.rng }
-
-// TestExampleSpecs_EveryUnitHasAJob generates every example unit through
-// the table and builds its verification job: the model fits the design's
-// interface and the golden vectors come out.
-func TestExampleSpecs_EveryUnitHasAJob(t *testing.T) {
-	paths, err := filepath.Glob("../specs/*.hcl")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no example specs: %v", err)
-	}
-	file, diags := specs.NewLoader().Load(paths...)
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	kinds := map[string]bool{}
-	for _, u := range file.Units {
-		kinds[u.UnitKind()] = true
-		b, diags := Build(u)
-		if diags.HasErrors() {
-			t.Fatalf("%s: %s", u.UnitName(), diags.Error())
-		}
-		d := b.Design
-		job, err := Job(u, b)
-		if err != nil {
-			t.Fatalf("%s: %v", u.UnitName(), err)
-		}
-		if (d.Clock != "") != (job.Seq != nil) {
-			t.Errorf("%s: clock %q but sequential model %v", u.UnitName(), d.Clock, job.Seq != nil)
-		}
-	}
-	for _, k := range Kinds() {
-		if !kinds[k] {
-			t.Errorf("no example spec declares a %s unit", k)
-		}
-	}
-}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
@@ -37,21 +38,17 @@ type exampleUnit struct {
 	variable *compose.Timing
 }
 
+// exampleUnits are the example specs' units (flow.ExampleUnits), shared
+// by every test of the binary: read, never modified.
 func exampleUnits(t *testing.T) []exampleUnit {
 	t.Helper()
-	paths, _ := filepath.Glob("../specs/*.hcl")
-	if len(paths) == 0 {
-		t.Fatal("no example specs")
+	all, err := flow.ExampleUnits()
+	if err != nil {
+		t.Fatal(err)
 	}
-	var us []exampleUnit
-	for _, path := range paths {
-		for _, u := range load(t, path) {
-			b, diags := units.Build(u)
-			if diags.HasErrors() {
-				t.Fatal(diags.Error())
-			}
-			us = append(us, exampleUnit{u, b.Design, b.Variable})
-		}
+	us := make([]exampleUnit, len(all))
+	for i, u := range all {
+		us[i] = exampleUnit{u.Spec, u.Design, u.Variable}
 	}
 	return us
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/lsugen/lsugen/netlist"
@@ -70,9 +71,7 @@ func isConfig(p *netlist.Port) bool { return len(p.Name) > 4 && p.Name[:4] == "c
 // describes their coverage, e.g. "exhaustive" or "16 configs x all 16384
 // data values".
 func (p Plan) Vectors(ins []*netlist.Port, gates int) (vs []Vector, coverage string) {
-	if p.GateVectors > 0 && gates > 0 {
-		p.Random = max(min(p.Random, 256), min(p.Random, p.GateVectors/gates))
-	}
+	p = p.forGates(gates)
 	r := rand.New(rand.NewPCG(p.Seed, 0x766563746f7273))
 	total, dataBits := 0, 0
 	var data, cfg []int
@@ -118,7 +117,7 @@ func (p Plan) Vectors(ins []*netlist.Port, gates int) (vs []Vector, coverage str
 			vs = append(vs, enumerate(ins, cfg, base)...)
 			continue
 		}
-		per := max(1, min(p.Random, p.MaxVectors)/configs)
+		per := p.perConfig(configs)
 		for k := 0; k < per; k++ {
 			v := make(Vector, len(ins))
 			copy(v, base)
@@ -129,6 +128,48 @@ func (p Plan) Vectors(ins []*netlist.Port, gates int) (vs []Vector, coverage str
 		}
 	}
 	return vs, coverage
+}
+
+// forGates is the plan for a unit of gates gates: GateVectors caps its
+// random vectors, to no fewer than 256.
+func (p Plan) forGates(gates int) Plan {
+	if p.GateVectors > 0 && gates > 0 {
+		p.Random = max(min(p.Random, 256), min(p.Random, p.GateVectors/gates))
+	}
+	return p
+}
+
+// perConfig is the number of random data vectors drawn for each of
+// configs configurations.
+func (p Plan) perConfig(configs int) int { return max(1, min(p.Random, p.MaxVectors)/configs) }
+
+// Count is the number of vectors Vectors draws for the inputs ins of a
+// unit of gates gates, without drawing them (the directed vectors of
+// JobVectors not included): a float, so that no count overflows. `lsugen
+// verify` checks its budget with it before any work.
+func (p Plan) Count(ins []*netlist.Port, gates int) float64 {
+	p = p.forGates(gates)
+	total, dataBits, cfgPorts := 0, 0, 0
+	for _, port := range ins {
+		total += port.Width()
+		if isConfig(port) {
+			cfgPorts++
+		} else {
+			dataBits += port.Width()
+		}
+	}
+	maxVectors := float64(p.MaxVectors)
+	if total < 63 && math.Ldexp(1, total) <= maxVectors {
+		return math.Ldexp(1, total) // exhaustive
+	}
+	if cfgPorts == 0 {
+		return float64(p.Random)
+	}
+	configs := max(1, p.Configs)
+	if dataBits < 63 && float64(configs)*math.Ldexp(1, dataBits) <= maxVectors {
+		return float64(configs) * math.Ldexp(1, dataBits)
+	}
+	return float64(configs) * float64(p.perConfig(configs))
 }
 
 // enumerate lists every value of the ports not in fixed (each < 63 bits
@@ -168,10 +209,7 @@ func enumerate(ins []*netlist.Port, fixed []int, base Vector) []Vector {
 // or with no budget). It returns indices into a list of n vectors.
 func sample(n, directed, gates, budget int) []int {
 	rest := n - directed
-	keep := rest
-	if budget > 0 && gates > 0 {
-		keep = min(rest, max(256, budget/gates))
-	}
+	keep := sampleSize(rest, gates, budget)
 	idx := make([]int, 0, directed+keep)
 	for i := range directed {
 		idx = append(idx, i)
@@ -180,4 +218,38 @@ func sample(n, directed, gates, budget int) []int {
 		idx = append(idx, directed+int(int64(k)*int64(rest)/int64(keep)))
 	}
 	return idx
+}
+
+// sampleSize is how many of n planned vectors an engine with the given
+// gate-vector budget runs: at least 256 and at most budget/gates, all when
+// those fit or with no budget.
+func sampleSize(n, gates, budget int) int {
+	if budget > 0 && gates > 0 {
+		return min(n, max(256, budget/gates))
+	}
+	return n
+}
+
+// EngineCount is the number of vectors (cycles, for a clocked design)
+// that engine e runs on design d under the plans, without drawing them:
+// Icarus only a sample (Plan.IcarusGateVectors) or a prefix
+// (SeqPlan.IcarusGateCycles), the other engines all of them; the
+// directed vectors of a job are not counted. `lsugen verify` checks its
+// limits with it before any work.
+func EngineCount(d *netlist.Design, e Engine, p Plan, seq SeqPlan) float64 {
+	gates := len(d.Gates)
+	if d.Clock != "" {
+		if e == Icarus {
+			return float64(seq.icarusCycles(gates))
+		}
+		return float64(seq.Cycles)
+	}
+	n := p.Count(d.Inputs(), gates)
+	if e == Icarus && n < math.MaxInt {
+		return float64(sampleSize(int(n), gates, p.IcarusGateVectors))
+	}
+	if e == Icarus && p.IcarusGateVectors > 0 && gates > 0 {
+		return float64(max(256, p.IcarusGateVectors/gates)) // n is past any budget
+	}
+	return n
 }

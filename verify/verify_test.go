@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
@@ -63,31 +64,25 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 // are `lsugen verify`'s defaults; the checks run in parallel (RunTasks, one
 // per CPU), the Verilator builds of the largest units first.
 func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
-	paths, _ := filepath.Glob("../specs/*.hcl")
-	if len(paths) == 0 {
-		t.Fatal("no example specs")
+	examples, err := flow.ExampleUnits()
+	if err != nil {
+		t.Fatal(err)
 	}
 	// What `lsugen verify` runs by default (and `make verify-all`).
 	plan, seqPlan := verify.DefaultPlan(), verify.DefaultSeqPlan()
 	seen := map[string]bool{}
 	var tasks []verify.Task
-	for _, path := range paths {
-		for _, u := range load(t, path) {
-			b, diags := units.Build(u)
-			if diags.HasErrors() {
-				t.Fatal(diags.Error())
-			}
-			d := b.Design
-			sp := seqPlan
-			if d.Pipeline != nil {
-				// A pipeline is feed-forward: every output depends on one
-				// operation, so Icarus's 1000 cycles or more see all its
-				// protocol; the netlist and Verilator run the whole stream.
-				sp.IcarusGateCycles = 1 << 22
-			}
-			tasks = append(tasks, verify.Task{Job: job(t, u, b), Plan: plan, SeqPlan: sp, Engines: verify.AllEngines})
-			seen[u.Variant()] = true
+	for _, ex := range examples {
+		u, d := ex.Spec, ex.Design
+		sp := seqPlan
+		if d.Pipeline != nil {
+			// A pipeline is feed-forward: every output depends on one
+			// operation, so Icarus's 1000 cycles or more see all its
+			// protocol; the netlist and Verilator run the whole stream.
+			sp.IcarusGateCycles = 1 << 22
 		}
+		tasks = append(tasks, verify.Task{Job: job(t, u, ex.Built), Plan: plan, SeqPlan: sp, Engines: verify.AllEngines})
+		seen[u.Variant()] = true
 	}
 	start := time.Now()
 	outcomes := verify.RunTasks(context.Background(), tasks, runtime.GOMAXPROCS(0), verify.Hooks{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/units"
@@ -49,34 +51,42 @@ type benchUnit struct {
 	job    verify.Job // its model and directed vectors
 }
 
-// loadUnit loads the spec file, finds the named unit and generates it. The
-// diagnostics of a bad spec go to diagOut, rendered as lsugen renders them.
+// loadUnit runs lsugen's session (flow.Load) on the spec file for the
+// named unit only. The diagnostics of a bad spec go to diagOut, rendered
+// as lsugen renders them.
 func loadUnit(ref unitRef, diagOut io.Writer) (*benchUnit, error) {
-	loader := specs.NewLoader()
-	file, diags := loader.Load(ref.path)
-	if diags.HasErrors() {
-		writeDiags(diagOut, loader, diags)
-		return nil, fmt.Errorf("%s: the spec file has errors", ref.path)
+	u, err := generateUnit(ref, diagOut)
+	if err != nil {
+		return nil, err
 	}
-	var names []string
-	for _, su := range file.Units {
-		if su.UnitName() != ref.name {
-			names = append(names, su.UnitName())
-			continue
-		}
-		b, gd := units.Build(su)
-		if gd.HasErrors() {
-			writeDiags(diagOut, loader, gd)
-			return nil, fmt.Errorf("%s: unit %s does not generate", ref.path, ref.name)
-		}
-		d := b.Design
-		job, err := units.Job(su, b)
-		if err != nil {
-			return nil, err
-		}
-		return &benchUnit{ref: ref, spec: su, design: d, job: job}, nil
+	job, err := units.Job(u.Spec, u.Built)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%s: no unit %q (the file declares %s)", ref.path, ref.name, strings.Join(names, ", "))
+	return &benchUnit{ref: ref, spec: u.Spec, design: u.Design, job: job}, nil
+}
+
+// generateUnit loads the spec file and generates the named unit, as
+// lsugen does (with its default budget).
+func generateUnit(ref unitRef, diagOut io.Writer) (flow.Unit, error) {
+	opt := flow.DefaultOptions(true)
+	opt.Unit = ref.name
+	s, err := flow.Load([]string{ref.path}, opt)
+	if s != nil && s.Diags.HasErrors() && diagOut != nil {
+		writeDiags(diagOut, s.Loader, s.Diags)
+	}
+	var nu *flow.NoUnitError
+	switch {
+	case errors.As(err, &nu):
+		return flow.Unit{}, fmt.Errorf("%s: no unit %q (the file declares %s)", ref.path, ref.name, strings.Join(nu.Units, ", "))
+	case errors.Is(err, flow.ErrInvalid) && diagOut != nil:
+		return flow.Unit{}, fmt.Errorf("%s: the spec file has errors, or unit %s does not generate", ref.path, ref.name)
+	case errors.Is(err, flow.ErrInvalid):
+		return flow.Unit{}, fmt.Errorf("%s: %s", ref, s.Diags.Error())
+	case err != nil:
+		return flow.Unit{}, fmt.Errorf("%s: %w", ref, err)
+	}
+	return s.Units[0], nil
 }
 
 func writeDiags(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) {

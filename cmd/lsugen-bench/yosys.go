@@ -10,10 +10,8 @@ import (
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/toolchain"
-	"github.com/lsugen/lsugen/units"
 )
 
 // genTiming is lsugen's side of the generation comparison, one pass as
@@ -22,30 +20,20 @@ import (
 // render is false) and run the static timing. It returns the critical
 // path's depth in gates.
 func genTiming(ref unitRef, render bool) (depth int, err error) {
-	file, diags := specs.NewLoader().Load(ref.path)
-	if diags.HasErrors() {
-		return 0, fmt.Errorf("%s: %s", ref.path, diags.Error())
+	u, err := generateUnit(ref, nil)
+	if err != nil {
+		return 0, err
 	}
-	for _, su := range file.Units {
-		if su.UnitName() != ref.name {
-			continue
-		}
-		d, gd := units.Generate(su)
-		if gd.HasErrors() {
-			return 0, fmt.Errorf("%s: %s", ref, gd.Error())
-		}
-		if render {
-			if _, err := rtl.Files(d, rtl.Info{Version: "lsugen " + gen.Version, Source: ref.path}); err != nil {
-				return 0, err
-			}
-		}
-		r, err := timing.Analyze(d, timing.DefaultOptions())
-		if err != nil {
+	if render {
+		if _, err := rtl.Files(u.Design, rtl.Info{Version: "lsugen " + gen.Version, Source: ref.path}); err != nil {
 			return 0, err
 		}
-		return r.Depth, nil
 	}
-	return 0, fmt.Errorf("%s: no unit %q", ref.path, ref.name)
+	r, err := timing.Analyze(u.Design, timing.DefaultOptions())
+	if err != nil {
+		return 0, err
+	}
+	return r.Depth, nil
 }
 
 // yosysScript is the synthesis Yosys is timed on: the readable RTL through

@@ -88,7 +88,8 @@ func newCrosscheckCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
+// check refuses bad flags before any unit is loaded.
+func (f *crosscheckFlags) check() error {
 	if f.libFile == "" {
 		return usagef("--liberty is required")
 	}
@@ -106,6 +107,13 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 		if err := checkOutputFile(f.doc); err != nil {
 			return usagef("--doc: %v", err)
 		}
+	}
+	return nil
+}
+
+func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
+	if err := f.check(); err != nil {
+		return err
 	}
 	units, err := loadAndGenerate(paths, f.budget, a.stderr)
 	if err != nil {

@@ -31,6 +31,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/compose"
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
@@ -270,42 +271,29 @@ type unit struct {
 func (u unit) built() units.Built { return units.Built{Design: u.design, Variable: u.variable} }
 
 // withSubunits returns units followed by every unit they instantiate
-// (a bank arbiter's hash) that is not among them, each once: their
-// Verilog files go beside the units'.
-func withSubunits(units []unit) []unit {
-	seen := map[string]bool{}
-	for _, u := range units {
-		seen[u.design.Name] = true
+// (flow.WithSubunits).
+func withSubunits(us []unit) []unit { return cmdUnits(flow.WithSubunits(flowUnits(us))) }
+
+// flowUnits are us as flow's units.
+func flowUnits(us []unit) []flow.Unit {
+	out := make([]flow.Unit, len(us))
+	for i, u := range us {
+		out[i] = flow.Unit{Spec: u.spec, Built: u.built()}
 	}
-	out := append([]unit(nil), units...)
-	var walk func(u unit)
-	walk = func(u unit) {
-		subs := map[string]*netlist.Design{}
-		for _, d := range u.design.Submodules() {
-			subs[d.Name] = d
-		}
-		for _, ref := range specs.References(u.spec) {
-			d := subs[ref.Name]
-			if d == nil || ref.Unit == nil || seen[ref.Name] {
-				continue
-			}
-			seen[ref.Name] = true
-			sub := unit{spec: ref.Unit, design: d}
-			out = append(out, sub)
-			walk(sub)
-		}
-	}
-	for _, u := range units {
-		walk(u)
+	return out
+}
+
+// cmdUnits are flow's units us as the command's.
+func cmdUnits(us []flow.Unit) []unit {
+	out := make([]unit, len(us))
+	for i, u := range us {
+		out[i] = unit{spec: u.Spec, design: u.Design, variable: u.Variable}
 	}
 	return out
 }
 
 // source is "file:line" of a unit's declaration.
-func source(u specs.Unit) string {
-	r := u.DeclRange()
-	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
-}
+func source(u specs.Unit) string { return flow.Source(u) }
 
 // workDir is the directory a run works in: given (the --work flag; created
 // if need be, and kept) or, when that is empty, a new temporary one named
@@ -322,55 +310,24 @@ func workDir(given, prefix string) (dir string, keep bool, err error) {
 	return given, true, os.MkdirAll(given, 0o755)
 }
 
-// loadAndGenerate loads the spec files and generates every unit. All
-// diagnostics are printed once, here; on any error nothing is returned, so
-// no command starts work on a partly valid input. A spec that cannot be
-// read or is invalid, or that a generator refuses, is bad input (exit
-// status 2), as is a run whose units are estimated past budget b, which
-// is checked before any unit is generated (budget.go).
+// loadAndGenerate runs the session (flow.Load) and prints its
+// diagnostics, once; on any error nothing is returned, so no command
+// starts work on a partly valid input. No spec files is a usage error; a
+// spec that cannot be read or is invalid, or that a generator refuses, is
+// bad input (exit status 2), as is a run whose units are estimated past
+// budget b, which is checked before any unit is generated.
 func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error) {
-	if len(paths) == 0 {
-		return nil, usagef("no spec files given")
+	s, err := flow.Load(paths, b)
+	if s != nil && len(s.Diags) > 0 {
+		printDiagnostics(stderr, s.Loader, s.Diags)
 	}
-	loader := specs.NewLoader()
-	file, diags := loader.Load(paths...)
-	var loaded []unit
-	if !diags.HasErrors() {
-		if err := b.check(file.Units); err != nil {
-			if len(diags) > 0 {
-				printDiagnostics(stderr, loader, diags) // warnings
-			}
-			return nil, err
-		}
-		// --clock-fo4 leaves a unit that others instantiate combinational:
-		// they place it under its own module name.
-		used := map[string]bool{}
-		for _, su := range file.Units {
-			for _, r := range specs.References(su) {
-				used[r.Name] = true
-			}
-		}
-		for _, su := range file.Units {
-			bu, gd := units.Build(su)
-			if c := b.clock; c.ClockFO4 > 0 && bu.Design != nil && bu.Design.Clock == "" && !gd.HasErrors() && !used[su.UnitName()] {
-				bu, gd = units.Pipeline(su, bu.Design, c, gd)
-			}
-			diags = append(diags, gd...)
-			if bu.Design != nil {
-				loaded = append(loaded, unit{spec: su, design: bu.Design, variable: bu.Variable})
-			}
-		}
-	}
-	if len(diags) > 0 {
-		printDiagnostics(stderr, loader, diags)
-	}
-	if diags.HasErrors() {
+	switch {
+	case errors.Is(err, flow.ErrInvalid):
 		return nil, errBadInput
+	case err != nil:
+		return nil, badInput(err)
 	}
-	if len(loaded) == 0 {
-		return nil, badInput(errors.New("the spec files declare no units"))
-	}
-	return loaded, nil
+	return cmdUnits(s.Units), nil
 }
 
 // printDiagnostics prints diags with their source snippets, everything
@@ -389,10 +346,5 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func joinNames(us []unit) string {
-	names := make([]string, len(us))
-	for i, u := range us {
-		names[i] = u.design.Name
-	}
-	return strings.Join(names, ", ")
-}
+// joinNames lists the units' names (flow.Names).
+func joinNames(us []unit) string { return flow.Names(flowUnits(us)) }

@@ -452,13 +452,40 @@ func compareRowOf(r search.Row, before int64) compareRowJSON {
 // runCompare configures every function and method per kernel and prints
 // each kernel's rows, the totals, and the totals in Table 6's form.
 func runCompare(w io.Writer, kernels []*searchKernel, n, m, banks int, full, asJSON bool) error {
+	doc, err := compareReport(kernels, n, m, banks, full)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(w, doc)
+	}
+	for _, k := range doc.Kernels {
+		if err := writeCompareKernel(w, k, m); err != nil {
+			return err
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "total: %d kernels, %d accesses, %d conflicts under addr mod %d\n", len(doc.Kernels), doc.Accesses, doc.ConflictsBefore, 1<<uint(m))
+	fmt.Fprintln(tw, "  function\tmethod\tconflicts\tremoved")
+	for _, r := range doc.Compare {
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\n", functionText(r), r.Method, r.ConflictsAfter, percentText(r.RemovedPercent))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeTable6(w, doc.Compare)
+}
+
+// compareReport configures every function and method per kernel
+// (search.Compare) and sums each row over the kernels.
+func compareReport(kernels []*searchKernel, n, m, banks int, full bool) (searchJSON, error) {
 	doc := searchJSON{Version: gen.Version, AddrBits: n, BankBits: m, Full: full}
 	var totals []search.Row
 	var before int64
 	for _, k := range kernels {
 		kb, rows, err := search.Compare(k.accesses, n, m, banks, full)
 		if err != nil {
-			return usagef("%v", err)
+			return doc, usagef("%v", err)
 		}
 		kj := searchKernelJSON{Name: k.name, Accesses: len(k.accesses), ConflictsBefore: kb}
 		for i, r := range rows {
@@ -478,39 +505,30 @@ func runCompare(w io.Writer, kernels []*searchKernel, n, m, banks int, full, asJ
 		row.Config = nil
 		doc.Compare = append(doc.Compare, row)
 	}
-	if asJSON {
-		return printJSON(w, doc)
-	}
-	for _, k := range doc.Kernels {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s: %d accesses, %d conflicts under addr mod %d\n", k.Name, k.Accesses, k.ConflictsBefore, 1<<uint(m))
-		fmt.Fprintln(tw, "  function\tmethod\tconflicts\tremoved\tconfiguration")
-		for _, r := range k.Rows {
-			cfg := ""
-			switch r.Function {
-			case search.Mod:
-			case search.Ipoly:
-				cfg = search.Config{Function: search.Ipoly, Poly: r.Polynomial}.String()
-			default:
-				cfg = rowConfigText(r)
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", functionText(r), r.Method, r.ConflictsAfter, percentText(r.RemovedPercent), cfg)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
+	return doc, nil
+}
+
+// writeCompareKernel prints one kernel's rows.
+func writeCompareKernel(w io.Writer, k searchKernelJSON, m int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "total: %d kernels, %d accesses, %d conflicts under addr mod %d\n", len(doc.Kernels), doc.Accesses, before, 1<<uint(m))
-	fmt.Fprintln(tw, "  function\tmethod\tconflicts\tremoved")
-	for _, r := range doc.Compare {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\n", functionText(r), r.Method, r.ConflictsAfter, percentText(r.RemovedPercent))
+	fmt.Fprintf(tw, "%s: %d accesses, %d conflicts under addr mod %d\n", k.Name, k.Accesses, k.ConflictsBefore, 1<<uint(m))
+	fmt.Fprintln(tw, "  function\tmethod\tconflicts\tremoved\tconfiguration")
+	for _, r := range k.Rows {
+		cfg := ""
+		switch r.Function {
+		case search.Mod:
+		case search.Ipoly:
+			cfg = search.Config{Function: search.Ipoly, Poly: r.Polynomial}.String()
+		default:
+			cfg = rowConfigText(r)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", functionText(r), r.Method, r.ConflictsAfter, percentText(r.RemovedPercent), cfg)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return writeTable6(w, doc.Compare)
+	fmt.Fprintln(w)
+	return nil
 }
 
 // functionText names a row's function as the report prints it.

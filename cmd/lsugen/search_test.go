@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/trace"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
@@ -154,16 +154,12 @@ func TestSearch_TraceToVerifiedHash(t *testing.T) {
 			if tc.function == "bitvector_xor" && doc.ConflictsAfter != 0 {
 				t.Errorf("bitvector_xor leaves %d conflicts, want 0 (k1 = 0, k2 = 5 removes them)", doc.ConflictsAfter)
 			}
-			f, diags := specs.NewLoader().Load(out)
-			if diags.HasErrors() || len(f.Units) != 1 {
-				t.Fatalf("the written spec does not load: %v", diags)
+			s, err := flow.Load([]string{out}, flow.Options{})
+			if err != nil || len(s.Units) != 1 {
+				t.Fatalf("the written spec does not load and generate: %v", err)
 			}
-			u := f.Units[0]
-			b, gd := units.Build(u)
-			if gd.HasErrors() {
-				t.Fatal(gd.Error())
-			}
-			job, err := units.Job(u, b)
+			u := s.Units[0].Spec
+			job, err := units.Job(u, s.Units[0].Built)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +172,7 @@ func TestSearch_TraceToVerifiedHash(t *testing.T) {
 			if r.Failed() {
 				t.Fatalf("netlist does not match the model: %+v", r.Checks)
 			}
-			got := conflictsOf(tr, func(a []uint64) []uint64 { return netlistBanks(t, b.Design, a, n, m) })
+			got := conflictsOf(tr, func(a []uint64) []uint64 { return netlistBanks(t, s.Units[0].Design, a, n, m) })
 			if got != doc.ConflictsAfter {
 				t.Errorf("generated hash gives %d conflicts on the trace, search reported %d", got, doc.ConflictsAfter)
 			}

@@ -12,12 +12,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/plot"
 	"github.com/lsugen/lsugen/retime/sweep"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
-	"github.com/lsugen/lsugen/units"
 )
 
 // The clock sweep of lsugen timing (docs/clock-sweep.md), computed by
@@ -337,38 +336,16 @@ func (s *sweepFlags) runPoint(a *app, opt timing.Options, specPaths []string, b 
 // loadUnit is loadAndGenerate for the one unit a sweep point needs: the
 // specs are loaded whole, only that unit is generated.
 func loadUnit(paths []string, name string, b budget, stderr io.Writer) (*sweep.Unit, error) {
-	if len(paths) == 0 {
-		return nil, usagef("no spec files given")
+	b.Unit = name
+	us, err := loadAndGenerate(paths, b, stderr)
+	if nu := (*flow.NoUnitError)(nil); errors.As(err, &nu) {
+		return nil, usagef("--sweep-point: no unit %s in the specs (units: %s)", name, strings.Join(nu.Units, ", "))
 	}
-	loader := specs.NewLoader()
-	file, diags := loader.Load(paths...)
-	if diags.HasErrors() {
-		printDiagnostics(stderr, loader, diags)
-		return nil, errBadInput
-	}
-	var su specs.Unit
-	var names []string
-	for _, u := range file.Units {
-		names = append(names, u.UnitName())
-		if u.UnitName() == name {
-			su = u
-		}
-	}
-	if su == nil {
-		return nil, usagef("--sweep-point: no unit %s in the specs (units: %s)", name, strings.Join(names, ", "))
-	}
-	if err := b.check([]specs.Unit{su}); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	d, gd := units.Generate(su)
-	diags = append(diags, gd...)
-	if len(diags) > 0 {
-		printDiagnostics(stderr, loader, diags)
-	}
-	if diags.HasErrors() || d == nil {
-		return nil, errBadInput
-	}
-	return &sweep.Unit{Design: d, Kind: su.UnitKind(), Variant: su.Variant()}, nil
+	u := us[0]
+	return &sweep.Unit{Design: u.design, Kind: u.spec.UnitKind(), Variant: u.spec.Variant()}, nil
 }
 
 // sweepOwnFlags are the flags of the sweep and of the timing report's

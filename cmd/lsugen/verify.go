@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
@@ -27,10 +29,15 @@ const verifyLong = `Runs the same vectors through the behavioural model, the net
 and the RTL and gate-level Verilog under Icarus Verilog and Verilator, and
 compares every output with the model. Clocked units run a stream of --cycles
 cycles in lockstep with their sequential model, every output compared in
-every cycle. --rtl runs other Verilog against a unit's golden vectors;
---formal proves each unit's RTL and gate-level modules equivalent instead
-of simulating (docs/verification.md).
+every cycle. verify rtl (--rtl) runs other Verilog against a unit's golden
+vectors; verify formal (--formal) proves each unit's RTL and gate-level
+modules equivalent instead of simulating (docs/verification.md). Without a
+subcommand, verify simulates (verify sim), or takes the mode from --rtl or
+--formal.
+` + verifyCommonLong
 
+// verifyCommonLong is the help every mode of verify shares.
+const verifyCommonLong = `
 --unit PATTERN (repeatable, a glob: 'coalesce_*') checks only the units it
 matches, in every mode. The checks (one engine on one unit) run --jobs at a
 time; each prints a line as it finishes, then a table sums them up. --json
@@ -44,7 +51,7 @@ for bad flags or specs, or for work past verify's limits (vectors, cycles,
 and the largest design each engine takes: docs/limits.md), refused before
 it starts.`
 
-// The modes of lsugen verify (verifyReport.Mode).
+// The modes of lsugen verify (verifyReport.Mode), each a subcommand.
 const (
 	modeSimulation = "simulation"
 	modeRTL        = "rtl"
@@ -69,7 +76,7 @@ type verifyFlags struct {
 	// simTimeout is the wall-clock limit of each simulation run
 	// (hdl.WithSimTimeout).
 	simTimeout time.Duration
-	budget     budget // the run's gates, checked before generating (budget.go)
+	budget     budget // the run's gates, checked before generating (flow.Options)
 }
 
 // The flags each mode takes beyond the common ones (unit, jobs, work,
@@ -80,25 +87,104 @@ var verifyModeFlags = map[string][]string{
 	modeFormal:     {"formal", "timeout"},
 }
 
+// The subcommands of verify: verify sim, verify rtl, verify formal.
+var verifyModes = []struct {
+	name, mode, use, short, long string
+}{
+	{"sim", modeSimulation, "sim [--sim LIST] [--vectors N] [--cycles N] [flags] SPEC...",
+		"check model = netlist = Icarus = Verilator (what verify does without a subcommand)",
+		`Runs the same vectors through the behavioural model, the netlist simulator
+and the RTL and gate-level Verilog under Icarus Verilog and Verilator, and
+compares every output with the model. Clocked units run a stream of --cycles
+cycles in lockstep with their sequential model, every output compared in
+every cycle. Also spelled verify [--sim LIST] SPEC...
+`},
+	{"rtl", modeRTL, "rtl --rtl FILE.v... [--unit NAME] [--top MODULE] [-I DIR] [-D NAME[=VALUE]] [flags] SPEC...",
+		"check other Verilog against a unit's golden vectors under Icarus and Verilator",
+		`Runs the module in the Verilog files of --rtl (the unit's name, or --top)
+against the unit's golden vectors and standalone testbench, exactly as
+lsugen gen --tb writes them, under Icarus and Verilator (--sim): the model,
+netlist and generated Verilog are not run. Also spelled verify --rtl FILE.v.
+`},
+	{"formal", modeFormal, "formal [--timeout D] [flags] SPEC...",
+		"prove each unit's RTL = gates with Yosys and ABC",
+		`Proves with Yosys and ABC that each unit's RTL module and gate-level module
+are equivalent (a miter and SAT; induction over the matched registers for
+clocked units; a pipeline is also proved against its original) instead of
+simulating; a failed proof prints the counterexample.
+Also spelled verify --formal.
+`},
+}
+
 func newVerifyCmd(a *app) *cobra.Command {
-	f := &verifyFlags{plan: verify.DefaultPlan(), seqPlan: verify.DefaultSeqPlan()}
+	f := newVerifyFlags()
 	cmd := &cobra.Command{
-		Use:   "verify [--unit PATTERN]... [--jobs N] [--json] [--junit FILE] [--sim LIST | --rtl FILE.v... | --formal] [flags] SPEC...",
-		Short: "check model = netlist = Icarus = Verilator; --rtl other Verilog; --formal RTL = gates",
+		Use:   "verify [sim | rtl | formal] [--unit PATTERN]... [--jobs N] [--json] [--junit FILE] [--sim LIST | --rtl FILE.v... | --formal] [flags] SPEC...",
+		Short: "check model = netlist = Icarus = Verilator; verify rtl: other Verilog; verify formal: RTL = gates",
 		Long:  verifyLong,
 		RunE: func(cmd *cobra.Command, paths []string) error {
-			return runVerify(a, cmd.Flags(), f, paths)
+			mode := modeSimulation
+			switch {
+			case f.formal && len(f.rtl) > 0:
+				return usagef("--formal and --rtl exclude each other")
+			case f.formal:
+				mode = modeFormal
+			case len(f.rtl) > 0:
+				mode = modeRTL
+			}
+			return runVerify(a, cmd.Flags(), f, paths, mode)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.sims, "sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator (with --rtl: icarus, verilator)")
-	fs.IntVar(&f.plan.Random, "vectors", f.plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
-	fs.IntVar(&f.plan.IcarusGateVectors, "icarus-gate-vectors", f.plan.IcarusGateVectors, "Icarus runs the directed vectors and an even sample of the rest within this many\ngates times vectors (at least 256); 0: Icarus runs every vector")
-	fs.IntVar(&f.seqPlan.IcarusGateCycles, "icarus-gate-cycles", f.seqPlan.IcarusGateCycles, "Icarus runs the first max(1000, N / gates) cycles of a clocked unit's stream; 0: all")
-	fs.Uint64Var(&f.plan.Seed, "seed", f.plan.Seed, "seed of the random vectors and configurations, and of sequential units' stimulus")
-	fs.IntVar(&f.plan.Configs, "configs", f.plan.Configs, "random configurations of a configurable unit")
-	fs.IntVar(&f.plan.MaxVectors, "max-vectors", f.plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
-	fs.IntVar(&f.seqPlan.Cycles, "cycles", f.seqPlan.Cycles, "clock cycles per sequential (clocked) unit")
+	f.addCommonFlags(fs)
+	f.addSimFlags(fs)
+	f.addRTLFlags(fs)
+	f.addFormalFlags(fs)
+	fs.BoolVar(&f.formal, "formal", false, "prove with Yosys and ABC that each unit's RTL module and gate-level module are\nequivalent (a miter and SAT; induction over the matched registers for clocked\nunits) instead of simulating; a failed proof prints the counterexample")
+	for _, m := range verifyModes {
+		sub := newVerifyFlags()
+		c := &cobra.Command{
+			Use:   m.use,
+			Short: m.short,
+			Long:  m.long + verifyCommonLong,
+			RunE: func(cmd *cobra.Command, paths []string) error {
+				return runVerify(a, cmd.Flags(), sub, paths, m.mode)
+			},
+		}
+		sub.addCommonFlags(c.Flags())
+		switch m.mode {
+		case modeSimulation:
+			sub.addSimFlags(c.Flags())
+		case modeRTL:
+			sub.addEngineFlags(c.Flags())
+			sub.addRTLFlags(c.Flags())
+		case modeFormal:
+			sub.addFormalFlags(c.Flags())
+		}
+		cmd.AddCommand(c)
+	}
+	return cmd
+}
+
+// newVerifyFlags are verify's flags at their defaults.
+func newVerifyFlags() *verifyFlags {
+	return &verifyFlags{plan: verify.DefaultPlan(), seqPlan: verify.DefaultSeqPlan(), simTimeout: hdl.DefaultSimTimeout, timeout: 10 * time.Minute}
+}
+
+// addRTLFlags declares the RTL mode's flags but --sim and --sim-timeout.
+func (f *verifyFlags) addRTLFlags(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.rtl, "rtl", nil, "check this Verilog `FILE`'s module against the golden vectors of --unit\n(repeat for several files) under Icarus and Verilator, as the testbench of\nlsugen gen --tb does; the model, netlist and generated Verilog are not run")
+	fs.StringVar(&f.top, "top", "", "with --rtl: the module to check (default: the unit's name)")
+	addRTLFlags(fs, &f.rtlOpt)
+}
+
+// addFormalFlags declares the formal mode's flags.
+func (f *verifyFlags) addFormalFlags(fs *pflag.FlagSet) {
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
+}
+
+// addCommonFlags declares the flags of every mode.
+func (f *verifyFlags) addCommonFlags(fs *pflag.FlagSet) {
 	addWorkFlag(fs, &f.work)
 	addToolMemoryFlag(fs)
 	addBudgetFlags(fs, &f.budget, false)
@@ -106,144 +192,50 @@ func newVerifyCmd(a *app) *cobra.Command {
 	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
 	addJSONFlag(fs, &f.asJSON)
 	fs.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to `FILE` (atomically)")
-	fs.StringArrayVar(&f.rtl, "rtl", nil, "check this Verilog `FILE`'s module against the golden vectors of --unit\n(repeat for several files) under Icarus and Verilator, as the testbench of\nlsugen gen --tb does; the model, netlist and generated Verilog are not run")
-	fs.StringVar(&f.top, "top", "", "with --rtl: the module to check (default: the unit's name)")
-	addRTLFlags(fs, &f.rtlOpt)
-	fs.BoolVar(&f.formal, "formal", false, "prove with Yosys and ABC that each unit's RTL module and gate-level module are\nequivalent (a miter and SAT; induction over the matched registers for clocked\nunits) instead of simulating; a failed proof prints the counterexample")
+}
+
+// addEngineFlags declares the simulators' flags, --sim and --sim-timeout.
+func (f *verifyFlags) addEngineFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&f.sims, "sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator (with --rtl: icarus, verilator)")
 	fs.DurationVar(&f.simTimeout, "sim-timeout", hdl.DefaultSimTimeout, "wall-clock limit of each Icarus or Verilator simulation run (builds not included),\nwith or without --rtl; a run past it is killed and its check fails (exit 1).\nA flat bound, since run times differ 100-fold between the simulators; it\nends a run that never finishes, e.g. a module with a zero-delay loop")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
-	return cmd
+}
+
+// addSimFlags declares the simulation mode's flags.
+func (f *verifyFlags) addSimFlags(fs *pflag.FlagSet) {
+	f.addEngineFlags(fs)
+	fs.IntVar(&f.plan.Random, "vectors", f.plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
+	fs.IntVar(&f.plan.IcarusGateVectors, "icarus-gate-vectors", f.plan.IcarusGateVectors, "Icarus runs the directed vectors and an even sample of the rest within this many\ngates times vectors (at least 256); 0: Icarus runs every vector")
+	fs.IntVar(&f.seqPlan.IcarusGateCycles, "icarus-gate-cycles", f.seqPlan.IcarusGateCycles, "Icarus runs the first max(1000, N / gates) cycles of a clocked unit's stream; 0: all")
+	fs.Uint64Var(&f.plan.Seed, "seed", f.plan.Seed, "seed of the random vectors and configurations, and of sequential units' stimulus")
+	fs.IntVar(&f.plan.Configs, "configs", f.plan.Configs, "random configurations of a configurable unit")
+	fs.IntVar(&f.plan.MaxVectors, "max-vectors", f.plan.MaxVectors, "inputs that number no more than this are enumerated exhaustively")
+	fs.IntVar(&f.seqPlan.Cycles, "cycles", f.seqPlan.Cycles, "clock cycles per sequential (clocked) unit")
 }
 
 // runVerify checks the flags of the mode, selects the units, runs the
 // checks and reports them.
-func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error {
-	mode := modeSimulation
-	switch {
-	case f.formal && len(f.rtl) > 0:
-		return usagef("--formal and --rtl exclude each other")
-	case f.formal:
-		mode = modeFormal
-	case len(f.rtl) > 0:
-		mode = modeRTL
-	}
-	if f.simTimeout <= 0 {
-		return usagef("--sim-timeout %v: want a positive duration, e.g. 10m", f.simTimeout)
-	}
-	if err := checkVerifyFlags(fs, mode); err != nil {
-		return err
-	}
-	if f.junit != "" {
-		if err := checkOutputFile(f.junit); err != nil {
-			return usagef("--junit: %v", err)
-		}
-	}
-	if f.jobs < 1 || f.timeout <= 0 {
-		return usagef("--timeout and --jobs must be positive")
-	}
-	var engines []verify.Engine
-	switch mode {
-	case modeSimulation:
-		var err error
-		if engines, err = verify.ParseEngines(f.sims); err != nil {
-			return usagef("%v", err)
-		}
-		if f.plan.Random < 1 || f.plan.Configs < 1 || f.plan.MaxVectors < 1 || f.seqPlan.Cycles < 1 {
-			return usagef("--vectors, --configs, --max-vectors and --cycles must be positive")
-		}
-		if f.plan.IcarusGateVectors < 0 || f.seqPlan.IcarusGateCycles < 0 {
-			return usagef("--icarus-gate-vectors and --icarus-gate-cycles must not be negative")
-		}
-		if fs.Changed("vectors") {
-			f.plan.GateVectors = 0 // an explicit count is taken as given
-			if !fs.Changed("icarus-gate-vectors") {
-				f.plan.IcarusGateVectors = 0 // on every engine
-			}
-		}
-		f.seqPlan.Seed = f.plan.Seed
-	case modeRTL:
-		engines = []verify.Engine{verify.Icarus, verify.Verilator}
-		if fs.Changed("sim") {
-			var err error
-			if engines, err = verify.ParseEngines(f.sims); err != nil {
-				return usagef("%v", err)
-			}
-			for _, e := range engines {
-				if e == verify.Netlist {
-					return usagef("--sim netlist: --rtl runs Verilog files, under icarus or verilator")
-				}
-			}
-		}
-		for _, file := range f.rtl {
-			st, err := os.Stat(file)
-			if err != nil {
-				return usagef("--rtl %s: %v", file, errors.Unwrap(err))
-			}
-			if st.IsDir() {
-				return usagef("--rtl %s: a directory, not a Verilog file", file)
-			}
-		}
-		if err := f.rtlOpt.check(fs); err != nil {
-			return err
-		}
-	}
-
-	loaded, err := loadAndGenerate(paths, f.budget, a.stderr)
+func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string, mode string) error {
+	engines, err := f.check(fs, mode)
 	if err != nil {
 		return err
 	}
-	sel, err := selectUnits(loaded, f.units)
+	sel, err := f.load(paths, mode, engines, a.stderr)
 	if err != nil {
 		return err
 	}
-	if err := checkVerifyBudget(sel, mode, engines, f.plan, f.seqPlan); err != nil {
-		return err
-	}
-	if mode == modeRTL && len(f.units) == 0 && len(sel) > 1 {
-		return usagef("the specs declare %d units: choose one with --unit (%s)", len(sel), joinNames(sel))
-	}
-	if mode == modeRTL && f.top != "" && len(sel) > 1 {
-		return usagef("--top names one module: select one unit with --unit (selected: %s)", joinNames(sel))
-	}
-
 	dir, keep, err := workDir(f.work, "lsugen-verify-")
 	if err != nil {
 		return err
 	}
 	keep = keep || f.rtlOpt.vcd // the waveforms
-	ctx := hdl.WithSimTimeout(a.context(), f.simTimeout)
-
-	rep := &verifyReport{Version: gen.Version, Mode: mode, Units: make([]verifyUnit, len(sel))}
-	if mode == modeFormal {
-		rep.Engines = []string{modeFormal}
-	}
-	for _, e := range engines {
-		rep.Engines = append(rep.Engines, string(e))
-	}
-	for i, u := range sel {
-		vu := verifyUnit{Name: u.design.Name, Source: source(u.spec), Clocked: u.design.Clock != ""}
-		if mode == modeRTL {
-			vu.Module, vu.vectorFile = cmp.Or(f.top, u.design.Name), verify.VectorFileName(u.design)
-		}
-		for _, e := range rep.Engines {
-			vu.Results = append(vu.Results, verifyResult{Engine: e, Status: statusSkipped, Error: "not run"})
-		}
-		rep.Units[i] = vu
-	}
+	rep := newVerifyReport(mode, sel, engines, f.top)
 	lines := a.stdout
 	if f.asJSON {
 		lines = a.stderr
 	}
 	p := newVerifyPrinter(rep, lines, a.stderr, isTerminal(a.stderr))
 	start := time.Now()
-	switch mode {
-	case modeSimulation:
-		err = verifySimulation(ctx, sel, engines, f, dir, p)
-	case modeRTL:
-		runChecks(ctx, rtlChecks(sel, engines, f.rtl, f.top, f.rtlOpt, dir), f.jobs, p)
-	case modeFormal:
-		runChecks(ctx, formalChecks(sel, f.timeout, dir), f.jobs, p)
-	}
+	err = f.runChecks(hdl.WithSimTimeout(a.context(), f.simTimeout), mode, sel, engines, dir, p)
 	p.close()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "lsugen verify: %v\n(work directory kept: %s)\n", err, dir)
@@ -257,17 +249,8 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	if !rep.Passed || keep {
 		rep.Work = dir
 	}
-	if f.junit != "" {
-		if err := rep.writeJUnit(f.junit); err != nil {
-			return err
-		}
-	}
-	if f.asJSON {
-		if err := printJSON(a.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.writeSummary(lines)
+	if err := f.writeReport(a, rep, lines); err != nil {
+		return err
 	}
 	if !rep.Passed {
 		c := rep.Checks
@@ -278,11 +261,188 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 	if !keep {
 		os.RemoveAll(dir)
 	}
+	writeVerdict(lines, mode, rep, sel)
+	return nil
+}
+
+// check refuses flags that mode does not use or that are out of range,
+// before any unit is loaded, and returns the engines to run.
+func (f *verifyFlags) check(fs *pflag.FlagSet, mode string) ([]verify.Engine, error) {
+	if f.simTimeout <= 0 {
+		return nil, usagef("--sim-timeout %v: want a positive duration, e.g. 10m", f.simTimeout)
+	}
+	if err := checkVerifyFlags(fs, mode); err != nil {
+		return nil, err
+	}
+	if f.junit != "" {
+		if err := checkOutputFile(f.junit); err != nil {
+			return nil, usagef("--junit: %v", err)
+		}
+	}
+	if f.jobs < 1 || f.timeout <= 0 {
+		return nil, usagef("--timeout and --jobs must be positive")
+	}
 	switch mode {
 	case modeSimulation:
-		fmt.Fprintf(lines, "verified %d units: model = %s\n", len(sel), strings.Join(rep.Engines, " = "))
+		return f.checkSim(fs)
 	case modeRTL:
-		writeRTLVerdict(lines, rep)
+		return f.checkRTL(fs)
+	}
+	return nil, nil
+}
+
+// checkSim checks the simulation mode's flags and returns its engines.
+func (f *verifyFlags) checkSim(fs *pflag.FlagSet) ([]verify.Engine, error) {
+	engines, err := verify.ParseEngines(f.sims)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if f.plan.Random < 1 || f.plan.Configs < 1 || f.plan.MaxVectors < 1 || f.seqPlan.Cycles < 1 {
+		return nil, usagef("--vectors, --configs, --max-vectors and --cycles must be positive")
+	}
+	if f.plan.IcarusGateVectors < 0 || f.seqPlan.IcarusGateCycles < 0 {
+		return nil, usagef("--icarus-gate-vectors and --icarus-gate-cycles must not be negative")
+	}
+	if fs.Changed("vectors") {
+		f.plan.GateVectors = 0 // an explicit count is taken as given
+		if !fs.Changed("icarus-gate-vectors") {
+			f.plan.IcarusGateVectors = 0 // on every engine
+		}
+	}
+	f.seqPlan.Seed = f.plan.Seed
+	return engines, nil
+}
+
+// checkRTL checks the RTL mode's flags and files and returns its engines.
+func (f *verifyFlags) checkRTL(fs *pflag.FlagSet) ([]verify.Engine, error) {
+	if len(f.rtl) == 0 {
+		return nil, usagef("give the Verilog to check: --rtl FILE.v (repeatable)")
+	}
+	engines := []verify.Engine{verify.Icarus, verify.Verilator}
+	if fs.Changed("sim") {
+		var err error
+		if engines, err = verify.ParseEngines(f.sims); err != nil {
+			return nil, usagef("%v", err)
+		}
+		if slices.Contains(engines, verify.Netlist) {
+			return nil, usagef("--sim netlist: --rtl runs Verilog files, under icarus or verilator")
+		}
+	}
+	for _, file := range f.rtl {
+		st, err := os.Stat(file)
+		if err != nil {
+			return nil, usagef("--rtl %s: %v", file, errors.Unwrap(err))
+		}
+		if st.IsDir() {
+			return nil, usagef("--rtl %s: a directory, not a Verilog file", file)
+		}
+	}
+	return engines, f.rtlOpt.check(fs)
+}
+
+// load runs the session, selects the units of --unit and refuses work
+// past verify's limits, before any check starts.
+func (f *verifyFlags) load(paths []string, mode string, engines []verify.Engine, stderr io.Writer) ([]unit, error) {
+	loaded, err := loadAndGenerate(paths, f.budget, stderr)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := selectUnits(loaded, f.units)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkVerifyLimits(sel, mode, engines, f.plan, f.seqPlan); err != nil {
+		return nil, badInput(err)
+	}
+	if mode == modeRTL && len(f.units) == 0 && len(sel) > 1 {
+		return nil, usagef("the specs declare %d units: choose one with --unit (%s)", len(sel), joinNames(sel))
+	}
+	if mode == modeRTL && f.top != "" && len(sel) > 1 {
+		return nil, usagef("--top names one module: select one unit with --unit (selected: %s)", joinNames(sel))
+	}
+	return sel, nil
+}
+
+// verifyLimits are the engines' limits (a variable, so that tests can
+// lower them).
+var verifyLimits = verify.DefaultLimits()
+
+// checkVerifyLimits refuses, before any work, a run past verify's budget
+// of vectors and cycles or past an engine's limits (docs/limits.md); the
+// RTL mode runs fixed golden vectors and is not checked.
+func checkVerifyLimits(sel []unit, mode string, engines []verify.Engine, plan verify.Plan, seq verify.SeqPlan) error {
+	ds := make([]*netlist.Design, len(sel))
+	for i, u := range sel {
+		ds[i] = u.design
+	}
+	switch mode {
+	case modeFormal:
+		return verifyLimits.CheckProofs(ds)
+	case modeSimulation:
+		return verifyLimits.CheckSimulation(ds, engines, plan, seq)
+	}
+	return nil
+}
+
+// newVerifyReport is the report of a run before any check: every check
+// of every unit skipped, "not run".
+func newVerifyReport(mode string, sel []unit, engines []verify.Engine, top string) *verifyReport {
+	rep := &verifyReport{Version: gen.Version, Mode: mode, Units: make([]verifyUnit, len(sel))}
+	if mode == modeFormal {
+		rep.Engines = []string{modeFormal}
+	}
+	for _, e := range engines {
+		rep.Engines = append(rep.Engines, string(e))
+	}
+	for i, u := range sel {
+		vu := verifyUnit{Name: u.design.Name, Source: source(u.spec), Clocked: u.design.Clock != ""}
+		if mode == modeRTL {
+			vu.Module, vu.vectorFile = cmp.Or(top, u.design.Name), verify.VectorFileName(u.design)
+		}
+		for _, e := range rep.Engines {
+			vu.Results = append(vu.Results, verifyResult{Engine: e, Status: statusSkipped, Error: "not run"})
+		}
+		rep.Units[i] = vu
+	}
+	return rep
+}
+
+// runChecks runs the mode's checks; an error means a unit could not be
+// set up.
+func (f *verifyFlags) runChecks(ctx context.Context, mode string, sel []unit, engines []verify.Engine, dir string, p *verifyPrinter) error {
+	switch mode {
+	case modeSimulation:
+		return verifySimulation(ctx, sel, engines, f, dir, p)
+	case modeRTL:
+		runChecks(ctx, rtlChecks(sel, engines, f.rtl, f.top, f.rtlOpt, dir), f.jobs, p)
+	case modeFormal:
+		runChecks(ctx, formalChecks(sel, f.timeout, dir), f.jobs, p)
+	}
+	return nil
+}
+
+// writeReport writes the JUnit file and prints the report: the JSON
+// document, or the summary table.
+func (f *verifyFlags) writeReport(a *app, rep *verifyReport, lines io.Writer) error {
+	if f.junit != "" {
+		if err := rep.writeJUnit(f.junit); err != nil {
+			return err
+		}
+	}
+	if f.asJSON {
+		return printJSON(a.stdout, rep)
+	}
+	rep.writeSummary(lines)
+	return nil
+}
+
+// writeVerdict prints the last line of a run that passed.
+func writeVerdict(w io.Writer, mode string, rep *verifyReport, sel []unit) {
+	switch mode {
+	case modeSimulation:
+		fmt.Fprintf(w, "verified %d units: model = %s\n", len(sel), strings.Join(rep.Engines, " = "))
+	case modeRTL:
+		writeRTLVerdict(w, rep)
 	case modeFormal:
 		piped := 0
 		for _, u := range sel {
@@ -294,9 +454,8 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string) error 
 		if piped > 0 {
 			also = fmt.Sprintf("; %d pipelines = their originals + their register stages", piped)
 		}
-		fmt.Fprintf(lines, "proved %d units: RTL = gates%s (Yosys %s, ABC)\n", len(sel), also, yosysVersion())
+		fmt.Fprintf(w, "proved %d units: RTL = gates%s (Yosys %s, ABC)\n", len(sel), also, yosysVersion())
 	}
-	return nil
 }
 
 // checkVerifyFlags refuses flags that the mode does not use.
@@ -327,38 +486,18 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	return usagef("%s: applies to --formal only", list)
 }
 
-// selectUnits are the units that match any of the glob patterns (path.Match),
-// in spec order; all units when there are no patterns. A pattern that
-// matches no unit is a usage error that names the units.
+// selectUnits are the units that match any of the --unit glob patterns
+// (flow.Select), in spec order.
 func selectUnits(loaded []unit, patterns []string) ([]unit, error) {
-	if len(patterns) == 0 {
-		return loaded, nil
+	sel, err := flow.Select(flowUnits(loaded), patterns)
+	if err != nil {
+		return nil, badInput(err)
 	}
-	picked := make([]bool, len(loaded))
-	for _, pat := range patterns {
-		if _, err := path.Match(pat, ""); err != nil {
-			return nil, usagef("--unit %q: %v", pat, err)
-		}
-		found := false
-		for i, u := range loaded {
-			if ok, _ := path.Match(pat, u.design.Name); ok {
-				picked[i], found = true, true
-			}
-		}
-		if !found {
-			if strings.ContainsAny(pat, `*?[\`) {
-				return nil, usagef("no unit matches %q (units: %s)", pat, joinNames(loaded))
-			}
-			return nil, usagef("no unit %q in the specs (units: %s)", pat, joinNames(loaded))
-		}
+	out := make([]unit, len(sel))
+	for i, u := range sel {
+		out[i] = unit{spec: u.Spec, design: u.Design}
 	}
-	var sel []unit
-	for i, u := range loaded {
-		if picked[i] {
-			sel = append(sel, u)
-		}
-	}
-	return sel, nil
+	return out, nil
 }
 
 // verifySimulation runs every engine on every unit through verify.RunTasks:

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
@@ -43,17 +43,13 @@ func TestGenTB_WritesTestbenchesAndGoldenVectors(t *testing.T) {
 		t.Errorf("files %v, want %s (no temporaries)", got, want)
 	}
 
-	file, diags := specs.NewLoader().Load(a, b)
-	if diags.HasErrors() {
-		t.Fatal(diags)
+	s, err := flow.Load([]string{a, b}, flow.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, su := range file.Units {
-		bu, gd := units.Build(su)
-		if gd.HasErrors() {
-			t.Fatal(gd)
-		}
-		d := bu.Design
-		g, err := units.Golden(su, bu)
+	for _, u := range s.Units {
+		su, d := u.Spec, u.Design
+		g, err := units.Golden(su, u.Built)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,11 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
-	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/toolchain"
-	"github.com/lsugen/lsugen/units"
 )
 
 // requireYosys fails the test when Yosys (and its ABC) is missing: in
@@ -32,32 +31,31 @@ func requireYosys(t testing.TB) {
 	}
 }
 
-// loadDesigns generates every unit of the spec files, in spec order.
-func loadDesigns(t testing.TB, paths ...string) []*netlist.Design {
+// exampleDesigns are the designs of every example spec's units
+// (flow.ExampleUnits), shared by the tests of the binary: read, never
+// modified (breakDriver copies).
+func exampleDesigns(t testing.TB) []*netlist.Design {
 	t.Helper()
-	file, diags := specs.NewLoader().Load(paths...)
-	if diags.HasErrors() {
-		t.Fatalf("load %v: %v", paths, diags)
+	us, err := flow.ExampleUnits()
+	if err != nil {
+		t.Fatal(err)
 	}
-	var ds []*netlist.Design
-	for _, u := range file.Units {
-		d, gd := units.Generate(u)
-		if gd.HasErrors() {
-			t.Fatalf("generate %s: %v", u.UnitName(), gd)
-		}
-		ds = append(ds, d)
+	ds := make([]*netlist.Design, len(us))
+	for i, u := range us {
+		ds[i] = u.Design
 	}
 	return ds
 }
 
-func design(t testing.TB, name string, paths ...string) *netlist.Design {
+// design is the example unit named name.
+func design(t testing.TB, name string) *netlist.Design {
 	t.Helper()
-	for _, d := range loadDesigns(t, paths...) {
+	for _, d := range exampleDesigns(t) {
 		if d.Name == name {
 			return d
 		}
 	}
-	t.Fatalf("no unit %s in %v", name, paths)
+	t.Fatalf("no example unit %s", name)
 	return nil
 }
 
@@ -103,14 +101,7 @@ func writeUnit(t testing.TB, dir string, d, gates *netlist.Design) Unit {
 // their registers. Two units at a time.
 func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 	requireYosys(t)
-	paths, err := filepath.Glob("../../specs/*.hcl")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no specs: %v", err)
-	}
-	var ds []*netlist.Design
-	for _, p := range paths {
-		ds = append(ds, loadDesigns(t, p)...)
-	}
+	ds := exampleDesigns(t)
 	// The largest first, so that the last proofs to start are short ones
 	// and the parallel proofs end together.
 	sort.SliceStable(ds, func(i, j int) bool { return len(ds[i].Gates) > len(ds[j].Gates) })
@@ -244,7 +235,7 @@ func simulate(s *netlist.Sim, d *netlist.Design, in []Value) map[string]*big.Int
 // values.
 func TestFormal_BrokenCombinationalGateFails(t *testing.T) {
 	requireYosys(t)
-	d := design(t, "atomic_add_cla", "../../specs/hash_atomics.hcl")
+	d := design(t, "atomic_add_cla")
 	bad := breakDriver(t, d, d.Port("bank_o").Bits[2])
 	dir := t.TempDir()
 	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir})
@@ -277,7 +268,7 @@ func TestFormal_BrokenCombinationalGateFails(t *testing.T) {
 // broken netlists over the same inputs, agrees cycle by cycle.
 func TestFormal_BrokenSequentialGateFails(t *testing.T) {
 	requireYosys(t)
-	d := design(t, "ep_elastic_m4", "../../specs/pipeline.hcl")
+	d := design(t, "ep_elastic_m4")
 	bad := breakDriver(t, d, dffD(t, d, "mem0_v"))
 	dir := t.TempDir()
 	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir})
@@ -332,7 +323,7 @@ func TestFormal_BrokenSequentialGateFails(t *testing.T) {
 // induction over all of its registers.
 func TestFormal_CorrectSequentialUnitPasses(t *testing.T) {
 	requireYosys(t)
-	d := design(t, "wrm_4way", "../../specs/pipeline.hcl")
+	d := design(t, "wrm_4way")
 	dir := t.TempDir()
 	res, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir})
 	if err != nil {
@@ -348,7 +339,7 @@ func TestFormal_CorrectSequentialUnitPasses(t *testing.T) {
 // names both sides, never a pass.
 func TestFormal_UnmatchedRegisterIsAnError(t *testing.T) {
 	requireYosys(t)
-	d := design(t, "ep_elastic_fig6", "../../specs/pipeline.hcl")
+	d := design(t, "ep_elastic_fig6")
 	c := *d
 	c.NetNames = map[netlist.Net]string{}
 	for n, s := range d.NetNames {
@@ -376,7 +367,7 @@ func TestFormal_UnmatchedRegisterIsAnError(t *testing.T) {
 // of proving anything.
 func TestFormal_BadNetDriversAreErrors(t *testing.T) {
 	requireYosys(t)
-	d := design(t, "atomic_add_cla", "../../specs/hash_atomics.hcl")
+	d := design(t, "atomic_add_cla")
 	for _, c := range []struct {
 		name string
 		edit func(lines []string, i int) []string
@@ -438,7 +429,7 @@ func TestFormal_BadNetDriversAreErrors(t *testing.T) {
 // error that says so.
 func TestFormal_TimeoutIsAnError(t *testing.T) {
 	requireYosys(t)
-	d := design(t, "monotonic_8_cla", "../../specs/coalescer_small.hcl")
+	d := design(t, "monotonic_8_cla")
 	dir := t.TempDir()
 	_, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, Timeout: time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "not proven within the timeout of 1ms") {

@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/timing/liberty"
 	"github.com/lsugen/lsugen/toolchain"
-	"github.com/lsugen/lsugen/units"
 )
 
 // tinyLib is timing/liberty's test library: among its cells an lpflow
@@ -151,30 +151,20 @@ func needFlow(t *testing.T) string {
 	return lib
 }
 
-// unitsFrom generates the named units of a spec file.
+// unitsFrom are the named example units of a spec file (flow.ExampleUnit),
+// shared: read, never modified.
 func unitsFrom(t *testing.T, file string, names ...string) map[string]specUnit {
 	t.Helper()
-	f, diags := specs.NewLoader().Load(filepath.Join("..", "..", "specs", file))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
 	out := map[string]specUnit{}
-	for _, u := range f.Units {
-		if !want[u.UnitName()] {
-			continue
+	for _, n := range names {
+		u, err := flow.ExampleUnit(n)
+		if err != nil {
+			t.Fatal(err)
 		}
-		d, gd := units.Generate(u)
-		if gd.HasErrors() {
-			t.Fatal(gd)
+		if !strings.HasPrefix(u.Source(), "specs/"+file+":") {
+			t.Fatalf("unit %s is declared at %s, not in specs/%s", n, u.Source(), file)
 		}
-		out[u.UnitName()] = specUnit{u, d}
-	}
-	if len(out) != len(names) {
-		t.Fatalf("%s: found %d of the units %v", file, len(out), names)
+		out[n] = specUnit{u.Spec, u.Design}
 	}
 	return out
 }

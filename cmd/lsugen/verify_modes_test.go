@@ -1,0 +1,77 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// durations are the times in a verify report's lines and table, and the
+// spaces that align them.
+var durations = regexp.MustCompile(`[0-9.]+(ms|s|m|µs)\b|"seconds": [0-9.e-]+| +`)
+
+// TestVerify_SubcommandsAndOldSpellings: verify sim, verify rtl and verify
+// formal print what verify, verify --rtl FILE.v and verify --formal print
+// (times aside), with the same exit status.
+func TestVerify_SubcommandsAndOldSpellings(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "h.hcl", goodSpec)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := lsugen(t, "gen", "-o", out, spec); code != 0 {
+		t.Fatalf("gen: exit %d\n%s", code, stderr)
+	}
+	dut := filepath.Join(out, "h.v")
+	for _, c := range []struct {
+		old, sub []string
+		want     string
+	}{
+		{[]string{"verify", "--sim", "netlist"}, []string{"verify", "sim", "--sim", "netlist"}, "verified 1 units: model = netlist"},
+		{[]string{"verify", "--sim", "netlist", "--vectors", "300", "--json"}, []string{"verify", "sim", "--sim", "netlist", "--vectors", "300", "--json"}, `"mode": "simulation"`},
+		{[]string{"verify", "--rtl", dut, "--sim", "icarus"}, []string{"verify", "rtl", "--rtl", dut, "--sim", "icarus"}, "1024 vectors of h.vec, module h"},
+		{[]string{"verify", "--formal"}, []string{"verify", "formal"}, "proved 1 units: RTL = gates"},
+	} {
+		code1, out1, err1 := lsugen(t, append(c.old, spec)...)
+		code2, out2, err2 := lsugen(t, append(c.sub, spec)...)
+		if code1 != 0 || !strings.Contains(out1, c.want) {
+			t.Errorf("%v: exit %d, stdout lacks %q:\n%s\nstderr:\n%s", c.old, code1, c.want, out1, err1)
+		}
+		if code1 != code2 || durations.ReplaceAllString(out1, "T") != durations.ReplaceAllString(out2, "T") || err1 != err2 {
+			t.Errorf("%v and %v differ: exit %d and %d\nstdout:\n%s\n%s\nstderr:\n%s\n%s", c.old, c.sub, code1, code2, out1, out2, err1, err2)
+		}
+	}
+}
+
+// TestVerify_SubcommandFlags: each subcommand takes its own mode's flags
+// only, verify rtl needs --rtl, and each has its own help.
+func TestVerify_SubcommandFlags(t *testing.T) {
+	spec := writeSpec(t, t.TempDir(), "h.hcl", goodSpec)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"verify", "sim", "--formal", spec}, "unknown flag: --formal"},
+		{[]string{"verify", "sim", "--rtl", "x.v", spec}, "unknown flag: --rtl"},
+		{[]string{"verify", "formal", "--vectors", "5", spec}, "unknown flag: --vectors"},
+		{[]string{"verify", "formal", "--sim", "netlist", spec}, "unknown flag: --sim"},
+		{[]string{"verify", "rtl", "--cycles", "5", spec}, "unknown flag: --cycles"},
+		{[]string{"verify", "rtl", spec}, "give the Verilog to check: --rtl FILE.v"},
+		{[]string{"verify", "--formal", "--rtl", "x.v", spec}, "--formal and --rtl exclude each other"},
+		{[]string{"verify", "formal"}, "no spec files given"},
+	} {
+		code, stdout, stderr := lsugen(t, c.args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	for sub, want := range map[string]string{
+		"sim":    "lsugen verify sim [--sim LIST]",
+		"rtl":    "lsugen verify rtl --rtl FILE.v...",
+		"formal": "lsugen verify formal [--timeout D]",
+	} {
+		code, stdout, _ := lsugen(t, "verify", sub, "--help")
+		if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "Also spelled verify") {
+			t.Errorf("verify %s --help: exit %d, want its own usage %q:\n%s", sub, code, want, stdout)
+		}
+	}
+}
