@@ -119,19 +119,13 @@ func Golden(job Job) (*GoldenSet, error) {
 
 // checkTestbenchNames refuses port names that the testbench's own names
 // (tb_*, the instance dut, the macro DUT, the flag mismatch, an output's
-// expected value NAME_expected) would clash with.
+// expected value NAME_expected) would clash with: the testbench writer's
+// own check.
 func checkTestbenchNames(d *netlist.Design) error {
-	names := map[string]bool{}
-	for _, p := range d.Ports {
-		names[p.Name] = true
-	}
-	for _, p := range d.Ports {
-		if strings.HasPrefix(p.Name, "tb_") || p.Name == "dut" || p.Name == DUTMacro || p.Name == MismatchSignal {
-			return fmt.Errorf("%s: port %s clashes with a name of the standalone testbench (tb_*, dut, %s, %s)", d.Name, p.Name, DUTMacro, MismatchSignal)
-		}
-		if p.Dir == netlist.Out && names[p.Name+ExpectedSuffix] {
-			return fmt.Errorf("%s: port %s%s clashes with the standalone testbench's expected value of output %s", d.Name, p.Name, ExpectedSuffix, p.Name)
-		}
+	t := testbenchOf(d, false, true, false, "")
+	t.Reset = "" // checked by the sequential harness, with its own message
+	if err := t.Check(); err != nil {
+		return fmt.Errorf("%s: the standalone testbench: %w", d.Name, err)
 	}
 	return nil
 }

@@ -169,8 +169,8 @@ func (c RTLCheck) Run(ctx context.Context, engines []Engine) ([]RTLResult, error
 			Sources:     c.Sources,
 			Defines:     append([]string{DUTMacro + "=" + top}, defines...),
 			IncludeDirs: c.IncludeDirs,
-			Args: []string{"+lsugen_in=" + inputs, "+lsugen_out=" + dump,
-				"+lsugen_n=" + strconv.Itoa(g.Len()), "+lsugen_nonce=" + nonce},
+			Args: []string{"+" + hdl.InPlusarg + "=" + inputs, "+" + hdl.OutPlusarg + "=" + dump,
+				"+" + hdl.CountPlusarg + "=" + strconv.Itoa(g.Len()), "+" + hdl.NoncePlusarg + "=" + nonce},
 		}
 		start := time.Now()
 		run, err := sa.Run(ctx, hdl.Engine(e))
@@ -358,85 +358,17 @@ func (g *GoldenSet) harnessTestbench() []byte {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	d := g.Design
-	ins, outs := g.s.ins, g.s.outs
-	tb := TestbenchModule(d)
-	p("`timescale 1ns / 1ps\n")
-	p("\n")
 	p("// Harness testbench of `lsugen verify --rtl` for %s: applies the inputs of\n", d.Name)
 	p("// the golden vectors and writes the module's outputs, framed by a per-run\n")
 	p("// nonce, for lsugen to compare with the expected outputs (which this\n")
 	p("// simulation never sees). Written by lsugen for one check; not for use by hand\n")
 	p("// (`lsugen gen --tb` writes the self-checking testbench).\n")
-	p("\n")
-	p("`ifndef %s\n", DUTMacro)
-	p("`define %s %s\n", DUTMacro, d.Name)
-	p("`endif\n")
-	p("\n")
-	p("module %s;\n", tb)
-	p("\n")
-	for _, l := range rtl.Table(portDecls(g, ins, outs, false)) {
-		p("    %s\n", l)
+	text, err := testbenchOf(d, g.Clocked, false, true, b.String()).Write()
+	if err != nil {
+		// Golden checked the ports (checkTestbenchNames).
+		panic("verify: " + err.Error())
 	}
-	p("\n")
-	b.WriteString(dutInstance(g, ins, outs))
-	p("\n")
-	p("    reg [8*1024-1:0] tb_in_file;\n")
-	p("    reg [8*1024-1:0] tb_out_file;\n")
-	p("    reg [127:0] tb_nonce;\n")
-	p("    integer tb_fin;\n")
-	p("    integer tb_fout;\n")
-	p("    integer tb_n;\n")
-	p("    integer tb_v;\n")
-	p("    integer tb_r;\n")
-	p("\n")
-	p("    initial begin\n")
-	p("        tb_n = 0;\n")
-	p("        tb_nonce = 128'd0;\n")
-	p("        if (!$value$plusargs(\"lsugen_in=%%s\", tb_in_file) || !$value$plusargs(\"lsugen_out=%%s\", tb_out_file)\n")
-	p("                || !$value$plusargs(\"lsugen_n=%%d\", tb_n) || !$value$plusargs(\"lsugen_nonce=%%h\", tb_nonce)) begin\n")
-	p("            $display(\"LSUGEN_TB_ERROR: need +lsugen_in, +lsugen_out, +lsugen_n and +lsugen_nonce\");\n")
-	p("            $fatal(1, \"%s: plusargs\");\n", tb)
-	p("        end\n")
-	p("        tb_fin = $fopen(tb_in_file, \"r\");\n")
-	p("        tb_fout = $fopen(tb_out_file, \"w\");\n")
-	p("        if (tb_fin == 0 || tb_fout == 0) begin\n")
-	p("            $display(\"LSUGEN_TB_ERROR: cannot open the input or the output file\");\n")
-	p("            $fatal(1, \"%s: files\");\n", tb)
-	p("        end\n")
-	p("        $fwrite(tb_fout, \"%%h\\n\", tb_nonce);\n")
-	b.WriteString(resetCycle(g, ins, ""))
-	p("        for (tb_v = 0; tb_v < tb_n; tb_v = tb_v + 1) begin\n")
-	if len(ins) > 0 {
-		var names []string
-		for _, port := range ins {
-			names = append(names, port.Name)
-		}
-		p("            tb_r = $fscanf(tb_fin, \"%s\\n\", %s);\n", strings.TrimSpace(strings.Repeat("%h ", len(ins))), strings.Join(names, ", "))
-		p("            if (tb_r != %d) begin\n", len(ins))
-		p("                $display(\"LSUGEN_TB_ERROR: cannot read the inputs of vector %%0d\", tb_v);\n")
-		p("                $fatal(1, \"%s: inputs\");\n", tb)
-		p("            end\n")
-	}
-	p("            #1;\n")
-	var onames []string
-	for _, port := range outs {
-		onames = append(onames, port.Name)
-	}
-	p("            $fwrite(tb_fout, \"%s\\n\", %s);\n", strings.TrimSpace(strings.Repeat("%h ", len(outs))), strings.Join(onames, ", "))
-	if g.Clocked {
-		p("            %s = 1'b1;\n", d.Clock)
-		p("            #1;\n")
-		p("            %s = 1'b0;\n", d.Clock)
-	}
-	p("        end\n")
-	p("        $fwrite(tb_fout, \"%%h\\n\", tb_nonce);\n")
-	p("        $fclose(tb_fout);\n")
-	p("        $fclose(tb_fin);\n")
-	p("        $finish;\n")
-	p("    end\n")
-	p("\n")
-	p("endmodule\n")
-	return []byte(b.String())
+	return text
 }
 
 // harnessInputs is the harness's input file: one line per vector, each

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
+	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 // DUTMacro is the macro that names the module a standalone testbench
@@ -18,8 +19,8 @@ const DUTMacro = "DUT"
 // expected value. Both are signals of the testbench's VCD (+dump), and of
 // lsugen's own VCDs.
 const (
-	ExpectedSuffix = "_expected"
-	MismatchSignal = "mismatch"
+	ExpectedSuffix = hdl.ExpectedSuffix
+	MismatchSignal = hdl.MismatchSignal
 )
 
 // DumpPlusarg is the plusarg that makes a standalone testbench write a VCD:
@@ -27,18 +28,19 @@ const (
 // +DumpFromPlusarg=N (vcdfrom=N) the dump starts at vector (cycle) N, so
 // that a failure deep in a long vector file leaves a small VCD.
 const (
-	DumpPlusarg     = "dump"
-	DumpFromPlusarg = "vcdfrom"
+	DumpPlusarg     = hdl.DumpPlusarg
+	DumpFromPlusarg = hdl.DumpFromPlusarg
 )
 
 // DumpFileName is the VCD a standalone testbench writes under +dump.
 func DumpFileName(d *netlist.Design) string { return TestbenchModule(d) + ".vcd" }
 
-// Standalone testbench: plain Verilog-2005 (plus $fatal, which Icarus takes
-// under -g2005 and Verilator everywhere) that needs nothing from lsugen at
-// run time. It streams the vector file with $fgetc and $fscanf rather than
-// $readmemh: the file's comments and its count of lines can then change
-// without a new build, and its error messages can name the file's line.
+// Standalone testbench: plain Verilog-2005 (plus $fatal) that needs nothing
+// from lsugen at run time, written by hdl.Testbench (Golden); this file
+// writes its header comment. It streams the vector file with $fgetc and
+// $fscanf rather than $readmemh: the file's comments and its count of lines
+// can then change without a new build, and its error messages can name the
+// file's line.
 
 // Testbench renders the self-checking testbench of the golden set: module
 // TestbenchModule(d), file TestbenchFileName(d). It reads the vector file
@@ -61,8 +63,6 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 		what, whats = "cycle", "cycles"
 	}
 
-	p("`timescale 1ns / 1ps\n")
-	p("\n")
 	p("%s\n", ruleLine)
 	p("// Module %s: self-checking testbench of %s\n", tb, d.Name)
 	p("//\n")
@@ -141,171 +141,38 @@ func (g *GoldenSet) Testbench(info rtl.Info) []byte {
 		"Any other Verilog: `lsugen verify --rtl FILE.v --unit %s SPEC` runs both simulators.",
 		DUTMacro, gates, gates, d.Name, d.Name)
 	p("%s\n", ruleLine)
-	p("\n")
-	p("`ifndef %s\n", DUTMacro)
-	p("`define %s %s\n", DUTMacro, d.Name)
-	p("`endif\n")
-	p("\n")
-	p("module %s;\n", tb)
-	p("\n")
-	p("    // The module under test: inputs, outputs and the expected outputs.\n")
-	for _, l := range rtl.Table(portDecls(g, ins, outs, true)) {
-		p("    %s\n", l)
+	text, err := testbenchOf(d, g.Clocked, true, false, b.String()).Write()
+	if err != nil {
+		// NewGoldenSet checked the ports (checkTestbenchNames).
+		panic("verify: " + err.Error())
 	}
-	p("\n")
-	var differs []string
-	for _, port := range outs {
-		differs = append(differs, fmt.Sprintf("%s !== %s%s", port.Name, port.Name, ExpectedSuffix))
+	return text
+}
+
+// testbenchOf is the testbench of design d with the module under test
+// named by the macro DUT: the self-checking one of the golden set
+// (golden) or the harness of `verify --rtl` (nonce-framed, the inputs
+// only).
+func testbenchOf(d *netlist.Design, clocked, golden, nonce bool, comment string) *hdl.Testbench {
+	t := &hdl.Testbench{
+		Module:     TestbenchModule(d),
+		Comment:    comment,
+		Timescale:  true,
+		Ports:      d.Ports,
+		Modules:    []string{d.Name},
+		Macro:      DUTMacro,
+		Golden:     golden,
+		VectorFile: VectorFileName(d),
+		Nonce:      nonce,
+		VCD:        golden,
 	}
-	if g.Clocked {
-		p("    // 1 from the time a cycle's inputs are applied to the rising edge, where\n")
-		p("    // the outputs are compared; 0 in the reset cycle.\n")
-		p("    reg tb_check;\n")
-		p("    // 1 while an output differs from its expected value (x or z bits differ).\n")
-		p("    wire %s = tb_check && (%s);\n", MismatchSignal, strings.Join(differs, " || "))
-	} else {
-		p("    // 1 while an output differs from its expected value (x or z bits differ).\n")
-		p("    wire %s = %s;\n", MismatchSignal, strings.Join(differs, " || "))
+	if clocked {
+		t.Clock, t.Reset = d.Clock, ResetPort
 	}
-	p("\n")
-	b.WriteString(dutInstance(g, ins, outs))
-	p("\n")
-	p("    reg [8*1024-1:0] tb_file; // the vector file's name\n")
-	p("    integer tb_fd;            // its descriptor\n")
-	p("    integer tb_line;          // the line being read, from 1\n")
-	p("    integer tb_n;             // %s checked so far: the current %s's number\n", whats, what)
-	p("    integer tb_c;             // the character read, -1 at the end of the file\n")
-	p("    integer tb_r;             // a system function's result\n")
-	p("    reg [8*1024-1:0] tb_dump; // the VCD's name (+%s)\n", DumpPlusarg)
-	p("    integer tb_dump_at;       // the %s where the dump starts; -1: no dump\n", what)
-	p("\n")
-	p("    initial begin\n")
-	p("        tb_file = %q;\n", vec)
-	p("        tb_r = $value$plusargs(\"vectors=%%s\", tb_file);\n")
-	p("        tb_fd = $fopen(tb_file, \"r\");\n")
-	p("        if (tb_fd == 0) begin\n")
-	p("            $display(\"FAIL cannot open the vector file %%0s\", tb_file);\n")
-	p("            $fatal(1, \"%s: no vector file\");\n", tb)
-	p("        end\n")
-	// Verilator 5.006 ignores a $dumpfile in the block of a $value$plusargs.
-	p("        tb_dump = %q;\n", vcd)
-	p("        tb_r = $value$plusargs(\"%s=%%s\", tb_dump);\n", DumpPlusarg)
-	p("        tb_dump_at = 0;\n")
-	p("        tb_r = $value$plusargs(\"%s=%%d\", tb_dump_at);\n", DumpFromPlusarg)
-	p("        if (tb_dump_at < 0)\n")
-	p("            tb_dump_at = 0;\n")
-	p("        if (!$test$plusargs(\"%s\"))\n", DumpPlusarg)
-	p("            tb_dump_at = -1;\n")
-	p("        if (tb_dump_at == 0) begin\n")
-	p("            $dumpfile(tb_dump);\n")
-	p("            $dumpvars(0, %s);\n", tb)
-	p("        end\n")
-	b.WriteString(resetCycle(g, ins, "        tb_check = 1'b0;\n"))
-	p("        tb_n = 0;\n")
-	p("        tb_line = 1;\n")
-	p("        tb_c = $fgetc(tb_fd);\n")
-	p("        while (tb_c != -1) begin\n")
-	p("            if (tb_c == \"#\") begin\n")
-	p("                // A comment: skip the rest of the line.\n")
-	p("                while (tb_c != \"\\n\" && tb_c != -1)\n")
-	p("                    tb_c = $fgetc(tb_fd);\n")
-	// 13 is CR, which Verilog-2005 has no string escape for.
-	p("            end else if (tb_c != \"\\n\" && tb_c != \" \" && tb_c != \"\\t\" && tb_c != 13) begin\n")
-	p("                if (tb_n == tb_dump_at && tb_n != 0) begin\n")
-	p("                    $dumpfile(tb_dump);\n")
-	p("                    $dumpvars(0, %s);\n", tb)
-	p("                end\n")
-	p("                // A %s: the inputs, then the expected outputs.\n", what)
-	p("                tb_r = $ungetc(tb_c, tb_fd);\n")
-	var targets []string
-	for _, port := range ins {
-		targets = append(targets, port.Name)
-	}
-	for _, port := range outs {
-		targets = append(targets, port.Name+ExpectedSuffix)
-	}
-	p("                tb_r = $fscanf(tb_fd, \"%s\", %s);\n", strings.TrimSpace(strings.Repeat("%h ", len(targets))), strings.Join(targets, ", "))
-	p("                tb_c = $fgetc(tb_fd);\n")
-	p("                while (tb_c == \" \" || tb_c == \"\\t\" || tb_c == 13)\n")
-	p("                    tb_c = $fgetc(tb_fd);\n")
-	p("                if (tb_r != %d || (tb_c != \"\\n\" && tb_c != -1)) begin\n", len(targets))
-	p("                    $display(\"FAIL %%0s line %%0d: not %d hex columns\", tb_file, tb_line);\n", len(targets))
-	p("                    $fatal(1, \"%s: bad vector file\");\n", tb)
-	p("                end\n")
-	if g.Clocked {
-		p("                tb_check = 1'b1;\n")
-	}
-	p("                #1;\n")
-	inFmt, inArgs := inputsText(ins)
-	p("                if (%s) begin\n", MismatchSignal)
-	for k, port := range outs {
-		w := port.Width()
-		exp := port.Name + ExpectedSuffix
-		switch {
-		case len(outs) == 1:
-		case k == 0:
-			p("                    if (%s !== %s) begin\n", port.Name, exp)
-		case k == len(outs)-1:
-			p("                    end else begin\n")
-		default:
-			p("                    end else if (%s !== %s) begin\n", port.Name, exp)
-		}
-		ind := "                        "
-		if len(outs) == 1 {
-			ind = "                    "
-		}
-		p("%s$display(\"FAIL %s %%0d (%%0s line %%0d): %s expected %d'h%%h, got %d'h%%h; inputs %s\",\n", ind, what, port.Name, w, w, inFmt)
-		p("%s    tb_n, tb_file, tb_line, %s, %s%s);\n", ind, exp, port.Name, inArgs)
-	}
-	if len(outs) > 1 {
-		p("                    end\n")
-	}
-	p("                    if (tb_dump_at >= 0 && tb_n >= tb_dump_at)\n")
-	p("                        $dumpflush;\n")
-	p("                    $fatal(1, \"%s: %s %%0d failed\", tb_n);\n", tb, what)
-	p("                end\n")
-	if g.Clocked {
-		p("                %s = 1'b1;\n", d.Clock)
-		p("                tb_check = 1'b0;\n")
-		p("                #1;\n")
-		p("                %s = 1'b0;\n", d.Clock)
-	}
-	p("                tb_n = tb_n + 1;\n")
-	p("            end\n")
-	p("            if (tb_c == \"\\n\")\n")
-	p("                tb_line = tb_line + 1;\n")
-	p("            if (tb_c != -1)\n")
-	p("                tb_c = $fgetc(tb_fd);\n")
-	p("        end\n")
-	p("        $fclose(tb_fd);\n")
-	p("        if (tb_n == 0) begin\n")
-	p("            $display(\"FAIL no %s in %%0s\", tb_file);\n", whats)
-	p("            $fatal(1, \"%s: no %s\");\n", tb, whats)
-	p("        end\n")
-	p("        $display(\"PASS %%0d %s\", tb_n);\n", whats)
-	p("        $finish;\n")
-	p("    end\n")
-	p("\n")
-	p("endmodule\n")
-	return []byte(b.String())
+	return t
 }
 
 const ruleLine = "// ----------------------------------------------------------------------------"
-
-// inputsText is the $display format and arguments (each with a leading
-// ", ") that print every input as name=W'hVALUE.
-func inputsText(ins []*netlist.Port) (format, args string) {
-	var fs []string
-	var as strings.Builder
-	for _, port := range ins {
-		fs = append(fs, fmt.Sprintf("%s=%d'h%%h", port.Name, port.Width()))
-		as.WriteString(", " + port.Name)
-	}
-	if len(fs) == 0 {
-		return "(none)", ""
-	}
-	return strings.Join(fs, " "), as.String()
-}
 
 // wrapText breaks text into lines of at most width characters at spaces
 // (a longer word gets a line of its own). No line but the first starts
@@ -342,87 +209,10 @@ func wrapText(text string, width int) []string {
 	return out
 }
 
-// declText is the range of a declaration of width w, "" for one bit.
-func declText(w int) string {
-	if w == 1 {
-		return ""
-	}
-	return fmt.Sprintf("[%d:0]", w-1)
-}
-
 // rangeText describes a port's bits for the header comment.
 func rangeText(w int) string {
 	if w == 1 {
 		return "1 bit"
 	}
 	return fmt.Sprintf("[%d:0]", w-1)
-}
-
-// portDecls declares the testbench's nets of the module under test: its
-// clock, a reg per input, a wire per output and, with expected, a reg per
-// output for its expected value.
-func portDecls(g *GoldenSet, ins, outs []*netlist.Port, expected bool) [][]string {
-	var decls [][]string
-	if g.Clocked {
-		decls = append(decls, []string{"reg", "", g.Design.Clock + ";"})
-	}
-	for _, port := range ins {
-		decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ";"})
-	}
-	for _, port := range outs {
-		decls = append(decls, []string{"wire", declText(port.Width()), port.Name + ";"})
-		if expected {
-			decls = append(decls, []string{"reg", declText(port.Width()), port.Name + ExpectedSuffix + ";"})
-		}
-	}
-	return decls
-}
-
-// dutInstance is the testbench's instance of the module under test (the
-// macro DUT), every port on the testbench's signal of the same name.
-func dutInstance(g *GoldenSet, ins, outs []*netlist.Port) string {
-	var conns []string
-	if g.Clocked {
-		conns = append(conns, g.Design.Clock)
-	}
-	for _, port := range ins {
-		conns = append(conns, port.Name)
-	}
-	for _, port := range outs {
-		conns = append(conns, port.Name)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "    `%s dut (\n", DUTMacro)
-	for i, c := range conns {
-		sep := ","
-		if i == len(conns)-1 {
-			sep = ""
-		}
-		fmt.Fprintf(&b, "        .%s(%s)%s\n", c, c, sep)
-	}
-	b.WriteString("    );\n")
-	return b.String()
-}
-
-// resetCycle is the testbench's first stimulus: every input 0, and for a
-// clocked unit rst 1 over one clock edge; prologue comes first in a
-// clocked unit's reset cycle.
-func resetCycle(g *GoldenSet, ins []*netlist.Port, prologue string) string {
-	var b strings.Builder
-	if g.Clocked {
-		b.WriteString("        // The reset cycle.\n")
-		b.WriteString(prologue)
-		fmt.Fprintf(&b, "        %s = 1'b0;\n", g.Design.Clock)
-	}
-	for _, port := range ins {
-		v := "0"
-		if g.Clocked && port.Name == ResetPort {
-			v = "1"
-		}
-		fmt.Fprintf(&b, "        %s = %d'd%s;\n", port.Name, port.Width(), v)
-	}
-	if g.Clocked {
-		fmt.Fprintf(&b, "        #1;\n        %s = 1'b1;\n        #1;\n        %s = 1'b0;\n", g.Design.Clock, g.Design.Clock)
-	}
-	return b.String()
 }

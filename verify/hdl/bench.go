@@ -164,7 +164,8 @@ type prepared struct {
 	tbPath    string
 	tbText    string
 	timescale bool // the testbench has a `timescale
-	l         *layout
+	tp        *tbPorts
+	clocked   bool
 	modules   []string
 }
 
@@ -222,17 +223,10 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 		vcdFile = vcdName + "_" + string(e) + ".vcd"
 		os.Remove(filepath.Join(p.dir, vcdFile))
 	}
-	if err := writeVectors(filepath.Join(p.dir, vecFile), p.l, vectors); err != nil {
+	if err := writeVectors(filepath.Join(p.dir, vecFile), p.tp, vectors, expected); err != nil {
 		return fail("write vectors", err)
 	}
 	os.Remove(filepath.Join(p.dir, outFile))
-	expFile := ""
-	if expected != nil {
-		expFile = prefix + "expected_" + string(e) + ".hex"
-		if err := writeExpected(filepath.Join(p.dir, expFile), p.l, expected); err != nil {
-			return fail("write expected outputs", err)
-		}
-	}
 
 	var sim *command
 	switch e {
@@ -245,17 +239,17 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 		return fail("build", err)
 	}
 	sim.simulation(b.Modules[0])
-	sim.Args = append(sim.Args, "+in="+vecFile, "+out="+outFile, "+n="+strconv.Itoa(len(vectors)))
+	sim.Args = append(sim.Args, "+"+InPlusarg+"="+vecFile, "+"+OutPlusarg+"="+outFile, "+"+CountPlusarg+"="+strconv.Itoa(len(vectors)))
 	if vcdFile != "" {
-		sim.Args = append(sim.Args, "+vcd="+vcdFile)
-		if p.l.clock != "" {
-			sim.Args = append(sim.Args, "+vcdfrom="+strconv.Itoa(b.vcdFrom(len(vectors))))
+		sim.Args = append(sim.Args, "+"+DumpPlusarg+"="+vcdFile)
+		if p.clocked {
+			sim.Args = append(sim.Args, "+"+DumpFromPlusarg+"="+strconv.Itoa(b.vcdFrom(len(vectors))))
 		}
 	}
-	if expFile != "" {
-		sim.Args = append(sim.Args, "+exp="+expFile)
+	if expected != nil {
+		sim.Args = append(sim.Args, "+"+ExpPlusarg)
 	}
-	for _, f := range []string{vecFile, outFile, vcdFile, expFile} {
+	for _, f := range []string{vecFile, outFile, vcdFile} {
 		if len(f) >= maxPathChars {
 			return fail("run", fmt.Errorf("file name %q longer than the testbench's %d characters", f, maxPathChars-1))
 		}
@@ -264,27 +258,27 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	if err != nil {
 		return fail("run", err)
 	}
-	if i := bytes.Index(out, []byte("LSUGEN_TB_ERROR")); i >= 0 {
+	if i := bytes.Index(out, []byte(TBError)); i >= 0 {
 		return fail("run", sim.fail(errors.New("testbench error: "+firstLine(string(out[i:]))), out))
 	}
-	if !bytes.Contains(out, []byte("LSUGEN_TB_DONE "+strconv.Itoa(len(vectors)))) {
+	if !bytes.Contains(out, []byte(TBDone+" "+strconv.Itoa(len(vectors)))) {
 		return fail("run", sim.fail(errors.New("the testbench did not finish"), out))
 	}
 	if w := simWarnings(e, out); len(w) > 0 {
 		return fail("run", sim.fail(fmt.Errorf("simulator warnings: %s", w[0]), out))
 	}
-	outs, err := readOutputs(filepath.Join(p.dir, outFile), p.l, len(p.modules), len(vectors))
+	outs, err := readOutputs(filepath.Join(p.dir, outFile), p.tp, len(p.modules), len(vectors))
 	var le *lineError
 	switch {
 	case err == nil:
 	case vcdFile != "" && errors.Is(err, errXZ):
 		// A dump is for looking at the x; its outputs are not returned.
 	case errors.As(err, &le) && errors.Is(le.err, errXZ):
-		return fail("parse", &XZError{Module: p.modules[le.module], Vector: le.vector, Clocked: p.l.clock != "",
-			Port: p.l.xzPort(le.text), File: outFile, Line: le.line, Text: le.text})
+		return fail("parse", &XZError{Module: p.modules[le.module], Vector: le.vector, Clocked: p.clocked,
+			Port: le.port, File: outFile, Line: le.line, Text: le.text})
 	case errors.As(err, &le):
 		what := "vector"
-		if p.l.clock != "" {
+		if p.clocked {
 			what = "cycle"
 		}
 		return fail("parse", fmt.Errorf("module %s, %s %d: %v (%s line %d: %.80s)",
@@ -353,15 +347,8 @@ func (b *Bench) prepare() (*prepared, error) {
 	if len(b.Modules) == 0 {
 		return nil, errors.New("Bench.Modules is empty")
 	}
-	for _, m := range b.Modules {
-		if !isIdent(m) {
-			return nil, fmt.Errorf("module name %q is not a Verilog identifier", m)
-		}
-		if m == TopModule {
-			return nil, fmt.Errorf("module name %q is the testbench's", m)
-		}
-	}
-	l, err := newClockedLayout(b.Ports, b.Clock, b.Reset)
+	t := b.testbench(false)
+	tp, err := t.ports()
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +359,7 @@ func (b *Bench) prepare() (*prepared, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, err
 	}
-	p := &prepared{dir: dir, l: l, modules: b.Modules, tbPath: filepath.Join(dir, TopModule+".v")}
+	p := &prepared{dir: dir, tp: tp, clocked: b.Clock != "", modules: b.Modules, tbPath: filepath.Join(dir, TopModule+".v")}
 	for _, s := range b.Sources {
 		abs, err := filepath.Abs(s)
 		if err != nil {
@@ -389,8 +376,79 @@ func (b *Bench) prepare() (*prepared, error) {
 		p.srcData = append(p.srcData, data)
 		p.timescale = p.timescale || hasTimescale(data)
 	}
-	p.tbText = testbench(l, b.Modules, p.timescale)
+	text, err := b.testbench(p.timescale).Write()
+	if err != nil {
+		return nil, err
+	}
+	p.tbText = string(text)
 	return p, nil
+}
+
+// testbench is the bench's testbench, with a `timescale when the sources
+// have one (Icarus' -Wall warns when some modules have a timescale and
+// others not; otherwise the runner gives 1ns/1ps).
+func (b *Bench) testbench(timescale bool) *Testbench {
+	t := &Testbench{Module: TopModule, Timescale: timescale, Ports: b.Ports, Clock: b.Clock, Reset: b.Reset,
+		Modules: b.Modules, Expected: true, VCD: true}
+	t.Comment = benchComment(t)
+	return t
+}
+
+// benchComment is the header comment of a Bench's testbench.
+func benchComment(t *Testbench) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("// Code generated by lsugen (verify/hdl); DO NOT EDIT.\n")
+	p("//\n")
+	if t.Clock != "" {
+		p("// Clocked cross-check testbench: drives the clock %s of every module under\n", t.Clock)
+		p("// test and applies one input vector per clock cycle to all of them at once.\n")
+		p("// Times in ns, one cycle 2 ns: ")
+		if t.Reset != "" {
+			p("the reset cycle (%s = 1, every other input 0,\n", t.Reset)
+			p("// its outputs not written) with its rising edge at 1; ")
+		} else {
+			p("no reset input, so no reset cycle;\n// ")
+		}
+		p("then cycle v's inputs at\n")
+		p("// 2v+2, every module's outputs written at 2v+3 (Mealy outputs: from the\n")
+		p("// state before the edge), the rising edge at 2v+3 and %s = 0 at 2v+4.\n", t.Clock)
+	} else {
+		p("// Combinational cross-check testbench: applies each input vector to every\n")
+		p("// module under test at once, waits #1 and writes each module's outputs.\n")
+	}
+	if !t.Timescale {
+		p("// Time unit 1ns / 1ps: the sources have no `timescale, so the runner gives\n")
+		p("// it (+timescale+1ns/1ps in iverilog.cmd, --timescale 1ns/1ps to Verilator).\n")
+	}
+	p("//\n")
+	p("// Modules under test:\n")
+	for k, m := range t.Modules {
+		p("//   dut%d  %s (outputs m%d_<port>)\n", k, m, k)
+	}
+	p("//\n")
+	p("// Plusargs: +%s=<vector file> +%s=<output file> +%s=<count>\n", InPlusarg, OutPlusarg, CountPlusarg)
+	p("//   [+%s: the vector lines end with the expected outputs, shown in the\n", ExpPlusarg)
+	p("//   waveform as <port>%s with the flag %s]\n", ExpectedSuffix, MismatchSignal)
+	p("//   [+%s[=<file>] [+%s=<n>]: a VCD of %s, from vector n on]\n", DumpPlusarg, DumpFromPlusarg, t.Module)
+	p("// Vector file: one line per vector, the inputs' values in hex, separated by\n")
+	p("// spaces:")
+	for _, port := range t.Ports {
+		if port.Dir == netlist.In && port.Name != t.Clock {
+			p(" %s", port.Name)
+		}
+	}
+	p(".\n")
+	p("// Output file: per vector one line per module in dut order, its outputs the\n")
+	p("// same way:")
+	for _, port := range t.Ports {
+		if port.Dir == netlist.Out {
+			p(" %s", port.Name)
+		}
+	}
+	p(". x or z digits are errors (outputs must be driven).\n")
+	p("// Errors print a line starting with %s; the end prints %s <count>.\n", TBError, TBDone)
+	return b.String()
 }
 
 // WriteFileAtomic replaces path with data unless it holds data already;

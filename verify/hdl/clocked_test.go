@@ -244,41 +244,43 @@ func vcdTimes(t *testing.T, path string, e Engine) (first, last int, data []byte
 }
 
 func TestClockedTestbench_DocumentsProtocol(t *testing.T) {
-	l, err := newClockedLayout(seqaccPorts(), "clk", "rst")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(l.ins) != 3 || l.ins[0].name != "rst" || l.reset != 0 || l.iw != 72 {
-		t.Fatalf("layout %+v: want rst, en_i, x_i in 72 bits without clk", l)
-	}
-	tb := testbench(l, []string{"seqacc", "seqacc_bad"}, false)
+	b := &Bench{Dir: t.TempDir(), Sources: []string{"x.v"}, Modules: []string{"seqacc", "seqacc_bad"}, Ports: seqaccPorts(), Clock: "clk", Reset: "rst"}
+	tb := benchText(t, b)
 	for _, want := range []string{
 		"Clocked cross-check testbench",
-		"the reset cycle: rst = 1, every other input 0",
-		"2v+3    every module's outputs are written",
-		"+vcdfrom=<cycle>",
-		"[0]          rst",
-		"[71:2]       x_i",
-		".clk(tb_clk),",
-		"tb_vec[0] = 1'b1;",
-		"[75:72]      cnt_o",
-		"$fwrite(tb_fout, \"%h\\n\", {m1_cnt_o, 2'b0, m1_sum_o});\n            tb_clk = 1'b1;",
+		"the reset cycle (rst = 1, every other input 0",
+		"every module's outputs written at 2v+3",
+		"+vcdfrom=<n>",
+		"inputs' values in hex, separated by\n// spaces: rst en_i x_i.",
+		".clk(clk),",
+		"        rst = 1'd1;\n        en_i = 1'd0;\n        x_i = 70'd0;\n        #1;\n        clk = 1'b1;",
+		"m1_sum_o;",
+		"$fwrite(tb_fout, \"%h %h\\n\", m1_sum_o, m1_cnt_o);\n            clk = 1'b1;",
+		"wire mismatch = tb_exp && tb_check && (",
 	} {
 		if !strings.Contains(tb, want) {
 			t.Errorf("testbench has no %q:\n%s", want, tb)
 		}
 	}
-	if strings.Contains(tb, "i_clk") {
+	if !strings.Contains(tb, "$fscanf(tb_fd, \"%h %h %h\\n\", rst, en_i, x_i);") || strings.Contains(tb, "clk, rst") {
 		t.Error("the clock is part of the vectors")
 	}
 
-	l, err = newClockedLayout(seqaccPorts(), "clk", "")
+	b.Reset = ""
+	if tb := benchText(t, b); !strings.Contains(tb, "no reset cycle") || strings.Contains(tb, "= 1'd1;") {
+		t.Errorf("testbench without a reset:\n%s", tb)
+	}
+}
+
+// benchText is the testbench a Bench writes for sources without a
+// `timescale.
+func benchText(t *testing.T, b *Bench) string {
+	t.Helper()
+	text, err := b.testbench(false).Write()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tb := testbench(l, []string{"seqacc"}, false); !strings.Contains(tb, "no reset cycle") || strings.Contains(tb, "= 1'b1;\n        #1;") {
-		t.Errorf("testbench without a reset:\n%s", tb)
-	}
+	return string(text)
 }
 
 func TestClockedBench_BadPorts(t *testing.T) {

@@ -475,21 +475,18 @@ func TestBench_BadArguments(t *testing.T) {
 }
 
 func TestTestbench_DocumentsLayout(t *testing.T) {
-	l, err := newLayout(add3Ports())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := testbench(l, []string{"add3", "add3_bad"}, false)
+	b := newAdd3Bench(t)
+	tb := benchText(t, b)
 	for _, want := range []string{
 		"module lsugen_tb;",
-		"first input\n// port in the least significant bits",
-		"[3:0]        a_i",
-		"[73:4]       b_i",
-		"[73:4]       x_o",
-		"wire [69:0] i_b_i = tb_vec[73:4];",
+		"inputs' values in hex, separated by\n// spaces: a_i b_i.",
+		"Output file: per vector one line per module",
+		"reg   [69:0]  b_i;",
 		"add3_bad dut1 (",
 		".x_o(m1_x_o)",
-		"$fwrite(tb_fout, \"%h\\n\", {m1_x_o, m1_s_o});",
+		"tb_r = $fscanf(tb_fd, \"%h %h %h %h\\n\", a_i, b_i, s_o_expected, x_o_expected);",
+		"tb_r = $fscanf(tb_fd, \"%h %h\\n\", a_i, b_i);",
+		"$fwrite(tb_fout, \"%h %h\\n\", m1_s_o, m1_x_o);",
 		"$dumpvars(0, lsugen_tb);",
 	} {
 		if !strings.Contains(tb, want) {
@@ -501,44 +498,73 @@ func TestTestbench_DocumentsLayout(t *testing.T) {
 	}
 }
 
-func TestBits_RoundTrip(t *testing.T) {
+// TestTestbench_NameClashes: a port whose name is one of the testbench's
+// own is refused, whichever testbench it would be.
+func TestTestbench_NameClashes(t *testing.T) {
+	port := func(name string, dir netlist.Dir, w int) netlist.Port {
+		return netlist.Port{Name: name, Dir: dir, Bits: make(netlist.Bus, w)}
+	}
+	for _, c := range []struct {
+		name string
+		tb   Testbench
+		want string
+	}{
+		{"tb_", Testbench{Module: "t", Modules: []string{"m"}, Ports: []netlist.Port{port("tb_x", netlist.In, 1), port("o", netlist.Out, 1)}}, "tb_*"},
+		{"instance", Testbench{Module: "t", Modules: []string{"m"}, Ports: []netlist.Port{port("dut0", netlist.In, 1), port("o", netlist.Out, 1)}}, "instance dut0"},
+		{"macro", Testbench{Module: "t", Modules: []string{"m"}, Macro: "DUT", Ports: []netlist.Port{port("DUT", netlist.In, 1), port("o", netlist.Out, 1)}}, "macro DUT"},
+		{"output wire", Testbench{Module: "t", Modules: []string{"m"}, Ports: []netlist.Port{port("m0_o", netlist.In, 1), port("o", netlist.Out, 1)}}, "m0_o"},
+		{"expected", Testbench{Module: "t", Modules: []string{"m"}, Macro: "DUT", Golden: true, Ports: []netlist.Port{port("o_expected", netlist.In, 1), port("o", netlist.Out, 1)}}, "o_expected"},
+		{"mismatch", Testbench{Module: "t", Modules: []string{"m"}, Ports: []netlist.Port{port("mismatch", netlist.In, 1), port("o", netlist.Out, 1)}}, "mismatch"},
+		{"golden without macro", Testbench{Module: "t", Modules: []string{"m"}, Golden: true, Ports: []netlist.Port{port("i", netlist.In, 1), port("o", netlist.Out, 1)}}, "macro"},
+	} {
+		if _, err := c.tb.Write(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestVectorIO_RoundTrip: the vector file's columns read back through the
+// output parser, for widths around the word and digit boundaries; junk
+// above a width is dropped and x digits are errXZ.
+func TestVectorIO_RoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	widths := []int{1, 3, 4, 5, 63, 64, 65, 127, 128, 129, 200, 300}
-	for iter := 0; iter < 200; iter++ {
-		var ports []netlist.Port
+	dir := t.TempDir()
+	for iter := 0; iter < 50; iter++ {
+		var ins, outs []field
 		for i := 0; i < 1+r.IntN(5); i++ {
 			w := widths[r.IntN(len(widths))]
-			ports = append(ports, netlist.Port{Name: fmt.Sprintf("p%d", i), Dir: netlist.In, Bits: make(netlist.Bus, w)})
+			ins = append(ins, field{fmt.Sprintf("p%d", i), w})
+			outs = append(outs, field{fmt.Sprintf("q%d", i), w})
 		}
-		ports = append(ports, netlist.Port{Name: "o", Dir: netlist.Out, Bits: make(netlist.Bus, 1)})
-		l, err := newLayout(ports)
+		vs := make([][][]uint64, 7)
+		for v := range vs {
+			for _, f := range ins {
+				val := make([]uint64, words(f.width)+1) // one word of junk
+				for j := range val {
+					val[j] = r.Uint64()
+				}
+				vs[v] = append(vs[v], val)
+			}
+		}
+		path := filepath.Join(dir, "v.hex")
+		if err := writeVectors(path, &tbPorts{ins: ins, reset: -1}, vs, nil); err != nil {
+			t.Fatal(err)
+		}
+		back, err := readOutputs(path, &tbPorts{outs: outs, reset: -1}, 1, len(vs))
 		if err != nil {
 			t.Fatal(err)
 		}
-		vals := make([][]uint64, len(l.ins))
-		packed := make([]uint64, words(l.iw))
-		for i, f := range l.ins {
-			vals[i] = make([]uint64, words(f.width)+1) // one word of junk
-			for j := range vals[i] {
-				vals[i][j] = r.Uint64()
-			}
-			orBits(packed, f.offset, vals[i], f.width)
-		}
-		hex := appendHex(nil, packed, l.iDig)
-		back := make([]uint64, len(packed))
-		if err := parseHex(back, hex); err != nil {
-			t.Fatal(err)
-		}
-		for i, f := range l.ins {
-			got := make([]uint64, words(f.width))
-			extractBits(got, back, f.offset, f.width)
-			for j := range got {
-				want := vals[i][j]
-				if j == len(got)-1 && f.width%64 != 0 {
-					want &= 1<<uint(f.width%64) - 1
-				}
-				if got[j] != want {
-					t.Fatalf("port %s (width %d at %d), word %d: %x, want %x", f.name, f.width, f.offset, j, got[j], want)
+		for v := range vs {
+			for i, f := range ins {
+				for j, got := range back[0][v][i] {
+					want := vs[v][i][j]
+					if j == words(f.width)-1 && f.width%64 != 0 {
+						want &= 1<<uint(f.width%64) - 1
+					}
+					if got != want {
+						t.Fatalf("vector %d, port %s (width %d), word %d: %x, want %x", v, f.name, f.width, j, got, want)
+					}
 				}
 			}
 		}
@@ -599,10 +625,12 @@ func BenchmarkVectorIO(b *testing.B) {
 		{Name: "x", Dir: netlist.Out, Bits: make(netlist.Bus, 100)},
 		{Name: "y", Dir: netlist.Out, Bits: make(netlist.Bus, 200)},
 	}
-	l, err := newLayout(ports)
+	tp, err := (&Testbench{Module: "t", Modules: []string{"m"}, Ports: ports}).ports()
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The vector file has the output file's layout (same widths).
+	back := &tbPorts{outs: tp.ins, reset: -1}
 	const n = 1_000_000
 	r := rand.New(rand.NewPCG(3, 4))
 	vs := make([][][]uint64, n)
@@ -612,11 +640,10 @@ func BenchmarkVectorIO(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "v.hex")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := writeVectors(path, l, vs); err != nil {
+		if err := writeVectors(path, tp, vs, nil); err != nil {
 			b.Fatal(err)
 		}
-		// The vector file has the output file's layout (same widths).
-		outs, err := readOutputs(path, l, 1, n)
+		outs, err := readOutputs(path, back, 1, n)
 		if err != nil {
 			b.Fatal(err)
 		}

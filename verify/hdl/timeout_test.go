@@ -14,9 +14,11 @@ import (
 // whose simulation never advances time (a zero-delay loop) hung lsugen.
 // Every simulation run of this package is now limited (SimTimeout).
 
-// TestStandalone_ZeroDelayLoopTimesOut: a zero-delay loop is killed at
-// the context's limit under each engine, with a SimTimeoutError naming
-// the unit, the engine and the limit.
+// TestStandalone_ZeroDelayLoopTimesOut: a zero-delay loop, which can never
+// finish, is stopped at the context's limit under each engine, with a
+// SimTimeoutError naming the unit, the engine and the limit. The limit
+// covers the simulation only, not the build, and the test asserts that the
+// run was stopped, never how fast.
 func TestStandalone_ZeroDelayLoopTimesOut(t *testing.T) {
 	for _, e := range []Engine{Icarus, Verilator} {
 		t.Run(string(e), func(t *testing.T) {
@@ -36,9 +38,7 @@ func TestStandalone_ZeroDelayLoopTimesOut(t *testing.T) {
 			const limit = 500 * time.Millisecond
 			ctx := WithSimTimeout(context.Background(), limit)
 			sa := Standalone{Dir: filepath.Join(dir, "work"), Testbench: tb, Top: "tb", Unit: "spin"}
-			start := time.Now()
 			run, err := sa.Run(ctx, e)
-			elapsed := time.Since(start)
 			var te *SimTimeoutError
 			if !errors.As(err, &te) {
 				t.Fatalf("Run = %+v, %v; want a SimTimeoutError", run, err)
@@ -49,9 +49,6 @@ func TestStandalone_ZeroDelayLoopTimesOut(t *testing.T) {
 			want := "simulation of spin under " + string(e) + " exceeded its time limit 500ms (--sim-timeout)"
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
-			}
-			if elapsed > 60*time.Second {
-				t.Errorf("Run took %v", elapsed)
 			}
 		})
 	}

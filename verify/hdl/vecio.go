@@ -7,112 +7,30 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/lsugen/lsugen/netlist"
 )
-
-// field is one port's place in a concatenated vector.
-type field struct {
-	name   string
-	width  int
-	offset int // bit offset of the port's bit 0 in the concatenation
-}
-
-// layout is the packing of a Bench's ports into the testbench's vector and
-// output lines: the input (or output) ports in Ports order concatenated, the
-// first port in the least significant bits. A side with no ports is one
-// zero bit wide, so that the testbench never declares a zero-width reg.
-// The clock of a clocked bench is driven by the testbench and is no part of
-// the vectors; a clocked bench starts each output port at a multiple of 4
-// bits (zeros between), so that a hex digit with x in it belongs to one
-// port.
-type layout struct {
-	ins, outs  []field
-	iw, ow     int // total widths, at least 1
-	outWords   int // sum over outputs of (width+63)/64: one vector's share of Run's result
-	iDig, oDig int // hex digits of an input / output line
-	clock      string
-	reset      int // index into ins of the reset input, -1 for none
-}
 
 func words(w int) int { return (w + 63) / 64 }
 
-// newLayout is the layout of a combinational bench.
-func newLayout(ports []netlist.Port) (*layout, error) { return newClockedLayout(ports, "", "") }
+// hexWidth is the number of hex digits of a w-bit value.
+func hexWidth(w int) int { return (w + 3) / 4 }
 
-// newClockedLayout is the layout of a bench with the given clock and reset
-// inputs; both "" for a combinational bench, reset "" for a clocked bench
-// without a reset cycle.
-func newClockedLayout(ports []netlist.Port, clock, reset string) (*layout, error) {
-	l := &layout{clock: clock, reset: -1}
-	if clock == "" && reset != "" {
-		return nil, fmt.Errorf("reset %s without a clock", reset)
+// outWords is one vector's share of Run's result: the sum over the
+// outputs of their words.
+func (tp *tbPorts) outWords() int {
+	n := 0
+	for _, f := range tp.outs {
+		n += words(f.width)
 	}
-	if clock != "" && clock == reset {
-		return nil, fmt.Errorf("%s is both the clock and the reset", clock)
+	return n
+}
+
+// maxWidth is the widest port.
+func (tp *tbPorts) maxWidth() int {
+	w := 1
+	for _, f := range append(tp.ins[:len(tp.ins):len(tp.ins)], tp.outs...) {
+		w = max(w, f.width)
 	}
-	seen := map[string]bool{}
-	for i := range ports {
-		p := &ports[i]
-		if !isIdent(p.Name) {
-			return nil, fmt.Errorf("port %d: %q is not a Verilog identifier", i, p.Name)
-		}
-		if seen[p.Name] {
-			return nil, fmt.Errorf("port %s listed twice", p.Name)
-		}
-		seen[p.Name] = true
-		w := len(p.Bits)
-		if w == 0 {
-			return nil, fmt.Errorf("port %s has width 0", p.Name)
-		}
-		if (p.Name == clock || p.Name == reset) && (p.Dir != netlist.In || w != 1) {
-			what := "clock"
-			if p.Name == reset {
-				what = "reset"
-			}
-			return nil, fmt.Errorf("the %s %s is not a one-bit input", what, p.Name)
-		}
-		switch {
-		case p.Name == clock:
-			// Driven by the testbench.
-		case p.Dir == netlist.In:
-			if p.Name == reset {
-				l.reset = len(l.ins)
-			}
-			l.ins = append(l.ins, field{p.Name, w, l.iw})
-			l.iw += w
-		case p.Dir == netlist.Out:
-			if clock != "" {
-				// Each output starts at a hex digit, so that an x
-				// digit names its port.
-				l.ow = (l.ow + 3) &^ 3
-			}
-			l.outs = append(l.outs, field{p.Name, w, l.ow})
-			l.ow += w
-			l.outWords += words(w)
-		default:
-			return nil, fmt.Errorf("port %s: unknown direction %d", p.Name, p.Dir)
-		}
-	}
-	if len(l.outs) == 0 {
-		return nil, errors.New("no output ports: nothing to compare")
-	}
-	for _, in := range l.ins {
-		for _, out := range l.outs {
-			if "i_"+in.name == out.name+ExpectedSuffix {
-				return nil, fmt.Errorf("ports %s and %s: the testbench's signals i_%s and %s%s would clash", in.name, out.name, in.name, out.name, ExpectedSuffix)
-			}
-		}
-	}
-	if clock != "" && !seen[clock] {
-		return nil, fmt.Errorf("no clock input %s", clock)
-	}
-	if reset != "" && l.reset < 0 {
-		return nil, fmt.Errorf("no reset input %s", reset)
-	}
-	l.iw = max(l.iw, 1)
-	l.iDig, l.oDig = (l.iw+3)/4, (l.ow+3)/4
-	return l, nil
+	return w
 }
 
 func isIdent(s string) bool {
@@ -129,40 +47,6 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
-}
-
-// orBits ORs the low w bits of src into dst at bit offset off.
-func orBits(dst []uint64, off int, src []uint64, w int) {
-	n := words(w)
-	for j := 0; j < n; j++ {
-		x := src[j]
-		if j == n-1 && w%64 != 0 {
-			x &= 1<<uint(w%64) - 1
-		}
-		bit := off + 64*j
-		wi, s := bit>>6, uint(bit&63)
-		dst[wi] |= x << s
-		if s != 0 && wi+1 < len(dst) {
-			dst[wi+1] |= x >> (64 - s)
-		}
-	}
-}
-
-// extractBits sets dst, words(w) words, to bits off..off+w-1 of src.
-func extractBits(dst, src []uint64, off, w int) {
-	n := words(w)
-	for j := 0; j < n; j++ {
-		bit := off + 64*j
-		wi, s := bit>>6, uint(bit&63)
-		x := src[wi] >> s
-		if s != 0 && wi+1 < len(src) {
-			x |= src[wi+1] << (64 - s)
-		}
-		if j == n-1 && w%64 != 0 {
-			x &= 1<<uint(w%64) - 1
-		}
-		dst[j] = x
-	}
 }
 
 const hexDigits = "0123456789abcdef"
@@ -221,38 +105,11 @@ func parseHex(v []uint64, s []byte) error {
 
 var errXZ = errors.New("output has x or z bits")
 
-// xzPort names the first output port (in Ports order) with an x or z digit
-// in the output line text, "" when there is none. In a combinational
-// layout a digit may hold bits of two ports, and the first is named.
-func (l *layout) xzPort(text string) string {
-	nd := len(text)
-	for _, f := range l.outs {
-		for bit := f.offset; bit < f.offset+f.width; bit++ {
-			if k := nd - 1 - bit/4; k >= 0 && k < nd && hexValue[text[k]] == xzDigit {
-				return f.name
-			}
-		}
-	}
-	return ""
-}
-
-// writeVectors writes the vector file: one line per vector, the inputs
-// packed by l, as l.iDig hex digits.
-func writeVectors(path string, l *layout, vectors [][][]uint64) error {
-	return writePacked(path, l.ins, l.iw, l.iDig, vectors, "vector %d", "input")
-}
-
-// writeExpected writes the expected file: one line per vector, the
-// expected outputs expected[v][o] (outputs in Ports order) packed by l as
-// in the output file, l.oDig hex digits.
-func writeExpected(path string, l *layout, expected [][][]uint64) error {
-	return writePacked(path, l.outs, l.ow, l.oDig, expected, "expected outputs of vector %d", "output")
-}
-
-// writePacked writes one line per row: the row's port values packed into
-// width bits at the fields' offsets, as dig hex digits. row and port name
-// a row and its ports in errors.
-func writePacked(path string, fields []field, width, dig int, rows [][][]uint64, row, port string) (err error) {
+// writeVectors writes the vector file of a harness testbench: one line
+// per vector, each input port's value (vectors[v][i]) and then, with
+// expected, each output's expected value (expected[v][o]), in hex,
+// separated by spaces.
+func writeVectors(path string, tp *tbPorts, vectors, expected [][][]uint64) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -263,21 +120,21 @@ func writePacked(path string, fields []field, width, dig int, rows [][][]uint64,
 		}
 	}()
 	w := bufio.NewWriterSize(f, 1<<20)
-	packed := make([]uint64, words(width))
-	line := make([]byte, 0, dig+1)
-	for v, vals := range rows {
-		if len(vals) != len(fields) {
-			return fmt.Errorf("%s has %d %s values, want %d (one per %s port)", fmt.Sprintf(row, v), len(vals), port, len(fields), port)
+	var line []byte
+	for v, vals := range vectors {
+		line, err = appendColumns(line[:0], tp.ins, vals, fmt.Sprintf("vector %d", v), "input")
+		if err != nil {
+			return err
 		}
-		clear(packed)
-		for i, fd := range fields {
-			if len(vals[i]) < words(fd.width) {
-				return fmt.Errorf("%s, %s %s: %d words for %d bits, want %d",
-					fmt.Sprintf(row, v), port, fd.name, len(vals[i]), fd.width, words(fd.width))
+		if expected != nil {
+			if len(tp.ins) > 0 {
+				line = append(line, ' ')
 			}
-			orBits(packed, fd.offset, vals[i], fd.width)
+			line, err = appendColumns(line, tp.outs, expected[v], fmt.Sprintf("expected outputs of vector %d", v), "output")
+			if err != nil {
+				return err
+			}
 		}
-		line = appendHex(line[:0], packed, dig)
 		line = append(line, '\n')
 		if _, err := w.Write(line); err != nil {
 			return err
@@ -286,51 +143,88 @@ func writePacked(path string, fields []field, width, dig int, rows [][][]uint64,
 	return w.Flush()
 }
 
+// appendColumns appends the values of the fields' ports in hex, separated
+// by spaces; row and port name the row and its ports in errors.
+func appendColumns(line []byte, fields []field, vals [][]uint64, row, port string) ([]byte, error) {
+	if len(vals) != len(fields) {
+		return nil, fmt.Errorf("%s has %d %s values, want %d (one per %s port)", row, len(vals), port, len(fields), port)
+	}
+	masked := make([]uint64, 0, 4)
+	for i, fd := range fields {
+		n := words(fd.width)
+		if len(vals[i]) < n {
+			return nil, fmt.Errorf("%s, %s %s: %d words for %d bits, want %d", row, port, fd.name, len(vals[i]), fd.width, n)
+		}
+		masked = append(masked[:0], vals[i][:n]...)
+		if fd.width%64 != 0 {
+			masked[n-1] &= 1<<uint(fd.width%64) - 1
+		}
+		if i > 0 {
+			line = append(line, ' ')
+		}
+		line = appendHex(line, masked, hexWidth(fd.width))
+	}
+	return line, nil
+}
+
 // readOutputs parses the output file of nv vectors through nm modules: for
-// each vector, one line per module, the outputs packed by l. It returns
-// outs[m][v][o]; all the words live in one allocation.
-func readOutputs(path string, l *layout, nm, nv int) ([][][][]uint64, error) {
+// each vector, one line per module, its outputs in hex separated by
+// spaces. It returns outs[m][v][o]; all the words live in one allocation.
+func readOutputs(path string, tp *tbPorts, nm, nv int) ([][][][]uint64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, max(1<<16, 2*l.oDig+16))
+	lineLen := 0
+	for _, fd := range tp.outs {
+		lineLen += hexWidth(fd.width) + 1
+	}
+	r := bufio.NewReaderSize(f, max(1<<16, 2*lineLen+16))
 
-	no := len(l.outs)
-	flat := make([]uint64, nm*nv*l.outWords)
+	no := len(tp.outs)
+	ow := tp.outWords()
+	flat := make([]uint64, nm*nv*ow)
 	slices := make([][]uint64, nm*nv*no)
 	outs := make([][][][]uint64, nm)
 	for m := range outs {
 		outs[m] = make([][][]uint64, nv)
 	}
-	packed := make([]uint64, words(l.ow))
 	fw, fs := 0, 0 // next free word of flat, next free slice of slices
 	for v := 0; v < nv; v++ {
 		for m := 0; m < nm; m++ {
+			n := v*nm + m + 1
 			line, err := r.ReadSlice('\n')
 			if err != nil {
 				if err == io.EOF {
 					return nil, fmt.Errorf("%s: %d lines, want %d (%d vectors x %d modules)",
 						path, v*nm+m, nv*nm, nv, nm)
 				}
-				return nil, fmt.Errorf("%s: line %d: %v", path, v*nm+m+1, err)
+				return nil, fmt.Errorf("%s: line %d: %v", path, n, err)
 			}
 			line = bytes.TrimRight(line, "\r\n")
-			if len(line) != l.oDig {
-				return nil, fmt.Errorf("%s: line %d (vector %d, module %d): %d hex digits, want %d: %.80q",
-					path, v*nm+m+1, v, m, len(line), l.oDig, line)
-			}
-			if err := parseHex(packed, line); err != nil {
-				return nil, &lineError{line: v*nm + m + 1, vector: v, module: m, text: string(line), err: err}
-			}
+			text := line
 			ps := slices[fs : fs+no : fs+no]
 			fs += no
-			for o, fd := range l.outs {
-				n := words(fd.width)
-				ps[o] = flat[fw : fw+n : fw+n]
-				fw += n
-				extractBits(ps[o], packed, fd.offset, fd.width)
+			for o, fd := range tp.outs {
+				col := line
+				if o < no-1 {
+					sp := bytes.IndexByte(line, ' ')
+					if sp < 0 {
+						return nil, &lineError{line: n, vector: v, module: m, text: string(text), err: fmt.Errorf("%d columns, want %d", o+1, no)}
+					}
+					col, line = line[:sp], line[sp+1:]
+				}
+				if len(col) != hexWidth(fd.width) {
+					return nil, &lineError{line: n, vector: v, module: m, text: string(text),
+						err: fmt.Errorf("output %s: %d hex digits, want %d", fd.name, len(col), hexWidth(fd.width))}
+				}
+				k := words(fd.width)
+				ps[o] = flat[fw : fw+k : fw+k]
+				fw += k
+				if err := parseHex(ps[o], col); err != nil {
+					return nil, &lineError{line: n, vector: v, module: m, port: fd.name, text: string(text), err: err}
+				}
 			}
 			outs[m][v] = ps
 		}
@@ -344,6 +238,7 @@ func readOutputs(path string, l *layout, nm, nv int) ([][][][]uint64, error) {
 // lineError is a bad line in the output file; the caller names the module.
 type lineError struct {
 	line, vector, module int
+	port                 string // the output whose column is bad, "" for the line
 	text                 string
 	err                  error
 }

@@ -122,7 +122,7 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 	args = append(args, verilatorFlags...)
 	if trace {
 		args = append(args, "--trace", "--trace-underscore",
-			"--trace-max-width", strconv.Itoa(max(4096, 2*p.l.iw, 2*p.l.ow)))
+			"--trace-max-width", strconv.Itoa(max(4096, 2*p.tp.maxWidth())))
 	}
 	args = append(args, p.tbPath)
 	args = append(args, p.sources...)
