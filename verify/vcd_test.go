@@ -447,9 +447,9 @@ func checkBenchVCDComb(t *testing.T, e hdl.Engine) {
 	if e == hdl.Verilator {
 		top = "TOP." + top
 	}
-	for _, name := range []string{"i_addr_i", "m0_bank_o", "m1_bank_o", "bank_o" + hdl.ExpectedSuffix} {
+	for _, name := range []string{"addr_i", "m0_bank_o", "m1_bank_o", "bank_o" + hdl.ExpectedSuffix} {
 		v := f.Var(t, top+name)
-		if want := map[bool]string{true: "[9:0]", false: "[4:0]"}[name == "i_addr_i"]; v.Range != want {
+		if want := map[bool]string{true: "[9:0]", false: "[4:0]"}[name == "addr_i"]; v.Range != want {
 			t.Errorf("%s: range %q, want %q", name, v.Range, want)
 		}
 	}

@@ -447,7 +447,7 @@ func benchComment(t *Testbench) string {
 		}
 	}
 	p(". x or z digits are errors (outputs must be driven).\n")
-	p("// Errors print a line starting with %s; the end prints %s <count>.\n", TBError, TBDone)
+	p("// Errors print a line starting with %s; the end prints\n// %s <count>.\n", TBError, TBDone)
 	return b.String()
 }
 

@@ -363,8 +363,11 @@ func (w *tbWriter) write() {
 // expected values, mismatch.
 func (w *tbWriter) declarations() {
 	t, tp := w.t, w.tp
-	if w.expected {
+	one := len(t.Modules) == 1
+	if w.expected && one {
 		w.p("    // The module under test: inputs, outputs and the expected outputs.\n")
+	} else if w.expected {
+		w.p("    // The modules under test: inputs, outputs, and the expected outputs.\n")
 	}
 	var decls [][]string
 	if w.clocked {
@@ -376,9 +379,14 @@ func (w *tbWriter) declarations() {
 	for k := range t.Modules {
 		for _, f := range tp.outs {
 			decls = append(decls, []string{"wire", declRange(f.width), t.outName(k, f.name) + ";"})
-			if w.expected && k == len(t.Modules)-1 {
+			if w.expected && one {
 				decls = append(decls, []string{"reg", declRange(f.width), f.name + ExpectedSuffix + ";"})
 			}
+		}
+	}
+	for _, f := range tp.outs {
+		if w.expected && !one {
+			decls = append(decls, []string{"reg", declRange(f.width), f.name + ExpectedSuffix + ";"})
 		}
 	}
 	for _, l := range rtl.Table(decls) {
