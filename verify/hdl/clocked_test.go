@@ -253,7 +253,9 @@ func TestClockedTestbench_DocumentsProtocol(t *testing.T) {
 		"+vcdfrom=<n>",
 		"inputs' values in hex, separated by\n// spaces: rst en_i x_i.",
 		".clk(clk),",
-		"        rst = 1'd1;\n        en_i = 1'd0;\n        x_i = 70'd0;\n        #1;\n        clk = 1'b1;",
+		"        tb_in = {71'd0, 1'b1};\n        #1;\n        clk = 1'b1;",
+		"wire  [69:0]  x_i = tb_in[71:2];",
+		"tb_in = {tb_in_x_i, tb_in_en_i, tb_in_rst};",
 		"m1_sum_o;",
 		"$fwrite(tb_fout, \"%h %h\\n\", m1_sum_o, m1_cnt_o);\n            clk = 1'b1;",
 		"wire mismatch = tb_exp && tb_check && (",
@@ -262,12 +264,12 @@ func TestClockedTestbench_DocumentsProtocol(t *testing.T) {
 			t.Errorf("testbench has no %q:\n%s", want, tb)
 		}
 	}
-	if !strings.Contains(tb, "$fscanf(tb_fd, \"%h %h %h\\n\", rst, en_i, x_i);") || strings.Contains(tb, "clk, rst") {
+	if !strings.Contains(tb, "$fscanf(tb_fd, \"%h %h %h\\n\", tb_in_rst, tb_in_en_i, tb_in_x_i);") || strings.Contains(tb, "tb_in_clk") {
 		t.Error("the clock is part of the vectors")
 	}
 
 	b.Reset = ""
-	if tb := benchText(t, b); !strings.Contains(tb, "no reset cycle") || strings.Contains(tb, "= 1'd1;") {
+	if tb := benchText(t, b); !strings.Contains(tb, "no reset cycle") || !strings.Contains(tb, "tb_in = 72'd0;\n        #2;") || strings.Contains(tb, "1'b1};") {
 		t.Errorf("testbench without a reset:\n%s", tb)
 	}
 }

@@ -121,18 +121,19 @@ func writeVectors(path string, tp *tbPorts, vectors, expected [][][]uint64) (err
 	}()
 	w := bufio.NewWriterSize(f, 1<<20)
 	var line []byte
+	var scratch []uint64
 	for v, vals := range vectors {
-		line, err = appendColumns(line[:0], tp.ins, vals, fmt.Sprintf("vector %d", v), "input")
+		line, scratch, err = appendColumns(line[:0], scratch, tp.ins, vals, "input")
 		if err != nil {
-			return err
+			return fmt.Errorf("vector %d%w", v, err)
 		}
 		if expected != nil {
 			if len(tp.ins) > 0 {
 				line = append(line, ' ')
 			}
-			line, err = appendColumns(line, tp.outs, expected[v], fmt.Sprintf("expected outputs of vector %d", v), "output")
+			line, scratch, err = appendColumns(line, scratch, tp.outs, expected[v], "output")
 			if err != nil {
-				return err
+				return fmt.Errorf("expected outputs of vector %d%w", v, err)
 			}
 		}
 		line = append(line, '\n')
@@ -144,27 +145,27 @@ func writeVectors(path string, tp *tbPorts, vectors, expected [][][]uint64) (err
 }
 
 // appendColumns appends the values of the fields' ports in hex, separated
-// by spaces; row and port name the row and its ports in errors.
-func appendColumns(line []byte, fields []field, vals [][]uint64, row, port string) ([]byte, error) {
+// by spaces, with scratch for the masked words; an error continues the
+// row's name (", input p: ..."), port naming the ports' direction.
+func appendColumns(line []byte, scratch []uint64, fields []field, vals [][]uint64, port string) ([]byte, []uint64, error) {
 	if len(vals) != len(fields) {
-		return nil, fmt.Errorf("%s has %d %s values, want %d (one per %s port)", row, len(vals), port, len(fields), port)
+		return nil, nil, fmt.Errorf(" has %d %s values, want %d (one per %s port)", len(vals), port, len(fields), port)
 	}
-	masked := make([]uint64, 0, 4)
 	for i, fd := range fields {
 		n := words(fd.width)
 		if len(vals[i]) < n {
-			return nil, fmt.Errorf("%s, %s %s: %d words for %d bits, want %d", row, port, fd.name, len(vals[i]), fd.width, n)
+			return nil, nil, fmt.Errorf(", %s %s: %d words for %d bits, want %d", port, fd.name, len(vals[i]), fd.width, n)
 		}
-		masked = append(masked[:0], vals[i][:n]...)
+		scratch = append(scratch[:0], vals[i][:n]...)
 		if fd.width%64 != 0 {
-			masked[n-1] &= 1<<uint(fd.width%64) - 1
+			scratch[n-1] &= 1<<uint(fd.width%64) - 1
 		}
 		if i > 0 {
 			line = append(line, ' ')
 		}
-		line = appendHex(line, masked, hexWidth(fd.width))
+		line = appendHex(line, scratch, hexWidth(fd.width))
 	}
-	return line, nil
+	return line, scratch, nil
 }
 
 // readOutputs parses the output file of nv vectors through nm modules: for
