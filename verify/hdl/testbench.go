@@ -59,9 +59,11 @@ const maxPathChars = 1024
 // verify --rtl` and the simulators' cross-check harness (Bench) are each a
 // set of its options.
 //
-// Every testbench declares a reg per input and a wire per output of each
-// module under test, named after the ports, applies a vector's inputs to
-// every module at once and, 1 ns later, reads the modules' outputs. A
+// Every testbench names its signals after the ports: an input (a reg,
+// or in a harness a wire sliced from the one register tb_in, so that a
+// vector's inputs change in one assignment) and each module's outputs
+// (wires). It applies a vector's inputs to every module at once and, 1 ns
+// later, reads the modules' outputs. A
 // clocked testbench (Clock) drives the clock: first a reset cycle (Reset
 // = 1, every other input 0, outputs not read; without Reset two idle
 // nanoseconds), then one vector per cycle, its inputs at 2v+2 ns, its
@@ -80,9 +82,10 @@ const maxPathChars = 1024
 //     with $fatal(1).
 //   - Harness (Golden false): +lsugen_in=FILE holds exactly +lsugen_n=N
 //     lines, each the inputs (then, with Expected and +lsugen_exp, the
-//     expected outputs, for the waveform only). For each vector the testbench writes one
-//     line per module under test to +lsugen_out=FILE: its outputs, in
-//     hex, separated by spaces; lsugen compares them. With Nonce the
+//     expected outputs, for the waveform only). For each vector the
+//     testbench writes one line per module under test to
+//     +lsugen_out=FILE: its outputs, in hex, separated by spaces; lsugen
+//     compares them. With Nonce the
 //     output file begins and ends with +lsugen_nonce=HEX (128 bits). The
 //     end prints LSUGEN_TB_DONE <n>; an error, a line starting with
 //     LSUGEN_TB_ERROR, and $finish. A harness is plain Verilog-2005.
