@@ -84,3 +84,26 @@ func TestVerifyFormal_ProvesPipelineAgainstOriginal(t *testing.T) {
 		t.Errorf("the original's gates: %v", err)
 	}
 }
+
+// TestVerifyFormal_VariableLatencyUnit: the speculative coalescer at a
+// clock is a variable-latency unit, which the selection of units must
+// carry as such: it is proved RTL = gates and not held against an
+// original followed by a fixed number of register stages (make run
+// failed so when --unit's selection dropped it).
+func TestVerifyFormal_VariableLatencyUnit(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", `coalescer "spec" {
+  lanes      = 4
+  addr_bits  = 8
+  block_bits = 2
+  structure  = "speculative"
+  clock_fo4  = 20
+}
+`)
+	for _, args := range [][]string{{"verify", "--formal", spec}, {"verify", "formal", "--unit", "sp*", spec}} {
+		code, stdout, stderr := lsugen(t, append(args, "--work", filepath.Join(dir, "work"))...)
+		if code != 0 || !strings.Contains(stdout, "proved 1 units: RTL = gates (") {
+			t.Errorf("%q: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
+		}
+	}
+}

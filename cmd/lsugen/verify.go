@@ -493,11 +493,7 @@ func selectUnits(loaded []unit, patterns []string) ([]unit, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
-	out := make([]unit, len(sel))
-	for i, u := range sel {
-		out[i] = unit{spec: u.Spec, design: u.Design}
-	}
-	return out, nil
+	return cmdUnits(sel), nil
 }
 
 // verifySimulation runs every engine on every unit through verify.RunTasks:
