@@ -228,7 +228,7 @@ func crosscheckUnits(units []unit, skip string, maxGates int) ([]sta.CrosscheckU
 	for n := range skipSet {
 		found := false
 		for _, u := range units {
-			found = found || u.design.Name == n
+			found = found || u.Design.Name == n
 		}
 		if !found {
 			return nil, usagef("--skip %s: no such unit (units: %s)", n, joinNames(units))
@@ -236,12 +236,12 @@ func crosscheckUnits(units []unit, skip string, maxGates int) ([]sta.CrosscheckU
 	}
 	out := make([]sta.CrosscheckUnit, len(units))
 	for i, u := range units {
-		cu := sta.CrosscheckUnit{Design: u.design, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(),
-			Info: rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)}}
+		cu := sta.CrosscheckUnit{Design: u.Design, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant(),
+			Info: rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.Spec)}}
 		switch {
-		case skipSet[u.design.Name]:
+		case skipSet[u.Design.Name]:
 			cu.Skip = "--skip"
-		case maxGates > 0 && len(u.design.Gates) > maxGates:
+		case maxGates > 0 && len(u.Design.Gates) > maxGates:
 			cu.Skip = fmt.Sprintf("more than --max-gates %d", maxGates)
 		}
 		out[i] = cu

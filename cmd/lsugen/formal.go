@@ -21,7 +21,7 @@ func formalChecks(sel []unit, timeout time.Duration, dir string) []verifyCheck {
 	for i, u := range sel {
 		checks[i] = verifyCheck{unit: i, engine: modeFormal, run: func(ctx context.Context) (verifyResult, string) {
 			res := verifyResult{Engine: modeFormal}
-			name := u.design.Name
+			name := u.Design.Name
 			r, err := proveUnit(ctx, u, filepath.Join(dir, name), timeout)
 			switch {
 			case err != nil:
@@ -29,11 +29,11 @@ func formalChecks(sel []unit, timeout time.Duration, dir string) []verifyCheck {
 				return res, err.Error() // names the unit
 			case !r.Equivalent:
 				res.Status, res.Method, res.Seconds = statusFail, r.Method, seconds(r.Elapsed)
-				res.Failure = fmt.Sprintf("%s and %s differ; counterexample:\n%s", name, rtl.GatesModuleName(u.design), r.Cex)
-				return res, fmt.Sprintf("%s: %s and %s differ; counterexample:\n%s", name, name, rtl.GatesModuleName(u.design), indentLines(r.Cex.String(), "  "))
+				res.Failure = fmt.Sprintf("%s and %s differ; counterexample:\n%s", name, rtl.GatesModuleName(u.Design), r.Cex)
+				return res, fmt.Sprintf("%s: %s and %s differ; counterexample:\n%s", name, name, rtl.GatesModuleName(u.Design), indentLines(r.Cex.String(), "  "))
 			}
 			res.Status, res.Method, res.Seconds = statusPass, r.Method, seconds(r.Elapsed)
-			if u.design.Pipeline == nil || u.variable != nil {
+			if u.Design.Pipeline == nil || u.Variable != nil {
 				return res, ""
 			}
 			// A pipelined unit is also proved equal to its original
@@ -45,7 +45,7 @@ func formalChecks(sel []unit, timeout time.Duration, dir string) []verifyCheck {
 				return res, fmt.Sprintf("%s: pipeline proof: %v", name, err)
 			case !pr.Equivalent:
 				res.Status, res.Method = statusFail, pr.Method
-				res.Failure = fmt.Sprintf("%s differs from its combinational original followed by %d register stages; counterexample:\n%s", rtl.GatesModuleName(u.design), pr.Latency, pr.Cex)
+				res.Failure = fmt.Sprintf("%s differs from its combinational original followed by %d register stages; counterexample:\n%s", rtl.GatesModuleName(u.Design), pr.Latency, pr.Cex)
 				return res, fmt.Sprintf("%s: %s", name, indentLines(res.Failure, "  "))
 			}
 			res.Method += fmt.Sprintf("; pipeline = original + %d register stages: %s", pr.Latency, pr.Method)
@@ -66,10 +66,10 @@ func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration) 
 	if err := writeAll(udir, set); err != nil {
 		return nil, err
 	}
-	rtlFiles, gateFiles := rtl.Sources(u.design)
+	rtlFiles, gateFiles := rtl.Sources(u.Design)
 	n := len(rtlFiles) - 1 // the unit's own files come last
 	return formal.Prove(ctx, formal.Unit{
-		Design:   u.design,
+		Design:   u.Design,
 		RTL:      filepath.Join(udir, rtlFiles[n]),
 		Gates:    filepath.Join(udir, gateFiles[n]),
 		RTLLibs:  joinAll(udir, rtlFiles[:n]),
@@ -81,15 +81,15 @@ func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration) 
 // combinational original (generated again, its files in odir) followed by
 // the pipeline's L register stages; the pipelined unit's files are in udir.
 func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.Duration) (*formal.PipelinedResult, error) {
-	fam, diags := units.For(u.spec)
+	fam, diags := units.For(u.Spec)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	comb, diags := fam.Generate(u.spec)
+	comb, diags := fam.Generate(u.Spec)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	set, err := verilogFiles([]unit{{spec: u.spec, design: comb}})
+	set, err := verilogFiles([]unit{{Spec: u.Spec, Built: units.Built{Design: comb}}})
 	if err != nil {
 		return nil, err
 	}
@@ -97,11 +97,11 @@ func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.
 		return nil, err
 	}
 	_, combGates := rtl.Sources(comb)
-	_, pipeGates := rtl.Sources(u.design)
+	_, pipeGates := rtl.Sources(u.Design)
 	nc, np := len(combGates)-1, len(pipeGates)-1
 	return formal.ProvePipelined(ctx,
 		formal.Unit{Design: comb, Gates: filepath.Join(odir, combGates[nc]), GateLibs: joinAll(odir, combGates[:nc])},
-		formal.Unit{Design: u.design, Gates: filepath.Join(udir, pipeGates[np]), GateLibs: joinAll(udir, pipeGates[:np])},
+		formal.Unit{Design: u.Design, Gates: filepath.Join(udir, pipeGates[np]), GateLibs: joinAll(udir, pipeGates[:np])},
 		0, formal.Options{Dir: udir, Timeout: timeout})
 }
 

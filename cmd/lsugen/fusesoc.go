@@ -82,7 +82,7 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 	if only != "" {
 		var sel []unit
 		for _, u := range units {
-			if u.design.Name == only {
+			if u.Design.Name == only {
 				sel = append(sel, u)
 			}
 		}
@@ -100,7 +100,7 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 		if len(units) == 1 {
 			vlnv = func(unit) string { return g.VLNV }
 		} else {
-			vlnv = func(u unit) string { return strings.Join([]string{v, l, n + "-" + u.design.Name, ver}, ":") }
+			vlnv = func(u unit) string { return strings.Join([]string{v, l, n + "-" + u.Design.Name, ver}, ":") }
 		}
 	}
 	rep, set, err := unitFiles(units, out, true, params.tb, vlnv, nil)
@@ -115,7 +115,7 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 	}
 	names := make([]string, 0, len(units))
 	for _, u := range units {
-		names = append(names, packaging.CoreFileName(u.design.Name))
+		names = append(names, packaging.CoreFileName(u.Design.Name))
 	}
 	fmt.Fprintf(a.stdout, "lsugen %s fusesoc-gen: wrote %d files for %d units to %s (cores: %s)\n",
 		gen.Version, len(set), len(units), out, strings.Join(names, ", "))

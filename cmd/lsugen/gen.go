@@ -180,7 +180,7 @@ func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) strin
 		if err := mergeFiles(set, own); err != nil {
 			return nil, nil, badInput(err)
 		}
-		gu := genUnit{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Source: source(u.spec)}
+		gu := genUnit{Name: u.Design.Name, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant(), Source: source(u.Spec)}
 		for _, name := range sortedNames(own) {
 			gu.Files = append(gu.Files, filepath.Join(dir, name))
 		}
@@ -213,7 +213,7 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 		owners[name] = owner{who, what}
 		return nil
 	}
-	unitName := func(u unit) string { return fmt.Sprintf("unit %s (%s)", u.design.Name, source(u.spec)) }
+	unitName := func(u unit) string { return fmt.Sprintf("unit %s (%s)", u.Design.Name, source(u.Spec)) }
 	if lib != nil && lib.Unpacked != nil {
 		if err := claim(lib.Path, "--liberty", "unpacked cell library"); err != nil {
 			return err
@@ -221,15 +221,15 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 	}
 	for _, u := range withSubunits(units) {
 		who := unitName(u)
-		if err := claim(rtl.RTLFileName(u.design), who, "RTL"); err != nil {
+		if err := claim(rtl.RTLFileName(u.Design), who, "RTL"); err != nil {
 			return err
 		}
-		if err := claim(rtl.GatesFileName(u.design), who, "gate netlist"); err != nil {
+		if err := claim(rtl.GatesFileName(u.Design), who, "gate netlist"); err != nil {
 			return err
 		}
 	}
 	for _, u := range units {
-		who, n := unitName(u), u.design.Name
+		who, n := unitName(u), u.Design.Name
 		var files [][2]string
 		if fusesoc {
 			files = append(files,
@@ -240,10 +240,10 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 		}
 		if tb {
 			files = append(files,
-				[2]string{verify.TestbenchFileName(u.design), "testbench"},
-				[2]string{verify.VectorFileName(u.design), "golden vectors"})
+				[2]string{verify.TestbenchFileName(u.Design), "testbench"},
+				[2]string{verify.VectorFileName(u.Design), "golden vectors"})
 		}
-		if h, ok := u.spec.(*specs.Hash); ok && cHeaders && !h.Configurable {
+		if h, ok := u.Spec.(*specs.Hash); ok && cHeaders && !h.Configurable {
 			files = append(files, [2]string{csource.FileName(h), "C header"})
 		}
 		for _, f := range files {
@@ -262,7 +262,7 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 func addCHeaders(rep *genReport, set map[string][]byte, units []unit, dir string) (skipped []string, err error) {
 	written := 0
 	for i, u := range units {
-		h, ok := u.spec.(*specs.Hash)
+		h, ok := u.Spec.(*specs.Hash)
 		if !ok {
 			continue
 		}
@@ -270,7 +270,7 @@ func addCHeaders(rep *genReport, set map[string][]byte, units []unit, dir string
 			skipped = append(skipped, h.Name)
 			continue
 		}
-		b, err := csource.Header(h, csource.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)})
+		b, err := csource.Header(h, csource.Info{Version: "lsugen " + gen.Version, Source: source(u.Spec)})
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +307,7 @@ func sortedNames(set map[string][]byte) []string {
 func verilogFiles(units []unit) (map[string][]byte, error) {
 	set := map[string][]byte{}
 	for _, u := range withSubunits(units) {
-		files, err := rtl.Files(u.design, rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)})
+		files, err := rtl.Files(u.Design, rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.Spec)})
 		if err != nil {
 			return nil, err
 		}
@@ -329,17 +329,17 @@ func packagingFiles(units []unit, vlnv func(unit) string, tb bool, lib *packagin
 	opt := packaging.EstimateOptions(lib)
 	set := map[string][]byte{}
 	for _, u := range units {
-		res, err := timing.Analyze(u.design, opt)
+		res, err := timing.Analyze(u.Design, opt)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+			return nil, fmt.Errorf("%s: %w", u.Design.Name, err)
 		}
-		pu := packaging.NewUnit(u.design, u.spec.UnitKind(), u.spec.Variant(), source(u.spec), gen.Version, packaging.EstimateOf(res, opt))
+		pu := packaging.NewUnit(u.Design, u.Spec.UnitKind(), u.Spec.Variant(), source(u.Spec), gen.Version, packaging.EstimateOf(res, opt))
 		pu.VLNV = vlnv(u)
 		pu.Library = lib
 		if tb {
 			pu.Testbench = &packaging.Testbench{
-				File: verify.TestbenchFileName(u.design), Module: verify.TestbenchModule(u.design),
-				Vectors: verify.VectorFileName(u.design), DUTMacro: verify.DUTMacro,
+				File: verify.TestbenchFileName(u.Design), Module: verify.TestbenchModule(u.Design),
+				Vectors: verify.VectorFileName(u.Design), DUTMacro: verify.DUTMacro,
 			}
 		}
 		for name, b := range packaging.Files(pu) {

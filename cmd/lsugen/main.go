@@ -30,12 +30,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
-	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/units"
 )
 
 func main() {
@@ -258,39 +255,12 @@ func wrapRun(a *app, c *cobra.Command) {
 	}
 }
 
-// unit is one generated unit with where it came from.
-type unit struct {
-	spec   specs.Unit
-	design *netlist.Design
-	// variable is a variable-latency unit's measure from its composer,
-	// kept beside the design (units.Built); nil for other units.
-	variable *compose.Timing
-}
-
-// built is u as units.Job and units.Golden take it.
-func (u unit) built() units.Built { return units.Built{Design: u.design, Variable: u.variable} }
+// unit is one generated unit with where it came from: the session's unit.
+type unit = flow.Unit
 
 // withSubunits returns units followed by every unit they instantiate
 // (flow.WithSubunits).
-func withSubunits(us []unit) []unit { return cmdUnits(flow.WithSubunits(flowUnits(us))) }
-
-// flowUnits are us as flow's units.
-func flowUnits(us []unit) []flow.Unit {
-	out := make([]flow.Unit, len(us))
-	for i, u := range us {
-		out[i] = flow.Unit{Spec: u.spec, Built: u.built()}
-	}
-	return out
-}
-
-// cmdUnits are flow's units us as the command's.
-func cmdUnits(us []flow.Unit) []unit {
-	out := make([]unit, len(us))
-	for i, u := range us {
-		out[i] = unit{spec: u.Spec, design: u.Design, variable: u.Variable}
-	}
-	return out
-}
+func withSubunits(us []unit) []unit { return flow.WithSubunits(us) }
 
 // source is "file:line" of a unit's declaration.
 func source(u specs.Unit) string { return flow.Source(u) }
@@ -327,7 +297,7 @@ func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error)
 	case err != nil:
 		return nil, badInput(err)
 	}
-	return cmdUnits(s.Units), nil
+	return s.Units, nil
 }
 
 // printDiagnostics prints diags with their source snippets, everything
@@ -347,4 +317,4 @@ func isTerminal(w io.Writer) bool {
 }
 
 // joinNames lists the units' names (flow.Names).
-func joinNames(us []unit) string { return flow.Names(flowUnits(us)) }
+func joinNames(us []unit) string { return flow.Names(us) }

@@ -135,7 +135,7 @@ func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, spe
 func sweepUnits(us []unit) []sweep.Unit {
 	out := make([]sweep.Unit, len(us))
 	for i, u := range us {
-		out[i] = sweep.Unit{Design: u.design, Kind: u.spec.UnitKind(), Variant: u.spec.Variant()}
+		out[i] = sweep.Unit{Design: u.Design, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant()}
 	}
 	return out
 }
@@ -345,7 +345,7 @@ func loadUnit(paths []string, name string, b budget, stderr io.Writer) (*sweep.U
 		return nil, err
 	}
 	u := us[0]
-	return &sweep.Unit{Design: u.design, Kind: u.spec.UnitKind(), Variant: u.spec.Variant()}, nil
+	return &sweep.Unit{Design: u.Design, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant()}, nil
 }
 
 // sweepOwnFlags are the flags of the sweep and of the timing report's

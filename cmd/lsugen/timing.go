@@ -131,13 +131,13 @@ func parseClocks(s string) ([]float64, error) {
 func timingReport(units []unit, opt timing.Options) (*timing.Report, error) {
 	rep := &timing.Report{}
 	for _, u := range units {
-		res, err := timing.Analyze(u.design, opt)
+		res, err := timing.Analyze(u.Design, opt)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+			return nil, fmt.Errorf("%s: %w", u.Design.Name, err)
 		}
-		ur := timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res}
-		if err := ur.AddPipeline(u.design, u.variable.Report()); err != nil {
-			return nil, fmt.Errorf("%s: %w", u.design.Name, err)
+		ur := timing.UnitReport{Name: u.Design.Name, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant(), Result: res}
+		if err := ur.AddPipeline(u.Design, u.Variable.Report()); err != nil {
+			return nil, fmt.Errorf("%s: %w", u.Design.Name, err)
 		}
 		rep.Units = append(rep.Units, ur)
 	}

@@ -122,8 +122,8 @@ func laneSeries(us []unit, rep *timing.Report) []plot.Series {
 	}
 	var ms []member
 	for _, u := range us {
-		if p, ok := units.LanePlot(u.spec); ok {
-			name := u.spec.UnitName()
+		if p, ok := units.LanePlot(u.Spec); ok {
+			name := u.Spec.UnitName()
 			ms = append(ms, member{p.Series, p.Rank, p.Attrs, p.Lanes, name, fo4[name]})
 		}
 	}

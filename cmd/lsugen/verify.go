@@ -373,7 +373,7 @@ var verifyLimits = verify.DefaultLimits()
 func checkVerifyLimits(sel []unit, mode string, engines []verify.Engine, plan verify.Plan, seq verify.SeqPlan) error {
 	ds := make([]*netlist.Design, len(sel))
 	for i, u := range sel {
-		ds[i] = u.design
+		ds[i] = u.Design
 	}
 	switch mode {
 	case modeFormal:
@@ -395,9 +395,9 @@ func newVerifyReport(mode string, sel []unit, engines []verify.Engine, top strin
 		rep.Engines = append(rep.Engines, string(e))
 	}
 	for i, u := range sel {
-		vu := verifyUnit{Name: u.design.Name, Source: source(u.spec), Clocked: u.design.Clock != ""}
+		vu := verifyUnit{Name: u.Design.Name, Source: source(u.Spec), Clocked: u.Design.Clock != ""}
 		if mode == modeRTL {
-			vu.Module, vu.vectorFile = cmp.Or(top, u.design.Name), verify.VectorFileName(u.design)
+			vu.Module, vu.vectorFile = cmp.Or(top, u.Design.Name), verify.VectorFileName(u.Design)
 		}
 		for _, e := range rep.Engines {
 			vu.Results = append(vu.Results, verifyResult{Engine: e, Status: statusSkipped, Error: "not run"})
@@ -446,7 +446,7 @@ func writeVerdict(w io.Writer, mode string, rep *verifyReport, sel []unit) {
 	case modeFormal:
 		piped := 0
 		for _, u := range sel {
-			if u.design.Pipeline != nil && u.variable == nil {
+			if u.Design.Pipeline != nil && u.Variable == nil {
 				piped++
 			}
 		}
@@ -489,11 +489,11 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 // selectUnits are the units that match any of the --unit glob patterns
 // (flow.Select), in spec order.
 func selectUnits(loaded []unit, patterns []string) ([]unit, error) {
-	sel, err := flow.Select(flowUnits(loaded), patterns)
+	sel, err := flow.Select(loaded, patterns)
 	if err != nil {
 		return nil, badInput(err)
 	}
-	return cmdUnits(sel), nil
+	return sel, nil
 }
 
 // verifySimulation runs every engine on every unit through verify.RunTasks:
@@ -503,11 +503,11 @@ func selectUnits(loaded []unit, patterns []string) ([]unit, error) {
 func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, f *verifyFlags, dir string, p *verifyPrinter) error {
 	tasks := make([]verify.Task, len(sel))
 	for i, u := range sel {
-		job, err := units.Job(u.spec, u.built())
+		job, err := units.Job(u.Spec, u.Built)
 		if err != nil {
 			return err
 		}
-		udir := filepath.Join(dir, u.design.Name)
+		udir := filepath.Join(dir, u.Design.Name)
 		set, err := verilogFiles([]unit{u})
 		if err != nil {
 			return err
@@ -515,9 +515,9 @@ func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, 
 		if err := writeAll(udir, set); err != nil {
 			return err
 		}
-		rtlFiles, gateFiles := rtl.Sources(u.design)
+		rtlFiles, gateFiles := rtl.Sources(u.Design)
 		job.Sources = joinAll(udir, append(rtlFiles, gateFiles...))
-		job.Modules = []string{u.design.Name, rtl.GatesModuleName(u.design)}
+		job.Modules = []string{u.Design.Name, rtl.GatesModuleName(u.Design)}
 		job.Dir = udir
 		tasks[i] = verify.Task{Job: job, Plan: f.plan, SeqPlan: f.seqPlan, Engines: engines}
 	}

@@ -27,13 +27,13 @@ import (
 func testbenchFiles(us []unit) (map[string][]byte, error) {
 	set := map[string][]byte{}
 	for _, u := range us {
-		g, err := units.Golden(u.spec, u.built())
+		g, err := units.Golden(u.Spec, u.Built)
 		if err != nil {
 			return nil, err
 		}
-		info := rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)}
-		set[verify.TestbenchFileName(u.design)] = g.Testbench(info)
-		set[verify.VectorFileName(u.design)] = g.VectorFile(info)
+		info := rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.Spec)}
+		set[verify.TestbenchFileName(u.Design)] = g.Testbench(info)
+		set[verify.VectorFileName(u.Design)] = g.VectorFile(info)
 	}
 	return set, nil
 }
@@ -123,10 +123,10 @@ func (o *rtlOptions) check(fs *pflag.FlagSet) error {
 func rtlChecks(sel []unit, engines []verify.Engine, files []string, top string, opt rtlOptions, dir string) []verifyCheck {
 	var checks []verifyCheck
 	for i, u := range sel {
-		golden := sync.OnceValues(func() (*verify.GoldenSet, error) { return units.Golden(u.spec, u.built()) })
+		golden := sync.OnceValues(func() (*verify.GoldenSet, error) { return units.Golden(u.Spec, u.Built) })
 		for _, e := range engines {
 			checks = append(checks, verifyCheck{unit: i, engine: string(e), run: func(ctx context.Context) (verifyResult, string) {
-				return rtlCheck(ctx, u, golden, e, files, cmp.Or(top, u.design.Name), opt, filepath.Join(dir, u.design.Name, string(e)))
+				return rtlCheck(ctx, u, golden, e, files, cmp.Or(top, u.Design.Name), opt, filepath.Join(dir, u.Design.Name, string(e)))
 			}})
 		}
 	}
@@ -141,7 +141,7 @@ func rtlCheck(ctx context.Context, u unit, golden func() (*verify.GoldenSet, err
 	res := verifyResult{Engine: string(e)}
 	fail := func(err error) (verifyResult, string) {
 		res.Status, res.Error = statusError, err.Error()
-		return res, fmt.Sprintf("%s: module %s (%s): %v", u.design.Name, top, e, err)
+		return res, fmt.Sprintf("%s: module %s (%s): %v", u.Design.Name, top, e, err)
 	}
 	g, err := golden()
 	if err != nil {
@@ -149,7 +149,7 @@ func rtlCheck(ctx context.Context, u unit, golden func() (*verify.GoldenSet, err
 	}
 	check := verify.RTLCheck{
 		Golden:      g,
-		Info:        rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.spec)},
+		Info:        rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.Spec)},
 		Sources:     files,
 		Top:         top,
 		Dir:         dir,
@@ -178,12 +178,12 @@ func rtlCheck(ctx context.Context, u unit, golden func() (*verify.GoldenSet, err
 	if r.Passed {
 		res.Status = statusPass
 		if wave != "" {
-			return res, fmt.Sprintf("%s: module %s (%s): passed%s", u.design.Name, top, e, wave)
+			return res, fmt.Sprintf("%s: module %s (%s): passed%s", u.Design.Name, top, e, wave)
 		}
 		return res, ""
 	}
 	res.Status, res.Failure = statusFail, r.Failure+wave
-	return res, fmt.Sprintf("%s: module %s (%s): %s", u.design.Name, top, e, res.Failure)
+	return res, fmt.Sprintf("%s: module %s (%s): %s", u.Design.Name, top, e, res.Failure)
 }
 
 // rtlSkipped reports whether a result of verify --rtl is a simulator
