@@ -80,6 +80,11 @@ type Options struct {
 	// BMCFrames is how many cycles from the all-zero state the search for
 	// a differing run explores when a sequential proof fails; 0: 24.
 	BMCFrames int
+	// NoCache proves even when the proof cache holds the result, and
+	// stores nothing. CacheDir is the cache root; "": lsugen's
+	// (toolchain.CacheRoot, which LSUGEN_CACHE_DIR=off turns off).
+	NoCache  bool
+	CacheDir string
 }
 
 // Result is the outcome of a completed proof: equivalent, or a
@@ -92,6 +97,10 @@ type Result struct {
 	Inputs     int             // miter inputs: the unit's input bits, then one per register pair
 	AndGates   int             // AND gates of the miter
 	Elapsed    time.Duration
+	// Cached is set when the result was taken from the proof cache: the
+	// same files, tools and method were proved equivalent before, and no
+	// tool ran now.
+	Cached bool
 }
 
 // Prove proves u's two modules equivalent or finds a counterexample. An
@@ -139,7 +148,20 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 	if p.frames <= 0 {
 		p.frames = 24
 	}
+	cache, key := openCache(opt), ""
+	if cache.dir != "" {
+		if key, err = p.cacheKey(ctx); err != nil {
+			return nil, fmt.Errorf("formal: %s: %w", d.Name, err)
+		}
+		if res := cache.load(key, d.Name); res != nil {
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
+	}
 	res, err := p.prove(ctx)
+	if err == nil && key != "" {
+		cache.store(key, res)
+	}
 	if err != nil {
 		if ctx.Err() != nil && opt.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("formal: %s: not proven within the timeout of %s: %w", d.Name, opt.Timeout, err)
@@ -206,7 +228,7 @@ func (p *prover) iprove(ctx context.Context, a *aig) ([]bool, error) {
 		return nil, err
 	}
 	os.Remove(filepath.Join(p.dir, cexFile))
-	out, err := p.runABC(ctx, "prove", fmt.Sprintf("read_aiger %s; dc2; iprove; write_cex -n %s", miterFile, cexFile), p.file(".abc.log"))
+	out, err := p.runABC(ctx, "prove", fmt.Sprintf(proveCmds, miterFile, cexFile), p.file(".abc.log"))
 	if err != nil {
 		return nil, err
 	}
@@ -248,6 +270,47 @@ func (p *prover) readSides(ctx context.Context, script, goldWhat, gateWhat strin
 	}
 	return nil
 }
+
+// cacheKey is the proof cache's key of p's proof (see cacheSubdir).
+func (p *prover) cacheKey(ctx context.Context) (string, error) {
+	k, sum := newKey("rtl=gates")
+	if err := k.addTools(ctx, p.yosys, p.abc); err != nil {
+		return "", err
+	}
+	var words []stateWord
+	if p.d.Clock != "" {
+		var err error
+		if words, err = stateWords(p.d); err != nil {
+			return "", err
+		}
+	}
+	k.addDesign(p.d, words)
+	// The script with the files named by their place: their texts follow.
+	names := func(what string, fs []string) []string {
+		out := make([]string, len(fs))
+		for i := range fs {
+			out[i] = fmt.Sprintf("%s%d", what, i)
+		}
+		return out
+	}
+	k.add(aigerScript(p.d, names("rtl", p.rtl), names("gates", p.gates), [2]string{"rtl.aig", "rtl.map"}, [2]string{"gates.aig", "gates.map"}))
+	k.add(proveCmds)
+	k.add(bmcCmds)
+	if err := k.addFiles(p.rtl); err != nil {
+		return "", err
+	}
+	if err := k.addFiles(p.gates); err != nil {
+		return "", err
+	}
+	return sum(), nil
+}
+
+// The ABC command lines: the miter's proof, and the bounded search of a
+// sequential unit that failed it (miter, frames, counterexample file).
+const (
+	proveCmds = "read_aiger %s; dc2; iprove; write_cex -n %s"
+	bmcCmds   = "read_aiger %s; bmc3 -F %d; write_cex -n %s"
+)
 
 func (p *prover) file(suffix string) string { return p.d.Name + suffix }
 
@@ -337,6 +400,7 @@ func (p *prover) runABC(ctx context.Context, step, cmds, log string) ([]byte, er
 // run runs tool t with args in the work directory and returns its combined
 // output; a failure names the tool and the step.
 func (p *prover) run(ctx context.Context, t *toolchain.Tool, step string, args ...string) ([]byte, error) {
+	toolRuns.Add(1)
 	res, err := t.Command(p.dir, args...).Run(ctx)
 	if err != nil {
 		return res.Output, fmt.Errorf("%s %s: %w", t.Name, step, err)
@@ -629,7 +693,7 @@ func (p *prover) bmc(ctx context.Context, cex *Counterexample) error {
 		return err
 	}
 	os.Remove(filepath.Join(p.dir, cexFile))
-	out, err := p.runABC(ctx, "bounded search", fmt.Sprintf("read_aiger %s; bmc3 -F %d; write_cex -n %s", aigFile, p.frames, cexFile), p.file("_run.abc.log"))
+	out, err := p.runABC(ctx, "bounded search", fmt.Sprintf(bmcCmds, aigFile, p.frames, cexFile), p.file("_run.abc.log"))
 	if err != nil {
 		return err
 	}

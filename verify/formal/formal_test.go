@@ -98,30 +98,59 @@ func writeUnit(t testing.TB, dir string, d, gates *netlist.Design) Unit {
 // TestFormal_EverySpecUnitEquivalent proves, for every unit of every
 // example spec, that the RTL and the gate-level Verilog are equivalent:
 // combinational units by a miter, clocked ones by induction over all
-// their registers. Two units at a time.
+// their registers. Two units at a time, with a fresh, empty proof cache,
+// so that every proof is made. A design that appears under two names
+// (the same two texts but for the module name) is proved once.
 func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 	requireYosys(t)
-	ds := exampleDesigns(t)
+	// One proof per distinct design (flow.DistinctExamples: the Verilog
+	// with the unit's name replaced).
+	us, same, err := flow.DistinctExamples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(same) > 0 {
+		var shared []string
+		for name, first := range same {
+			shared = append(shared, fmt.Sprintf("%s = %s", name, first))
+		}
+		sort.Strings(shared)
+		t.Logf("proved once for several units (the same design under another name): %s", strings.Join(shared, ", "))
+	}
+	root, cacheDir := t.TempDir(), t.TempDir()
+	type job struct {
+		d *netlist.Design
+		u Unit
+	}
+	var jobs []job
+	for _, fu := range us {
+		d := fu.Design
+		dir := filepath.Join(root, d.Name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, job{d, writeUnit(t, dir, d, d)})
+	}
 	// The largest first, so that the last proofs to start are short ones
 	// and the parallel proofs end together.
-	sort.SliceStable(ds, func(i, j int) bool { return len(ds[i].Gates) > len(ds[j].Gates) })
+	sort.SliceStable(jobs, func(i, j int) bool { return len(jobs[i].d.Gates) > len(jobs[j].d.Gates) })
 	var (
 		mu    sync.Mutex
 		times []string
 	)
 	start := time.Now()
 	t.Run("unit", func(t *testing.T) {
-		for _, d := range ds {
+		for _, j := range jobs {
+			d, u := j.d, j.u
 			t.Run(d.Name, func(t *testing.T) {
 				t.Parallel()
-				dir := t.TempDir()
-				u := writeUnit(t, dir, d, d)
-				res, err := Prove(context.Background(), u, Options{Dir: dir, Timeout: 10 * time.Minute})
+				// The limit only ends a hang: a proof takes minutes at most.
+				res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 30 * time.Minute, CacheDir: cacheDir})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !res.Equivalent || res.Cex != nil {
-					t.Fatalf("%s: not equivalent:\n%s", d.Name, res.Cex)
+				if !res.Equivalent || res.Cex != nil || res.Cached {
+					t.Fatalf("%s: equivalent %v, cached %v:\n%s", d.Name, res.Equivalent, res.Cached, res.Cex)
 				}
 				inputs := inputBits(d)
 				if d.Clock != "" {
@@ -139,10 +168,10 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 		}
 	})
 	sort.Strings(times)
-	if n := len(times); n > 6 {
-		times = times[n-6:]
+	if n := len(times); n > 8 {
+		times = times[n-8:]
 	}
-	t.Logf("%d units proved in %s; the slowest:\n%s", len(ds), time.Since(start).Round(time.Second), strings.Join(times, "\n"))
+	t.Logf("%d units, %d distinct designs proved in %s; the slowest:\n%s", len(us)+len(same), len(jobs), time.Since(start).Round(time.Second), strings.Join(times, "\n"))
 }
 
 // swapped gives each cell kind another of the same arity.
@@ -238,7 +267,7 @@ func TestFormal_BrokenCombinationalGateFails(t *testing.T) {
 	d := design(t, "atomic_add_cla")
 	bad := breakDriver(t, d, d.Port("bank_o").Bits[2])
 	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir})
+	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +300,7 @@ func TestFormal_BrokenSequentialGateFails(t *testing.T) {
 	d := design(t, "ep_elastic_m4")
 	bad := breakDriver(t, d, dffD(t, d, "mem0_v"))
 	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir})
+	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +354,7 @@ func TestFormal_CorrectSequentialUnitPasses(t *testing.T) {
 	requireYosys(t)
 	d := design(t, "wrm_4way")
 	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir})
+	res, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +378,7 @@ func TestFormal_UnmatchedRegisterIsAnError(t *testing.T) {
 		c.NetNames[n] = s
 	}
 	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, &c), Options{Dir: dir})
+	res, err := Prove(context.Background(), writeUnit(t, dir, d, &c), Options{Dir: dir, NoCache: true})
 	if err == nil {
 		t.Fatalf("proved: %+v", res)
 	}
@@ -417,7 +446,7 @@ func TestFormal_BadNetDriversAreErrors(t *testing.T) {
 			if err := os.WriteFile(u.Gates, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Prove(context.Background(), u, Options{Dir: dir})
+			res, err := Prove(context.Background(), u, Options{Dir: dir, NoCache: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("want an error naming %q, got %v (result %+v)", c.want, err, res)
 			}
@@ -431,7 +460,7 @@ func TestFormal_TimeoutIsAnError(t *testing.T) {
 	requireYosys(t)
 	d := design(t, "monotonic_8_cla")
 	dir := t.TempDir()
-	_, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, Timeout: time.Millisecond})
+	_, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, Timeout: time.Millisecond, NoCache: true})
 	if err == nil || !strings.Contains(err.Error(), "not proven within the timeout of 1ms") {
 		t.Fatalf("want a timeout error, got %v", err)
 	}

@@ -74,7 +74,7 @@ func provePipelined(t testing.TB, comb, piped *netlist.Design, L int) (*Pipeline
 	dir := t.TempDir()
 	c := writeGatesFile(t, dir, "comb", comb)
 	p := writeGatesFile(t, dir, "piped", piped)
-	return ProvePipelined(context.Background(), c, p, L, Options{Dir: filepath.Join(dir, "work"), Timeout: time.Minute})
+	return ProvePipelined(context.Background(), c, p, L, Options{Dir: filepath.Join(dir, "work"), Timeout: 30 * time.Minute})
 }
 
 // TestProvePipelined_Proves: a 4-lane monotonicity detector and a 4-lane

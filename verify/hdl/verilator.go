@@ -290,23 +290,10 @@ type rtCache struct {
 }
 
 // CacheDirEnv names the environment variable that sets lsugen's cache
-// directory; "off" disables the cache. The default is lsugen under the
-// user's cache directory (os.UserCacheDir).
-const CacheDirEnv = "LSUGEN_CACHE_DIR"
+// directory (toolchain.CacheRoot); "off" disables the cache.
+const CacheDirEnv = toolchain.CacheDirEnv
 
-func cacheRoot() string {
-	if d := os.Getenv(CacheDirEnv); d != "" {
-		if d == "off" {
-			return ""
-		}
-		return d
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "lsugen")
-}
+func cacheRoot() string { return toolchain.CacheRoot() }
 
 // runtimeCache reads the verilated makefiles in mdir and returns the cache
 // for their configuration: the key hashes the tools, the makefile (flags,
