@@ -14,15 +14,16 @@ import (
 )
 
 // formalChecks are the checks of lsugen verify --formal: each unit's two
-// Verilog modules proved equivalent, in DIR/UNIT. A proof that fails
-// prints its counterexample on stderr.
-func formalChecks(sel []unit, timeout time.Duration, dir string) []verifyCheck {
+// Verilog modules proved equivalent, in DIR/UNIT, or taken from the proof
+// cache unless noCache. A proof that fails prints its counterexample on
+// stderr.
+func formalChecks(sel []unit, timeout time.Duration, noCache bool, dir string) []verifyCheck {
 	checks := make([]verifyCheck, len(sel))
 	for i, u := range sel {
 		checks[i] = verifyCheck{unit: i, engine: modeFormal, run: func(ctx context.Context) (verifyResult, string) {
 			res := verifyResult{Engine: modeFormal}
 			name := u.Design.Name
-			r, err := proveUnit(ctx, u, filepath.Join(dir, name), timeout)
+			r, err := proveUnit(ctx, u, filepath.Join(dir, name), timeout, noCache)
 			switch {
 			case err != nil:
 				res.Status, res.Error = statusError, err.Error()
@@ -33,12 +34,15 @@ func formalChecks(sel []unit, timeout time.Duration, dir string) []verifyCheck {
 				return res, fmt.Sprintf("%s: %s and %s differ; counterexample:\n%s", name, name, rtl.GatesModuleName(u.Design), indentLines(r.Cex.String(), "  "))
 			}
 			res.Status, res.Method, res.Seconds = statusPass, r.Method, seconds(r.Elapsed)
+			if r.Cached {
+				res.Method += ", from the proof cache"
+			}
 			if u.Design.Pipeline == nil || u.Variable != nil {
 				return res, ""
 			}
 			// A pipelined unit is also proved equal to its original
 			// followed by L register stages.
-			pr, err := provePipeline(ctx, u, filepath.Join(dir, name, "original"), filepath.Join(dir, name), timeout)
+			pr, err := provePipeline(ctx, u, filepath.Join(dir, name, "original"), filepath.Join(dir, name), timeout, noCache)
 			switch {
 			case err != nil:
 				res.Status, res.Error = statusError, err.Error()
@@ -58,7 +62,7 @@ func formalChecks(sel []unit, timeout time.Duration, dir string) []verifyCheck {
 
 // proveUnit writes a unit's two Verilog files into udir and proves them
 // equivalent there.
-func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration) (*formal.Result, error) {
+func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration, noCache bool) (*formal.Result, error) {
 	set, err := verilogFiles([]unit{u})
 	if err != nil {
 		return nil, err
@@ -74,13 +78,13 @@ func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration) 
 		Gates:    filepath.Join(udir, gateFiles[n]),
 		RTLLibs:  joinAll(udir, rtlFiles[:n]),
 		GateLibs: joinAll(udir, gateFiles[:n]),
-	}, formal.Options{Dir: udir, Timeout: timeout})
+	}, formal.Options{Dir: udir, Timeout: timeout, NoCache: noCache})
 }
 
 // provePipeline proves a pipelined unit's gate-level module equal to its
 // combinational original (generated again, its files in odir) followed by
 // the pipeline's L register stages; the pipelined unit's files are in udir.
-func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.Duration) (*formal.PipelinedResult, error) {
+func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.Duration, noCache bool) (*formal.PipelinedResult, error) {
 	fam, diags := units.For(u.Spec)
 	if diags.HasErrors() {
 		return nil, diags
@@ -102,7 +106,7 @@ func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.
 	return formal.ProvePipelined(ctx,
 		formal.Unit{Design: comb, Gates: filepath.Join(odir, combGates[nc]), GateLibs: joinAll(odir, combGates[:nc])},
 		formal.Unit{Design: u.Design, Gates: filepath.Join(udir, pipeGates[np]), GateLibs: joinAll(udir, pipeGates[:np])},
-		0, formal.Options{Dir: udir, Timeout: timeout})
+		0, formal.Options{Dir: udir, Timeout: timeout, NoCache: noCache})
 }
 
 func yosysVersion() string {

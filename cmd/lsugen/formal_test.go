@@ -10,8 +10,10 @@ import (
 
 // TestVerifyFormal_ProvesUnits: `lsugen verify --formal` proves a
 // combinational hash by a miter and a clocked pipeline by induction, one
-// line per unit, and keeps the scripts and graphs in --work.
+// line per unit, and keeps the scripts and graphs in --work. Run again,
+// it takes both proofs from the proof cache, unless --no-cache.
 func TestVerifyFormal_ProvesUnits(t *testing.T) {
+	t.Setenv("LSUGEN_CACHE_DIR", t.TempDir())
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "a.hcl", goodSpec)
 	work := filepath.Join(dir, "work")
@@ -31,6 +33,17 @@ func TestVerifyFormal_ProvesUnits(t *testing.T) {
 	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_gates.aig.map"} {
 		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
 			t.Errorf("--work: %v", err)
+		}
+	}
+	cached := regexp.MustCompile(`(?m)^(h|figure4_pipeline) +formal +PASS +[0-9.]+m?s  .*, from the proof cache: equivalent$`)
+	for _, noCache := range []bool{false, true} {
+		args := []string{"verify", "--formal", spec, "../../specs/pipeline_figure4.hcl"}
+		if noCache {
+			args = append(args, "--no-cache")
+		}
+		code, stdout, stderr = lsugen(t, args...)
+		if n := len(cached.FindAllString(stdout, -1)); code != 0 || (noCache && n != 0) || (!noCache && n != 2) {
+			t.Errorf("--no-cache %v: exit %d, %d proofs from the cache\nstdout:\n%s\nstderr:\n%s", noCache, code, n, stdout, stderr)
 		}
 	}
 }
@@ -64,6 +77,7 @@ func TestVerifyFormal_MissingYosys(t *testing.T) {
 // --clock-fo4 is proved RTL = gates by its register pairs and, besides,
 // equal to its combinational original followed by its L register stages.
 func TestVerifyFormal_ProvesPipelineAgainstOriginal(t *testing.T) {
+	t.Setenv("LSUGEN_CACHE_DIR", t.TempDir())
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "a.hcl", `monotonicity_detector "m" {
   lanes     = 4

@@ -72,6 +72,7 @@ type verifyFlags struct {
 	top     string
 	rtlOpt  rtlOptions
 	formal  bool
+	noCache bool // with --formal: prove even what the proof cache holds
 	timeout time.Duration
 	// simTimeout is the wall-clock limit of each simulation run
 	// (hdl.WithSimTimeout).
@@ -84,7 +85,7 @@ type verifyFlags struct {
 var verifyModeFlags = map[string][]string{
 	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles", "sim-timeout"},
 	modeRTL:        append([]string{"rtl", "top", "sim", "sim-timeout"}, rtlOptionFlags...),
-	modeFormal:     {"formal", "timeout"},
+	modeFormal:     {"formal", "timeout", "no-cache"},
 }
 
 // The subcommands of verify: verify sim, verify rtl, verify formal.
@@ -106,7 +107,7 @@ against the unit's golden vectors and standalone testbench, exactly as
 lsugen gen --tb writes them, under Icarus and Verilator (--sim): the model,
 netlist and generated Verilog are not run. Also spelled verify --rtl FILE.v.
 `},
-	{"formal", modeFormal, "formal [--timeout D] [flags] SPEC...",
+	{"formal", modeFormal, "formal [--timeout D] [--no-cache] [flags] SPEC...",
 		"prove each unit's RTL = gates with Yosys and ABC",
 		`Proves with Yosys and ABC that each unit's RTL module and gate-level module
 are equivalent (a miter and SAT; induction over the matched registers for
@@ -180,6 +181,7 @@ func (f *verifyFlags) addRTLFlags(fs *pflag.FlagSet) {
 
 // addFormalFlags declares the formal mode's flags.
 func (f *verifyFlags) addFormalFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.noCache, "no-cache", false, "with --formal: prove every unit even when the proof cache ($LSUGEN_CACHE_DIR or the\nuser cache, formal-proof/) holds its proof, and store nothing")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
 }
 
@@ -416,7 +418,7 @@ func (f *verifyFlags) runChecks(ctx context.Context, mode string, sel []unit, en
 	case modeRTL:
 		runChecks(ctx, rtlChecks(sel, engines, f.rtl, f.top, f.rtlOpt, dir), f.jobs, p)
 	case modeFormal:
-		runChecks(ctx, formalChecks(sel, f.timeout, dir), f.jobs, p)
+		runChecks(ctx, formalChecks(sel, f.timeout, f.noCache, dir), f.jobs, p)
 	}
 	return nil
 }
@@ -477,7 +479,7 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	list := strings.Join(other, ", ")
 	switch {
 	case mode == modeFormal:
-		return usagef("%s: not used by --formal, which takes --timeout besides --unit, --jobs, --work, --json, --junit and --clock-fo4", list)
+		return usagef("%s: not used by --formal, which takes --timeout and --no-cache besides --unit, --jobs, --work, --json, --junit and --clock-fo4", list)
 	case mode == modeRTL:
 		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, --sim-timeout, -I, -D, --vcd, --vcd-from, --jobs, --work, --json, --junit)", list)
 	case other[0] == "--top" || slices.Contains(rtlOptionFlags, other[0][2:]):

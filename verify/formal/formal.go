@@ -97,6 +97,9 @@ type Result struct {
 	Inputs     int             // miter inputs: the unit's input bits, then one per register pair
 	AndGates   int             // AND gates of the miter
 	Elapsed    time.Duration
+	// Yosys and ABC are the wall-clock times of the tool runs: reading
+	// both modules, and the proof (with the bounded search, if any).
+	Yosys, ABC time.Duration
 	// Cached is set when the result was taken from the proof cache: the
 	// same files, tools and method were proved equivalent before, and no
 	// tool ran now.
@@ -168,7 +171,7 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 		}
 		return nil, fmt.Errorf("formal: %s: %w", d.Name, err)
 	}
-	res.Elapsed = time.Since(start)
+	res.Elapsed, res.Yosys, res.ABC = time.Since(start), p.yosysTime, p.abcTime
 	return res, nil
 }
 
@@ -217,6 +220,8 @@ type prover struct {
 	words      []stateWord // sequential units: the register correspondence
 	gold, gate *side
 	pairs      []pair
+
+	yosysTime, abcTime time.Duration // spent in each tool so far
 }
 
 // iprove writes the miter a and has ABC prove its output constant 0
@@ -380,7 +385,9 @@ func inputBits(d *netlist.Design) int {
 }
 
 func (p *prover) runYosys(ctx context.Context, step, script, log string) error {
+	start := time.Now()
 	_, err := p.run(ctx, p.yosys, step, "-q", "-l", log, "-s", script)
+	p.yosysTime += time.Since(start)
 	if err != nil {
 		return fmt.Errorf("%w\n  (script %s, log %s)", err, filepath.Join(p.dir, script), filepath.Join(p.dir, log))
 	}
@@ -390,7 +397,9 @@ func (p *prover) runYosys(ctx context.Context, step, script, log string) error {
 // runABC runs an ABC command line and keeps its output in log. ABC exits
 // 0 even when a command fails, so callers check the output.
 func (p *prover) runABC(ctx context.Context, step, cmds, log string) ([]byte, error) {
+	start := time.Now()
 	out, err := p.run(ctx, p.abc, step, "-c", cmds)
+	p.abcTime += time.Since(start)
 	if werr := os.WriteFile(filepath.Join(p.dir, log), out, 0o644); werr != nil && err == nil {
 		err = werr
 	}
