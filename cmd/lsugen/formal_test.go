@@ -30,7 +30,7 @@ func TestVerifyFormal_ProvesUnits(t *testing.T) {
 			t.Errorf("stdout does not match %s:\n%s", re, stdout)
 		}
 	}
-	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_gates.aig.map"} {
+	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h_rtl.ys", "h/h_gates.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_gates.aig.map"} {
 		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
 			t.Errorf("--work: %v", err)
 		}

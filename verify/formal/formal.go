@@ -40,6 +40,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lsugen/lsugen/netlist"
@@ -254,12 +255,40 @@ func (p *prover) iprove(ctx context.Context, a *aig) ([]bool, error) {
 	return frames[0], nil
 }
 
-// readSides runs the Yosys script that writes both modules' AIGER
-// graphs and loads them as p.gold and p.gate, checking their ports
-// against p.d.
-func (p *prover) readSides(ctx context.Context, script, goldWhat, gateWhat string, goldOut, gateOut [2]string) error {
-	if err := p.runYosys(ctx, "read", script, p.file(".yosys.log")); err != nil {
-		return err
+// readSides runs the two Yosys scripts that write the modules' AIGER
+// graphs, at once (each reads one side on its own), and loads them as
+// p.gold and p.gate, checking their ports against p.d. Each script's log
+// is named after it.
+func (p *prover) readSides(ctx context.Context, scripts [2]string, goldWhat, gateWhat string, goldOut, gateOut [2]string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		first error // the first side to fail; the other was then stopped
+		wg    sync.WaitGroup
+		times [2]time.Duration
+	)
+	for i, script := range scripts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			err := p.runYosys(ctx, "read", script, strings.TrimSuffix(script, ".ys")+".yosys.log")
+			times[i] = time.Since(start)
+			if err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	p.yosysTime += max(times[0], times[1])
+	if first != nil {
+		return first
 	}
 	var err error
 	if p.gold, err = loadSide(goldWhat, filepath.Join(p.dir, goldOut[0]), filepath.Join(p.dir, goldOut[1])); err != nil {
@@ -298,7 +327,9 @@ func (p *prover) cacheKey(ctx context.Context) (string, error) {
 		}
 		return out
 	}
-	k.add(aigerScript(p.d, names("rtl", p.rtl), names("gates", p.gates), [2]string{"rtl.aig", "rtl.map"}, [2]string{"gates.aig", "gates.map"}))
+	for _, text := range aigerScripts(p.d, names("rtl", p.rtl), names("gates", p.gates), [2]string{"rtl.aig", "rtl.map"}, [2]string{"gates.aig", "gates.map"}) {
+		k.add(text)
+	}
 	k.add(proveCmds)
 	k.add(bmcCmds)
 	if err := k.addFiles(p.rtl); err != nil {
@@ -334,11 +365,14 @@ func (p *prover) prove(ctx context.Context) (*Result, error) {
 	}
 	rtlOut := [2]string{p.file("_rtl.aig"), p.file("_rtl.aig.map")}
 	gatesOut := [2]string{p.file("_gates.aig"), p.file("_gates.aig.map")}
-	script := p.file(".ys")
-	if err := p.write(script, aigerScript(d, p.rtl, p.gates, rtlOut, gatesOut)); err != nil {
-		return nil, err
+	scripts := [2]string{p.file("_rtl.ys"), p.file("_gates.ys")}
+	texts := aigerScripts(d, p.rtl, p.gates, rtlOut, gatesOut)
+	for i := range scripts {
+		if err := p.write(scripts[i], texts[i]); err != nil {
+			return nil, err
+		}
 	}
-	if err := p.readSides(ctx, script, "RTL", "gate-level", rtlOut, gatesOut); err != nil {
+	if err := p.readSides(ctx, scripts, "RTL", "gate-level", rtlOut, gatesOut); err != nil {
 		return nil, err
 	}
 	for _, s := range []*side{p.gold, p.gate} {
@@ -385,9 +419,7 @@ func inputBits(d *netlist.Design) int {
 }
 
 func (p *prover) runYosys(ctx context.Context, step, script, log string) error {
-	start := time.Now()
 	_, err := p.run(ctx, p.yosys, step, "-q", "-l", log, "-s", script)
-	p.yosysTime += time.Since(start)
 	if err != nil {
 		return fmt.Errorf("%w\n  (script %s, log %s)", err, filepath.Join(p.dir, script), filepath.Join(p.dir, log))
 	}

@@ -343,15 +343,18 @@ func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 	}
 	refOut := [2]string{p.file("_ref.aig"), p.file("_ref.aig.map")}
 	gatesOut := [2]string{p.file("_gates.aig"), p.file("_gates.aig.map")}
-	script := p.file(".ys")
+	scripts := [2]string{p.file("_ref.ys"), p.file("_gates.ys")}
 	files := append(append([]string(nil), p.combFiles...), filepath.Join(p.dir, refFile))
 	if abs, err := filepath.Abs(files[len(files)-1]); err == nil {
 		files[len(files)-1] = abs
 	}
-	if err := p.write(script, p.script(files, refOut, gatesOut)); err != nil {
-		return nil, err
+	texts := p.scripts(files, refOut, gatesOut)
+	for i := range scripts {
+		if err := p.write(scripts[i], texts[i]); err != nil {
+			return nil, err
+		}
 	}
-	if err := p.readSides(ctx, script, "reference", "pipelined", refOut, gatesOut); err != nil {
+	if err := p.readSides(ctx, scripts, "reference", "pipelined", refOut, gatesOut); err != nil {
 		return nil, err
 	}
 	m := p.windows()
@@ -465,14 +468,14 @@ func (p *pipeProver) refWrapper() string {
 	return strings.Join(s, "\n") + "\n"
 }
 
-// script is the Yosys script that writes the reference (the wrapper
+// scripts are the Yosys scripts that write the reference (the wrapper
 // around the original's gate-level module, flattened) and the pipelined
-// module as AIGER, each read in a session of its own: both files define
-// the module NAME_gates.
-func (p *pipeProver) script(refFiles []string, refOut, gatesOut [2]string) string {
+// module as AIGER, each run on its own: both files define the module
+// NAME_gates.
+func (p *pipeProver) scripts(refFiles []string, refOut, gatesOut [2]string) [2]string {
 	var s []string
 	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
-	add("# Written by lsugen verify --formal: the reference %s and the pipelined %s as AIGER.", p.refModule(), rtl.GatesModuleName(p.d))
+	add("# Written by lsugen verify --formal: the reference %s as AIGER.", p.refModule())
 	for _, f := range refFiles {
 		add("read_verilog %s", quote(f))
 	}
@@ -485,7 +488,10 @@ func (p *pipeProver) script(refFiles []string, refOut, gatesOut [2]string) strin
 	add("techmap t:$dff")
 	add("aigmap")
 	add("write_aiger -symbols -map %s %s", refOut[1], refOut[0])
-	add("design -reset")
+	var out [2]string
+	out[0] = strings.Join(s, "\n") + "\n"
+	s = nil
+	add("# Written by lsugen verify --formal: the pipelined %s as AIGER.", rtl.GatesModuleName(p.d))
 	for _, f := range p.pipedFiles {
 		add("read_verilog %s", quote(f))
 	}
@@ -497,7 +503,8 @@ func (p *pipeProver) script(refFiles []string, refOut, gatesOut [2]string) strin
 	add("techmap t:$dff")
 	add("aigmap")
 	add("write_aiger -symbols -map %s %s", gatesOut[1], gatesOut[0])
-	return strings.Join(s, "\n") + "\n"
+	out[1] = strings.Join(s, "\n") + "\n"
+	return out
 }
 
 // window is one unrolled run of both modules inside the miter: frames

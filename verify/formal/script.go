@@ -69,8 +69,8 @@ func flatten(add func(string, ...any), d *netlist.Design) {
 	}
 }
 
-// aigerScript is the Yosys script that reads each module on its own and
-// writes it as an and-inverter graph (AIGER), with a map file naming every
+// aigerScripts are the two Yosys scripts (RTL, gates), run at once, that
+// each read one module and write it as an and-inverter graph (AIGER), with a map file naming every
 // input and latch (flip-flop) bit and a symbol table naming every output
 // bit (the map leaves out outputs driven by constants). lsugen builds the
 // miter from the two graphs.
@@ -78,10 +78,10 @@ func flatten(add func(string, ...any), d *netlist.Design) {
 // `check -assert` refuses a net with no driver or with two: Yosys would
 // otherwise read the first as a free input and merge the two drivers of
 // the second into one net, and a broken netlist could pass.
-func aigerScript(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gatesOut [2]string) string {
+func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gatesOut [2]string) [2]string {
 	var s []string
 	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
-	add("# Written by lsugen verify --formal: %s (RTL) and %s (gates) as AIGER.", d.Name, rtl.GatesModuleName(d))
+	add("# Written by lsugen verify --formal: %s (RTL) as AIGER.", d.Name)
 	add("# Output names are in the work directory: Yosys does not unquote option values.")
 	for _, f := range rtlFiles {
 		add("read_verilog %s", quote(f))
@@ -106,7 +106,10 @@ func aigerScript(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gates
 	add("setundef -zero")
 	add("aigmap")
 	add("write_aiger -symbols -map %s %s", rtlOut[1], rtlOut[0])
-	add("design -reset")
+	var out [2]string
+	out[0] = strings.Join(s, "\n") + "\n"
+	s = nil
+	add("# Written by lsugen verify --formal: %s (gates) as AIGER.", rtl.GatesModuleName(d))
 	for _, f := range gatesFiles {
 		add("read_verilog %s", quote(f))
 	}
@@ -128,5 +131,6 @@ func aigerScript(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gates
 	add("techmap t:$dff")
 	add("aigmap")
 	add("write_aiger -symbols -map %s %s", gatesOut[1], gatesOut[0])
-	return strings.Join(s, "\n") + "\n"
+	out[1] = strings.Join(s, "\n") + "\n"
+	return out
 }
