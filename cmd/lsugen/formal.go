@@ -53,6 +53,9 @@ func formalChecks(sel []unit, timeout time.Duration, noCache bool, dir string) [
 				return res, fmt.Sprintf("%s: %s", name, indentLines(res.Failure, "  "))
 			}
 			res.Method += fmt.Sprintf("; pipeline = original + %d register stages: %s", pr.Latency, pr.Method)
+			if pr.Cached {
+				res.Method += ", from the proof cache"
+			}
 			res.Seconds = seconds(r.Elapsed + pr.Elapsed)
 			return res, ""
 		}}

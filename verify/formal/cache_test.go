@@ -128,3 +128,29 @@ func TestProofCache_CorruptEntryIsAMiss(t *testing.T) {
 		})
 	}
 }
+
+// TestProofCache_Pipeline: a second pipeline proof of the same two files
+// is taken from the cache and runs no tool; another latency misses it and
+// fails (the files are the same, the claim is not).
+func TestProofCache_Pipeline(t *testing.T) {
+	requireYosys(t)
+	comb := monoDetector(t)
+	r := pipelined(t, comb, 12)
+	dir, cache := t.TempDir(), t.TempDir()
+	c := writeGatesFile(t, dir, "comb", comb)
+	p := writeGatesFile(t, dir, "piped", r.Design)
+	opt := Options{Dir: filepath.Join(dir, "work"), CacheDir: cache}
+	first, err := ProvePipelined(context.Background(), c, p, r.Latency, opt)
+	if err != nil || !first.Equivalent || first.Cached {
+		t.Fatalf("first proof: %v %+v", err, first)
+	}
+	runs := toolRuns.Load()
+	second, err := ProvePipelined(context.Background(), c, p, r.Latency, opt)
+	if err != nil || !second.Cached || !second.Equivalent || second.Method != first.Method || toolRuns.Load() != runs {
+		t.Fatalf("second proof: %v %+v, tools run %d", err, second, toolRuns.Load()-runs)
+	}
+	other, err := ProvePipelined(context.Background(), c, p, r.Latency+1, opt)
+	if err != nil || other.Cached || other.Equivalent {
+		t.Fatalf("latency %d: %v %+v", r.Latency+1, err, other)
+	}
+}

@@ -83,6 +83,7 @@ type PipelinedResult struct {
 	Inputs     int                     // miter inputs: per window, the input bits of each cycle and both modules' registers
 	AndGates   int                     // AND gates of the miter
 	Elapsed    time.Duration
+	Cached     bool // taken from the proof cache: no tool ran
 }
 
 // PipelineCycle is one clock cycle of a run: the inputs applied and both
@@ -229,7 +230,19 @@ func ProvePipelined(ctx context.Context, comb, piped Unit, latency int, opt Opti
 		prover: prover{d: piped.Design, dir: opt.Dir, yosys: yosys, abc: abc, frames: frames},
 		comb:   comb.Design, L: latency, combFiles: combFiles, pipedFiles: pipedFiles,
 	}
+	cache, key := openCache(opt), ""
+	if cache.dir != "" {
+		if key, err = pp.cacheKey(ctx); err != nil {
+			return fail(err)
+		}
+		if r := cache.load(key, name); r != nil {
+			return &PipelinedResult{Unit: name, Latency: latency, Method: r.Method, Equivalent: true, Inputs: r.Inputs, AndGates: r.AndGates, Elapsed: time.Since(start), Cached: true}, nil
+		}
+	}
 	res, err := pp.prove(ctx)
+	if err == nil && key != "" && res.Equivalent {
+		cache.store(key, &Result{Unit: name, Method: res.Method, Equivalent: true, Inputs: res.Inputs, AndGates: res.AndGates})
+	}
 	if err != nil {
 		if ctx.Err() != nil && opt.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("formal: %s: pipeline: not proven within the timeout of %s: %w", name, opt.Timeout, err)
@@ -334,6 +347,39 @@ func (p *pipeProver) file(suffix string) string { return p.d.Name + "_pipeline" 
 // refModule is the reference wrapper's module name: no module of the
 // original's files ends in _pipeline_ref (theirs end in _gates).
 func (p *pipeProver) refModule() string { return p.comb.Name + "_pipeline_ref" }
+
+// cacheKey is the proof cache's key of the pipeline proof: as Prove's,
+// with both designs, the latency, the reference wrapper and the scripts.
+func (p *pipeProver) cacheKey(ctx context.Context) (string, error) {
+	k, sum := newKey(fmt.Sprintf("pipeline latency %d", p.L))
+	if err := k.addTools(ctx, p.yosys, p.abc); err != nil {
+		return "", err
+	}
+	k.addDesign(p.comb, nil)
+	k.addDesign(p.d, nil)
+	k.add(p.refWrapper())
+	names := func(what string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s%d", what, i)
+		}
+		return out
+	}
+	q := *p
+	q.pipedFiles = names("piped", len(p.pipedFiles))
+	for _, text := range q.scripts(names("comb", len(p.combFiles)+1), [2]string{"ref.aig", "ref.map"}, [2]string{"gates.aig", "gates.map"}) {
+		k.add(text)
+	}
+	k.add(proveCmds)
+	k.add(bmcCmds)
+	if err := k.addFiles(p.combFiles); err != nil {
+		return "", err
+	}
+	if err := k.addFiles(p.pipedFiles); err != nil {
+		return "", err
+	}
+	return sum(), nil
+}
 
 func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 	d := p.d
@@ -744,7 +790,7 @@ func (p *pipeProver) searchFromReset(ctx context.Context) (*PipelineRun, error) 
 		return nil, err
 	}
 	os.Remove(filepath.Join(p.dir, cexFile))
-	out, err := p.runABC(ctx, "bounded search", fmt.Sprintf("read_aiger %s; bmc3 -F %d; write_cex -n %s", aigFile, p.frames, cexFile), p.file("_reset.abc.log"))
+	out, err := p.runABC(ctx, "bounded search", fmt.Sprintf(bmcCmds, aigFile, p.frames, cexFile), p.file("_reset.abc.log"))
 	if err != nil {
 		return nil, err
 	}

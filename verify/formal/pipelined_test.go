@@ -74,7 +74,7 @@ func provePipelined(t testing.TB, comb, piped *netlist.Design, L int) (*Pipeline
 	dir := t.TempDir()
 	c := writeGatesFile(t, dir, "comb", comb)
 	p := writeGatesFile(t, dir, "piped", piped)
-	return ProvePipelined(context.Background(), c, p, L, Options{Dir: filepath.Join(dir, "work"), Timeout: 30 * time.Minute})
+	return ProvePipelined(context.Background(), c, p, L, Options{Dir: filepath.Join(dir, "work"), Timeout: 30 * time.Minute, NoCache: true})
 }
 
 // TestProvePipelined_Proves: a 4-lane monotonicity detector and a 4-lane
@@ -414,7 +414,7 @@ func TestProvePipelined_Errors(t *testing.T) {
 			dir := t.TempDir()
 			cu := writeGatesFile(t, dir, "comb", c.comb)
 			pu := writeGatesFile(t, dir, "piped", c.piped)
-			res, err := ProvePipelined(context.Background(), cu, pu, c.L, Options{Dir: filepath.Join(dir, "work"), Timeout: c.timeout})
+			res, err := ProvePipelined(context.Background(), cu, pu, c.L, Options{Dir: filepath.Join(dir, "work"), Timeout: c.timeout, NoCache: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("want an error naming %q, got %v (result %+v)", c.want, err, res)
 			}
