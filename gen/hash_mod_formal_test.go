@@ -54,7 +54,7 @@ endmodule
 			if err := os.WriteFile(u.Gates, []byte(gates.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := formal.Prove(context.Background(), u, formal.Options{Dir: dir, Timeout: testenv.Limit(10 * time.Minute)})
+			res, err := formal.Prove(context.Background(), u, formal.Options{Dir: dir, Timeout: testenv.Limit(10 * time.Minute), NoCache: true})
 			if err != nil {
 				t.Fatal(err)
 			}
