@@ -105,6 +105,7 @@ func TestVerifyFormal_ProvesPipelineAgainstOriginal(t *testing.T) {
 // original followed by a fixed number of register stages (make run
 // failed so when --unit's selection dropped it).
 func TestVerifyFormal_VariableLatencyUnit(t *testing.T) {
+	t.Setenv("LSUGEN_CACHE_DIR", "off") // both runs prove
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "a.hcl", `coalescer "spec" {
   lanes      = 4
