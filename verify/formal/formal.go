@@ -2,9 +2,9 @@
 // NAME.v) and its gate-level module (NAME_gates, in NAME_gates.v) are
 // equivalent, with Yosys and ABC.
 //
-// Yosys reads each file on its own and writes the module as an
-// and-inverter graph (AIGER) with the names of its port bits and
-// flip-flops. lsugen joins the two graphs into a miter: both modules on
+// Yosys reads each file on its own (two runs at once) and writes the
+// module as an and-inverter graph (AIGER) with the names of its port bits
+// and flip-flops. lsugen joins the two graphs into a miter: both modules on
 // the same inputs, and one output that is 1 when any output bit differs.
 // ABC (yosys-abc, the copy of ABC that ships with Yosys) proves that
 // output constant 0 (dc2, then iprove: SAT sweeping and SAT), or finds
@@ -28,6 +28,9 @@
 // cannot be completed (a tool error, a timeout, ABC undecided, a
 // flip-flop without its match, a net without a driver) is an error, never
 // a pass.
+//
+// Completed proofs of equivalence are kept in a cache by content (see
+// cacheSubdir), so that an unchanged unit is not proved again.
 package formal
 
 import (
