@@ -168,10 +168,11 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 		}
 	})
 	sort.Strings(times)
-	if n := len(times); n > 8 {
-		times = times[n-8:]
+	proved := len(times)
+	if proved > 8 {
+		times = times[proved-8:]
 	}
-	t.Logf("%d units, %d distinct designs; %d proved in %s; the slowest:\n%s", len(us)+len(same), len(jobs), len(times), time.Since(start).Round(time.Second), strings.Join(times, "\n"))
+	t.Logf("%d units, %d distinct designs; %d proved in %s; the slowest:\n%s", len(us)+len(same), len(jobs), proved, time.Since(start).Round(time.Second), strings.Join(times, "\n"))
 }
 
 // swapped gives each cell kind another of the same arity.
