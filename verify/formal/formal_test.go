@@ -98,9 +98,12 @@ func writeUnit(t testing.TB, dir string, d, gates *netlist.Design) Unit {
 // TestFormal_EverySpecUnitEquivalent proves, for every unit of every
 // example spec, that the RTL and the gate-level Verilog are equivalent:
 // combinational units by a miter, clocked ones by induction over all
-// their registers. Two units at a time, with a fresh, empty proof cache,
-// so that every proof is made. A design that appears under two names
-// (the same two texts but for the module name) is proved once.
+// their registers. Two units at a time, through lsugen's proof cache (as
+// the Verilator builds go through theirs: LSUGEN_CACHE_DIR, "off" for
+// none), so that a unit whose Verilog, tools and scripts are unchanged
+// since a proof is not proved again; the cache's own tests check that a
+// change misses it. A design that appears under two names (the same two
+// texts but for the module name) is proved once.
 func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 	requireYosys(t)
 	// One proof per distinct design (flow.DistinctExamples: the Verilog
@@ -117,7 +120,7 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 		sort.Strings(shared)
 		t.Logf("proved once for several units (the same design under another name): %s", strings.Join(shared, ", "))
 	}
-	root, cacheDir := t.TempDir(), t.TempDir()
+	root := t.TempDir()
 	type job struct {
 		d *netlist.Design
 		u Unit
@@ -135,8 +138,9 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 	// and the parallel proofs end together.
 	sort.SliceStable(jobs, func(i, j int) bool { return len(jobs[i].d.Gates) > len(jobs[j].d.Gates) })
 	var (
-		mu    sync.Mutex
-		times []string
+		mu     sync.Mutex
+		times  []string
+		cached int
 	)
 	start := time.Now()
 	t.Run("unit", func(t *testing.T) {
@@ -145,12 +149,12 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 			t.Run(d.Name, func(t *testing.T) {
 				t.Parallel()
 				// The limit only ends a hang: a proof takes minutes at most.
-				res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 30 * time.Minute, CacheDir: cacheDir})
+				res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 30 * time.Minute})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !res.Equivalent || res.Cex != nil || res.Cached {
-					t.Fatalf("%s: equivalent %v, cached %v:\n%s", d.Name, res.Equivalent, res.Cached, res.Cex)
+				if !res.Equivalent || res.Cex != nil {
+					t.Fatalf("%s: not equivalent:\n%s", d.Name, res.Cex)
 				}
 				inputs := inputBits(d)
 				if d.Clock != "" {
@@ -162,8 +166,12 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 					t.Errorf("%s: method %q with %d inputs, want a miter with %d", d.Name, res.Method, res.Inputs, inputs)
 				}
 				mu.Lock()
+				defer mu.Unlock()
+				if res.Cached {
+					cached++
+					return
+				}
 				times = append(times, fmt.Sprintf("%8.1fs  %s (%d gates; Yosys %.1fs, ABC %.1fs, miter %d ANDs)", res.Elapsed.Seconds(), d.Name, len(d.Gates), res.Yosys.Seconds(), res.ABC.Seconds(), res.AndGates))
-				mu.Unlock()
 			})
 		}
 	})
@@ -172,7 +180,7 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 	if proved > 8 {
 		times = times[proved-8:]
 	}
-	t.Logf("%d units, %d distinct designs; %d proved in %s; the slowest:\n%s", len(us)+len(same), len(jobs), proved, time.Since(start).Round(time.Second), strings.Join(times, "\n"))
+	t.Logf("%d units, %d distinct designs; %d from the proof cache, %d proved in %s; the slowest:\n%s", len(us)+len(same), len(jobs), cached, proved, time.Since(start).Round(time.Second), strings.Join(times, "\n"))
 }
 
 // swapped gives each cell kind another of the same arity.
