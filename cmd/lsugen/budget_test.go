@@ -29,9 +29,9 @@ func largestReadyMask(name string) string {
 // TestBudget_ThreeLargestReadyMasksRefused: issue 18's finding, three of
 // the largest warp_ready_mask units in a spec under 1 KB (92.6 s and
 // 4.87 GB in gen), is refused by every command that generates, before
-// any unit is generated: exit status 2 in well under a second, the
-// message naming the total, the budget, the largest units and the flag,
-// and nothing written.
+// any unit is generated: exit status 2 (a generated unit would have
+// given 0), the message naming the total, the budget, the largest units
+// and the flag, and nothing written.
 func TestBudget_ThreeLargestReadyMasksRefused(t *testing.T) {
 	dir := t.TempDir()
 	src := largestReadyMask("wrm_a") + largestReadyMask("wrm_b") + largestReadyMask("wrm_c")
