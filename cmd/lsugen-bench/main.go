@@ -83,7 +83,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	genUnits := fs.String("gen", defaultGenUnits, "units for lsugen gen + timing against Yosys synth + ltp")
 	minTime := fs.Duration("min-time", time.Second, "minimum time of one timed trial")
 	trials := fs.Int("trials", 3, "timed trials per figure; the fastest counts")
-	cache := fs.String("cache", "", "directory for built Verilator models (\"off\": none; default $"+hdl.CacheDirEnv+"/bench or the user cache)")
+	cache := fs.String("cache", "", "directory for built Verilator models (\"off\": none; default $"+toolchain.CacheDirEnv+"/bench or the user cache)")
 	accesses := fs.Int("accesses", 1_000_000, "warp accesses of each search workload (tiled kernel, random addresses)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lsugen-bench [flags]   (run from the repository root)")
@@ -129,8 +129,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 }
 
 // benchCacheDir is where built models are kept: the flag, else lsugen's
-// cache (hdl.CacheDirEnv, else the user's cache directory) with "bench"
-// under it; "" when the cache is off.
+// cache root (toolchain.CacheRoot) with "bench" under it; "" when the
+// cache is off.
 func benchCacheDir(flagValue string) string {
 	switch flagValue {
 	case "off":
@@ -139,16 +139,9 @@ func benchCacheDir(flagValue string) string {
 	default:
 		return flagValue
 	}
-	root := os.Getenv(hdl.CacheDirEnv)
-	if root == "off" {
-		return ""
-	}
+	root := toolchain.CacheRoot()
 	if root == "" {
-		d, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		root = filepath.Join(d, "lsugen")
+		return ""
 	}
 	return filepath.Join(root, "bench")
 }

@@ -187,7 +187,7 @@ func (p *prepared) contentKey(parts ...string) string {
 }
 
 // simCache is the content-addressed cache of built Verilator simulators
-// under the cache root (see CacheDirEnv): <root>/verilator-sim/<key>/sim.
+// under the cache root (toolchain.CacheRoot): <root>/verilator-sim/<key>/sim.
 // A fresh machine or LSUGEN_CACHE_DIR=off simply builds. The cache keeps
 // the most recently used builds up to simCacheBytes.
 type simCache struct{ key string }
@@ -197,7 +197,7 @@ type simCache struct{ key string }
 const simCacheBytes = 2 << 30
 
 func (c simCache) dir() string {
-	root := cacheRoot()
+	root := toolchain.CacheRoot()
 	if root == "" {
 		return ""
 	}
@@ -289,19 +289,13 @@ type rtCache struct {
 	objs []string // object file names, e.g. "verilated.o"
 }
 
-// CacheDirEnv names the environment variable that sets lsugen's cache
-// directory (toolchain.CacheRoot); "off" disables the cache.
-const CacheDirEnv = toolchain.CacheDirEnv
-
-func cacheRoot() string { return toolchain.CacheRoot() }
-
 // runtimeCache reads the verilated makefiles in mdir and returns the cache
 // for their configuration: the key hashes the tools, the makefile (flags,
 // VERILATOR_ROOT) and the VM_ settings and global objects of the classes
 // makefile.
 func runtimeCache(mdir, prefix string, verilator, cxx *toolchain.Tool) *rtCache {
 	c := &rtCache{mdir: mdir}
-	root := cacheRoot()
+	root := toolchain.CacheRoot()
 	if root == "" {
 		return c
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/lsugen/lsugen/toolchain"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -134,7 +135,7 @@ func newA2ABench(t *testing.T) *Bench {
 // build), and the build computes what the Go model does.
 func TestVerilatorBench_FlatNetlistSmallStatements(t *testing.T) {
 	requireEngine(t, Verilator)
-	t.Setenv(CacheDirEnv, t.TempDir()) // a build, not a cached simulator
+	t.Setenv(toolchain.CacheDirEnv, t.TempDir()) // a build, not a cached simulator
 	b := newA2ABench(t)
 	r := rand.New(rand.NewPCG(5, 6))
 	var vs [][][]uint64
@@ -243,7 +244,7 @@ func TestVerilatorBench_OptionsInFingerprint(t *testing.T) {
 // computes the same; a changed source is built anew.
 func TestVerilatorBench_SimulatorCache(t *testing.T) {
 	requireEngine(t, Verilator)
-	t.Setenv(CacheDirEnv, t.TempDir())
+	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
 	vs := add3Vectors(200, 11)
 	ctx := context.Background()
 	first := newAdd3Bench(t)
