@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"syscall"
@@ -51,24 +52,73 @@ func init() {
 // its address space to memLimit bytes (0: no limit) and gives its process
 // group to the reaper. release, called once the command has been waited
 // for, takes the group back.
+//
+// The program runs nothing before its group is with the reaper and its
+// limit is set: it is started behind a gate, a shell that waits for a
+// line on an inherited pipe and then execs the program (same pid, same
+// group, same Pdeathsig). Without the gate a tool scheduled before lsugen
+// could fork children that a SIGKILL of lsugen at that moment would leave
+// running, unknown to the reaper. If lsugen dies at the gate, the pipe
+// closes and the shell exits without running the program.
 func startCmd(cmd *exec.Cmd, memLimit uint64) (release func(), err error) {
+	open, err := gate(cmd)
+	if err != nil {
+		return func() {}, err
+	}
 	done := make(chan error, 1)
 	starts <- startReq{cmd, done}
 	if err := <-done; err != nil {
+		open(false)
 		return func() {}, err
 	}
 	pid := cmd.Process.Pid
 	if memLimit > 0 {
-		// Inherited by the children it forks from now on. The program
-		// has only just exec'd: what it mapped before this is small.
+		// Inherited by the program the gate execs and its children.
 		if err := limitAddressSpace(pid, memLimit); err != nil {
+			open(false)
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
 			_ = cmd.Wait()
 			return func() {}, fmt.Errorf("limiting %s's memory: %w", cmd.Path, err)
 		}
 	}
 	theReaper.tell(fmt.Sprintf("+%d\n", pid))
+	open(true)
 	return func() { theReaper.tell(fmt.Sprintf("-%d\n", pid)) }, nil
+}
+
+// gateScript waits for the go-ahead on fd 3, closes it and becomes the
+// program ($0) with its arguments.
+const gateScript = `read -r go <&3 || exit 126; exec 3<&-; exec "$0" "$@"`
+
+// gate rewrites cmd to start behind the gate. open(true) lets the program
+// run and open(false) stops it; either is called once, after the start.
+// Without /bin/sh cmd is left as it is (no gate, as without a reaper).
+func gate(cmd *exec.Cmd) (open func(bool), err error) {
+	if _, err := os.Stat("/bin/sh"); err != nil || len(cmd.ExtraFiles) > 0 {
+		return func(bool) {}, nil
+	}
+	// The error Start would give for a program that is not there.
+	prog := cmd.Path
+	if cmd.Dir != "" && !filepath.IsAbs(prog) {
+		prog = filepath.Join(cmd.Dir, prog)
+	}
+	if _, err := exec.LookPath(prog); err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Args = append([]string{"sh", "-c", gateScript, cmd.Path}, cmd.Args[1:]...)
+	cmd.Path = "/bin/sh"
+	cmd.ExtraFiles = []*os.File{r}
+	return func(run bool) {
+		r.Close()
+		if run {
+			_, _ = w.WriteString("go\n")
+		}
+		w.Close()
+	}, nil
 }
 
 // limitAddressSpace sets pid's RLIMIT_AS to limit, or keeps a lower one.

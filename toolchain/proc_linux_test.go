@@ -75,7 +75,7 @@ func TestReaper_KillsGrandchildrenOfKilledLsugen(t *testing.T) {
 			break
 		}
 		if time.Now().After(end) {
-			t.Fatal("the helper's tool did not start its child within 10 s")
+			t.Fatal("the helper's tool did not start its child")
 		}
 	}
 	defer syscall.Kill(pid, syscall.SIGKILL)
@@ -87,7 +87,7 @@ func TestReaper_KillsGrandchildrenOfKilledLsugen(t *testing.T) {
 	}
 	for end := time.Now().Add(testenv.Limit(30 * time.Second)); alive(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
-			t.Fatalf("the tool's child %d survives SIGKILL of lsugen by 3 s", pid)
+			t.Fatalf("the tool's child %d survives SIGKILL of lsugen", pid)
 		}
 	}
 }
