@@ -158,6 +158,9 @@ type Design struct {
 	// Instances are the other units' designs placed in this one, their
 	// gates copied into Gates (see Instance).
 	Instances []Instance
+	// Memories are the memory macros of the design (see Memory), clocked
+	// by Clock; their read data are sources, like flip-flop outputs.
+	Memories []Memory
 
 	// Pipeline describes a unit pipelined at a clock period (package
 	// retime); nil for other designs.
