@@ -22,6 +22,13 @@ type Memory struct {
 	Width  int
 	Doc    string // one line for the instance's comment
 
+	// The macro's figures for the timing model, stated by the generator
+	// (from the spec, or the documented defaults): clock to RData valid
+	// and the setup of its inputs before the edge, in FO4, and its area
+	// per bit in NAND2 equivalents (array and periphery together).
+	AccessFO4, SetupFO4 float64
+	AreaPerBit          float64
+
 	RE    Net
 	RAddr Bus
 	RData Bus // driven by the memory: sources, like flip-flop outputs
