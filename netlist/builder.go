@@ -477,8 +477,9 @@ func (b *Builder) Equal(a, c Bus) Net {
 }
 
 // Build finishes the design: it removes gates whose outputs reach no
-// output port, numbers the remaining nets densely in a stable order, and
-// checks the structure.
+// output port, instance or memory input, numbers the remaining nets
+// densely in a stable order (constants, input bits, memory read data,
+// gate outputs), and checks the structure.
 func (b *Builder) Build() (*Design, error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs[0]
@@ -498,8 +499,17 @@ func (b *Builder) Build() (*Design, error) {
 			}
 		}
 	}
+	for _, m := range b.d.Memories {
+		if m.RE < 0 {
+			return nil, fmt.Errorf("netlist: %s: memory %s has no ports (call MemoryPorts)", b.d.Name, m.Name)
+		}
+	}
 	d := b.d
 	d.NumNets = int(b.next)
+	// Check the memories before dead-gate removal reads their nets.
+	if err := d.checkMemories(); err != nil {
+		return nil, fmt.Errorf("netlist: %s: %w", d.Name, err)
+	}
 
 	// Mark live gates backwards from the outputs.
 	driver := make([]int, d.NumNets)
@@ -526,6 +536,9 @@ func (b *Builder) Build() (*Design, error) {
 			}
 		}
 	}
+	for _, m := range d.Memories { // a memory's inputs are live, as outputs are
+		work = append(work, m.memoryInputs()...)
+	}
 	for len(work) > 0 {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -550,6 +563,12 @@ func (b *Builder) Build() (*Design, error) {
 				renum[n] = next
 				next++
 			}
+		}
+	}
+	for _, m := range d.Memories { // read data are sources, numbered before the gates
+		for _, n := range m.RData {
+			renum[n] = next
+			next++
 		}
 	}
 	var gates []Gate
@@ -610,6 +629,21 @@ func (b *Builder) Build() (*Design, error) {
 		insts[k] = inst
 	}
 	d.Instances = insts
+	mems := make([]Memory, len(d.Memories))
+	for k, m := range d.Memories {
+		renumBus := func(bus Bus) Bus {
+			nb := make(Bus, len(bus))
+			for j, n := range bus {
+				nb[j] = renum[n]
+			}
+			return nb
+		}
+		m.RE, m.WE = renum[m.RE], renum[m.WE]
+		m.RAddr, m.RData, m.WAddr = renumBus(m.RAddr), renumBus(m.RData), renumBus(m.WAddr)
+		m.WData, m.WMask = renumBus(m.WData), renumBus(m.WMask)
+		mems[k] = m
+	}
+	d.Memories = mems
 	names := map[Net]string{}
 	for n, s := range d.NetNames {
 		if renum[n] >= firstFree {

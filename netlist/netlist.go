@@ -132,7 +132,8 @@ type Port struct {
 func (p *Port) Width() int { return len(p.Bits) }
 
 // Design is one generated unit: its interface, its gates and its word-level
-// view. Gates are in topological order (DFF outputs count as sources).
+// view. Gates are in topological order (DFF outputs and memory read data
+// count as sources).
 type Design struct {
 	Name  string
 	Ports []Port
@@ -257,10 +258,12 @@ func (d *Design) Stats() [NumKinds]int {
 
 // Check verifies the design's structure: every gate has its kind's arity,
 // drives a net no one else drives, and reads only nets that are defined;
-// and there is no combinational cycle. A cycle is reported with the gates
-// on it.
+// the memories are well formed (see checkMemories), their read data
+// driven by nothing else and their inputs driven; and there is no
+// combinational cycle (DFF outputs and memory read data are sources). A
+// cycle is reported with the gates on it.
 func (d *Design) Check() error {
-	driver := make([]int32, d.NumNets) // gate index+1, or -1 for inputs/consts
+	driver := make([]int32, d.NumNets) // gate index+1, -1 for inputs/consts, memoryDriven for read data
 	for i := range driver {
 		driver[i] = 0
 	}
@@ -274,6 +277,17 @@ func (d *Design) Check() error {
 				return fmt.Errorf("port %s: net %d out of range", p.Name, n)
 			}
 			driver[n] = -1
+		}
+	}
+	if err := d.checkMemories(); err != nil {
+		return err
+	}
+	for _, m := range d.Memories {
+		for _, n := range m.RData {
+			if n < firstFree || int(n) >= d.NumNets || driver[n] != 0 {
+				return fmt.Errorf("memory %s: read data net %d is out of range, a constant, an input or read data twice", m.Name, n)
+			}
+			driver[n] = memoryDriven
 		}
 	}
 	for i, g := range d.Gates {
@@ -305,6 +319,13 @@ func (d *Design) Check() error {
 			}
 		}
 	}
+	for _, m := range d.Memories {
+		for _, n := range m.memoryInputs() {
+			if n < 0 || int(n) >= d.NumNets || driver[n] == 0 {
+				return fmt.Errorf("memory %s: input net %d is undriven", m.Name, n)
+			}
+		}
+	}
 	if cyc := d.findCycle(driver); cyc != nil {
 		var names []string
 		for _, gi := range cyc {
@@ -316,8 +337,12 @@ func (d *Design) Check() error {
 	return nil
 }
 
+// memoryDriven marks a memory's read data net in Check's driver table: a
+// source, like an input.
+const memoryDriven = -2
+
 // findCycle returns the gate indices of one combinational cycle, or nil.
-// DFFs break cycles: their outputs are sources.
+// DFFs and memories break cycles: their outputs are sources.
 func (d *Design) findCycle(driver []int32) []int {
 	const (
 		white = iota

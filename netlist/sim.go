@@ -17,6 +17,7 @@ type Sim struct {
 	runs []run
 	dffs []dffState
 	dTmp []uint64 // Step's sample of the D inputs
+	mems []simMem // the memories, in Design.Memories order
 	// gateByGate is set when a kind of the design has no loop in Eval.
 	gateByGate bool
 }
@@ -30,7 +31,8 @@ type run struct {
 
 type dffState struct{ d, q int32 }
 
-// NewSim compiles d for simulation. All DFFs start at 0.
+// NewSim compiles d for simulation. All DFFs start at 0, and so do the
+// memories' words and read data (see simMem).
 //
 // The gates are regrouped by logic level (1 + the deepest input; inputs,
 // constants and DFF outputs are level 0) and, within a level, by kind. A
@@ -40,7 +42,10 @@ type dffState struct{ d, q int32 }
 func NewSim(d *Design) *Sim {
 	s := &Sim{d: d, vals: make([]uint64, d.NumNets)}
 	s.vals[Const1] = ^uint64(0)
-	level := make([]int32, d.NumNets)
+	for i := range d.Memories {
+		s.mems = append(s.mems, newSimMem(&d.Memories[i]))
+	}
+	level := make([]int32, d.NumNets) // memory read data are level 0, as inputs
 	maxLevel := int32(0)
 	for _, g := range d.Gates {
 		if g.Kind == DFF {
@@ -247,8 +252,9 @@ func evalGeneric(v []uint64, c []int32, k Kind) {
 	}
 }
 
-// Step is one rising clock edge: every DFF loads its D input as computed by
-// the last Eval. Call Eval again to see the new outputs.
+// Step is one rising clock edge: every DFF loads its D input and every
+// memory reads and writes (Memory states how) as the last Eval computed
+// their inputs. Call Eval again to see the new outputs.
 func (s *Sim) Step() {
 	// Sample all D values first: a DFF's D may be another DFF's Q.
 	if len(s.dTmp) != len(s.dffs) {
@@ -258,8 +264,18 @@ func (s *Sim) Step() {
 	for i, f := range s.dffs {
 		tmp[i] = s.vals[f.d]
 	}
+	// The memories read their inputs before any Q or read data changes.
+	for i := range s.mems {
+		s.mems[i].edge(s.vals)
+	}
 	for i, f := range s.dffs {
 		s.vals[f.q] = tmp[i]
+	}
+	for i := range s.mems {
+		m := &s.mems[i]
+		for b, n := range m.rdata {
+			s.vals[n] = m.next[b]
+		}
 	}
 }
 
