@@ -7,7 +7,8 @@ import (
 	"github.com/lsugen/lsugen/netlist"
 )
 
-// Files renders both Verilog files of a design: file name -> contents.
+// Files renders both Verilog files of a design, and the file of its bank
+// module (BankFileName) when it has memories: file name -> contents.
 func Files(d *netlist.Design, info Info) (map[string][]byte, error) {
 	var r, g bytes.Buffer
 	if err := WriteRTL(&r, d, info); err != nil {
@@ -16,14 +17,26 @@ func Files(d *netlist.Design, info Info) (map[string][]byte, error) {
 	if err := WriteGates(&g, d, info); err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Name, err)
 	}
-	return map[string][]byte{RTLFileName(d): r.Bytes(), GatesFileName(d): g.Bytes()}, nil
+	out := map[string][]byte{RTLFileName(d): r.Bytes(), GatesFileName(d): g.Bytes()}
+	if len(d.Memories) > 0 {
+		var m bytes.Buffer
+		if err := WriteBank(&m, d, info); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		out[BankFileName(d)] = m.Bytes()
+	}
+	return out, nil
 }
 
-// Sources names the files a tool reads to elaborate d: for the RTL, its
-// submodules' RTL files (deepest first) and then its own; likewise for the
-// gate-level netlist. Submodule files are generated from their own units,
-// once, beside d's.
+// Sources names the files a tool reads to elaborate d: for the RTL, the
+// bank module's file when d has memories (both views instantiate it),
+// its submodules' RTL files (deepest first) and then its own; likewise
+// for the gate-level netlist. Submodule files are generated from their
+// own units, once, beside d's; the bank file by Files.
 func Sources(d *netlist.Design) (rtlFiles, gateFiles []string) {
+	if bank := BankFileName(d); bank != "" {
+		rtlFiles, gateFiles = []string{bank}, []string{bank}
+	}
 	for _, sub := range d.Submodules() {
 		rtlFiles = append(rtlFiles, RTLFileName(sub))
 		gateFiles = append(gateFiles, GatesFileName(sub))

@@ -89,6 +89,15 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			ndff++
 		}
 	}
+	for i := range d.Memories { // memory inputs are read like gate pins
+		for _, n := range memoryConns(&d.Memories[i]) {
+			if n.in {
+				for _, b := range n.bits {
+					nets[b].gateIn++
+				}
+			}
+		}
+	}
 	// Bits of multi-bit inputs that anything reads become scalar nets:
 	// Icarus elaborates each bit-select of a wide port slowly (a 20,000-gate
 	// netlist took 25 s to compile with bit-selects, 0.5 s with scalars).
@@ -105,10 +114,10 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 		}
 	}
 	var clock *netlist.Port
-	if ndff > 0 {
+	if ndff > 0 || len(d.Memories) > 0 {
 		clock = d.Port(d.Clock)
 		if clock == nil || clock.Dir != netlist.In || clock.Width() != 1 {
-			return nil, fmt.Errorf("rtl: %s: %d DFFs but the clock %q is not a one-bit input port", d.Name, ndff, d.Clock)
+			return nil, fmt.Errorf("rtl: %s: %d DFFs and %d memories but the clock %q is not a one-bit input port", d.Name, ndff, len(d.Memories), d.Clock)
 		}
 	}
 
@@ -122,6 +131,7 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 		}
 	}
 	insts := instanceWires(d, nets, instOf, names)
+	memWires := memoryWires(d, nets, names)
 	var wires, regs []netlist.Net
 	for gi, g := range d.Gates {
 		ni := &nets[g.Out]
@@ -159,10 +169,15 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 		"One continuous assign per library cell; the comment names the cell.",
 		cells + ".",
 	}
-	if clock != nil {
+	if ndff > 0 {
 		extra = append(extra, fmt.Sprintf("The DFFs load D at the rising edge of %s.", clock.Name))
 	}
 	extra = append(extra, instanceSummary(d)...)
+	if len(d.Memories) > 0 {
+		m := d.Memories[0]
+		extra = append(extra, fmt.Sprintf("Memories: %d of %s (%d words of %d bits, in %s), clocked by %s.",
+			len(d.Memories), m.Module, m.Words, m.Width, BankFileName(d), clock.Name))
+	}
 	f := &file{}
 	header(f, d, module, info, extra)
 	portList(f, d, module)
@@ -179,13 +194,16 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			}
 		}
 	}
-	if len(wires)+len(regs)+len(insts) > 0 {
+	if len(wires)+len(regs)+len(insts)+len(memWires) > 0 {
 		f.blank()
 		f.line("    // Internal nets.")
 		for _, iw := range insts {
 			for _, o := range iw.outs {
 				f.line("    wire %s%s;", declRange(len(o.used)), o.name)
 			}
+		}
+		for _, o := range memWires {
+			f.line("    wire %s%s;", declRange(len(o.used)), o.name)
 		}
 		for _, n := range wires {
 			f.line("    wire %s;", nets[n].text)
@@ -229,6 +247,9 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			f.line("%s", l)
 		}
 		f.line("    end")
+	}
+	for i := range d.Memories {
+		writeMemory(f, &d.Memories[i], nets, memWires[i], clock)
 	}
 	if clock != nil {
 		nets[clock.Bits[0]].read = true
@@ -277,12 +298,80 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			}
 		}
 	}
+	for _, o := range memWires {
+		for i, n := range o.bits {
+			o.used[i] = nets[n].read
+		}
+		if !allTrue(o.used) {
+			items = append(items, bitRanges(o.name, o.used)...)
+		}
+	}
 	unusedSink(f, names.take(unusedName), items)
 	f.blank()
 	f.line("endmodule")
 	f.blank()
 	f.line("`default_nettype wire")
 	return f, nil
+}
+
+// memConn is one port of a memory instance: the bank module's port and the
+// design's nets on it.
+type memConn struct {
+	port string
+	in   bool
+	bits netlist.Bus
+}
+
+// memoryConns lists m's ports in the bank module's order, the clock apart.
+func memoryConns(m *netlist.Memory) []memConn {
+	return []memConn{
+		{bankRE, true, netlist.Bus{m.RE}}, {bankRAddr, true, m.RAddr}, {bankRData, false, m.RData},
+		{bankWE, true, netlist.Bus{m.WE}}, {bankWAddr, true, m.WAddr}, {bankWData, true, m.WData}, {bankWMask, true, m.WMask},
+	}
+}
+
+// memoryWires declares the read data wire of every memory, <name>_rdata_o,
+// and prints its nets as bits of it.
+func memoryWires(d *netlist.Design, nets []netInfo, names *namer) []instOut {
+	var out []instOut
+	for _, m := range d.Memories {
+		o := instOut{name: names.take(m.Name + "_" + bankRData), bits: m.RData, used: make([]bool, len(m.RData))}
+		for i, n := range m.RData {
+			nets[n].text = bitRef(&netlist.Port{Name: o.name, Bits: o.bits}, i)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// writeMemory prints memory m as an instance of its bank module.
+func writeMemory(f *file, m *netlist.Memory, nets []netInfo, rdata instOut, clock *netlist.Port) {
+	f.blank()
+	doc := fmt.Sprintf("%s: a memory, an instance of %s (%d words of %d bits)", m.Name, m.Module, m.Words, m.Width)
+	if d := oneLine(m.Doc); d != "" {
+		doc += ": " + d
+	}
+	f.comment("    ", doc+".")
+	f.line("    %s %s (", m.Module, m.Name)
+	writeConn(f, bankClk, clock.Name, ",")
+	conns := memoryConns(m)
+	for ci, c := range conns {
+		val := rdata.name
+		if c.in {
+			parts := make([]string, len(c.bits))
+			for i, n := range c.bits {
+				parts[len(c.bits)-1-i] = nets[n].text
+				nets[n].read = true
+			}
+			val = concatText(parts)
+		}
+		sep := ","
+		if ci == len(conns)-1 {
+			sep = ""
+		}
+		writeConn(f, c.port, val, sep)
+	}
+	f.line("    );")
 }
 
 // instWires are the output wires of one instance in the gate-level module.

@@ -119,6 +119,20 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 		}
 	}
 
+	// Both views place each memory as an instance of the same name, so
+	// that a proof can match the two sides' banks.
+	insts := map[string]string{}
+	for _, a := range d.RTL.Assigns {
+		if a.Inst != nil {
+			insts[a.Name] = a.Inst.Module
+		}
+	}
+	for _, m := range d.Memories {
+		if insts[m.Name] != m.Module {
+			return nil, fmt.Errorf("rtl: %s: memory %s: the word-level view has no instance %s of %s", d.Name, m.Name, m.Name, m.Module)
+		}
+	}
+
 	f := &file{}
 	header(f, d, d.Name, info, nil)
 	portList(f, d, d.Name)

@@ -1,0 +1,130 @@
+package rtl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// Bank module ports: the same names in the bank module and in both
+// writers' instances of it.
+const (
+	bankClk   = "clk"
+	bankRE    = "re_i"
+	bankRAddr = "raddr_i"
+	bankRData = "rdata_o"
+	bankWE    = "we_i"
+	bankWAddr = "waddr_i"
+	bankWData = "wdata_i"
+	bankWMask = "wmask_i"
+)
+
+// BankFileName is the file of d's bank module, "<Module>.v", or "" for a
+// design without memories.
+func BankFileName(d *netlist.Design) string {
+	if len(d.Memories) == 0 {
+		return ""
+	}
+	return d.Memories[0].Module + ".v"
+}
+
+// bankDesign is the bank module's interface as a design of ports only, so
+// that the header and port list are printed as every module's are.
+func bankDesign(m *netlist.Memory) *netlist.Design {
+	a := netlist.MemoryAddrBits(m.Words)
+	g := m.Width / len(m.WMask)
+	port := func(name string, dir netlist.Dir, w int, doc string) netlist.Port {
+		return netlist.Port{Name: name, Dir: dir, Bits: make(netlist.Bus, w), Doc: doc}
+	}
+	d := &netlist.Design{Name: m.Module, Clock: bankClk, Ports: []netlist.Port{
+		port(bankClk, netlist.In, 1, "clock: both ports act at its rising edge"),
+		port(bankRE, netlist.In, 1, "read enable"),
+		port(bankRAddr, netlist.In, a, "read address (word)"),
+		port(bankRData, netlist.Out, m.Width, "read data: the word read at the last edge with re_i"),
+		port(bankWE, netlist.In, 1, "write enable"),
+		port(bankWAddr, netlist.In, a, "write address (word)"),
+		port(bankWData, netlist.In, m.Width, "write data"),
+		port(bankWMask, netlist.In, len(m.WMask), fmt.Sprintf("write mask: bit j enables bits [j*%d +: %d]", g, g)),
+	}}
+	d.Header = []string{
+		fmt.Sprintf("A memory bank of %d words of %d bits (%d bits), one synchronous read port and one write port, both clocked by the rising edge of clk.",
+			m.Words, m.Width, m.Words*m.Width),
+		"",
+		"Read: at a rising edge where re_i is 1, rdata_o takes word raddr_i as it was before the edge (read-first: a write at the same edge is not seen); where re_i is 0, rdata_o holds.",
+		fmt.Sprintf("Write: at a rising edge where we_i is 1, the %d-bit granules of word waddr_i whose wmask_i bit is 1 take wdata_i's.", g),
+		fmt.Sprintf("An address at or past %d reads 0 and is not written.", m.Words),
+		"The words and rdata_o have no reset value: they are X in simulation until written and read.",
+		"",
+		"Synthesis infers one memory (Yosys $mem_v2 with a synchronous read port); a real design replaces this module by an SRAM macro with the same ports and behaviour.",
+	}
+	return d
+}
+
+// WriteBank writes d's bank module (the Module of its memories), a
+// behavioural array that synthesis infers as a memory.
+func WriteBank(w io.Writer, d *netlist.Design, info Info) error {
+	if d == nil || len(d.Memories) == 0 {
+		return errors.New("rtl: WriteBank: a design with memories is required")
+	}
+	if err := d.Check(); err != nil {
+		return fmt.Errorf("rtl: %s: %w", d.Name, err)
+	}
+	m := &d.Memories[0]
+	if !validIdent(m.Module) {
+		return fmt.Errorf("rtl: %s: bank module name %q is not a Verilog identifier", d.Name, m.Module)
+	}
+	bd := bankDesign(m)
+	a, g := netlist.MemoryAddrBits(m.Words), m.Width/len(m.WMask)
+	f := &file{}
+	header(f, bd, m.Module, info, nil)
+	portList(f, bd, m.Module)
+	f.blank()
+	f.line("    reg %smem [0:%d];", declRange(m.Width), m.Words-1)
+	f.line("    reg %srdata;", declRange(m.Width))
+	f.blank()
+	// A guard only where the address can reach past the last word: Verilator
+	// flags a comparison that is always true.
+	guard := func(addr string) string {
+		if needGuard(a, m.Words) {
+			return fmt.Sprintf(" && %s < %d'd%d", addr, a, m.Words)
+		}
+		return ""
+	}
+	f.line("    // Read port: read-first; holds while re_i is 0.")
+	f.line("    always @(posedge %s) begin", bankClk)
+	if needGuard(a, m.Words) {
+		f.line("        if (%s) begin", bankRE)
+		f.line("            if (%s < %d'd%d) %s <= mem[%s];", bankRAddr, a, m.Words, "rdata", bankRAddr)
+		f.line("            else rdata <= %d'd0;", m.Width)
+		f.line("        end")
+	} else {
+		f.line("        if (%s) rdata <= mem[%s];", bankRE, bankRAddr)
+	}
+	f.line("    end")
+	f.line("    assign %s = rdata;", bankRData)
+	f.blank()
+	f.line("    // Write port: one enable per %d-bit granule.", g)
+	f.line("    always @(posedge %s) begin", bankClk)
+	f.line("        if (%s%s) begin", bankWE, guard(bankWAddr))
+	for j := range len(m.WMask) {
+		en := bankWMask
+		if len(m.WMask) > 1 {
+			en = fmt.Sprintf("%s[%d]", bankWMask, j)
+		}
+		hi, lo := (j+1)*g-1, j*g
+		sel := fmt.Sprintf("[%d:%d]", hi, lo)
+		if m.Width == 1 {
+			sel = ""
+		}
+		f.line("            if (%s) mem[%s]%s <= %s%s;", en, bankWAddr, sel, bankWData, sel)
+	}
+	f.line("        end")
+	f.line("    end")
+	f.blank()
+	f.line("endmodule")
+	f.blank()
+	f.line("`default_nettype wire")
+	return f.writeTo(w)
+}
