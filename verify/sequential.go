@@ -120,6 +120,11 @@ func prepareSeq(job Job, plan SeqPlan) (*prepared, error) {
 		return nil, fmt.Errorf("%s: %w", d.Name, err)
 	}
 	segs := plan.segments()
+	if len(d.Memories) > 0 {
+		// Memory words outlive a reset: a lane that started a later
+		// segment from reset would lack what the stream wrote before it.
+		segs = []segment{{0, plan.Cycles}}
+	}
 	s := record(job.Seq, stim, ins, outs, plan.Cycles, segs)
 	coverage := fmt.Sprintf("%d cycles", plan.Cycles)
 	if len(segs) > 1 {

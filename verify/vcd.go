@@ -131,6 +131,11 @@ func newVCDWriter(d *netlist.Design, outs []*netlist.Port, version, path string)
 		fmt.Fprintf(&inner, "$var wire 1 %s %s $end\n", c, name)
 		v.sigs = append(v.sigs, vcdSig{c, netlist.Bus{g.Out}})
 	}
+	for _, m := range d.Memories { // read data: sources, as DFF outputs
+		c := code()
+		fmt.Fprintf(&inner, "$var wire %d %s %s $end\n", len(m.RData), c, vcdRef(m.Name+"_rdata", len(m.RData)))
+		v.sigs = append(v.sigs, vcdSig{c, m.RData})
+	}
 	p("$scope module dut $end\n%s$upscope $end\n", inner.String())
 	p("$upscope $end\n$enddefinitions $end\n")
 	v.last = make([]string, len(v.sigs)+len(v.outs)+1)

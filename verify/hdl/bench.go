@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,7 +54,7 @@ func (e Engine) valid() bool { return e == Icarus || e == Verilator }
 // different engines; calls for the same Dir and engine take turns.
 type Bench struct {
 	Dir     string         // work directory; created if missing
-	Sources []string       // Verilog files defining the modules
+	Sources []string       // Verilog files defining the modules; a file named twice is read once
 	Modules []string       // module names, e.g. {"h", "h_gates"}
 	Ports   []netlist.Port // the shared interface (only Name, Dir and width are used)
 
@@ -364,6 +365,11 @@ func (b *Bench) prepare() (*prepared, error) {
 		abs, err := filepath.Abs(s)
 		if err != nil {
 			return nil, err
+		}
+		// A file both views read (a design's bank module, rtl.Sources) is
+		// compiled once.
+		if slices.Contains(p.sources, abs) {
+			continue
 		}
 		if abs == p.tbPath {
 			return nil, fmt.Errorf("source %s is the testbench's file", s)
