@@ -25,7 +25,11 @@ func Fingerprint(d *netlist.Design) ([32]byte, error) {
 		if err != nil {
 			return [32]byte{}, err
 		}
-		for _, f := range []string{rtl.RTLFileName(m), rtl.GatesFileName(m)} {
+		names := []string{rtl.RTLFileName(m), rtl.GatesFileName(m)}
+		if bank := rtl.BankFileName(m); bank != "" {
+			names = append(names, bank)
+		}
+		for _, f := range names {
 			h.Write(name.ReplaceAll(files[f], []byte("UNIT$1")))
 			h.Write([]byte{0})
 		}

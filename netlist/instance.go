@@ -36,8 +36,8 @@ func (b *Builder) Instance(name string, sub *Design, in map[string]Bus) map[stri
 		}
 		return out
 	}
-	if sub.Clock != "" {
-		return fail("only combinational designs can be instantiated")
+	if sub.Clock != "" || len(sub.Memories) > 0 {
+		return fail("only combinational designs can be instantiated (no registers or memories)")
 	}
 	for _, inst := range b.d.Instances {
 		if inst.Name == name {

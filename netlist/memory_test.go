@@ -348,3 +348,14 @@ func benchBanks(b *testing.B, alike bool) {
 
 func BenchmarkSim_Banks32x1536x32_LanesAlike(b *testing.B)    { benchBanks(b, true) }
 func BenchmarkSim_Banks32x1536x32_LanesDistinct(b *testing.B) { benchBanks(b, false) }
+
+// TestInstance_RefusesMemories: a design with memories is not copied
+// into another as an instance (its banks would be lost in the copy).
+func TestInstance_RefusesMemories(t *testing.T) {
+	sub := mustBuild(t, twoBanks(6))
+	b := NewBuilder("parent")
+	b.Instance("u", sub, map[string]Bus{})
+	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "memories") {
+		t.Errorf("instance of a design with memories: %v", err)
+	}
+}

@@ -81,6 +81,9 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 	if d == nil {
 		return nil, errors.New("retime: nil design")
 	}
+	if len(d.Memories) > 0 {
+		return nil, fmt.Errorf("retime: %s has memory macros: pipelining a design with memories is not supported", d.Name)
+	}
 	if d.Clock != "" {
 		return nil, fmt.Errorf("retime: %s is already clocked", d.Name)
 	}

@@ -3,6 +3,7 @@ package retime_test
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lsugen/lsugen/gen"
@@ -189,5 +190,22 @@ func BenchmarkPipeline_AllToAll64(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(r.Registers), "registers")
+	}
+}
+
+// TestPipeline_RefusesMemories: a design with memory macros is refused
+// with a message that says why, not as "already clocked".
+func TestPipeline_RefusesMemories(t *testing.T) {
+	b := netlist.NewBuilder("mem")
+	b.Clock("clk", "")
+	q := b.Memory("m", "bank", 2, 1, 1, "")
+	b.MemoryPorts("m", netlist.Const1, netlist.Bus{netlist.Const0}, netlist.Const0, netlist.Bus{netlist.Const0}, netlist.Bus{netlist.Const0}, netlist.Bus{netlist.Const1})
+	b.Output("q", q, "")
+	d, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := retime.Pipeline(d, retime.Options{PeriodFO4: 20}); err == nil || !strings.Contains(err.Error(), "memory macros") {
+		t.Errorf("Pipeline of a design with memories: %v", err)
 	}
 }

@@ -271,7 +271,7 @@ func (s *Sweep) Unfinished() (bad []Point, err error) {
 	return bad, fmt.Errorf("%d of %s not computed (%s)", len(bad), plot.Plural(len(s.Points), "point"), strings.Join(what, ", "))
 }
 
-// Digest is a SHA-256 of d's ports and gates: a result file computed from
+// Digest is a SHA-256 of d's ports, gates and memories: a result file computed from
 // another netlist is not a point of the sweep.
 func Digest(d *netlist.Design) string {
 	h := sha256.New()
@@ -302,6 +302,20 @@ func Digest(d *netlist.Design) string {
 		put(uint64(len(g.In)))
 		for _, n := range g.In {
 			put(uint64(n))
+		}
+	}
+	// Memories only where there are some, so that the digests of
+	// designs without them stay what they were.
+	for _, m := range d.Memories {
+		str(m.Name)
+		str(m.Module)
+		put(uint64(m.Words))
+		put(uint64(m.Width))
+		for _, bus := range []netlist.Bus{{m.RE}, m.RAddr, m.RData, {m.WE}, m.WAddr, m.WData, m.WMask} {
+			put(uint64(len(bus)))
+			for _, n := range bus {
+				put(uint64(n))
+			}
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
