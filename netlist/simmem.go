@@ -46,12 +46,10 @@ func group(v []uint64, addr []int32, lanes uint64) (int, uint64) {
 	l := uint(bits.TrailingZeros64(lanes))
 	a, same := 0, lanes
 	for j, n := range addr {
-		if x := v[n]; x>>l&1 == 1 {
-			a |= 1 << j
-			same &= x
-		} else {
-			same &^= x
-		}
+		x := v[n]
+		bit := x >> l & 1
+		a |= int(bit) << j
+		same &^= x ^ -bit // without branches: random addresses defeat prediction
 	}
 	return a, same
 }
