@@ -128,3 +128,23 @@ func WriteBank(w io.Writer, d *netlist.Design, info Info) error {
 	f.line("`default_nettype wire")
 	return f.writeTo(w)
 }
+
+// checkBankPorts verifies that a word-level instance of m's bank module
+// connects its ports in the module's order and widths, an output only
+// at rdata_o, and clk to the design's clock.
+func checkBankPorts(m *netlist.Memory, inst *netlist.InstanceRTL, clock string) error {
+	want := bankDesign(m).Ports
+	if len(inst.Ports) != len(want) {
+		return fmt.Errorf("the instance connects %d ports, the bank module has %d", len(inst.Ports), len(want))
+	}
+	for i, p := range want {
+		c := inst.Ports[i]
+		if c.Port != p.Name || c.W != p.Width() || (c.In == nil) != (p.Dir == netlist.Out) {
+			return fmt.Errorf("port %d is %s (%d bits), want %s (%d bits, %s)", i, c.Port, c.W, p.Name, p.Width(), map[netlist.Dir]string{netlist.In: "an input", netlist.Out: "an output"}[p.Dir])
+		}
+	}
+	if c := inst.Ports[0].In; c.Op != netlist.OpRef || c.Name != clock {
+		return fmt.Errorf("%s must be the design's clock %s", bankClk, clock)
+	}
+	return nil
+}

@@ -137,7 +137,8 @@ func TestMemory_FilesLintClean(t *testing.T) {
 }
 
 // TestMemory_RTLNeedsBankInstances: the readable view must place every
-// memory as an instance of the bank module under the memory's name.
+// memory as an instance of the bank module under the memory's name, with
+// the module's ports in order.
 func TestMemory_RTLNeedsBankInstances(t *testing.T) {
 	d := memDesign(t, 6)
 	r := *d.RTL
@@ -147,6 +148,18 @@ func TestMemory_RTLNeedsBankInstances(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteRTL(&buf, d, testInfo); err == nil || !strings.Contains(err.Error(), "no instance bank1") {
 		t.Errorf("WriteRTL without bank1's instance: %v", err)
+	}
+	// The bank's ports in another order.
+	d = memDesign(t, 6)
+	r = *d.RTL
+	r.Assigns = append([]netlist.Assign{}, r.Assigns...)
+	inst := *r.Assigns[0].Inst
+	inst.Ports = append([]netlist.PortConn{}, inst.Ports...)
+	inst.Ports[1], inst.Ports[4] = inst.Ports[4], inst.Ports[1]
+	r.Assigns[0].Inst = &inst
+	d.RTL = &r
+	if err := WriteRTL(&buf, d, testInfo); err == nil || !strings.Contains(err.Error(), "port 1 is we_i") {
+		t.Errorf("WriteRTL with bank0's ports out of order: %v", err)
 	}
 }
 

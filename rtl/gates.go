@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/verilog"
 )
 
 // WriteGates writes the structural module d.Name+"_gates", printed from
@@ -76,6 +77,16 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 			} else {
 				nets[n].outs++
 			}
+		}
+	}
+	for _, m := range d.Memories {
+		for _, id := range []string{m.Name, m.Module} {
+			if !validIdent(id) || verilog.IsReserved(id) {
+				return nil, fmt.Errorf("rtl: %s: memory %s: %q is not a usable Verilog identifier", d.Name, m.Name, id)
+			}
+		}
+		if !names.reserve(m.Name) {
+			return nil, fmt.Errorf("rtl: %s: memory %s: the name is taken by a port or the module", d.Name, m.Name)
 		}
 	}
 	instOf := d.InstanceOf()
@@ -173,11 +184,7 @@ func writeGates(d *netlist.Design, info Info) (*file, error) {
 		extra = append(extra, fmt.Sprintf("The DFFs load D at the rising edge of %s.", clock.Name))
 	}
 	extra = append(extra, instanceSummary(d)...)
-	if len(d.Memories) > 0 {
-		m := d.Memories[0]
-		extra = append(extra, fmt.Sprintf("Memories: %d of %s (%d words of %d bits, in %s), clocked by %s.",
-			len(d.Memories), m.Module, m.Words, m.Width, BankFileName(d), clock.Name))
-	}
+	extra = append(extra, memorySummary(d)...)
 	f := &file{}
 	header(f, d, module, info, extra)
 	portList(f, d, module)
@@ -501,6 +508,16 @@ func fnVerilog(f netlist.Fn, in []string) string {
 		return operand(f.Args[0]) + " ? " + operand(f.Args[1]) + " : " + operand(f.Args[2])
 	}
 	panic(fmt.Sprintf("rtl: no Verilog for function operator %d", f.Op))
+}
+
+// memorySummary is the header's line about the memories of d.
+func memorySummary(d *netlist.Design) []string {
+	if len(d.Memories) == 0 {
+		return nil
+	}
+	m := d.Memories[0]
+	return []string{fmt.Sprintf("Memories: %d of %s (%d words of %d bits, defined in %s), clocked by %s.",
+		len(d.Memories), m.Module, m.Words, m.Width, BankFileName(d), d.Clock)}
 }
 
 // instanceSummary is the header's line about the instances of d.

@@ -121,20 +121,25 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 
 	// Both views place each memory as an instance of the same name, so
 	// that a proof can match the two sides' banks.
-	insts := map[string]string{}
+	insts := map[string]*netlist.InstanceRTL{}
 	for _, a := range d.RTL.Assigns {
 		if a.Inst != nil {
-			insts[a.Name] = a.Inst.Module
+			insts[a.Name] = a.Inst
 		}
 	}
-	for _, m := range d.Memories {
-		if insts[m.Name] != m.Module {
+	for i := range d.Memories {
+		m := &d.Memories[i]
+		inst := insts[m.Name]
+		if inst == nil || inst.Module != m.Module {
 			return nil, fmt.Errorf("rtl: %s: memory %s: the word-level view has no instance %s of %s", d.Name, m.Name, m.Name, m.Module)
+		}
+		if err := checkBankPorts(m, inst, d.Clock); err != nil {
+			return nil, fmt.Errorf("rtl: %s: memory %s: %w", d.Name, m.Name, err)
 		}
 	}
 
 	f := &file{}
-	header(f, d, d.Name, info, nil)
+	header(f, d, d.Name, info, memorySummary(d))
 	portList(f, d, d.Name)
 
 	for _, p := range d.RTL.Params {
