@@ -193,3 +193,48 @@ func TestMemory_YosysInfersOneMemoryPerBank(t *testing.T) {
 		}
 	}
 }
+
+// TestMemory_BankGeometriesLintClean lints the bank module and the
+// gate-level instance over corner geometries: one word, one bit, a
+// one-bit mask, a power-of-two depth, the 48 KB memory's banks.
+func TestMemory_BankGeometriesLintClean(t *testing.T) {
+	for _, g := range [][3]int{{1, 1, 1}, {2, 4, 1}, {5, 16, 2}, {1536, 32, 4}, {1024, 64, 8}} {
+		words, width, mask := g[0], g[1], g[2]
+		t.Run(fmt.Sprintf("%dx%d_m%d", words, width, mask), func(t *testing.T) {
+			b := netlist.NewBuilder("geom")
+			b.Clock("clk", "clock")
+			a := netlist.MemoryAddrBits(words)
+			in := b.Input("in_i", 2+2*a+width+mask, "everything")
+			module := fmt.Sprintf("bank_%dx%d", words, width)
+			q := b.Memory("m", module, words, width, mask, "")
+			b.MemoryPorts("m", in[0], in[2:2+a], in[1], in[2+a:2+2*a], in[2+2*a:2+2*a+width], in[2+2*a+width:])
+			b.Output("q_o", q, "read data")
+			ref := netlist.Ref
+			b.SetRTL(&netlist.RTL{Assigns: []netlist.Assign{
+				{Name: "m", Inst: &netlist.InstanceRTL{Module: module, Ports: []netlist.PortConn{
+					{Port: "clk", In: ref("clk", 1), W: 1},
+					{Port: "re_i", In: netlist.Slice(ref("in_i", len(in)), 0, 0), W: 1},
+					{Port: "raddr_i", In: netlist.Slice(ref("in_i", len(in)), 1+a, 2), W: a},
+					{Port: "rdata_o", Wire: "m_rdata", W: width},
+					{Port: "we_i", In: netlist.Slice(ref("in_i", len(in)), 1, 1), W: 1},
+					{Port: "waddr_i", In: netlist.Slice(ref("in_i", len(in)), 1+2*a, 2+a), W: a},
+					{Port: "wdata_i", In: netlist.Slice(ref("in_i", len(in)), 1+2*a+width, 2+2*a), W: width},
+					{Port: "wmask_i", In: netlist.Slice(ref("in_i", len(in)), len(in)-1, 2+2*a+width), W: mask},
+				}}},
+				{Name: "q_o", Expr: ref("m_rdata", width)},
+			}})
+			d, err := b.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := outDir(t)
+			writeAll(t, dir, d)
+			bank := BankFileName(d)
+			lint(t, dir, bank)
+			for _, top := range []string{RTLFileName(d), GatesFileName(d)} {
+				run(t, dir, "verilator", "--lint-only", "-Wall", bank, top)
+				run(t, dir, "iverilog", "-g2005", "-Wall", "-o", os.DevNull, bank, top)
+			}
+		})
+	}
+}

@@ -227,6 +227,11 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 		if err := claim(rtl.GatesFileName(u.Design), who, "gate netlist"); err != nil {
 			return err
 		}
+		if bank := rtl.BankFileName(u.Design); bank != "" {
+			if err := claim(bank, who, "bank module"); err != nil {
+				return err
+			}
+		}
 	}
 	for _, u := range units {
 		who, n := unitName(u), u.Design.Name
