@@ -36,6 +36,9 @@ type Unit struct {
 	// RTLLibs and GateLibs are the files of the units this one
 	// instantiates (rtl.Sources), listed before RTLFile and GatesFile.
 	RTLLibs, GateLibs []string
+	// Bank is the file of the unit's memory bank module (rtl.BankFileName),
+	// first in RTLLibs and GateLibs; "" for a unit without memories.
+	Bank string
 	// Clock is the clock port of a sequential unit, "" for a combinational
 	// one; Inputs excludes it.
 	Clock           string
@@ -101,6 +104,7 @@ func NewUnit(d *netlist.Design, kind, variant, source, version string, est Estim
 	}
 	rtlFiles, gateFiles := rtl.Sources(d)
 	u.RTLLibs, u.GateLibs = rtlFiles[:len(rtlFiles)-1], gateFiles[:len(gateFiles)-1]
+	u.Bank = rtl.BankFileName(d)
 	opt := est.Options
 	if opt.DriverSize == 0 {
 		opt = timing.DefaultOptions()

@@ -24,6 +24,15 @@ func YosysScript(u *Unit) []byte {
 	w("# Run in this directory: yosys %s  (writes %s)", YosysFileName(u.Name), out)
 	w("")
 	for _, f := range append(append([]string(nil), u.RTLLibs...), u.RTLFile) {
+		if f == u.Bank {
+			// Its array as flip-flops would be the bulk of the netlist and of
+			// the run; a real flow places an SRAM macro there.
+			w("# %s is the memory bank: read as a black box, as a flow reads an SRAM", f)
+			w("# macro's model. To see Yosys infer one memory per bank instead, read it")
+			w("# plainly and run: synth -flatten -top %s -run :fine; stat", u.Name)
+			w("read_verilog -lib %s", f)
+			continue
+		}
 		w("read_verilog %s", f)
 	}
 	w("hierarchy -check -top %s", u.Name)
