@@ -88,6 +88,8 @@ type outcome struct {
 // beside them. The report keeps the order of units. progress, if not nil,
 // is called as each unit finishes, from one goroutine at a time.
 //
+// A unit with memory macros is reported as skipped (MemoryReason).
+//
 // The first unit to fail cancels the others and its error is returned,
 // with the unit's name; a unit whose tool run exceeds Config.Timeout is
 // reported as skipped, not failed. Cancelling ctx stops the run with
@@ -99,6 +101,9 @@ func Crosscheck(ctx context.Context, units []CrosscheckUnit, opts CrosscheckOpti
 	}
 	var todo []int
 	for i, u := range units {
+		if u.Skip == "" {
+			u.Skip = MemoryReason(u.Design) // the flow refuses it (Flow.Run)
+		}
 		if u.Skip != "" {
 			c.report.Skipped = append(c.report.Skipped, Skipped{Name: u.Design.Name, Gates: len(u.Design.Gates), Reason: u.Skip})
 			continue

@@ -390,10 +390,37 @@ type UnitResult struct {
 	Dir string
 }
 
+// MemoryReason says why the flow does not take a design with memory
+// macros (netlist.Memory), "" for a design without: it has no liberty
+// model of the bank module, and synthesising the bank's behavioural array
+// would time thousands of flip-flops where the design means an SRAM
+// macro. Such a design's timing is lsugen's model's alone.
+func MemoryReason(d *netlist.Design) string {
+	if len(d.Memories) == 0 {
+		return ""
+	}
+	bits := 0
+	for _, m := range d.Memories {
+		bits += m.Words * m.Width
+	}
+	return fmt.Sprintf("%d memory macros (module %s, %d bits): the flow has no liberty model of the bank, and synthesis would turn its behavioural array into flip-flops, not a macro", len(d.Memories), d.Memories[0].Module, bits)
+}
+
+// refuseMemories is the flow's error for a design with memory macros.
+func refuseMemories(d *netlist.Design) error {
+	if r := MemoryReason(d); r != "" {
+		return fmt.Errorf("sta: %s: not cross-checked: %s", d.Name, r)
+	}
+	return nil
+}
+
 // Run writes the design's Verilog (the readable RTL, or the gate netlist
 // with Config.Source "gates") into WorkDir/NAME, synthesises it plainly and
 // timing-driven, and times both netlists.
 func (f *Flow) Run(ctx context.Context, d *netlist.Design, info rtl.Info) (*UnitResult, error) {
+	if err := refuseMemories(d); err != nil {
+		return nil, err
+	}
 	dir := filepath.Join(f.cfg.WorkDir, safeFileName(d.Name))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err

@@ -100,6 +100,9 @@ func portBit(p *netlist.Port, i int) string {
 // RunMapped writes d's gates in the library's cells (MappedVerilog) into
 // WorkDir/NAME and times them with OpenSTA under the flow's conditions.
 func (f *Flow) RunMapped(ctx context.Context, d *netlist.Design, ch *liberty.Characterization) (*Timing, error) {
+	if err := refuseMemories(d); err != nil {
+		return nil, err
+	}
 	dir := filepath.Join(f.cfg.WorkDir, safeFileName(d.Name))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
