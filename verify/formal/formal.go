@@ -108,7 +108,7 @@ type Result struct {
 	Method     string // e.g. "miter, SAT (ABC dc2; iprove)"
 	Equivalent bool
 	Cex        *Counterexample // when not equivalent
-	Inputs     int             // miter inputs: the unit's input bits, then one per register pair
+	Inputs     int             // miter inputs: the unit's input bits, its memories' read data bits, then one per register pair
 	AndGates   int             // AND gates of the miter
 	Elapsed    time.Duration
 	// Yosys and ABC are the wall-clock times of the tool runs: reading

@@ -24,7 +24,8 @@ type stateWord struct {
 
 // stateWords lists the state of d's word-level view, registers first,
 // then memories word by word. It refuses a design whose flip-flop count
-// differs from it.
+// differs from it. Memory macros (d.Memories) are not state here: their
+// bits are no flip-flops, and the proof treats the banks as black boxes.
 func stateWords(d *netlist.Design) ([]stateWord, error) {
 	if d.RTL == nil {
 		return nil, fmt.Errorf("no word-level view, which the register correspondence comes from")
