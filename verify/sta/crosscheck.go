@@ -88,8 +88,6 @@ type outcome struct {
 // beside them. The report keeps the order of units. progress, if not nil,
 // is called as each unit finishes, from one goroutine at a time.
 //
-// A unit with memory macros is reported as skipped (MemoryReason).
-//
 // The first unit to fail cancels the others and its error is returned,
 // with the unit's name; a unit whose tool run exceeds Config.Timeout is
 // reported as skipped, not failed. Cancelling ctx stops the run with
@@ -101,9 +99,6 @@ func Crosscheck(ctx context.Context, units []CrosscheckUnit, opts CrosscheckOpti
 	}
 	var todo []int
 	for i, u := range units {
-		if u.Skip == "" {
-			u.Skip = MemoryReason(u.Design) // the flow refuses it (Flow.Run)
-		}
 		if u.Skip != "" {
 			c.report.Skipped = append(c.report.Skipped, Skipped{Name: u.Design.Name, Gates: len(u.Design.Gates), Reason: u.Skip})
 			continue
@@ -135,6 +130,9 @@ func (c *crosscheck) setUp(ctx context.Context) error {
 	// Every cell is a candidate for the model's table: the don't-use cells
 	// are already cut from the flow's copy of the library.
 	if c.ch, err = liberty.Characterize(c.flow.Lib.Library, liberty.Options{DontUse: []string{}}); err != nil {
+		return err
+	}
+	if c.flow.Macro, err = MacroScaleFor(c.flow.Lib.Library, c.ch); err != nil {
 		return err
 	}
 	c.report = NewReport(c.flow, fo4, c.opts.BandPct)
@@ -206,6 +204,9 @@ func (c *crosscheck) runUnit(ctx context.Context, u CrosscheckUnit) outcome {
 		mapped, err = c.flow.RunMapped(ctx, u.Design, c.ch)
 	}
 	var stages *stageTimings
+	if err == nil && staged(u.Design) && len(u.Design.Memories) > 0 {
+		err = errors.New("a pipelined unit with memory macros: its stages are timed at flip-flops only")
+	}
 	if err == nil && staged(u.Design) {
 		stages, err = c.flow.timeStages(ctx, u.Design, res, c.report.FO4.PS)
 	}
