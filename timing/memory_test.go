@@ -29,6 +29,7 @@ func memChainDesign(n int) *netlist.Design {
 			WData: netlist.Bus{a0, a1, a0, a1}, WMask: netlist.Bus{netlist.Const1}}
 	}
 	d.Memories = []netlist.Memory{bank("bank0", netlist.Bus{a0, a1}, d0), bank("bank1", netlist.Bus{x, a1}, d1)}
+	d.Paths = []netlist.Path{{Name: "bank to bank", From: d0, To: netlist.Bus{x}}}
 	d.Ports = []netlist.Port{port("clk", netlist.In, clk), port("a", netlist.In, a0, a1), port("q", netlist.Out, d1...)}
 	return d
 }
@@ -71,6 +72,11 @@ func TestAnalyze_MemoryToMemoryPath(t *testing.T) {
 		}
 		if want := round4(8 + gates/tau + 2); !near(r.FO4, want) || !near(last.Arrival, want) {
 			t.Errorf("%s: %v FO4 (last arrival %v), want access 8 + gates %v + setup 2 = %v", mode, r.FO4, last.Arrival, gates/tau, want)
+		}
+		// The same path as a named one starts at the access time and
+		// has no setup.
+		if len(r.Paths) != 1 || strings.Join(r.Paths[0].Cells, " ") != "tbank INV INV INV" || !near(r.Paths[0].FO4, round4(8+gates/tau)) {
+			t.Errorf("%s: named path %+v, want tbank and 3 INVs at %v FO4", mode, r.Paths, round4(8+gates/tau))
 		}
 		if mode == Unsized {
 			mem := 2 * 16 * 1.25
