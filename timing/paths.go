@@ -14,7 +14,8 @@ type PathResult struct {
 	Doc  string  `json:"doc,omitempty"`
 	FO4  float64 `json:"fo4"`
 	// Cells lists the cells of the worst such path, start point first
-	// ("input" for a primary input's driver, "DFF" for clock to Q).
+	// ("input" for a primary input's driver, "DFF" for clock to Q, the
+	// bank module for a memory's read data).
 	Cells []string `json:"cells"`
 }
 
@@ -28,6 +29,12 @@ func namedPaths(d *netlist.Design, opt Options, load []float64, driver *Cell, ta
 	for _, g := range d.Gates {
 		if g.Kind == netlist.DFF {
 			dffOf[g.Out] = g.In[0]
+		}
+	}
+	memOf := map[netlist.Net]*netlist.Memory{} // read data -> its memory
+	for i := range d.Memories {
+		for _, n := range d.Memories[i].RData {
+			memOf[n] = &d.Memories[i]
 		}
 	}
 	isInput := make([]bool, d.NumNets)
@@ -50,6 +57,8 @@ func namedPaths(d *netlist.Design, opt Options, load []float64, driver *Cell, ta
 			switch {
 			case isInput[n]:
 				dl, _, _ = opt.stage(driver, 0, load[n])
+			case memOf[n] != nil:
+				dl = memOf[n].AccessFO4 * tauPerFO4
 			default:
 				if _, ok := dffOf[n]; ok {
 					dl, _, _ = opt.stage(dff, 0, load[n])
@@ -98,6 +107,8 @@ func namedPaths(d *netlist.Design, opt Options, load []float64, driver *Cell, ta
 				}
 				if isInput[n] {
 					cells = append(cells, "input")
+				} else if m := memOf[n]; m != nil {
+					cells = append(cells, m.Module)
 				} else {
 					cells = append(cells, "DFF")
 				}

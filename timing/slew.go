@@ -177,6 +177,17 @@ func propagateEdges(d *netlist.Design, opt Options, nt *netTiming) (*netTiming, 
 			start(g.Out, dff)
 		}
 	}
+	// Memory read data: both edges at the access time, with the
+	// transition of a flip-flop's output at the net's load.
+	startMems(d, src, nt.arr, nt.tauPerFO4)
+	for mi := range d.Memories {
+		for _, n := range d.Memories[mi].RData {
+			for e, rise := range []bool{true, false} {
+				arrE[e][n] = nt.arr[n]
+				_, slewE[e][n], _ = opt.stageEdge(dff, 0, load[n], 0, rise, false, true)
+			}
+		}
+	}
 	for gi, g := range d.Gates {
 		if g.Kind == netlist.DFF {
 			continue

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/lsugen/lsugen/netlist"
@@ -253,12 +254,15 @@ type Result struct {
 	GatesByKind map[string]int `json:"gates_by_kind"`
 	// Depth is the number of combinational gates on the critical path.
 	Depth int `json:"depth"`
-	// Endpoint names where the critical path ends: an output port bit, or
-	// "g<index>.D" for a DFF data input.
+	// Endpoint names where the critical path ends: an output port bit,
+	// "g<index>.D" for a DFF data input, or INSTANCE.PORT[BIT] for a
+	// memory's input (bank3.raddr_i[1]).
 	Endpoint string `json:"endpoint"`
 	// CriticalPath lists the stages from the start point (a primary
-	// input's driver or a DFF) to the endpoint. It is empty when the worst
-	// endpoint is a constant.
+	// input's driver, a DFF, or a memory's read data: Gate
+	// INSTANCE.rdata_o[BIT]) to the endpoint, and for a memory's input
+	// a last stage for its setup (Gate the endpoint). It is empty when
+	// the worst endpoint is a constant.
 	CriticalPath []Step `json:"critical_path"`
 	// Paths are the design's named paths (e.g. a multiplexer's added
 	// delay), each timed on its own.
@@ -267,6 +271,12 @@ type Result struct {
 	// names them; StorageBits is the total DFF count.
 	Storage     []netlist.Storage `json:"storage,omitempty"`
 	StorageBits int               `json:"storage_bits,omitempty"`
+	// Memories are the design's memory macros (not DFFs, not in
+	// StorageBits); MemoryBits and MemoryAreaGE their totals, the latter
+	// included in AreaGE (and their 6T cells in Transistors).
+	Memories     []MemoryResult `json:"memories,omitempty"`
+	MemoryBits   int            `json:"memory_bits,omitempty"`
+	MemoryAreaGE float64        `json:"memory_area_ge,omitempty"`
 }
 
 // Net sources that are not gates.
@@ -279,9 +289,10 @@ const (
 // Analyze computes the critical path of d under opt: arrival times forward
 // through the gates in their (topological) order, the worst input pin
 // deciding each gate, ties going to the lowest input net number. Timing
-// starts at the primary-input drivers and at DFF outputs (clock-to-Q), and
-// ends at output port bits and DFF D inputs; constants arrive at 0. The
-// result depends only on d and opt.
+// starts at the primary-input drivers, at DFF outputs (clock-to-Q) and at
+// memory read data (the macro's access time), and ends at output port
+// bits, DFF D inputs and memory inputs (plus the macro's setup time);
+// constants arrive at 0. The result depends only on d and opt.
 func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	if d == nil {
 		return nil, errors.New("timing: nil design")
@@ -291,6 +302,9 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	}
 	if err := d.Check(); err != nil {
 		return nil, fmt.Errorf("timing: design %s: %w", d.Name, err)
+	}
+	if err := checkMemFigures(d); err != nil {
+		return nil, err
 	}
 	outBits := 0
 	for _, p := range d.Outputs() {
@@ -308,13 +322,16 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	driver, bufCount, bufSize, tauPerFO4 := nt.driver, nt.bufCount, nt.bufSize, nt.tauPerFO4
 	inv := &cells[netlist.INV]
 
-	// The worst endpoint; ties go to the lowest net number.
-	end, endName := netlist.Net(-1), ""
-	consider := func(b netlist.Net, name func() string) {
-		if end < 0 || arr[b] > arr[end] || (arr[b] == arr[end] && b < end) {
-			end, endName = b, name()
+	// The worst endpoint, by its arrival and for a memory input the
+	// macro's setup (endSetup, τ; endMem the memory, else -1); ties go
+	// to the lowest net number.
+	end, endName, endAt, endSetup, endMem := netlist.Net(-1), "", 0.0, 0.0, -1
+	considerAt := func(b netlist.Net, setup float64, mem int, name func() string) {
+		if t := arr[b] + setup; end < 0 || t > endAt || (t == endAt && b < end) {
+			end, endName, endAt, endSetup, endMem = b, name(), t, setup, mem
 		}
 	}
+	consider := func(b netlist.Net, name func() string) { considerAt(b, 0, -1, name) }
 	for _, p := range d.Outputs() {
 		for i, b := range p.Bits {
 			consider(b, func() string {
@@ -330,6 +347,14 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 			consider(g.In[0], func() string { return fmt.Sprintf("g%d.D", gi) })
 		}
 	}
+	for mi := range d.Memories {
+		m := &d.Memories[mi]
+		for _, p := range memInputs(m) {
+			for i, b := range p.bus {
+				considerAt(b, m.SetupFO4*tauPerFO4, mi, func() string { return memBitName(m, p.port, i, len(p.bus)) })
+			}
+		}
+	}
 
 	// Walk back from the endpoint to the start point.
 	var path []Step
@@ -341,15 +366,16 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		case gi == srcInput:
 			st.Gate, st.Cell = "input", netlist.INV.String()
 			st.Delay, st.Buffers, _ = opt.stage(&driver, 0, load[net])
+		case memIndex(gi) >= 0:
+			m := &d.Memories[memIndex(gi)]
+			st.Gate, st.Cell, st.From = memBitName(m, memPortRData, slices.Index(m.RData, net), len(m.RData)), m.Module, clockName(d)
+			st.Delay = m.AccessFO4 * tauPerFO4
 		default:
 			g := d.Gates[gi]
 			c := &cells[g.Kind]
 			st.Gate, st.Cell = fmt.Sprintf("g%d", gi), g.Kind.String()
 			if g.Kind == netlist.DFF {
-				st.From = d.Clock
-				if st.From == "" {
-					st.From = "clk"
-				}
+				st.From = clockName(d)
 				st.Delay, st.Buffers, _ = opt.stage(c, 0, load[net])
 			} else {
 				p := int(pin[net])
@@ -376,6 +402,11 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
 	}
+	if endMem >= 0 {
+		// The memory's setup: a last stage into the macro's input pin.
+		path = append(path, Step{Gate: endName, Cell: d.Memories[endMem].Module, From: d.NetName(end), Net: d.NetName(end),
+			Fanout: int(fanout[end]), Load: load[end], Delay: endSetup, Arrival: endAt})
+	}
 	for i := range path {
 		s := &path[i]
 		s.Load, s.Delay, s.Arrival = round4(s.Load), round4(s.Delay/tauPerFO4), round4(s.Arrival/tauPerFO4)
@@ -383,8 +414,8 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 
 	r := &Result{
 		Design:       d.Name,
-		Tau:          round4(arr[end]),
-		FO4:          round4(arr[end] / tauPerFO4),
+		Tau:          round4(endAt),
+		FO4:          round4(endAt / tauPerFO4),
 		TauPerFO4:    round4(tauPerFO4),
 		Gates:        len(d.Gates),
 		GatesByKind:  map[string]int{},
@@ -407,6 +438,11 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	}
 	area += bufSize * inv.Area
 	r.Transistors += bufCount * inv.Transistors
+	var memArea float64
+	r.Memories, r.MemoryBits, memArea = memResults(d)
+	area += memArea
+	r.MemoryAreaGE = round4(memArea)
+	r.Transistors += r.MemoryBits * MemTransistorsPerBit
 	r.Buffers = bufCount
 	r.Mode = string(Unsized)
 	if opt.Mode == Sized {
@@ -415,7 +451,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 	r.AreaGE = round4(area)
 	if opt.Tech != nil {
 		r.Tech = opt.Tech.Name
-		r.DelayPS = round4(arr[end] * opt.Tech.TauPS)
+		r.DelayPS = round4(endAt * opt.Tech.TauPS)
 	}
 	r.Paths = namedPaths(d, opt, load, &driver, tauPerFO4)
 	r.Storage = d.Storage
@@ -467,6 +503,7 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 			fanout[b]++
 		}
 	}
+	addMemLoads(d, cells, load, fanout)
 	if area := gateArea(d, cells); opt.Wire.netCap(1, area) > 0 {
 		for net, f := range fanout {
 			load[net] += opt.Wire.netCap(int(f), area)
@@ -513,6 +550,7 @@ func propagate(d *netlist.Design, opt Options) (*netTiming, error) {
 			bufCount, bufSize = bufCount+nb, bufSize+sz
 		}
 	}
+	startMems(d, src, arr, tauPerFO4)
 	for gi, g := range d.Gates {
 		if g.Kind == netlist.DFF {
 			continue
@@ -551,6 +589,14 @@ func gateArea(d *netlist.Design, cells *[netlist.NumKinds]Cell) float64 {
 	return a
 }
 
+// clockName names the clock in a report: the design's, or "clk".
+func clockName(d *netlist.Design) string {
+	if d.Clock == "" {
+		return "clk"
+	}
+	return d.Clock
+}
+
 // round4 rounds to 4 decimals, half away from zero.
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
@@ -560,6 +606,9 @@ func (r *Result) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s: critical path %v FO4 (%v tau), %d levels, ends at %s\n", r.Design, r.FO4, r.Tau, r.Depth, r.Endpoint)
 	fmt.Fprintf(&sb, "area %v GE, %d transistors, %d gates\n", r.AreaGE, r.Transistors, r.Gates)
+	if len(r.Memories) > 0 {
+		fmt.Fprintf(&sb, "memories: %d macros, %d bits, %v GE of the area\n", len(r.Memories), r.MemoryBits, r.MemoryAreaGE)
+	}
 	fmt.Fprintf(&sb, "  %-8s %-6s %-20s %-20s %6s %9s %9s %9s\n", "gate", "cell", "from", "net", "fanout", "load", "delay", "arrival")
 	for _, s := range r.CriticalPath {
 		fmt.Fprintf(&sb, "  %-8s %-6s %-20s %-20s %6d %9v %9v %9v\n", s.Gate, s.Cell, s.From, s.Net, s.Fanout, s.Load, s.Delay, s.Arrival)

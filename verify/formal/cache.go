@@ -126,7 +126,7 @@ func (k keyHash) addFiles(paths []string) error {
 }
 
 // addDesign adds what the proof takes from the design besides the files:
-// its ports, clock and register correspondence.
+// its ports, clock, register correspondence and memories.
 func (k keyHash) addDesign(d *netlist.Design, words []stateWord) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "module %s clock %q\n", d.Name, d.Clock)
@@ -135,6 +135,16 @@ func (k keyHash) addDesign(d *netlist.Design, words []stateWord) {
 	}
 	for _, w := range words {
 		fmt.Fprintf(&b, "state %s %s\n", w.gold, strings.Join(w.gates, " "))
+	}
+	// The memories' ports (their bank file is among the files hashed);
+	// none for a design without, whose key is then unchanged.
+	for _, m := range d.Memories {
+		ins, outs := bankPorts(m)
+		fmt.Fprintf(&b, "memory %s %s", m.Name, m.Module)
+		for _, p := range append(ins, outs...) {
+			fmt.Fprintf(&b, " %s:%d", p.name, p.width)
+		}
+		b.WriteString("\n")
 	}
 	k.add(b.String())
 }

@@ -29,6 +29,16 @@
 // flip-flop without its match, a net without a driver) is an error, never
 // a pass.
 //
+// A memory macro (netlist.Memory) is matched, not proved: both scripts
+// read the bank module as a black box and expose its instances (Yosys
+// expose -evert), so that each bank's read data becomes an input of the
+// graph, shared by the two modules in every cycle, and each of its inputs
+// (clk, re_i, raddr_i, we_i, waddr_i, wdata_i, wmask_i) an output,
+// compared like an output port and named INSTANCE.PORT in a
+// counterexample. Banks given the same inputs hold the same words and
+// read the same data, so the induction stays sound; the bank module
+// itself is checked elsewhere (docs/verification.md).
+//
 // Completed proofs of equivalence are kept in a cache by content (see
 // cacheSubdir), so that an unchanged unit is not proved again.
 package formal
@@ -98,7 +108,7 @@ type Result struct {
 	Method     string // e.g. "miter, SAT (ABC dc2; iprove)"
 	Equivalent bool
 	Cex        *Counterexample // when not equivalent
-	Inputs     int             // miter inputs: the unit's input bits, then one per register pair
+	Inputs     int             // miter inputs: the unit's input bits, its memories' read data bits, then one per register pair
 	AndGates   int             // AND gates of the miter
 	Elapsed    time.Duration
 	// Yosys and ABC are the wall-clock times of the tool runs: reading
@@ -128,6 +138,9 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 		if _, err := os.Stat(f); err != nil {
 			return nil, fmt.Errorf("formal: %s: %w", d.Name, err)
 		}
+	}
+	if err := checkMemories(d); err != nil {
+		return nil, fmt.Errorf("formal: %s: %w", d.Name, err)
 	}
 	rtlFile, err := filepath.Abs(u.RTL)
 	if err != nil {
@@ -179,8 +192,28 @@ func Prove(ctx context.Context, u Unit, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// findABC returns the yosys-abc that ships beside yosys (where Yosys
-// itself looks for it).
+// checkMemories checks what the proof takes from d's memories: a clock
+// to clock them, one bank module, distinct instance names that a Yosys
+// script can name.
+func checkMemories(d *netlist.Design) error {
+	seen := map[string]bool{}
+	for _, m := range d.Memories {
+		if d.Clock == "" {
+			return fmt.Errorf("memory %s in a design without a clock", m.Name)
+		}
+		if m.Module != d.Memories[0].Module {
+			return fmt.Errorf("memories %s and %s have different bank modules (%s, %s)", d.Memories[0].Name, m.Name, d.Memories[0].Module, m.Module)
+		}
+		if !verilogIdent.MatchString(m.Name) || !verilogIdent.MatchString(m.Module) || seen[m.Name] {
+			return fmt.Errorf("memory %q (module %q): not a plain Verilog name, or named twice", m.Name, m.Module)
+		}
+		seen[m.Name] = true
+	}
+	return nil
+}
+
+var verilogIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // proofTools finds Yosys and its ABC and makes the work directory dir.
 func proofTools(dir string) (yosys, abc *toolchain.Tool, err error) {
 	if yosys, err = toolchain.Find("yosys"); err != nil {
@@ -532,10 +565,10 @@ func verilogHex(x *big.Int, w int) string {
 	return fmt.Sprintf("%d'h%s", w, x.Text(16))
 }
 
-// Diff is an output (or a register's next value) on which the modules
-// differ.
+// Diff is an output (or a memory's input, or a register's next value) on
+// which the modules differ.
 type Diff struct {
-	Name       string // output port, or "next REG" for a register's next value
+	Name       string // output port, INSTANCE.PORT for a memory's input (bank3.raddr_i), or "next REG" for a register's next value
 	Width      int
 	RTL, Gates *big.Int
 }
@@ -629,13 +662,14 @@ func (s *side) eval(st *aigState, ins []mapBit, vals []bool) {
 	st.eval(in)
 }
 
-// outputs reads one module's output ports after eval.
+// outputs reads one module's output ports, then its memories' inputs
+// (outPorts), after eval.
 func (s *side) outputs(d *netlist.Design, st *aigState) []*big.Int {
 	var vs []*big.Int
-	for _, p := range d.Outputs() {
+	for _, p := range outPorts(d) {
 		x := new(big.Int)
-		for i := 0; i < p.Width(); i++ {
-			if st.output(s.out[mapBit{p.Name, i}]) {
+		for i := 0; i < p.width; i++ {
+			if st.output(s.out[mapBit{p.name, i}]) {
 				x.SetBit(x, i, 1)
 			}
 		}
@@ -690,32 +724,34 @@ func (p *prover) replayStep(vals []bool) (*Counterexample, error) {
 	return cex, nil
 }
 
-// inputValues names the unit's input values (vals in portInputs order),
-// the clock left out: it only clocks the flip-flops.
+// inputValues names the unit's input values and its memories' read data
+// (vals in portInputs order), the clock left out: it only clocks the
+// flip-flops.
 func inputValues(d *netlist.Design, vals []bool) []Value {
 	var vs []Value
 	k := 0
-	for _, p := range d.Inputs() {
+	for _, p := range inPorts(d) {
 		x := new(big.Int)
-		for i := 0; i < p.Width(); i++ {
+		for i := 0; i < p.width; i++ {
 			if vals[k] {
 				x.SetBit(x, i, 1)
 			}
 			k++
 		}
-		if p.Name != d.Clock {
-			vs = append(vs, Value{Name: p.Name, Width: p.Width(), Bits: x})
+		if p.name != d.Clock {
+			vs = append(vs, Value{Name: p.name, Width: p.width, Bits: x})
 		}
 	}
 	return vs
 }
 
-// outputDiffs lists the output ports whose values differ.
+// outputDiffs lists the output ports, and the memory inputs (named
+// INSTANCE.PORT, e.g. bank3.raddr_i), whose values differ.
 func outputDiffs(d *netlist.Design, gold, gate []*big.Int) []Diff {
 	var ds []Diff
-	for i, p := range d.Outputs() {
+	for i, p := range outPorts(d) {
 		if gold[i].Cmp(gate[i]) != 0 {
-			ds = append(ds, Diff{Name: p.Name, Width: p.Width(), RTL: gold[i], Gates: gate[i]})
+			ds = append(ds, Diff{Name: p.name, Width: p.width, RTL: gold[i], Gates: gate[i]})
 		}
 	}
 	return ds

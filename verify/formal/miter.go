@@ -70,29 +70,112 @@ func parseBitName(n string) (mapBit, error) {
 	return mapBit{n[:i], bit}, nil
 }
 
-// checkPorts checks that the module's graph has exactly the unit's ports:
-// one AIGER input per input bit and an output for every output bit.
+// ioPort is a port of a module's graph as the miter sees it: a port of
+// the unit, or a port of a memory bank that `expose -evert` turned into
+// one (see bankPorts).
+type ioPort struct {
+	name  string
+	width int
+}
+
+// The bank module's ports (netlist.Memory, rtl.Sources): its read data
+// is the only output; the rest are inputs, clk first.
+const (
+	bankClk   = "clk"
+	bankRE    = "re_i"
+	bankRAddr = "raddr_i"
+	bankRData = "rdata_o"
+	bankWE    = "we_i"
+	bankWAddr = "waddr_i"
+	bankWData = "wdata_i"
+	bankWMask = "wmask_i"
+)
+
+// bankPorts are memory m's bank ports as the graph has them once the
+// instance is exposed: its read data an input (ins) and each of its
+// inputs an output (outs), named INSTANCE.PORT.
+func bankPorts(m netlist.Memory) (ins, outs []ioPort) {
+	n := func(port string, w int) ioPort { return ioPort{m.Name + "." + port, w} }
+	ins = []ioPort{n(bankRData, len(m.RData))}
+	outs = []ioPort{n(bankClk, 1), n(bankRE, 1), n(bankRAddr, len(m.RAddr)), n(bankWE, 1),
+		n(bankWAddr, len(m.WAddr)), n(bankWData, len(m.WData)), n(bankWMask, len(m.WMask))}
+	return ins, outs
+}
+
+// inPorts are the inputs of a module's graph: the unit's input ports,
+// then every memory's read data.
+func inPorts(d *netlist.Design) []ioPort {
+	var ps []ioPort
+	for _, p := range d.Inputs() {
+		ps = append(ps, ioPort{p.Name, p.Width()})
+	}
+	for _, m := range d.Memories {
+		ins, _ := bankPorts(m)
+		ps = append(ps, ins...)
+	}
+	return ps
+}
+
+// outPorts are the outputs of a module's graph: the unit's output ports,
+// then every memory's inputs, which are compared like outputs.
+func outPorts(d *netlist.Design) []ioPort {
+	var ps []ioPort
+	for _, p := range d.Outputs() {
+		ps = append(ps, ioPort{p.Name, p.Width()})
+	}
+	for _, m := range d.Memories {
+		_, outs := bankPorts(m)
+		ps = append(ps, outs...)
+	}
+	return ps
+}
+
+// checkPorts checks that the module's graph has exactly the unit's ports
+// and its memories' bank ports: one AIGER input per input bit, an output
+// for every output bit, and no other output.
 func (s *side) checkPorts(d *netlist.Design) error {
 	n := 0
-	for _, p := range d.Inputs() {
-		for i := 0; i < p.Width(); i++ {
-			if _, ok := s.in[mapBit{p.Name, i}]; !ok {
-				return fmt.Errorf("the %s module has no input bit %s[%d]", s.what, p.Name, i)
+	for _, p := range inPorts(d) {
+		for i := 0; i < p.width; i++ {
+			if _, ok := s.in[mapBit{p.name, i}]; !ok {
+				return fmt.Errorf("the %s module has no input bit %s[%d]", s.what, p.name, i)
 			}
 			n++
 		}
 	}
 	if s.a.inputs != n || len(s.m.inputs) != n || len(s.in) != n {
-		return fmt.Errorf("the %s module's graph has %d inputs, want the unit's %d input bits", s.what, s.a.inputs, n)
+		var extra []string
+		for _, b := range s.m.inputs {
+			if !hasBit(inPorts(d), b) {
+				extra = append(extra, fmt.Sprintf("%s[%d]", b.name, b.bit))
+			}
+		}
+		return fmt.Errorf("the %s module's graph has %d inputs, want the unit's %d input bits (and its memories' read data); not the unit's: %s", s.what, s.a.inputs, n, strings.Join(extra, ", "))
 	}
-	for _, p := range d.Outputs() {
-		for i := 0; i < p.Width(); i++ {
-			if o, ok := s.out[mapBit{p.Name, i}]; !ok || o >= len(s.a.outputs) {
-				return fmt.Errorf("the %s module has no output bit %s[%d]", s.what, p.Name, i)
+	want := outPorts(d)
+	for _, p := range want {
+		for i := 0; i < p.width; i++ {
+			if o, ok := s.out[mapBit{p.name, i}]; !ok || o >= len(s.a.outputs) {
+				return fmt.Errorf("the %s module has no output bit %s[%d]", s.what, p.name, i)
 			}
 		}
 	}
+	for b := range s.out {
+		if !hasBit(want, b) {
+			return fmt.Errorf("the %s module has output bit %s[%d], which is no output of the unit nor an input of one of its memories", s.what, b.name, b.bit)
+		}
+	}
 	return nil
+}
+
+// hasBit says whether bit b is one of ps's.
+func hasBit(ps []ioPort, b mapBit) bool {
+	for _, p := range ps {
+		if p.name == b.name && b.bit >= 0 && b.bit < p.width {
+			return true
+		}
+	}
+	return false
 }
 
 // pair is one matched register bit: the latch of the RTL's flip-flop and
@@ -214,25 +297,26 @@ func (b *aigBuilder) copyIn(s *side, input, latch func(i int) uint32) func(uint3
 	return tr
 }
 
-// portInputs lists the unit's input bits in port order: the inputs of
-// every miter built here.
+// portInputs lists the unit's input bits in port order, then its
+// memories' read data bits (inPorts): the inputs of every miter built
+// here. Both modules read the same read data, free in every cycle.
 func portInputs(d *netlist.Design) []mapBit {
 	var bs []mapBit
-	for _, p := range d.Inputs() {
-		for i := 0; i < p.Width(); i++ {
-			bs = append(bs, mapBit{p.Name, i})
+	for _, p := range inPorts(d) {
+		for i := 0; i < p.width; i++ {
+			bs = append(bs, mapBit{p.name, i})
 		}
 	}
 	return bs
 }
 
-// outputsDiffer ORs together, over every output bit, whether the two
-// modules' values differ.
+// outputsDiffer ORs together, over every output bit (outPorts: memory
+// inputs included), whether the two modules' values differ.
 func outputsDiffer(b *aigBuilder, d *netlist.Design, gold, gate *side, trGold, trGate func(uint32) uint32) uint32 {
 	diff := uint32(0)
-	for _, p := range d.Outputs() {
-		for i := 0; i < p.Width(); i++ {
-			k := mapBit{p.Name, i}
+	for _, p := range outPorts(d) {
+		for i := 0; i < p.width; i++ {
+			k := mapBit{p.name, i}
 			og := trGold(gold.a.outputs[gold.out[k]])
 			ot := trGate(gate.a.outputs[gate.out[k]])
 			diff = b.or(diff, b.xor(og, ot))

@@ -205,6 +205,9 @@ func ProvePipelined(ctx context.Context, comb, piped Unit, latency int, opt Opti
 	if latency < 1 {
 		return fail(fmt.Errorf("latency %d: a pipeline has at least one stage", latency))
 	}
+	if len(comb.Design.Memories)+len(piped.Design.Memories) > 0 {
+		return fail(errors.New("a design with memory macros is not pipelined by package retime, so its pipeline proof does not handle them"))
+	}
 	if err := checkPipelinePorts(comb.Design, piped.Design); err != nil {
 		return fail(err)
 	}

@@ -24,7 +24,8 @@ type stateWord struct {
 
 // stateWords lists the state of d's word-level view, registers first,
 // then memories word by word. It refuses a design whose flip-flop count
-// differs from it.
+// differs from it. Memory macros (d.Memories) are not state here: their
+// bits are no flip-flops, and the proof treats the banks as black boxes.
 func stateWords(d *netlist.Design) ([]stateWord, error) {
 	if d.RTL == nil {
 		return nil, fmt.Errorf("no word-level view, which the register correspondence comes from")
@@ -69,6 +70,24 @@ func flatten(add func(string, ...any), d *netlist.Design) {
 	}
 }
 
+// blackboxBanks makes the bank module of d's memories a black box, read
+// for its ports only (its array is not proved here).
+func blackboxBanks(add func(string, ...any), d *netlist.Design) {
+	if len(d.Memories) > 0 {
+		add("# The memory banks are black boxes: matched by their ports, not proved.")
+		add("blackbox %s", d.Memories[0].Module)
+	}
+}
+
+// exposeBanks removes each bank instance and makes its ports the
+// module's: read data an input, the bank's inputs outputs, named
+// INSTANCE.PORT (bank3.rdata_o).
+func exposeBanks(add func(string, ...any), d *netlist.Design) {
+	if len(d.Memories) > 0 {
+		add("expose -evert t:%s", d.Memories[0].Module)
+	}
+}
+
 // aigerScripts are the two Yosys scripts (RTL, gates), run at once, that
 // each read one module and write it as an and-inverter graph (AIGER), with a map file naming every
 // input and latch (flip-flop) bit and a symbol table naming every output
@@ -86,9 +105,11 @@ func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gate
 	for _, f := range rtlFiles {
 		add("read_verilog %s", quote(f))
 	}
+	blackboxBanks(add, d)
 	add("hierarchy -check -top %s", d.Name)
 	flatten(add, d)
 	add("proc")
+	exposeBanks(add, d)
 	if d.Clock != "" {
 		add("# A memory becomes one register per word, named NAME[WORD].")
 		add("memory_collect")
@@ -113,10 +134,12 @@ func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gate
 	for _, f := range gatesFiles {
 		add("read_verilog %s", quote(f))
 	}
+	blackboxBanks(add, d)
 	add("hierarchy -check -top %s", rtl.GatesModuleName(d))
 	flatten(add, d)
 	if d.Clock != "" {
 		add("proc")
+		exposeBanks(add, d)
 	} else {
 		add("# A combinational netlist is continuous assigns: proc would only scan it")
 		add("# (seconds on the largest), so a process in it is refused instead.")

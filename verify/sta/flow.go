@@ -40,7 +40,8 @@
 // set_driving_cell on every data input and set_load on every output. The
 // delay of a unit is the latest data arrival time over all endpoints
 // (output ports and flip-flop D pins), without setup time: lsugen's model
-// has none either. The library's default wire-load model applies (for
+// has none either; at a memory macro's input (see memory.go), the arrival
+// plus the macro's setup, as in the model. The library's default wire-load model applies (for
 // sky130 the "Small" table), to the units and to the FO4 chain alike.
 //
 // # Mapping lsugen's timing.Options onto the flow
@@ -170,6 +171,9 @@ type Flow struct {
 	// DriverCap is the driver's input capacitance and OutputLoad the load
 	// on each output bit, both in library units.
 	DriverCap, OutputLoad float64
+	// Macro converts the figures of a design's memory macros; a design
+	// with memories needs it set (MacroScaleFor).
+	Macro MacroScale
 }
 
 // New finds Yosys and OpenSTA, prepares the library in cfg.WorkDir and
@@ -349,12 +353,15 @@ func pathLines(report string) map[string]float64 {
 type Netlist struct {
 	Path string `json:"-"`
 	Top  string `json:"-"`
+	// macros are the design's memory macros' files (in Path's
+	// directory), nil for none: OpenSTA reads their liberty model.
 	// Cells is the cell count and Area the cell area (library units,
 	// µm² for sky130), from Yosys' stat -liberty.
 	Cells int     `json:"cells"`
 	Area  float64 `json:"area"`
 	// Seconds is the synthesis run time.
 	Seconds float64 `json:"synth_s"`
+	macros  *macros
 }
 
 // Timing is OpenSTA's verdict on a netlist.
@@ -404,7 +411,14 @@ func (f *Flow) Run(ctx context.Context, d *netlist.Design, info rtl.Info) (*Unit
 	if f.cfg.Source == SourceGates {
 		top, write = rtl.GatesModuleName(d), rtl.WriteGates
 	}
+	mc, err := f.writeMacros(dir, d)
+	if err != nil {
+		return nil, err
+	}
 	var files []string
+	if mc != nil {
+		files = append(files, mc.stub) // the banks: black boxes
+	}
 	for _, x := range append(d.Submodules(), d) {
 		var src strings.Builder
 		if err := write(&src, x, info); err != nil {
@@ -420,22 +434,22 @@ func (f *Flow) Run(ctx context.Context, d *netlist.Design, info rtl.Info) (*Unit
 		files = append(files, file)
 	}
 	u := &UnitResult{Name: d.Name, Clock: d.Clock, Dir: dir}
-	var err error
-	if u.Plain, err = f.flow(ctx, dir, top, files, d.Clock, "plain", 0); err != nil {
+	if u.Plain, err = f.flow(ctx, dir, top, files, mc, d.Clock, "plain", 0); err != nil {
 		return nil, err
 	}
 	u.TargetPS = math.Max(1, math.Round(f.cfg.TargetPS))
-	if u.TimingDriven, err = f.flow(ctx, dir, top, files, d.Clock, "timing_driven", u.TargetPS); err != nil {
+	if u.TimingDriven, err = f.flow(ctx, dir, top, files, mc, d.Clock, "timing_driven", u.TargetPS); err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
-func (f *Flow) flow(ctx context.Context, dir, top string, files []string, clock, tag string, targetPS float64) (Result, error) {
+func (f *Flow) flow(ctx context.Context, dir, top string, files []string, mc *macros, clock, tag string, targetPS float64) (Result, error) {
 	n, err := f.Synthesize(ctx, dir, top, files, tag, targetPS)
 	if err != nil {
 		return Result{}, err
 	}
+	n.macros = mc
 	t, err := f.Time(ctx, dir, n, clock, tag)
 	if err != nil {
 		return Result{}, err
@@ -540,10 +554,18 @@ var worstRE = regexp.MustCompile(`(?m)^lsugen-worst (\S+)(?: (\S+))?\s*$`)
 // Time runs OpenSTA on netlist n: a virtual clock when clock is "", else
 // a clock on that port, zero input and output delays, the driver cell on
 // every data input and the output load on every output. It returns the
-// latest arrival over all endpoints.
+// latest arrival over all endpoints; at a memory macro's input, the
+// arrival plus the macro's setup.
 func (f *Flow) Time(ctx context.Context, dir string, n *Netlist, clock, tag string) (*Timing, error) {
 	var t strings.Builder
-	fmt.Fprintf(&t, "read_liberty %s\nread_verilog %s\nlink_design %s\n", tclBrace(f.Lib.Path), tclBrace(filepath.Base(n.Path)), n.Top)
+	fmt.Fprintf(&t, "read_liberty %s\n", tclBrace(f.Lib.Path))
+	// The set-up added at a bank's input pins (seconds), by cell name.
+	macroSetup := "set lsugen_setup [dict create]\n"
+	if n.macros != nil {
+		fmt.Fprintf(&t, "read_liberty %s\n", tclBrace(n.macros.liberty))
+		macroSetup = fmt.Sprintf("set lsugen_setup [dict create %s %.6e]\n", n.macros.module, n.macros.setupPS*1e-12)
+	}
+	fmt.Fprintf(&t, "read_verilog %s\nlink_design %s\n%s", tclBrace(filepath.Base(n.Path)), n.Top, macroSetup)
 	clk := "lsugen_vclk"
 	if clock == "" {
 		fmt.Fprintf(&t, "create_clock -name %s -period %g\n", clk, f.period())
@@ -563,6 +585,11 @@ set lsugen_worst ""
 set lsugen_arrival -1
 foreach pe [find_timing_paths -path_delay max -group_count 1000000000 -endpoint_count 1] {
   set a [$pe data_arrival_time]
+  set ep [get_property $pe endpoint]
+  if {[string first / [get_full_name $ep]] >= 0} {
+    set ref [get_property [get_cells -of_objects $ep] ref_name]
+    if {[dict exists $lsugen_setup $ref]} { set a [expr {$a + [dict get $lsugen_setup $ref]}] }
+  }
   if {$a > $lsugen_arrival} { set lsugen_arrival $a; set lsugen_worst $pe }
 }
 if {$lsugen_worst == ""} {

@@ -53,6 +53,15 @@ func MappedVerilog(d *netlist.Design, ch *liberty.Characterization) (top, text s
 	if d.Clock != "" && d.Port(d.Clock) == nil {
 		return "", "", fmt.Errorf("sta: design %s: clock %s is no port", d.Name, d.Clock)
 	}
+	if len(d.Memories) > 0 && d.Clock == "" {
+		return "", "", fmt.Errorf("sta: design %s: memories without a clock", d.Name)
+	}
+	for _, m := range d.Memories {
+		for _, n := range m.RData {
+			name[n] = fmt.Sprintf("n%d", n)
+			p("  wire %s;\n", name[n])
+		}
+	}
 	for gi, g := range d.Gates {
 		if name[g.Out] == "" {
 			name[g.Out] = fmt.Sprintf("n%d", g.Out)
@@ -80,6 +89,25 @@ func MappedVerilog(d *netlist.Design, ch *liberty.Characterization) (top, text s
 		if kf.Inverter != "" {
 			p("  %s g%d_inv (.%s(%s), .%s(%s));\n", kf.Inverter, gi, kf.InvIn, out, kf.InvOut, name[g.Out])
 		}
+	}
+	// The memory macros, instances of the bank module (its liberty
+	// model beside the library's).
+	for mi := range d.Memories {
+		m := &d.Memories[mi]
+		ps, nets := bankPorts(m)
+		var pins []string
+		for i, pt := range ps {
+			if pt.name == "clk" {
+				pins = append(pins, fmt.Sprintf(".clk(%s)", d.Clock))
+				continue
+			}
+			bits := make([]string, len(nets[i]))
+			for j, n := range nets[i] {
+				bits[len(bits)-1-j] = name[n]
+			}
+			pins = append(pins, fmt.Sprintf(".%s({%s})", pt.name, strings.Join(bits, ", ")))
+		}
+		p("  %s %s (%s);\n", m.Module, m.Name, strings.Join(pins, ", "))
 	}
 	for _, pt := range d.Outputs() {
 		for i, n := range pt.Bits {
@@ -112,5 +140,9 @@ func (f *Flow) RunMapped(ctx context.Context, d *netlist.Design, ch *liberty.Cha
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		return nil, err
 	}
-	return f.Time(ctx, dir, &Netlist{Path: path, Top: top}, d.Clock, "mapped")
+	mc, err := f.writeMacros(dir, d)
+	if err != nil {
+		return nil, err
+	}
+	return f.Time(ctx, dir, &Netlist{Path: path, Top: top, macros: mc}, d.Clock, "mapped")
 }
