@@ -351,19 +351,17 @@ func (m *SharedMemory) checkRefs() hcl.Diagnostics {
 	if n > MaxShmemBanks {
 		return bad("Too many banks", "hash %q has %d banks; a shared memory has at most %d.", h.Name, n, MaxShmemBanks)
 	}
-	wb := m.WordBits()
 	if m.Bytes%(m.BankBytes*n) != 0 {
 		return bad("Capacity not a multiple of the banks", "bytes (%d) must be a multiple of bank_bytes * banks = %d * %d = %d, so that every one of hash %q's banks has the same number of rows.", m.Bytes, m.BankBytes, n, m.BankBytes*n, h.Name)
 	}
+	// Words >= banks (a multiple), so word_bits >= bank_bits.
+	wb := m.WordBits()
 	if h.Function == Mod {
 		if h.AddrBits < wb {
 			return bad("Hash reads too few bits", "mod hash %q reads %d address bits, but the memory's word addresses have %d (%d words); the bank and row (index_o) must see the whole word address. Give the hash addr_bits = %d.", h.Name, h.AddrBits, wb, m.Words(), wb)
 		}
 		m.Row = ShmemRow{Kind: RowDivide}
 		return nil
-	}
-	if wb < h.BankBits {
-		return bad("Unreachable banks", "hash %q has %d bank bits, but the memory's word addresses have only %d bits (%d words), so some banks are never used. Use a hash with at most %d bank bits, or more bytes.", h.Name, h.BankBits, wb, m.Words(), wb)
 	}
 	if h.Configurable && h.Function != RAP {
 		m.Row = ShmemRow{Kind: RowWindow}
@@ -485,14 +483,14 @@ func (d *decoder) decodeSharedMemoryBlock(block *hcl.Block) (*SharedMemory, hcl.
 		bd.errorf(bd.rng("bytes"), "Invalid bytes", "bytes must be a multiple of 16, so that a 128-bit access fits at every aligned address; got %d.", m.Bytes)
 		m.Bytes = 0
 	}
-	if bd.has("bank_bytes") {
-		m.BankBytes = bd.intIn("bank_bytes", 4, 8)
-		if m.BankBytes != 4 && m.BankBytes != 8 {
-			if m.BankBytes != 0 {
-				bd.errorf(bd.rng("bank_bytes"), "Invalid bank_bytes", "bank_bytes must be 4 or 8; got %d.", m.BankBytes)
-			}
+	if v, ok := bd.int("bank_bytes"); ok {
+		m.BankBytes = int(v)
+		if v != 4 && v != 8 {
+			bd.errorf(bd.rng("bank_bytes"), "Invalid bank_bytes", "bank_bytes must be 4 or 8; got %d.", v)
 			m.BankBytes = 0
 		}
+	} else if bd.has("bank_bytes") {
+		m.BankBytes = 0
 	}
 	m.Hash = bd.ref("hash", "hash")
 	switch {
