@@ -27,7 +27,8 @@ determine the bank, the others, in order, are the row), ` + "`w >> m`" + ` for a
 and rap. A configurable bitvector_perm or bitvector_xor hash stores word w
 at the row w without its bits k..k+m-1 (k1 for bitvector_xor), which
 depends on the configuration: the storage keeps its contents only while the
-configuration is held. Other configurable hashes have no storage row
+configuration is held, and only a configuration with k + m (k1 + m) at most
+word_bits, and for bitvector_xor k2 != k1 or mask = 0, keeps words apart. Other configurable hashes have no storage row
 independent of their configuration and are refused, as are hashes that
 cannot reach every bank from the word addresses, registered or pipelined
 hashes and more than 64 banks.
