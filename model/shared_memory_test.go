@@ -727,3 +727,56 @@ func BenchmarkSharedMemory_Replay(b *testing.B) {
 		}
 	}
 }
+
+// TestSharedMemory_ResetCycleOutputs: in a cycle with rst the outputs
+// still show the queue's head and req_ready_o is 0; from the next cycle
+// the queue is empty.
+func TestSharedMemory_ResetCycleOutputs(t *testing.T) {
+	r := newShmRig(t, shmUnit(4, 256, 4, 4))
+	r.fill()
+	st := shmReq{op: specs.ShmemStore, wc: specs.ShmemW32, active: 1, addr: []int{0}, data: [][2]uint64{{5, 0}}}
+	// rsp_ready_i low: the response waits in the queue.
+	r.run([]shmReq{st}, func(int) bool { return false }, nil, 6)
+	if r.out[1][0] != 1 {
+		t.Fatal("no response queued")
+	}
+	r.offer(&st)
+	r.in[0][0], r.in[8][0] = 1, 0
+	r.m.Cycle(r.in, r.out)
+	if r.out[1][0] != 1 || r.out[0][0] != 0 || r.out[3][0] != 1 {
+		t.Errorf("rst cycle: rsp_valid_o %d req_ready_o %d rsp_active_o %d, want 1 0 1", r.out[1][0], r.out[0][0], r.out[3][0])
+	}
+	r.offer(nil)
+	r.in[0][0] = 0
+	r.m.Cycle(r.in, r.out)
+	if r.out[1][0] != 0 || r.out[0][0] != 1 || r.out[2][0] != 0 || r.out[5][0] != 0 {
+		t.Errorf("after rst: rsp_valid_o %d req_ready_o %d data %x passes %d, want an empty idle unit", r.out[1][0], r.out[0][0], r.out[2][0], r.out[5][0])
+	}
+}
+
+// TestSharedMemory_StallRule: with rsp_ready_i low, two responses fill
+// the queue and a third instruction's last pass waits, holding
+// req_ready_o low, until a response leaves.
+func TestSharedMemory_StallRule(t *testing.T) {
+	r := newShmRig(t, shmUnit(4, 256, 4, 4))
+	r.fill()
+	var reqs []shmReq
+	for k := range 5 {
+		reqs = append(reqs, shmReq{op: specs.ShmemLoad, wc: specs.ShmemW32, active: 1, addr: []int{4 * k}})
+	}
+	c0 := r.cycle
+	h := c0 + 20
+	acc, rsps := r.run(reqs, func(c int) bool { return c >= h }, nil, 100)
+	if want := []int{c0, c0 + 1, c0 + 2, h, h + 1}; !slices.Equal(acc, want) {
+		t.Errorf("accepted in %v, want %v", acc, want)
+	}
+	// The queued two leave in h and h+1; the held one enters the queue at
+	// the end of h+1 and leaves in h+2, the last two follow one a cycle.
+	var cycles []int
+	for _, p := range rsps {
+		cycles = append(cycles, p.cycle)
+	}
+	if want := []int{h, h + 1, h + 2, h + 3, h + 4}; !slices.Equal(cycles, want) {
+		t.Errorf("responses in %v, want %v", cycles, want)
+	}
+}

@@ -35,6 +35,9 @@ func FuzzLoader(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	if !slices.Contains(examples, "shared_memory.hcl") { // still in testdata
+		examples = append(examples, "testdata/shared_memory.hcl")
+	}
 	for _, p := range examples {
 		src, err := os.ReadFile(p)
 		if err != nil {
