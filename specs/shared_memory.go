@@ -150,9 +150,9 @@ func ShmemWidthOf(bits int) (ShmemWidth, bool) {
 	return 0, false
 }
 
-// ShmemLatency is the cycles from an instruction's last pass to its
-// response, plus one (SHMEM protocol: last pass in cycle c, response on
-// rsp_* from cycle c+2; from an idle unit, T0 + P - 1 + ShmemLatency).
+// ShmemLatency is L of the response timing: an instruction accepted by an
+// idle unit in cycle T0 makes its P passes in T0+1 .. T0+P and responds in
+// T0 + P - 1 + L, two cycles after its last pass.
 const ShmemLatency = 3
 
 // ShmemRowKind says how a shared memory derives a word's row in its bank.
