@@ -268,7 +268,7 @@ func (s *shmStim) Next(in [][]uint64) {
 			return verify.Span(s.r, 20, 300)
 		}
 		return verify.Span(s.r, 50, 400)
-	}) && s.r.IntN(3) == 0 {
+	}) && s.r.IntN(6) == 0 {
 		s.newRegion()
 	}
 	// rsp_ready_i: high, low for long stretches, or random.

@@ -66,56 +66,7 @@ func TestSharedMemoryStimulus_Covers(t *testing.T) {
 	const cycles = 20000
 	for _, u := range shmExamples(t) {
 		t.Run(u.Name, func(t *testing.T) {
-			run := func(seed uint64) (uint64, *shmStim) {
-				m, err := model.NewSharedMemory(u)
-				if err != nil {
-					t.Fatal(err)
-				}
-				st, err := sharedMemoryStimulus(u)(m.Ports(), seed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s := st.(*shmStim)
-				var in, out [][]uint64
-				for _, p := range m.Ports() {
-					v := make([]uint64, (p.Width+63)/64)
-					if p.Output {
-						out = append(out, v)
-					} else {
-						in = append(in, v)
-					}
-				}
-				h := fnv.New64a()
-				var buf [8]byte
-				m.Reset()
-				for c := 0; c < cycles; c++ {
-					for _, v := range in {
-						clear(v)
-					}
-					s.Next(in)
-					reads := false
-					if in[0][0]&1 == 0 && in[1][0]&1 == 1 && !shmRefusedIn(u, in) && specs.ShmemOp(in[2][0]) != specs.ShmemStore {
-						n := specs.ShmemWidth(in[3][0]).Bits() / 8
-						for i := 0; i < u.Lanes; i++ {
-							if in[4][0]>>i&1 == 1 && !m.Known(int(laneField(in[5], i*u.AddrBits(), u.AddrBits())), n) {
-								reads = true
-							}
-						}
-					}
-					m.Cycle(in, out)
-					if reads && out[0][0] == 1 {
-						t.Fatalf("cycle %d: an accepted %v reads bytes never written", c, specs.ShmemOp(in[2][0]))
-					}
-					s.Observe(in, out)
-					for _, v := range in {
-						for _, w := range v {
-							binary.LittleEndian.PutUint64(buf[:], w)
-							h.Write(buf[:])
-						}
-					}
-				}
-				return h.Sum64(), s
-			}
+			run := func(seed uint64) (uint64, *shmStim) { return runShmStim(t, u, seed, cycles) }
 			sum, s := run(7)
 			if again, _ := run(7); again != sum {
 				t.Error("the same seed gave another stream")
@@ -170,6 +121,86 @@ func TestSharedMemoryStimulus_Covers(t *testing.T) {
 			}
 			if s.maxPasses < 4 {
 				t.Errorf("at most %d passes", s.maxPasses)
+			}
+		})
+	}
+}
+
+// runShmStim drives the model of u with the stimulus for cycles cycles,
+// failing when an accepted load or atomic reads a byte the model does not
+// know; it returns a hash of the input stream and the stimulus.
+func runShmStim(t *testing.T, u *specs.SharedMemory, seed uint64, cycles int) (uint64, *shmStim) {
+	t.Helper()
+	m, err := model.NewSharedMemory(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sharedMemoryStimulus(u)(m.Ports(), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*shmStim)
+	var in, out [][]uint64
+	for _, p := range m.Ports() {
+		v := make([]uint64, (p.Width+63)/64)
+		if p.Output {
+			out = append(out, v)
+		} else {
+			in = append(in, v)
+		}
+	}
+	h := fnv.New64a()
+	var buf [8]byte
+	m.Reset()
+	for c := 0; c < cycles; c++ {
+		for _, v := range in {
+			clear(v)
+		}
+		s.Next(in)
+		reads := false
+		if in[0][0]&1 == 0 && in[1][0]&1 == 1 && !shmRefusedIn(u, in) && specs.ShmemOp(in[2][0]) != specs.ShmemStore {
+			n := specs.ShmemWidth(in[3][0]).Bits() / 8
+			for i := 0; i < u.Lanes; i++ {
+				if in[4][0]>>i&1 == 1 && !m.Known(int(laneField(in[5], i*u.AddrBits(), u.AddrBits())), n) {
+					reads = true
+				}
+			}
+		}
+		m.Cycle(in, out)
+		if reads && out[0][0] == 1 {
+			t.Fatalf("cycle %d: an accepted %v reads bytes never written", c, specs.ShmemOp(in[2][0]))
+		}
+		s.Observe(in, out)
+		for _, v := range in {
+			for _, w := range v {
+				binary.LittleEndian.PutUint64(buf[:], w)
+				h.Write(buf[:])
+			}
+		}
+	}
+	return h.Sum64(), s
+}
+
+// TestSharedMemoryStimulus_EdgeSpecs runs the stimulus on the edges of the
+// spec space: one lane, 16 bytes, one width and no atomics; 64 lanes over
+// 1 MiB in 8-byte banks; a constant rap; a configurable bitvector_perm.
+func TestSharedMemoryStimulus_EdgeSpecs(t *testing.T) {
+	rapH := &specs.Hash{Name: "rap", Function: specs.RAP, AddrBits: 10, BankBits: 3, W: 8, Adder: specs.AdderRipple, Permutation: []int{3, 1, 4, 0, 5, 2, 7, 6}}
+	permH := &specs.Hash{Name: "perm", Function: specs.BitvectorPerm, AddrBits: 9, BankBits: 4, Configurable: true}
+	ref := func(h *specs.Hash) *specs.UnitRef {
+		return &specs.UnitRef{Attr: "hash", Kind: "hash", Name: h.Name, Unit: h}
+	}
+	units := []*specs.SharedMemory{
+		{Name: "tiny", Lanes: 1, Bytes: 16, BankBytes: 8, Banks: 2, Widths: []int{32}, Atomics: []specs.ShmemOp{}},
+		{Name: "huge", Lanes: 64, Bytes: specs.MaxShmemBytes, BankBytes: 8, Banks: 64, Widths: []int{64, 128}, Atomics: []specs.ShmemOp{specs.ShmemXor}},
+		{Name: "rap", Lanes: 16, Bytes: 4096, BankBytes: 4, Hash: ref(rapH), Widths: []int{32, 128}, Atomics: specs.ShmemAtomics},
+		{Name: "perm", Lanes: 8, Bytes: 1984, BankBytes: 4, Hash: ref(permH), Widths: []int{32, 64, 128}, Atomics: specs.ShmemAtomics},
+	}
+	for _, u := range units {
+		t.Run(u.Name, func(t *testing.T) {
+			_, s := runShmStim(t, u, 3, 5000)
+			if s.responses == 0 || s.errors == 0 {
+				t.Errorf("%d responses, %d errors", s.responses, s.errors)
 			}
 		})
 	}
