@@ -230,13 +230,19 @@ func (m *SharedMemoryModel) Known(addr, n int) bool {
 	return true
 }
 
-// Bank is the bank of word address w under the configuration last used
-// to accept an instruction (or the constant hash).
+// Bank is the bank of word address w (0 <= w < words): under a
+// configurable hash, with the configuration of the last accepted
+// instruction that had an active lane (zeros before any).
 func (m *SharedMemoryModel) Bank(w int) int {
-	if m.hash == nil {
+	switch {
+	case m.hash == nil:
 		return w % m.nBanks
+	case m.tableOK:
+		return int(m.bankOf[w])
 	}
-	return int(m.bankOf[w])
+	in := make([][]uint64, m.hash.cfgFirst+len(m.cfgSnap))
+	copy(in[m.hash.cfgFirst:], m.cfgSnap)
+	return int(m.hash.eval(uint64(w), in))
 }
 
 // NumBanks is the number of banks.
@@ -257,8 +263,8 @@ func (m *SharedMemoryModel) buildTable(in [][]uint64) {
 	m.tableOK = true
 }
 
-// bankFn returns the bank of a word under the configuration in in; the
-// table serves when it holds this configuration.
+// prepareBanks notes the configuration on in and builds the bank table
+// once a configuration has been held for a few instructions.
 func (m *SharedMemoryModel) prepareBanks(in [][]uint64) {
 	if m.hash == nil || m.hash.nCfg == 0 {
 		return
@@ -281,6 +287,7 @@ func (m *SharedMemoryModel) prepareBanks(in [][]uint64) {
 	}
 }
 
+// bank is the bank of word w under the configuration on in.
 func (m *SharedMemoryModel) bank(w int, in [][]uint64) int {
 	if m.tableOK {
 		return int(m.bankOf[w])

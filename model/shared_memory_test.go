@@ -581,7 +581,18 @@ func TestSharedMemory_HashedBanks(t *testing.T) {
 	r := newShmRig(t, cfg)
 	// k1 = 5, k2 = 0, mask = 31: bank = w[9:5] ^ w[4:0].
 	r.in[9][0], r.in[10][0], r.in[11][0] = 5, 0, 31
+	// The first instructions evaluate the hash lane by lane (no table yet).
+	_, rsps = r.run([]shmReq{{op: specs.ShmemLoad, wc: specs.ShmemW32, active: 3, addr: []int{0, 33 * 4}}}, nil, nil, 100)
+	if rsps[0].passes != 2 || r.m.tableOK {
+		t.Errorf("cfg words 0 and 33 before a table: %d passes (table %v), want 2", rsps[0].passes, r.m.tableOK)
+	}
+	if b := r.m.Bank(97); b != 3^1 { // w[9:5] = 3, w[4:0] = 1
+		t.Errorf("Bank(97) = %d, want 2", b)
+	}
 	r.fill()
+	if !r.m.tableOK {
+		t.Error("no bank table after a held configuration")
+	}
 	_, rsps = r.run([]shmReq{{op: specs.ShmemLoad, wc: specs.ShmemW32, active: allLanes(32), addr: strided(32, 0, 4)}}, nil, nil, 100)
 	if rsps[0].passes != 1 {
 		t.Errorf("cfg stride 4: %d passes, want 1", rsps[0].passes)
