@@ -183,7 +183,7 @@ var sharedMemoryAttrs = []Attr{
 	{Name: "bank_bytes", Type: "number", Doc: "Bytes per bank word, 4 (default) or 8. A 32-bit access to an 8-byte bank uses half of the word; a 128-bit access spans 128/(8*bank_bytes) bank words."},
 	{Name: "hash", Type: "reference", Refers: "hash", Doc: fmt.Sprintf("The bank of each word address, a `hash` unit written `hash.NAME`, combinational (no `config = \"register\"`, no `clock_fo4`), with at most %d banks, reaching every bank from the word addresses and with a storage row (see above). Exactly one of hash and banks.", MaxShmemBanks)},
 	{Name: "banks", Type: "number", Doc: fmt.Sprintf("Without hash: bank = word address mod banks, row = word address / banks; 2..%d.", MaxShmemBanks)},
-	{Name: "widths", Type: "list", Doc: "Access widths supported, a subset of [32, 64, 128] without repeats (default all); other widths are refused at run time."},
+	{Name: "widths", Type: "list", Doc: "Access widths supported, a subset of [32, 64, 128] without repeats (default all), with 32 unless atomics = []; other widths are refused at run time."},
 	{Name: "atomics", Type: "list", Doc: "Atomic operations supported, a subset of " + `["add", "smin", "smax", "umin", "umax", "and", "or", "xor", "exch", "cas"]` + " without repeats (default all; `[]` for none). Atomics are 32-bit; others are refused at run time."},
 	{Name: "bank_access_fo4", Type: "number", Doc: fmt.Sprintf("The bank macro's access time (clock to read data), in FO4; default %d, a typical small single-port SRAM macro. Give your SRAM's figure.", DefaultBankAccessFO4)},
 	{Name: "bank_setup_fo4", Type: "number", Doc: fmt.Sprintf("The bank macro's setup time of its address, data and enables before the clock, in FO4; default %d.", DefaultBankSetupFO4)},
@@ -510,6 +510,13 @@ func (d *decoder) decodeSharedMemoryBlock(block *hcl.Block) (*SharedMemory, hcl.
 	}
 	m.Widths = bd.shmemWidths()
 	m.Atomics = bd.shmemAtomics()
+	if len(m.Widths) > 0 && len(m.Atomics) > 0 && m.Widths[0] != 32 {
+		at := "widths"
+		if bd.has("atomics") {
+			at = "atomics"
+		}
+		bd.errorf(bd.rng(at), "Atomics without 32-bit accesses", "Atomics are 32-bit, but widths (%s) leaves out 32, so every atomic would be refused. Add 32 to widths, or give atomics = [].", joinInts(m.Widths))
+	}
 	m.BankAccessFO4 = bd.positive("bank_access_fo4", m.BankAccessFO4, false, maxBankFO4)
 	m.BankSetupFO4 = bd.positive("bank_setup_fo4", m.BankSetupFO4, true, maxBankFO4)
 	m.BankAreaPerBit = bd.positive("bank_area_per_bit", m.BankAreaPerBit, false, maxBankAreaPerBit)

@@ -83,3 +83,26 @@ shared_memory "bad_figures" {
   bank_setup_fo4    = -1
   bank_area_per_bit = "big"
 }
+
+shared_memory "atomics_need_32" {
+  lanes  = 8
+  bytes  = 1024
+  banks  = 8
+  widths = [64, 128]
+}
+
+shared_memory "atomics_need_32_too" {
+  lanes   = 8
+  bytes   = 1024
+  banks   = 8
+  widths  = [128]
+  atomics = ["cas"]
+}
+
+shared_memory "wide_only" {
+  lanes   = 8
+  bytes   = 1024
+  banks   = 8
+  widths  = [128]
+  atomics = []
+}
