@@ -52,6 +52,8 @@ var blockKinds = []BlockKind{
 		decode: func(d *decoder, b *hcl.Block) (any, hcl.Diagnostics) { return decoded(d.decodeWarpReadyMaskBlock(b)) }},
 	{Type: "bank_arbiter", Unit: true, Doc: bankArbiterDoc, Attrs: bankArbiterAttrs,
 		decode: func(d *decoder, b *hcl.Block) (any, hcl.Diagnostics) { return decoded(d.decodeBankArbiterBlock(b)) }},
+	{Type: "shared_memory", Unit: true, Doc: sharedMemoryDoc, Attrs: sharedMemoryAttrs,
+		decode: func(d *decoder, b *hcl.Block) (any, hcl.Diagnostics) { return decoded(d.decodeSharedMemoryBlock(b)) }},
 	{Type: "pattern", Doc: patternDoc, Attrs: patternAttrs,
 		decode: func(d *decoder, b *hcl.Block) (any, hcl.Diagnostics) { return decoded(d.decodePatternBlock(b)) }},
 }
