@@ -2,6 +2,7 @@
 GO      ?= go
 BIN     := bin/lsugen
 SPECS   := $(wildcard specs/*.hcl)
+LARGE   := $(wildcard specs/large/*.hcl)
 OUT     ?= out
 # Debian packages of the external simulators and tools, by command name.
 TOOLS   := iverilog:iverilog verilator:verilator yosys:yosys sta:opensta cc:gcc g++:g++ parallel:parallel
@@ -34,6 +35,9 @@ run: deps build
 	$(BIN) gen --tb --fusesoc --c -o $(OUT) $(SPECS)
 	$(BIN) timing $(SPECS)
 	$(BIN) verify --formal $(SPECS)
+	$(BIN) gen -o $(OUT) $(LARGE)
+	$(BIN) timing $(LARGE)
+	$(BIN) verify --sim netlist --cycles 20000 $(LARGE)
 	$(BIN) conflicts specs/patterns_000.hcl
 	$(BIN) search --function bitvector_xor --addr-bits 10 --bank-bits 5 --name transpose_bvxor \
 		-o $(OUT)/transpose_hash.hcl --svg $(OUT)/transpose.svg specs/traces/transpose.trace

@@ -198,7 +198,7 @@ func (g *dual) instance(name string, sub *nl.Design, in map[string]sig, doc stri
 
 // pairs compares every pair of values: eq[i][j] (i < j) is one bit, 1
 // when they are equal; eq[j][i] is the same signal.
-func (g *arbiter) pairs(name string, vals []sig) [][]sig {
+func (g *dual) pairs(name string, vals []sig) [][]sig {
 	n := len(vals)
 	eq := make([][]sig, n)
 	for i := range eq {
@@ -225,7 +225,7 @@ func (g *arbiter) pairs(name string, vals []sig) [][]sig {
 }
 
 // same is eq[i][j], 1 on the diagonal.
-func (g *arbiter) same(eq [][]sig, i, j int) sig {
+func (g *dual) same(eq [][]sig, i, j int) sig {
 	if i == j {
 		return g.konst(1, 1)
 	}
@@ -234,7 +234,7 @@ func (g *arbiter) same(eq [][]sig, i, j int) sig {
 
 // firstOf marks the set lanes of mask with no earlier set lane equal to
 // them under eq: first[k] = mask[k] & ~|(mask[k-1:0] & eq[k-1:0][k]).
-func (g *arbiter) firstOf(mask sig, eq [][]sig, name string) sig {
+func (g *dual) firstOf(mask sig, eq [][]sig, name string) sig {
 	out := make([]sig, mask.w())
 	for k := range out {
 		out[k] = g.bit(mask, k)

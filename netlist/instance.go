@@ -123,3 +123,17 @@ func (d *Design) InstanceOf() []int {
 	}
 	return own
 }
+
+// Uninstance makes the gates of instance name the design's own: they are
+// no longer printed as a module instance (a generator that writes the
+// copied unit's logic inline, in both views) and Build may remove those
+// nothing reads.
+func (b *Builder) Uninstance(name string) {
+	for i, inst := range b.d.Instances {
+		if inst.Name == name {
+			b.d.Instances = slices.Delete(b.d.Instances, i, i+1)
+			return
+		}
+	}
+	b.errs = append(b.errs, fmt.Errorf("netlist: %s: Uninstance: no instance %s", b.d.Name, name))
+}

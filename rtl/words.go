@@ -148,6 +148,7 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 		f.line("    localparam %s %s = %s;", rangeOf0(p.Width), p.Name, literal(p.Value, p.Width))
 	}
 	rw.stateDecls(f)
+	rw.memoryReadWires(f, insts)
 	for _, a := range d.RTL.Assigns {
 		if err := rw.assign(f, a); err != nil {
 			return nil, fmt.Errorf("rtl: %s: assign %s: %w", d.Name, a.Name, err)
@@ -268,6 +269,26 @@ func (rw *rtlWriter) assign(f *file, a netlist.Assign) error {
 	return nil
 }
 
+// memoryReadWires declares the read data of the memories' instances
+// before any assignment: like a register's output, the logic that feeds
+// a bank (its address, an atomic's new value) reads them.
+func (rw *rtlWriter) memoryReadWires(f *file, insts map[string]*netlist.InstanceRTL) {
+	for i := range rw.d.Memories {
+		for _, c := range insts[rw.d.Memories[i].Name].Ports {
+			if c.In != nil {
+				continue
+			}
+			if i == 0 {
+				f.blank()
+				f.line("    // Read data of the bank macros (instances below).")
+			}
+			o := &sig{name: c.Wire, kind: sigWire, w: c.W, used: make([]bool, c.W)}
+			f.line("    wire %s%s;", declRange(o.w), o.name)
+			rw.add(o)
+		}
+	}
+}
+
 // instance prints a module instance: its output wires, then the instance
 // with one connection a line.
 func (rw *rtlWriter) instance(f *file, a netlist.Assign) error {
@@ -300,6 +321,9 @@ func (rw *rtlWriter) instance(f *file, a netlist.Assign) error {
 		f.line("    %s", l)
 	}
 	for _, o := range outs {
+		if s := rw.sigs[o.name]; s != nil && s.kind == sigWire {
+			continue // a memory's read data, declared up front
+		}
 		f.line("    wire %s%s;", declRange(o.w), o.name)
 		rw.add(o)
 	}

@@ -287,3 +287,32 @@ func readyMaskSize(w *specs.WarpReadyMask) Size {
 
 // bitsFor is the number of bits that hold 0..n.
 func bitsFor(n int) int { return max(1, bits.Len(uint(n))) }
+
+// sharedMemorySize estimates a shared memory (gen/shared_memory.go): per
+// slot its hash and row, the slot-pair equalities, per bank the row and
+// store-data selects over the slots, the forwarding and atomic units, the
+// read return per slot and lane, and the registers of the bank stage,
+// stage 2, acc and the queue. The banks are macros, not gates.
+func sharedMemorySize(u *specs.SharedMemory) Size {
+	L, A, N := float64(u.Lanes), float64(u.AddrBits()), float64(max(2, u.NumBanks()))
+	W := float64(u.MaxWidth())
+	WB := float64(8 * u.BankBytes)
+	kmax := float64(u.LaneWords(u.MaxWidth()))
+	NS := min(N, L*kmax)
+	wa := float64(u.WordBits())
+	var g float64
+	if h := u.Hash.Hash(); h != nil {
+		g += NS * float64(hashSize(h).Gates)
+	} else {
+		g += NS * 40 * wa
+	}
+	pairs := NS * (NS - 1) / 2
+	g += pairs * (eqCost(int(wa)) + eqCost(int(lg(int(N)))) + 4)
+	g += NS * N * (wa + 2*WB + 70)             // bank decode, row, store data and operand selects
+	g += N * (WB*6 + 1200)                     // forwarding, atomic unit, write muxes
+	g += NS * WB * 2 * N                       // read return per slot
+	g += L * kmax * WB * 6 * 3                 // gather per lane and width
+	g += L*(A+2*W+32)*3 + L*kmax*8 + 3*L*(W+2) // cur, acc, queue registers and muxes
+	g += L * 3 * (A + 8) * 3                   // refusal per lane and width
+	return sized(g, warpRTL(u.Lanes)*4*kmax)
+}

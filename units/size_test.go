@@ -124,7 +124,7 @@ func TestSize_RandomSpecs(t *testing.T) {
 }
 
 // randomSpec is the HCL of one random unit (or a unit and the units it
-// refers to) of family i mod 6, small enough to generate in
+// refers to) of family i mod 7, small enough to generate in
 // milliseconds. Some combinations are invalid; the caller skips them.
 func randomSpec(r *rand.Rand, i int) string {
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
@@ -132,7 +132,7 @@ func randomSpec(r *rand.Rand, i int) string {
 	pow2 := func(lo, hi int) int { return 1 << in(lo, hi) }
 	b := func() bool { return r.IntN(2) == 0 }
 	var sb strings.Builder
-	switch i % 6 {
+	switch i % 7 {
 	case 0:
 		sb.WriteString(randomHash(r, "h", in(4, 20)))
 	case 1:
@@ -166,6 +166,15 @@ func randomSpec(r *rand.Rand, i int) string {
 		sets := pow2(1, 7)
 		fmt.Fprintf(&sb, "warp_ready_mask \"w\" {\n warp_contexts = %d\n history_sets = %d\n history_ways = %d\n pc_bits = %d\n warp_size = %d\n simd_width = %d\n shmem_ports = %d\n}\n",
 			in(1, 32), sets, in(1, 4), in(1, 16), warp, simd, max(simd>>in(0, 3), 1))
+	case 6:
+		bb, banks := pick("4", "8"), in(2, 8)
+		ws := pick("[32]", "[32, 64]", "[64, 128]", "[32, 64, 128]")
+		at := pick("[]", `["add"]`, `["cas", "smin", "xor"]`)
+		if !strings.Contains(ws, "32,") && ws != "[32]" {
+			at = "[]"
+		}
+		fmt.Fprintf(&sb, "shared_memory \"s\" {\n lanes = %d\n bytes = %d\n bank_bytes = %s\n banks = %d\n widths = %s\n atomics = %s\n}\n",
+			in(1, 8), 16*banks*in(1, 4), bb, banks, ws, at)
 	}
 	return sb.String()
 }

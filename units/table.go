@@ -138,4 +138,14 @@ var table = []Family{
 		stimulus:   readyMaskStimulus,
 		lanePlot:   notWarpWide[*specs.WarpReadyMask],
 	}.family(),
+	row[*specs.SharedMemory]{
+		kind:       "shared_memory",
+		summary:    "shared memory: hashed banks of storage, crossbars, wide accesses, broadcast and atomics, one pass per cycle",
+		source:     "000_*, 001_*, 002_*",
+		generate:   gen.SharedMemory,
+		size:       sharedMemorySize,
+		sequential: model.ForSharedMemory,
+		stimulus:   sharedMemoryStimulus,
+		lanePlot:   notWarpWide[*specs.SharedMemory],
+	}.family(),
 }

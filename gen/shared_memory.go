@@ -1,0 +1,494 @@
+package gen
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/hashicorp/hcl/v2"
+
+	nl "github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+)
+
+// The shared memory (docs/shared-memory.md): banks of storage behind a
+// hash, served one pass per cycle.
+//
+// One instruction at a time sits in the bank stage (cur_*). Its lanes are
+// served in phases of G = N/k consecutive lanes (k bank words per lane),
+// each lane word on a slot: slot s of phase p is word s%k of lane
+// p*G + s/k. A pass hashes every pending slot's word, elects per bank the
+// lowest pending slot (the leader) and serves every pending slot on the
+// leader's word (broadcast; atomics serve the leader alone). The bank
+// reads at the end of the pass; the next cycle (stage 2, s2_*) gets the
+// words, forwards the write of the cycle before (the banks read first),
+// applies the atomics, writes, and gathers the lanes' data into acc. The
+// last pass's response enters a two-entry output queue.
+
+// shm is the generator's state.
+type shm struct {
+	*dual
+	u       *specs.SharedMemory
+	L, A    int // lanes, byte-address bits
+	WB, C   int // bank word bits, 32-bit chunks per bank word
+	lb      int // log2(bank_bytes)
+	alo     int // log2(narrowest width / 8): the address bits below it are 0
+	WA      int // word-address bits
+	N, m    int // banks, bank-index bits
+	R       int // row bits (bank address)
+	depth   int // words per bank
+	maxW    int
+	kmax    int
+	NS      int // slots
+	pb      int // pass-count bits
+	widths  []shmWidth
+	hash    *nl.Design
+	hashCfg map[string]sig
+	rowOf   func(word sig) sig // the row of a word (not for mod: index_o)
+	phase   [][]sig            // per width, per phase: it is the current one (slots)
+	wsels   map[string][]sig   // widthSelect's decodes, by the code's name
+}
+
+// shmWidth is the slot plan of one access width.
+type shmWidth struct {
+	w, code int // bits; req_width_i code
+	k, G    int // words per lane, lanes per phase
+	phases  int
+}
+
+// slotLane is the lane and word of slot s in phase p, ok false when the
+// slot is unused in this width (or the lane is past the last).
+func (wd shmWidth) slotLane(s, p, lanes int) (lane, j int, ok bool) {
+	if s >= wd.G*wd.k {
+		return 0, 0, false
+	}
+	lane, j = p*wd.G+s/wd.k, s%wd.k
+	return lane, j, lane < lanes
+}
+
+// SharedMemory builds a shared_memory unit.
+func SharedMemory(u *specs.SharedMemory) (*nl.Design, hcl.Diagnostics) {
+	g := &shm{dual: newDual(u.Name), u: u, L: u.Lanes, A: u.AddrBits(), WB: 8 * u.BankBytes,
+		lb: bits.TrailingZeros(uint(u.BankBytes)), WA: u.WordBits(), N: u.NumBanks(), maxW: u.MaxWidth(), pb: u.PassBits()}
+	g.C = g.WB / 32
+	g.alo = bits.TrailingZeros(uint(u.Widths[0] / 8))
+	g.wsels = map[string][]sig{}
+	if diags := g.bankMap(); diags.HasErrors() {
+		return nil, diags
+	}
+	for _, w := range []int{32, 64, 128} {
+		if !u.HasWidth(w) {
+			continue
+		}
+		k := max(1, w/g.WB)
+		G := max(1, g.N/k)
+		wd := shmWidth{w: w, code: bits.TrailingZeros(uint(w / 32)), k: k, G: G, phases: (g.L + G - 1) / G}
+		g.widths = append(g.widths, wd)
+		g.NS = max(g.NS, min(G, g.L)*k)
+		g.kmax = max(g.kmax, k)
+	}
+	g.build()
+	d, err := g.dual.build()
+	if err != nil {
+		return nil, internalError(u, err)
+	}
+	for i := range d.Memories {
+		d.Memories[i].AccessFO4, d.Memories[i].SetupFO4, d.Memories[i].AreaPerBit = u.BankAccessFO4, u.BankSetupFO4, u.BankAreaPerBit
+	}
+	return d, nil
+}
+
+// bankMap sets the bank of a word (a hash instance per slot) and its row.
+func (g *shm) bankMap() hcl.Diagnostics {
+	u := g.u
+	h := &specs.Hash{Name: u.Name + "_bank_mod", Function: specs.Mod, Banks: u.Banks, AddrBits: g.WA, BankBits: clog2(u.Banks)}
+	if u.Hash != nil {
+		if h = u.Hash.Hash(); h == nil {
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unresolved reference",
+				Detail:  fmt.Sprintf("hash = hash.%s was not resolved to a hash unit; load the file that declares it.", u.Hash.Name),
+				Subject: u.Hash.Range.Ptr()}}
+		}
+	}
+	d, diags := Hash(h)
+	if diags.HasErrors() {
+		return diags
+	}
+	g.hash, g.m = d, d.Port("bank_o").Width()
+	// The row: mod's quotient, or the word-address bits the bank does
+	// not keep (chosen by the loader, specs.ShmemRow).
+	g.depth = u.BankRows()
+	switch u.Row.Kind {
+	case specs.RowDivide:
+		g.R = d.Port("index_o").Width()
+	case specs.RowWindow:
+		// bitvector_perm / bitvector_xor: bank bits come from k..k+m-1
+		// (k1 for xor), chosen at run time; the row is the word without
+		// them: row[r] = r < k ? word[r] : word[r+m].
+		g.R = g.WA - g.m
+		kName := "cfg_k_i"
+		if h.Function == specs.BitvectorXor {
+			kName = "cfg_k1_i"
+		}
+		g.rowOf = func(word sig) sig {
+			k := g.hashCfg[kName]
+			out := make([]sig, g.R)
+			for r := range out {
+				below := g.lt(g.konst(uint64(r), k.w()), k)
+				hi := g.konst(0, 1)
+				if r+g.m < g.WA {
+					hi = g.bit(word, r+g.m)
+				}
+				out[r] = g.mux(below, g.bit(word, r), hi)
+			}
+			return g.concat(out...)
+		}
+	default:
+		keep := u.Row.Keep
+		g.R = len(keep)
+		g.rowOf = func(word sig) sig {
+			parts := make([]sig, len(keep))
+			for i, b := range keep {
+				parts[i] = g.bit(word, b)
+			}
+			if len(parts) == 0 {
+				return g.konst(0, 1)
+			}
+			return g.concat(parts...)
+		}
+	}
+	g.R = max(g.R, 1)
+	return nil
+}
+
+// slotHash is the bank and row of word (WA bits) through the hash.
+func (g *shm) slotHash(s int, word sig) (bank, row sig) {
+	hw := g.hash.Port("addr_i").Width()
+	in := map[string]sig{"addr_i": g.zext(g.slice(word, min(hw, g.WA)-1, 0), hw)}
+	for name, c := range g.hashCfg {
+		in[name] = c
+	}
+	doc := ""
+	if s == 0 {
+		doc = "each slot's bank (and row) from " + g.hash.Name
+	}
+	place := g.instance
+	if g.u.Hash == nil {
+		place = func(name string, sub *nl.Design, in map[string]sig, _ string) map[string]sig {
+			return g.inline(name, sub, in)
+		}
+	}
+	out := place(fmt.Sprintf("slot_hash_%d", s), g.hash, in, doc)
+	bank = out["bank_o"]
+	if idx, ok := out["index_o"]; ok {
+		row = g.zext(idx, g.R)
+		if idx.w() > g.R {
+			row = g.slice(idx, g.R-1, 0)
+		}
+	} else {
+		row = g.rowOf(word)
+	}
+	return g.wire(fmt.Sprintf("slot_bank_%d", s), bank, ""), g.wire(fmt.Sprintf("slot_row_%d", s), g.zext(row, g.R), "")
+}
+
+func (g *shm) build() {
+	u, L, A := g.u, g.L, g.A
+	g.b.Clock("clk", "clock; state changes at its rising edge")
+	rst := g.input("rst", 1, "synchronous reset, active high: drops every instruction in flight; the storage keeps its words")
+	reqValid := g.input("req_valid_i", 1, "an instruction is offered on req_*")
+	reqOp := g.input("req_op_i", 4, "0 load, 1 store, 2 add, 3 smin, 4 smax, 5 umin, 6 umax, 7 and, 8 or, 9 xor, 10 exch, 11 cas")
+	reqWidth := g.input("req_width_i", 2, "0: 32-bit, 1: 64-bit, 2: 128-bit accesses")
+	reqActive := g.input("req_active_i", L, "bit i: lane i takes part")
+	reqAddr := g.input("req_addr_i", L*A, fmt.Sprintf("%d lanes of %d-bit byte addresses, lane 0 in the least significant bits", L, A))
+	reqData := g.input("req_data_i", L*g.maxW, fmt.Sprintf("%d bits per lane: store data, atomic operand, CAS new value", g.maxW))
+	reqCmp := g.input("req_cmp_i", L*32, "32 bits per lane: the CAS compare value")
+	rspReady := g.input("rsp_ready_i", 1, "the response on rsp_* is taken at the end of this cycle")
+	g.hashCfg = map[string]sig{}
+	for _, p := range g.hash.Inputs() {
+		if p.Name != "addr_i" {
+			g.hashCfg[p.Name] = g.input("hash_"+p.Name, p.Width(), "bank hash configuration, shared by every lane (hold it while the memory holds data): "+p.Doc)
+		}
+	}
+
+	// The instruction in the bank stage.
+	curValid := g.reg("cur_valid", 1, "an instruction is in the bank stage")
+	curOp := g.reg("cur_op", 4, "its op")
+	curWidth := g.reg("cur_width", 2, "its width code")
+	curErr := g.reg("cur_err", 1, "it is refused: one pass, no access")
+	curActive := g.reg("cur_active", L, "its active lanes")
+	curAddr := g.reg("cur_addr", L*(A-g.alo), fmt.Sprintf("its lanes' byte addresses without bits %d:0 (aligned to the narrowest width: checked at acceptance)", g.alo-1))
+	curData := g.reg("cur_data", L*g.maxW, "its lanes' data")
+	curCmp := g.konst(0, L*32)
+	if u.HasAtomic(specs.ShmemCAS) {
+		curCmp = g.reg("cur_cmp", L*32, "its lanes' CAS compare values")
+	}
+	curPend := g.reg("cur_pend", L*g.kmax, "lane words not served yet: bit l*kmax+j is word j of lane l")
+	curPasses := g.reg("cur_passes", g.pb, "passes made so far")
+
+	// Stage 2 and the output queue (declared here: the stall rule reads them).
+	s2Valid := g.reg("s2_valid", 1, "the previous cycle made a pass")
+	s2Last := g.reg("s2_last", 1, "it was its instruction's last")
+	q := g.reg("q_count", 2, "responses in the output queue")
+
+	// The request's refusal, decided at acceptance.
+	reqErr := g.refusal(reqOp, reqWidth, reqActive, reqAddr)
+
+	// This cycle's pass.
+	wsel := g.widthSelect(curWidth)
+	isAtomic := g.wire("cur_atomic", g.not(g.lessThanConst(curOp, int(specs.ShmemAdd))), "its op is an atomic")
+	slotWord, slotPend := g.slots(wsel, curAddr, curPend)
+	banks := make([]sig, g.NS)
+	rows := make([]sig, g.NS)
+	for s := range banks {
+		banks[s], rows[s] = g.slotHash(s, slotWord[s])
+	}
+	pend := g.wire("slot_pend", g.concat(slotPend...), "slots with a pending lane word this pass")
+	sameBank := g.pairWise("same_bank", banks)
+	sameWord := g.pairWise("same_word", slotWord)
+	lead := g.leaders(pend, sameBank)
+	served := g.served(pend, lead, sameWord, isAtomic)
+
+	// Lane words served this pass, and what stays pending.
+	servedLW := g.laneWords(wsel, served)
+	left := g.wire("pend_left", g.and(curPend, g.not(servedLW)), "lane words pending after this pass")
+	wouldBeLast := g.wire("would_be_last", g.not(g.nonzero(left)), "this pass would be the instruction's last")
+	qNZ := g.nonzero(q)
+	pop := g.wire("pop", g.and(qNZ, rspReady), "the queue's head leaves at the end of this cycle")
+	// room: Q - pop + S2 <= 1 (S2: a last pass in stage 2).
+	q2 := g.bit(q, 1)
+	qAfter0 := g.or(g.not(qNZ), g.and(pop, g.not(q2)))                 // Q - pop == 0
+	qAfter1 := g.or(g.and(g.not(q2), qNZ, g.not(pop)), g.and(q2, pop)) // Q - pop == 1
+	s2LastValid := g.and(s2Valid, s2Last)
+	room := g.wire("room", g.or(qAfter0, g.and(qAfter1, g.not(s2LastValid))), "the queue can take a response two cycles from now")
+	notRst := g.not(rst)
+	passMade := g.wire("pass", g.and(curValid, notRst, g.or(g.not(wouldBeLast), room)), "the bank stage makes a pass this cycle")
+	last := g.wire("last", g.and(passMade, wouldBeLast), "the pass is the instruction's last")
+	reqReady := g.wire("ready", g.and(notRst, g.or(g.not(curValid), last)), "req_ready_o")
+	accept := g.wire("accept", g.and(reqValid, reqReady), "an instruction is taken this cycle")
+
+	// Bank requests of this pass: leader per bank.
+	bankSel := make([][]sig, g.NS) // bankSel[s][b]: slot s is on bank b
+	for s := range bankSel {
+		bankSel[s] = g.decodeBank(banks[s])
+	}
+	isLoad := g.eqConst(curOp, int(specs.ShmemLoad))
+	isStore := g.eqConst(curOp, int(specs.ShmemStore))
+	doRead := g.and(passMade, g.not(curErr), g.not(isStore))
+	doWrite := g.and(passMade, g.not(curErr), g.not(isLoad))
+	slotData, slotMask, slotCmp, slotHalf := g.slotOperands(curData, curCmp, curAddr)
+
+	allRows := g.wire("slot_rows", g.concat(rows...), "every slot's row, slot 0 lowest")
+	var allCmps, allHalves sig
+	if u.HasAtomic(specs.ShmemCAS) {
+		allCmps = g.wire("slot_cmps", g.concat(slotCmp...), "every slot's CAS compare value")
+	}
+	if g.C > 1 {
+		allHalves = g.wire("slot_halves", g.concat(slotHalf...), "every slot's half of the bank word (32-bit accesses)")
+	}
+	type bankReq struct{ re, we, row, wdata, wmask, cmp, half sig }
+	breq := make([]bankReq, g.N)
+	for b := 0; b < g.N; b++ {
+		var leadHere, servedHere []sig
+		for s := 0; s < g.NS; s++ {
+			leadHere = append(leadHere, g.and(g.bit(lead, s), bankSel[s][b]))
+			servedHere = append(servedHere, g.and(g.bit(served, s), bankSel[s][b]))
+		}
+		lh := g.wire(fmt.Sprintf("lead_on_%d", b), g.concat(leadHere...), "")
+		sh := g.wire(fmt.Sprintf("served_on_%d", b), g.concat(servedHere...), "")
+		used := g.nonzero(lh)
+		// The leader's slot number picks its row (and compare value)
+		// through a tree of multiplexers.
+		leader := g.wire(fmt.Sprintf("leader_%d", b), g.encode(lh), "")
+		r := bankReq{
+			re:  g.and(doRead, used),
+			we:  g.and(doWrite, used),
+			row: g.part(allRows, leader, g.R),
+		}
+		// Stores: per 32-bit chunk, the highest served slot that writes it.
+		var wd, wm []sig
+		for c := 0; c < g.C; c++ {
+			var sel []sig
+			var vals []sig
+			for s := 0; s < g.NS; s++ {
+				sel = append(sel, g.and(g.bit(sh, s), g.bit(slotMask[s], c)))
+				vals = append(vals, g.slice(slotData[s], 32*c+31, 32*c))
+			}
+			selW := g.wire(fmt.Sprintf("store_sel_%d_%d", b, c), g.concat(sel...), "")
+			wd = append(wd, g.highest(fmt.Sprintf("store_data_%d_%d", b, c), selW, vals))
+			wm = append(wm, g.nonzero(selW))
+		}
+		r.wdata, r.wmask = g.concat(wd...), g.concat(wm...)
+		if u.HasAtomic(specs.ShmemCAS) {
+			// CAS: the leader's compare value (its operand is the store
+			// data the leader alone puts on the bank).
+			r.cmp = g.part(allCmps, leader, 32)
+		}
+		if len(u.Atomics) > 0 && g.C > 1 {
+			r.half = g.part(allHalves, leader, 1)
+		}
+		breq[b] = r
+	}
+
+	// Stage 2 registers.
+	var s2Op, s2Atomic sig // stage 2's op: the atomic units' only
+	if len(u.Atomics) > 0 {
+		s2Op = g.reg("s2_op", 4, "stage 2: the op")
+		g.next(s2Op, noClear, curOp)
+		s2Atomic = g.not(g.lessThanConst(s2Op, int(specs.ShmemAdd)))
+	}
+	s2Width := g.reg("s2_width", 2, "stage 2: the width code")
+	s2Active := g.reg("s2_active", L, "stage 2: the instruction's active lanes (for the response)")
+	s2Err := g.reg("s2_err", 1, "stage 2: refused")
+	s2Passes := g.reg("s2_passes", g.pb, "stage 2: passes of the instruction (its last pass)")
+	s2Lanes := g.reg("s2_lanes", L*g.kmax, "stage 2: the lane words whose data the pass returns (loads and atomics)")
+	var s2SlotBank []sig
+	for s := 0; s < g.NS; s++ {
+		s2SlotBank = append(s2SlotBank, g.reg(fmt.Sprintf("s2_slot_bank_%d", s), g.m, ""))
+	}
+	// The half of the bank word of the slots that hold 32-bit lanes (8-byte
+	// banks): slots below min(banks, lanes).
+	var s2SlotHalf []sig
+	halfSlots := 0
+	if g.C > 1 && u.HasWidth(32) {
+		halfSlots = min(g.N, L)
+	}
+	for s := 0; s < g.NS; s++ {
+		h := g.konst(0, 1)
+		if s < halfSlots {
+			h = g.reg(fmt.Sprintf("s2_slot_half_%d", s), 1, "")
+			g.next(h, noClear, slotHalf[s])
+		}
+		s2SlotHalf = append(s2SlotHalf, h)
+	}
+	g.next(s2Valid, rst, passMade)
+	g.next(s2Last, rst, last)
+	g.next(s2Width, noClear, curWidth)
+	g.next(s2Active, noClear, curActive)
+	g.next(s2Err, noClear, curErr)
+	g.next(s2Passes, noClear, g.add(curPasses, g.konst(1, g.pb)))
+	g.next(s2Lanes, rst, g.mux(doRead, servedLW, g.konst(0, L*g.kmax)))
+	for s := 0; s < g.NS; s++ {
+		g.next(s2SlotBank[s], noClear, banks[s])
+	}
+
+	// The banks, and stage 2 per bank.
+	notRst2 := notRst
+	bankWord := make([]sig, g.N)
+	for b := 0; b < g.N; b++ {
+		r := breq[b]
+		name := fmt.Sprintf("bank%d", b)
+		sWE := g.reg(fmt.Sprintf("s2_we_%d", b), 1, "")
+		sRow := g.reg(fmt.Sprintf("s2_row_%d", b), g.R, "")
+		sWD := g.reg(fmt.Sprintf("s2_wdata_%d", b), g.WB, "")
+		sWM := g.reg(fmt.Sprintf("s2_wmask_%d", b), g.C, "")
+		g.next(sWE, rst, r.we)
+		g.next(sRow, noClear, r.row)
+		g.next(sWD, noClear, r.wdata)
+		g.next(sWM, noClear, r.wmask)
+		rdata := g.memory(name, b)
+		// Forwarding: the write made at the edge that read this word.
+		bpV := g.reg(fmt.Sprintf("fwd_valid_%d", b), 1, "")
+		bpRow := g.reg(fmt.Sprintf("fwd_row_%d", b), g.R, "")
+		bpData := g.reg(fmt.Sprintf("fwd_data_%d", b), g.WB, "")
+		bpMask := g.reg(fmt.Sprintf("fwd_mask_%d", b), g.C, "")
+		hit := g.and(bpV, g.eq(bpRow, sRow))
+		var eff []sig
+		for c := 0; c < g.C; c++ {
+			eff = append(eff, g.mux(g.and(hit, g.bit(bpMask, c)), g.slice(bpData, 32*c+31, 32*c), g.slice(rdata, 32*c+31, 32*c)))
+		}
+		word := g.wire(fmt.Sprintf("bank_word_%d", b), g.concat(eff...), "")
+		bankWord[b] = word
+		wdata, wmask := sWD, sWM
+		if len(u.Atomics) > 0 {
+			// The leader's data is on its chunk of s2_wdata, the other
+			// chunk is 0: their OR is the operand.
+			operand := g.slice(sWD, 31, 0)
+			if g.C > 1 {
+				operand = g.or(operand, g.slice(sWD, 63, 32))
+			}
+			sCmp := g.konst(0, 32)
+			if u.HasAtomic(specs.ShmemCAS) {
+				sCmp = g.reg(fmt.Sprintf("s2_cmp_%d", b), 32, "")
+				g.next(sCmp, noClear, r.cmp)
+			}
+			old := g.slice(word, 31, 0)
+			var sHalf sig
+			if g.C > 1 {
+				sHalf = g.reg(fmt.Sprintf("s2_half_%d", b), 1, "")
+				g.next(sHalf, noClear, r.half)
+				old = g.mux(sHalf, g.slice(word, 63, 32), g.slice(word, 31, 0))
+			}
+			nv := g.wire(fmt.Sprintf("atomic_new_%d", b), g.atomic(b, s2Op, old, operand, sCmp), "")
+			aData, aMask := nv, g.konst(1, 1)
+			if g.C > 1 {
+				aData = g.concat(nv, nv)
+				aMask = g.concat(g.not(sHalf), sHalf)
+			}
+			wdata = g.mux(s2Atomic, aData, sWD)
+			wmask = g.mux(s2Atomic, aMask, sWM)
+		}
+		we := g.and(sWE, notRst2)
+		addrBits := nl.MemoryAddrBits(g.depth)
+		waddr := g.fit(sRow, addrBits)
+		g.memoryPorts(name, r.re, g.fit(r.row, addrBits), we, waddr, wdata, wmask)
+		g.next(bpV, rst, we)
+		g.next(bpRow, noClear, sRow)
+		g.next(bpData, noClear, wdata)
+		g.next(bpMask, noClear, wmask)
+	}
+
+	// Stage 2: the lanes' data from the banks, into acc.
+	acc := g.reg("acc", L*g.maxW, "the response being gathered")
+	passData := g.gather(s2Width, s2Lanes, s2SlotBank, s2SlotHalf, bankWord)
+	merged := g.wire("acc_merged", g.or(acc, passData), "acc with this pass's words")
+	finish := g.wire("finish", g.and(s2Valid, s2Last, notRst), "stage 2 completes an instruction: its response enters the queue")
+	g.next(acc, rst, g.mux(finish, g.konst(0, acc.w()), g.mux(s2Valid, merged, acc)))
+
+	// The output queue: two entries, head first.
+	entryW := L*g.maxW + L + 1 + g.pb
+	in := g.concat(merged, s2Active, s2Err, s2Passes)
+	e0 := g.reg("q_head", entryW, "the response on rsp_*")
+	e1 := g.reg("q_next", entryW, "the response behind it")
+	push := finish
+	qIs0, qIs1 := g.not(qNZ), g.and(qNZ, g.not(q2))
+	// head: on pop, the next (or the pushed one if none); on push into an empty queue, the pushed one.
+	headFromIn := g.or(g.and(push, qIs0), g.and(push, pop, qIs1))
+	headFromNext := g.and(pop, q2)
+	g.next(e0, noClear, g.mux(headFromIn, in, g.mux(headFromNext, e1, e0)))
+	nextFromIn := g.or(g.and(push, qIs1, g.not(pop)), g.and(push, q2, pop))
+	g.next(e1, noClear, g.mux(nextFromIn, in, e1))
+	qNext := g.add(q, g.concat(push, g.konst(0, 1)))
+	qNext = g.mux(pop, g.dec(qNext), qNext)
+	g.next(q, rst, qNext)
+
+	// The bank stage's next instruction.
+	g.next(curValid, rst, g.or(accept, g.and(curValid, g.not(last))))
+	g.next(curOp, noClear, g.mux(accept, reqOp, curOp))
+	g.next(curWidth, noClear, g.mux(accept, reqWidth, curWidth))
+	g.next(curErr, noClear, g.mux(accept, reqErr, curErr))
+	g.next(curActive, noClear, g.mux(accept, reqActive, curActive))
+	var held []sig
+	for l := 0; l < L; l++ {
+		held = append(held, g.slice(g.laneAddr(reqAddr, l), A-1, g.alo))
+	}
+	g.next(curAddr, noClear, g.mux(accept, g.concat(held...), curAddr))
+	g.next(curData, noClear, g.mux(accept, reqData, curData))
+	if u.HasAtomic(specs.ShmemCAS) {
+		g.next(curCmp, noClear, g.mux(accept, reqCmp, curCmp))
+	}
+	startPend := g.wire("start_pend", g.mux(reqErr, g.konst(0, L*g.kmax), g.wire("req_lane_words", g.expandActive(g.widthSelect(reqWidth), reqActive), "bit l*kmax+j: word j of active lane l")), "the lane words of the offered instruction")
+	g.next(curPend, rst, g.mux(accept, startPend, g.mux(passMade, left, curPend)))
+	g.next(curPasses, noClear, g.mux(accept, g.konst(0, g.pb), g.mux(passMade, g.add(curPasses, g.konst(1, g.pb)), curPasses)))
+
+	// Outputs.
+	head := g.mux(qNZ, e0, g.konst(0, entryW))
+	g.output("req_ready_o", reqReady, "the instruction on req_* is taken at the end of this cycle (combinational in rst and rsp_ready_i)")
+	g.output("rsp_valid_o", qNZ, "a response is on rsp_*, held until rsp_ready_i")
+	o := 0
+	g.output("rsp_data_o", g.slice(head, o+L*g.maxW-1, o), fmt.Sprintf("%d bits per lane: load data, or an atomic's old value; 0 for stores, inactive lanes and refused instructions", g.maxW))
+	o += L * g.maxW
+	g.output("rsp_active_o", g.slice(head, o+L-1, o), "the instruction's active lanes")
+	o += L
+	g.output("rsp_error_o", g.slice(head, o, o), "the instruction was refused (unsupported op or width, misaligned or out-of-range address); nothing changed")
+	o++
+	g.output("rsp_passes_o", g.slice(head, o+g.pb-1, o), "bank cycles the instruction took")
+	g.b.Header(g.header()...)
+}
