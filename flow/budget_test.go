@@ -82,6 +82,12 @@ hash "l" {
   tag_bits    = 64
   variant     = "elastic"
 }`,
+		"shared_memory": `shared_memory "s" {
+  lanes      = 64
+  bytes      = 1048576
+  bank_bytes = 8
+  banks      = 64
+}`,
 		"hash": `hash "r" {
   function     = "rap"
   w            = 1024

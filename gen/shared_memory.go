@@ -285,6 +285,7 @@ func (g *shm) build() {
 	}
 	type bankReq struct{ re, we, row, wdata, wmask, cmp, half sig }
 	breq := make([]bankReq, g.N)
+	var raddrs, wdatas, rdatas, atomics nl.Bus // for the parts' timing paths
 	for b := 0; b < g.N; b++ {
 		var leadHere, servedHere []sig
 		for s := 0; s < g.NS; s++ {
@@ -316,6 +317,7 @@ func (g *shm) build() {
 			wm = append(wm, g.nonzero(selW))
 		}
 		r.wdata, r.wmask = g.concat(wd...), g.concat(wm...)
+		wdatas = append(wdatas, r.wdata.n...)
 		if u.HasAtomic(specs.ShmemCAS) {
 			// CAS: the leader's compare value (its operand is the store
 			// data the leader alone puts on the bank).
@@ -325,6 +327,7 @@ func (g *shm) build() {
 			r.half = g.part(allHalves, leader, 1)
 		}
 		breq[b] = r
+		raddrs = append(raddrs, r.row.n...)
 	}
 
 	// Stage 2 registers.
@@ -384,6 +387,7 @@ func (g *shm) build() {
 		g.next(sWD, noClear, r.wdata)
 		g.next(sWM, noClear, r.wmask)
 		rdata := g.memory(name, b)
+		rdatas = append(rdatas, rdata.n...)
 		// Forwarding: the write made at the edge that read this word.
 		bpV := g.reg(fmt.Sprintf("fwd_valid_%d", b), 1, "")
 		bpRow := g.reg(fmt.Sprintf("fwd_row_%d", b), g.R, "")
@@ -417,6 +421,7 @@ func (g *shm) build() {
 				old = g.mux(sHalf, g.slice(word, 63, 32), g.slice(word, 31, 0))
 			}
 			nv := g.wire(fmt.Sprintf("atomic_new_%d", b), g.atomic(b, s2Op, old, operand, sCmp), "")
+			atomics = append(atomics, nv.n...)
 			aData, aMask := nv, g.konst(1, 1)
 			if g.C > 1 {
 				aData = g.concat(nv, nv)
@@ -439,6 +444,22 @@ func (g *shm) build() {
 	acc := g.reg("acc", L*g.maxW, "the response being gathered")
 	passData := g.gather(s2Width, s2Lanes, s2SlotBank, s2SlotHalf, bankWord)
 	merged := g.wire("acc_merged", g.or(acc, passData), "acc with this pass's words")
+
+	// The parts, timed on their own (timing reports each path).
+	var slotBanks, slotWords nl.Bus
+	for s := range banks {
+		slotBanks = append(slotBanks, banks[s].n...)
+		slotWords = append(slotWords, slotWord[s].n...)
+	}
+	g.b.Path("request_check", "req_addr_i, req_op_i and req_width_i to the refusal of the offered instruction", append(append(nl.Bus{}, reqAddr.n...), reqOp.n...), reqErr.n)
+	g.b.Path("bank_hash", "the held addresses to each slot's bank (slot selection by phase and width, then the hash)", curAddr.n, slotBanks)
+	g.b.Path("arbitration", "each slot's word and bank to the slots served (pairwise compares, bank leaders, broadcast)", append(slotWords, slotBanks...), served.n)
+	g.b.Path("address_crossbar", "each slot's word to the banks' read addresses (leader's row by a multiplexer tree)", slotWords, raddrs)
+	g.b.Path("store_crossbar", "the held data to the banks' write data (highest served lane per 32-bit chunk)", curData.n, wdatas)
+	g.b.Path("data_return", "the banks' read data to the response being gathered (forwarding, bank to slot, slot to lane)", rdatas, merged.n)
+	if len(atomics) > 0 {
+		g.b.Path("atomic_unit", "the banks' read data through forwarding and the atomic units to the new values", rdatas, atomics)
+	}
 	finish := g.wire("finish", g.and(s2Valid, s2Last, notRst), "stage 2 completes an instruction: its response enters the queue")
 	g.next(acc, rst, g.mux(finish, g.konst(0, acc.w()), g.mux(s2Valid, merged, acc)))
 

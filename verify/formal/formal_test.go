@@ -72,7 +72,19 @@ func writeUnit(t testing.TB, dir string, d, gates *netlist.Design) Unit {
 		t.Fatal(err)
 	}
 	u := Unit{Design: d, RTL: filepath.Join(dir, rtl.RTLFileName(d)), Gates: filepath.Join(dir, rtl.GatesFileName(d))}
-	// The units d instantiates, read before d's files.
+	// The bank module of d's memories, then the units d instantiates,
+	// read before d's files (rtl.Sources's order).
+	if name := rtl.BankFileName(d); name != "" {
+		var bank strings.Builder
+		if err := rtl.WriteBank(&bank, d, info); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(bank.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		u.RTLLibs = append(u.RTLLibs, filepath.Join(dir, name))
+		u.GateLibs = append(u.GateLibs, filepath.Join(dir, name))
+	}
 	for _, sub := range d.Submodules() {
 		files, err := rtl.Files(sub, info)
 		if err != nil {
@@ -157,6 +169,9 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 					t.Fatalf("%s: not equivalent:\n%s", d.Name, res.Cex)
 				}
 				inputs := inputBits(d)
+				for _, m := range d.Memories {
+					inputs += len(m.RData) // each bank's read data: a free input
+				}
 				if d.Clock != "" {
 					// Induction over every register bit: each is a miter input.
 					if !strings.HasPrefix(res.Method, "induction") || res.Inputs != inputs+d.Stats()[netlist.DFF] {
