@@ -16,7 +16,9 @@ const accelSimList = "../../specs/traces/accelsim/kernelslist.g"
 // kernel with line numbers, a version-3 xz kernel) and checks the
 // hand-computed conflicts per instruction and kernel: a column read at
 // stride 128 bytes is 32-way, a 128-bit access by 8 lanes at stride 256
-// bytes 8-way, a 64-bit access two conflict-free half-warps.
+// bytes 8-way, a 64-bit access two conflict-free half-warps, an atomic
+// of 32 lanes on one word 32-way (atomics have no broadcast: the banks
+// apply the lanes one at a time).
 func TestConflicts_AccelSimList(t *testing.T) {
 	code, out, errOut := lsugen(t, "conflicts", "--json", "--lock-bits", "4", accelSimList)
 	if code != 0 {
@@ -33,7 +35,7 @@ func TestConflicts_AccelSimList(t *testing.T) {
 		"k1 _Z9transposePfS_ LDS.64 0x0030":  {2, 0, 1},
 		"k1 _Z9transposePfS_ LDS.128 0x0040": {1, 7, 8},
 		"k2 _Z6reducePi LDS.U.32 0x0010":     {1, 1, 2},
-		"k2 _Z6reducePi ATOMS.ADD 0x0020":    {1, 0, 1},
+		"k2 _Z6reducePi ATOMS.ADD 0x0020":    {1, 31, 32},
 		"k2 _Z6reducePi ATOMS.ADD 0x0030":    {1, 7, 8},
 	}
 	if len(in.Instrs) != len(want) {
@@ -52,14 +54,14 @@ func TestConflicts_AccelSimList(t *testing.T) {
 		k2.MaxLockDegree != 16 || k2.PositionConflicts != 31 || in.Kernels[0].BankConflicts != 38 {
 		t.Errorf("kernels %+v", in.Kernels)
 	}
-	if in.SkippedNotShared != 1 || rep.Total.Accesses != 9 || rep.Total.BankConflicts != 46 || rep.BankBytes != 4 {
+	if in.SkippedNotShared != 1 || rep.Total.Accesses != 9 || rep.Total.BankConflicts != 77 || rep.BankBytes != 4 {
 		t.Errorf("report %+v", rep)
 	}
 	// 8-byte banks: the column read is 16-way, the 128-bit access 8-way
-	// in one phase, the strided atomics 4-way.
+	// in one phase, the strided atomics 4-way, the one-word atomic 32-way.
 	code, out, errOut = lsugen(t, "conflicts", "--bank-bytes", "8", accelSimList)
 	if code != 0 || !strings.Contains(out, "banks: mod 32 (32 banks) of 8 bytes") ||
-		!strings.Contains(out, "total: 8 accesses, 25 bank conflicts (max 16-way)") {
+		!strings.Contains(out, "total: 8 accesses, 56 bank conflicts (max 32-way)") {
 		t.Fatalf("code %d\n%s%s", code, out, errOut)
 	}
 	// 17 banks (not a power of two): a single kernel file, xz-compressed.

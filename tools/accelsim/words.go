@@ -6,14 +6,15 @@ import "fmt"
 // banks of bankBytes bytes each (word = byte offset / bankBytes), one
 // slice of word addresses per phase, appended to dst (reused storage).
 //
-// An access of Width <= bankBytes bytes per lane is one phase: each active
-// lane reads the word holding its address. A wider access (64- or 128-bit
-// with 4-byte banks) is served as NVIDIA hardware serves it: in phases of
-// L = max(1, banks / k) consecutive lanes by lane index, k = Width /
-// bankBytes, so that a phase's words fill the banks once (16 lanes for
-// 64-bit and 8 lanes for 128-bit accesses on 32 four-byte banks); each
-// active lane of a phase contributes its k consecutive words. Phases
-// without an active lane are left out. Each phase counts as one access.
+// An access is served as NVIDIA hardware (and lsugen's shared_memory
+// unit, docs/shared-memory.md) serves it: in phases of L = max(1, banks /
+// k) consecutive lanes by lane index, k = max(1, Width / bankBytes) words
+// per lane, so that a phase's words fill the banks once (32 lanes for
+// 32-bit, 16 lanes for 64-bit and 8 lanes for 128-bit accesses on 32
+// four-byte banks; 16 lanes for 32-bit accesses on 16 banks); each active
+// lane of a phase contributes its k consecutive words (a lane of Width <=
+// bankBytes the word holding its address). Phases without an active lane
+// are left out. Each phase counts as one access.
 func Phases(a *WarpAccess, bankBytes, banks int, dst [][]uint64) ([][]uint64, error) {
 	dst = dst[:0]
 	if bankBytes != 4 && bankBytes != 8 {
@@ -30,10 +31,7 @@ func Phases(a *WarpAccess, bankBytes, banks int, dst [][]uint64) ([][]uint64, er
 		shift = 3
 	}
 	k := max(1, a.Width/bankBytes)
-	lanesPerPhase := WarpSize // a narrow access is one phase, whatever the bank count
-	if k > 1 {
-		lanesPerPhase = max(1, banks/k)
-	}
+	lanesPerPhase := max(1, banks/k)
 	phase := -1 // index of the phase the last slice holds
 	i := 0
 	for lane := 0; lane < WarpSize; lane++ {

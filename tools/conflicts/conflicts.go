@@ -3,7 +3,9 @@
 //
 // The conflict degree of one access under a mapping is the largest number
 // of distinct addresses that map to one bank: lanes on the same address
-// are served by one broadcast, so they merge. The access takes degree
+// are served by one broadcast, so they merge. An atomic access (Accel-Sim
+// ATOMS) has no broadcast: its degree is the largest number of lanes in
+// one bank, as the banks apply them one at a time. The access takes degree
 // cycles, so it costs degree - 1 conflicts.
 //
 // Lock conflicts ("Simulation and Architecture Improvements of Atomic
@@ -173,6 +175,34 @@ func (c *Counter) Degree(addrs []uint64) int {
 		c.counts[c.m.Map(a)] = 0
 	}
 	return int(most)
+}
+
+// LaneDegree returns the largest number of active lanes in one bank,
+// counting lanes on one address apart: the degree of an atomic access,
+// whose lanes on one word are applied one at a time (no broadcast; the
+// bank_arbiter's degree with broadcast = false, and the passes of a
+// shared_memory unit's atomic, docs/shared-memory.md).
+func (c *Counter) LaneDegree(addrs []uint64) int {
+	most := uint32(0)
+	for _, a := range addrs {
+		b := c.m.Map(a)
+		c.counts[b]++
+		most = max(most, c.counts[b])
+	}
+	for _, a := range addrs {
+		c.counts[c.m.Map(a)] = 0
+	}
+	return int(most)
+}
+
+// AccessDegree is the bank degree of access a: LaneDegree for an atomic
+// (trace.KindAtomic), Degree (broadcast) for every other kind. It is the
+// one place that says which count an access gets.
+func (c *Counter) AccessDegree(a *trace.Access) int {
+	if a.Kind == trace.KindAtomic {
+		return c.LaneDegree(a.Addrs)
+	}
+	return c.Degree(a.Addrs)
 }
 
 // distinct returns the access's addresses sorted without repeats, in
@@ -360,7 +390,7 @@ func (z *Analyzer) input() *InputReport {
 // traces and patterns, where the lock flags say they are atomics).
 func (z *Analyzer) Add(a *trace.Access) {
 	in := z.input()
-	r := AccessResult{Instr: a.Instr, Line: a.Line, Lanes: len(a.Addrs), BankDegree: z.banks.Degree(a.Addrs)}
+	r := AccessResult{Instr: a.Instr, Line: a.Line, Lanes: len(a.Addrs), BankDegree: z.banks.AccessDegree(a)}
 	atomic := z.locks != nil && (a.Kind == trace.KindAny || a.Kind == trace.KindAtomic)
 	if atomic {
 		r.LockDegree = z.locks.Degree(a.Addrs)
