@@ -151,19 +151,19 @@ func accelSimAccesses(path string, opt inputOptions, fn func(*trace.Access) erro
 		}
 		label, ok := labels[w.Kernel]
 		if !ok {
-			label = kernelLabel(w)
+			label = accelsim.KernelLabel(w)
 			labels[w.Kernel] = label
 		}
 		key := instrKey{w.Kernel, w.PC, w.Opcode}
 		name, ok := names[key]
 		if !ok {
-			name = fmt.Sprintf("%s %s 0x%04x", label, w.Opcode, w.PC)
+			name = accelsim.InstrName(label, w)
 			names[key] = name
 		}
 		if phases, err = accelsim.Phases(w, opt.BankBytes, opt.Banks, phases); err != nil {
 			return fmt.Errorf("%s:%d: %v", w.File, w.Line, err)
 		}
-		acc = trace.Access{Instr: name, Line: w.Line, Kernel: label, Kind: accessKind(w.Op)}
+		acc = trace.Access{Instr: name, Line: w.Line, Kernel: label, Kind: w.Op.Kind()}
 		for _, p := range phases {
 			acc.Addrs = p
 			if err := fn(&acc); err != nil {
@@ -178,26 +178,6 @@ type instrKey struct {
 	kernel int
 	pc     uint64
 	opcode string
-}
-
-// kernelLabel names a kernel "k<id> <name>" ("k<id>" without a name).
-func kernelLabel(w *accelsim.WarpAccess) string {
-	if w.KernelName == "" {
-		return fmt.Sprintf("k%d", w.Kernel)
-	}
-	return fmt.Sprintf("k%d %s", w.Kernel, w.KernelName)
-}
-
-func accessKind(op accelsim.Op) trace.Kind {
-	switch op {
-	case accelsim.Load:
-		return trace.KindLoad
-	case accelsim.Store:
-		return trace.KindStore
-	case accelsim.Atomic:
-		return trace.KindAtomic
-	}
-	return trace.KindAny
 }
 
 // loadPatterns expands the pattern blocks of a spec file into one trace.

@@ -4,6 +4,12 @@
 // traces of hundreds of megabytes stream through in bounded memory.
 package accelsim
 
+import (
+	"fmt"
+
+	"github.com/lsugen/lsugen/tools/trace"
+)
+
 // Space is the memory space an instruction addresses.
 type Space uint8
 
@@ -39,4 +45,32 @@ type WarpAccess struct {
 	Block      [3]int   // "thread block = X,Y,Z" of the warp
 	Warp       int      // "warp = N" within its thread block
 	SourceLine int      // CUDA source line (traces with -enable lineinfo = 1), else 0
+}
+
+// KernelLabel names w's kernel "k<id> <name>" ("k<id>" without a name),
+// as every report of Accel-Sim traces labels kernels.
+func KernelLabel(w *WarpAccess) string {
+	if w.KernelName == "" {
+		return fmt.Sprintf("k%d", w.Kernel)
+	}
+	return fmt.Sprintf("k%d %s", w.Kernel, w.KernelName)
+}
+
+// InstrName names w's instruction group, one PC of one kernel:
+// "<kernel label> <opcode> 0x<pc>".
+func InstrName(label string, w *WarpAccess) string {
+	return fmt.Sprintf("%s %s 0x%04x", label, w.Opcode, w.PC)
+}
+
+// Kind is what an instruction of op does, as lsugen's accesses say it.
+func (op Op) Kind() trace.Kind {
+	switch op {
+	case Load:
+		return trace.KindLoad
+	case Store:
+		return trace.KindStore
+	case Atomic:
+		return trace.KindAtomic
+	}
+	return trace.KindAny
 }

@@ -1,0 +1,219 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lsugen/lsugen/model"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/verify"
+)
+
+// stim offers the workload's instructions one after another through the
+// unit's protocol (req_valid_i until req_ready_o, rsp_ready_i always
+// high) and records from the outputs each response's rsp_passes_o,
+// rsp_error_o and the cycles its instruction held the banks.
+type stim struct {
+	w                                                  *Workload
+	n                                                  int // fill + trace instructions
+	rst, valid, op, width, active, addr, data, cmp, rr int
+	ready, rspValid, rspError, rspPasses               int
+	addrBits, maxW                                     int
+
+	cycle, next, rsp, lastRsp int
+	accepted                  []int32 // the cycle each instruction was accepted
+	passes, cycles            []int32
+	errors                    []bool
+}
+
+func newStim(w *Workload, ports []model.Port) (*stim, error) {
+	u := w.Unit
+	pm := verify.NewPortMap(ports)
+	L, A, W := u.Lanes, u.AddrBits(), u.MaxWidth()
+	s := &stim{w: w, n: len(w.Fill) + len(w.Instrs), addrBits: A, maxW: W, lastRsp: -1}
+	s.rst, s.valid, s.op, s.width = pm.In("rst", 1), pm.In("req_valid_i", 1), pm.In("req_op_i", 4), pm.In("req_width_i", 2)
+	s.active, s.addr, s.data = pm.In("req_active_i", L), pm.In("req_addr_i", L*A), pm.In("req_data_i", L*W)
+	s.cmp, s.rr = pm.In("req_cmp_i", L*32), pm.In("rsp_ready_i", 1)
+	s.ready, s.rspValid = pm.Out("req_ready_o", 1), pm.Out("rsp_valid_o", 1)
+	s.rspError, s.rspPasses = pm.Out("rsp_error_o", 1), pm.Out("rsp_passes_o", u.PassBits())
+	if err := pm.Err(); err != nil {
+		return nil, err
+	}
+	s.accepted = make([]int32, s.n)
+	s.passes = make([]int32, s.n)
+	s.cycles = make([]int32, s.n)
+	s.errors = make([]bool, s.n)
+	return s, nil
+}
+
+func (s *stim) instr(i int) *Instr {
+	if i < len(s.w.Fill) {
+		return &s.w.Fill[i]
+	}
+	return &s.w.Instrs[i-len(s.w.Fill)]
+}
+
+// put writes n bits of x at bit lo of v.
+func put(v []uint64, lo, n int, x uint64) {
+	for n > 0 {
+		k := min(n, 64-lo%64)
+		v[lo/64] |= (x & verify.Mask(k)) << uint(lo%64)
+		x >>= uint(k) % 64
+		if k == 64 {
+			x = 0
+		}
+		lo, n = lo+k, n-k
+	}
+}
+
+// mix makes the data of instruction i, lane l, word j: a value of the
+// replay's own making that differs from word to word.
+func mix(i, l, j int) uint64 {
+	z := uint64(i)<<20 ^ uint64(l)<<8 ^ uint64(j) + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+func (s *stim) Next(in [][]uint64) {
+	in[s.rr][0] = 1
+	if s.next >= s.n {
+		return
+	}
+	x := s.instr(s.next)
+	in[s.valid][0] = 1
+	in[s.op][0] = uint64(x.Op)
+	in[s.width][0] = uint64(x.Width)
+	in[s.active][0] = x.Active
+	words := x.Width.Bits() / 32
+	k := 0
+	for l := 0; l < s.w.Unit.Lanes; l++ {
+		if x.Active>>uint(l)&1 == 0 {
+			continue
+		}
+		put(in[s.addr], l*s.addrBits, s.addrBits, uint64(x.Addrs[k]))
+		k++
+		if x.Op == specs.ShmemLoad {
+			continue
+		}
+		for j := 0; j < words; j++ {
+			put(in[s.data], l*s.maxW+32*j, 32, mix(s.next, l, j))
+		}
+		if x.Op == specs.ShmemCAS {
+			// Every other lane compares equal to nothing it knows; the
+			// outcome does not change the passes.
+			put(in[s.cmp], l*32, 32, mix(s.next, l, 7))
+		}
+	}
+}
+
+func (s *stim) Observe(in, out [][]uint64) {
+	defer func() { s.cycle++ }()
+	if in[s.rst][0]&1 == 1 {
+		return
+	}
+	if in[s.valid][0]&1 == 1 && out[s.ready][0]&1 == 1 && s.next < s.n {
+		s.accepted[s.next] = int32(s.cycle)
+		s.next++
+	}
+	if out[s.rspValid][0]&1 == 1 && in[s.rr][0]&1 == 1 && s.rsp < s.n {
+		k := s.rsp
+		s.passes[k] = int32(out[s.rspPasses][0])
+		s.errors[k] = out[s.rspError][0]&1 == 1
+		// The banks' cycles: from the later of the previous response and
+		// the first cycle this one could respond in (accepted + L - 1).
+		start := max(s.lastRsp, int(s.accepted[k])+specs.ShmemLatency-1)
+		s.cycles[k] = int32(s.cycle - start)
+		s.lastRsp = s.cycle
+		s.rsp++
+	}
+}
+
+func (s *stim) done() bool { return s.rsp >= s.n }
+
+func (s *stim) Coverage() string {
+	return fmt.Sprintf("replay of %d warp instructions (%d fill), %d responses", s.n, len(s.w.Fill), s.rsp)
+}
+
+// Cycles runs the workload on the unit's behavioural model alone and
+// returns the cycles it takes until the last response, the length of the
+// lockstep stream. It is also the model-only replay speed (the 1 M
+// warp instructions in 5 s).
+func (w *Workload) Cycles() (int, error) {
+	m, err := model.ForSharedMemory(w.Unit)
+	if err != nil {
+		return 0, err
+	}
+	s, err := newStim(w, m.Ports())
+	if err != nil {
+		return 0, err
+	}
+	ins, outs := buffers(m.Ports())
+	m.Reset()
+	// Every instruction takes at most lanes*4 passes, plus the latency.
+	limit := (s.n + 1) * (w.Unit.Lanes*4 + specs.ShmemLatency + 1)
+	for c := 0; !s.done(); c++ {
+		if c >= limit {
+			return 0, fmt.Errorf("%s: %d of %d responses after %d cycles: the model stalls", w.Unit.Name, s.rsp, s.n, c)
+		}
+		for _, v := range ins {
+			clear(v)
+		}
+		s.Next(ins)
+		m.Cycle(ins, outs)
+		s.Observe(ins, outs)
+	}
+	return s.cycle, nil
+}
+
+func buffers(ports []model.Port) (ins, outs [][]uint64) {
+	for _, p := range ports {
+		v := make([]uint64, (p.Width+63)/64)
+		if p.Output {
+			outs = append(outs, v)
+		} else {
+			ins = append(ins, v)
+		}
+	}
+	return ins, outs
+}
+
+// Run replays the workload on engine (verify.Netlist or verify.Verilator)
+// in lockstep with the unit's model: job is the unit's verification job
+// (units.Job, with Sources, Modules and Dir for an HDL engine); its
+// stimulus is replaced by the replay. A mismatch between the unit and the
+// model is an error; otherwise the report gives every instruction's
+// measured passes and cycles beside the prediction.
+func Run(ctx context.Context, job verify.Job, w *Workload, engine verify.Engine) (*Report, error) {
+	cycles, err := w.Cycles()
+	if err != nil {
+		return nil, err
+	}
+	var live *stim
+	job.Stimulus = func(ports []model.Port, _ uint64) (verify.Stimulus, error) {
+		s, err := newStim(w, ports)
+		live = s
+		return s, err
+	}
+	// One cycle past the last response, one segment (the storage outlives
+	// resets).
+	plan := verify.SeqPlan{Cycles: cycles + 1, Seed: 1, Segments: 1}
+	res, err := verify.RunSequential(ctx, job, plan, []verify.Engine{engine})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range res.Checks {
+		if c.Mismatch != nil {
+			return nil, fmt.Errorf("%s: %s differs from the model: %s", job.Design.Name, c.Engine, c.Mismatch)
+		}
+	}
+	if live == nil || !live.done() {
+		return nil, fmt.Errorf("%s: the replay did not finish in %d cycles", job.Design.Name, cycles+1)
+	}
+	rep := w.report(live)
+	rep.Engine, rep.StreamCycles = string(engine), plan.Cycles
+	if len(res.Checks) > 0 {
+		rep.Seconds = res.Checks[0].Elapsed.Seconds()
+	}
+	return rep, nil
+}
