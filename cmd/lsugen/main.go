@@ -207,6 +207,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newTimingCmd(a),
 		newVerifyCmd(a),
 		newConflictsCmd(a),
+		newReplayCmd(a),
 		newSearchCmd(a),
 		newRapsimCmd(a),
 		newPipesimCmd(a),
