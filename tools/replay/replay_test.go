@@ -2,6 +2,11 @@ package replay
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lsugen/lsugen/flow"
@@ -10,13 +15,15 @@ import (
 	"github.com/lsugen/lsugen/verify"
 )
 
+const examples = "../../specs/shared_memory.hcl"
+
 // load generates unit name of spec file path and returns its spec and
 // verification job.
 func load(t testing.TB, path, name string) (*specs.SharedMemory, verify.Job) {
 	t.Helper()
 	s, err := flow.Load([]string{path}, flow.Options{Unit: name})
 	if err != nil {
-		t.Fatalf("%s: %v %v", path, err, s)
+		t.Fatalf("%s: %v", path, err)
 	}
 	u := s.Units[0]
 	sm, ok := u.Spec.(*specs.SharedMemory)
@@ -30,26 +37,139 @@ func load(t testing.TB, path, name string) (*specs.SharedMemory, verify.Job) {
 	return sm, job
 }
 
-func TestReplay_Smoke(t *testing.T) {
-	u, job := load(t, "../../specs/large/shared_memory_fermi.hcl", "shmem_fermi")
+// writeTrace writes an lsugen trace into a temporary file.
+func writeTrace(t testing.TB, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "t.trace")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func replayText(t *testing.T, unit, text string) *Report {
+	t.Helper()
+	u, job := load(t, examples, unit)
 	w, err := NewWorkload(u)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"../../specs/traces/accelsim/kernelslist.g", "../../specs/traces/fig5a_002.trace"} {
-		if err := w.AddFile(f); err != nil {
-			t.Fatal(err)
-		}
+	if err := w.AddFile(writeTrace(t, text)); err != nil {
+		t.Fatal(err)
 	}
 	rep, err := Run(context.Background(), job, w, verify.Netlist)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b testWriter
-	rep.Write(&b)
-	t.Log(string(b))
+	return rep
 }
 
-type testWriter []byte
+// TestReplay_SmallPasses replays hand-made accesses on the 8-lane,
+// 8-bank memory: conflict-free, broadcast, a stride of 8 words (one
+// bank, 8 passes), a partial mask; the fill stores all 512 bytes in 16
+// conflict-free stores.
+func TestReplay_SmallPasses(t *testing.T) {
+	rep := replayText(t, "shmem_small", "@free\n0 1 2 3 4 5 6 7\n@bcast\n5 5 5 5 5 5 5 5\n@stride8\n0 8 16 24 32 40 48 56\n@two\n3 11\n")
+	want := map[string]int{"free": 1, "bcast": 1, "stride8": 8, "two": 2}
+	for _, r := range rep.Inputs[0].Instrs {
+		if r.Predicted != want[r.Name] || r.Measured != want[r.Name] || r.Cycles != want[r.Name] {
+			t.Errorf("%s: %+v, want %d passes", r.Name, r, want[r.Name])
+		}
+	}
+	if !rep.Agree() || rep.Fill.Instructions != 16 || rep.Fill.Measured != 16 || rep.Total.Measured != 12 {
+		t.Errorf("report %+v", rep)
+	}
+}
 
-func (w *testWriter) Write(p []byte) (int, error) { *w = append(*w, p...); return len(p), nil }
+// TestReplay_ListsDisagreements: lsugen conflicts counts an lsugen trace's
+// access as one, whatever the bank count, but a unit with fewer banks
+// than the access has lanes serves it in phases. On shmem_wide (32 lanes,
+// 8 banks) lanes 0-7 on eight words of bank 0 and lanes 8-15 on eight of
+// bank 1 take 8 + 8 passes, where conflicts predicts 8; the replay lists
+// the instruction.
+func TestReplay_ListsDisagreements(t *testing.T) {
+	var words []string
+	for b := 0; b < 2; b++ {
+		for i := 0; i < 8; i++ {
+			words = append(words, fmt.Sprint(b+8*i))
+		}
+	}
+	rep := replayText(t, "shmem_wide", "@split\n"+strings.Join(words, " ")+"\n@fine\n0 1 2 3 4 5 6 7\n")
+	if len(rep.Disagreements) != 1 {
+		t.Fatalf("disagreements %+v", rep.Disagreements)
+	}
+	d := rep.Disagreements[0]
+	if d.Instr != "split" || d.Predicted != 8 || d.Measured != 16 || d.Cycles != 16 || d.Line != 2 {
+		t.Errorf("disagreement %+v", d)
+	}
+	var b strings.Builder
+	if err := rep.Write(&b); err != nil || !strings.Contains(b.String(), "DISAGREE: 1 of 2 instructions") {
+		t.Errorf("report:\n%s", b.String())
+	}
+}
+
+// randomTrace is n random 32-lane accesses over the Fermi memory's 12,288
+// words, in groups of 100: a mix of conflict-free, strided and random.
+func randomTrace(n int) string {
+	r := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i%100 == 0 {
+			fmt.Fprintf(&b, "@g%d\n", i/100)
+		}
+		base, stride := r.IntN(8192), 1<<r.IntN(6)
+		for l := 0; l < 32; l++ {
+			w := base + l*stride
+			if i%3 == 2 {
+				w = r.IntN(12288)
+			}
+			fmt.Fprintf(&b, "%d ", w%12288)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// BenchmarkReplay_FermiNetlist replays 2,000 warp instructions on the
+// Fermi-like memory on the netlist simulator, in lockstep with the model
+// (the target: 50,000 warp instructions per second).
+func BenchmarkReplay_FermiNetlist(b *testing.B) {
+	u, job := load(b, "../../specs/large/shared_memory_fermi.hcl", "shmem_fermi")
+	path := writeTrace(b, randomTrace(2000))
+	b.ResetTimer()
+	for range b.N {
+		w, err := NewWorkload(u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := w.AddFile(path); err != nil {
+			b.Fatal(err)
+		}
+		rep, err := Run(context.Background(), job, w, verify.Netlist)
+		if err != nil || !rep.Agree() {
+			b.Fatal(err, rep.Disagreements)
+		}
+		b.ReportMetric(float64(rep.Total.Instructions+rep.Fill.Instructions)/rep.Seconds, "warp-instrs/s(engine)")
+	}
+	b.ReportMetric(float64(2384*b.N)/b.Elapsed().Seconds(), "warp-instrs/s(all)")
+}
+
+// BenchmarkReplay_FermiModel replays 100,000 warp instructions on the
+// model alone (the target: 1 M in 5 s on one core).
+func BenchmarkReplay_FermiModel(b *testing.B) {
+	u, _ := load(b, "../../specs/large/shared_memory_fermi.hcl", "shmem_fermi")
+	w, err := NewWorkload(u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.AddFile(writeTrace(b, randomTrace(100_000))); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := w.Cycles(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(w.Instrs)+len(w.Fill))*float64(b.N)/b.Elapsed().Seconds(), "warp-instrs/s")
+}
