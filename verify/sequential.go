@@ -41,6 +41,12 @@ type SeqPlan struct {
 	// to the first max(IcarusMinCycles, IcarusGateCycles/gates) cycles of
 	// the stream; 0 means the whole stream.
 	IcarusGateCycles int
+	// Refilled says that the stimulus writes every memory word again after
+	// each reset before any read of it (lsugen replay does), so that a
+	// design with memories may be cut into Segments too: a lane that
+	// starts a later segment from reset lacks nothing the stream reads.
+	// Without it a design with memories runs as one segment.
+	Refilled bool
 }
 
 // IcarusMinCycles is the shortest stream IcarusGateCycles leaves Icarus.
@@ -120,7 +126,7 @@ func prepareSeq(job Job, plan SeqPlan) (*prepared, error) {
 		return nil, fmt.Errorf("%s: %w", d.Name, err)
 	}
 	segs := plan.segments()
-	if len(d.Memories) > 0 {
+	if len(d.Memories) > 0 && !plan.Refilled {
 		// Memory words outlive a reset: a lane that started a later
 		// segment from reset would lack what the stream wrote before it.
 		segs = []segment{{0, plan.Cycles}}

@@ -12,7 +12,10 @@ import (
 // stim offers the workload's instructions one after another through the
 // unit's protocol (req_valid_i until req_ready_o, rsp_ready_i always
 // high) and records from the outputs each response's rsp_passes_o,
-// rsp_error_o and the cycles its instruction held the banks.
+// rsp_error_o and the cycles its instruction held the banks. A reset (the
+// harness's, between segments) drops what is in flight: the stimulus then
+// stores every byte again (a refill, counted apart) and offers the
+// dropped instructions anew, so each segment starts from a fresh unit.
 type stim struct {
 	w                                                  *Workload
 	n                                                  int // fill + trace instructions
@@ -21,6 +24,9 @@ type stim struct {
 	addrBits, maxW                                     int
 
 	cycle, next, rsp, lastRsp int
+	refill                    int     // the refill's next store, -1 when not refilling
+	inFlight                  []int32 // accepted, not answered: an instruction index, or -1 for a refill store
+	refills, resets           int     // refill stores answered, resets seen
 	accepted                  []int32 // the cycle each instruction was accepted
 	passes, cycles            []int32
 	errors                    []bool
@@ -30,7 +36,7 @@ func newStim(w *Workload, ports []model.Port) (*stim, error) {
 	u := w.Unit
 	pm := verify.NewPortMap(ports)
 	L, A, W := u.Lanes, u.AddrBits(), u.MaxWidth()
-	s := &stim{w: w, n: len(w.Fill) + len(w.Instrs), addrBits: A, maxW: W, lastRsp: -1}
+	s := &stim{w: w, n: len(w.Fill) + len(w.Instrs), addrBits: A, maxW: W, lastRsp: -1, refill: -1}
 	s.rst, s.valid, s.op, s.width = pm.In("rst", 1), pm.In("req_valid_i", 1), pm.In("req_op_i", 4), pm.In("req_width_i", 2)
 	s.active, s.addr, s.data = pm.In("req_active_i", L), pm.In("req_addr_i", L*A), pm.In("req_data_i", L*W)
 	s.cmp, s.rr = pm.In("req_cmp_i", L*32), pm.In("rsp_ready_i", 1)
@@ -75,12 +81,24 @@ func mix(i, l, j int) uint64 {
 	return z ^ z>>31
 }
 
+// offered is the instruction on offer (-1 for a refill store) and
+// whether there is one.
+func (s *stim) offered() (int, *Instr, bool) {
+	if s.refill >= 0 {
+		return -1, &s.w.Fill[s.refill], true
+	}
+	if s.next >= s.n {
+		return 0, nil, false
+	}
+	return s.next, s.instr(s.next), true
+}
+
 func (s *stim) Next(in [][]uint64) {
 	in[s.rr][0] = 1
-	if s.next >= s.n {
+	idx, x, ok := s.offered()
+	if !ok {
 		return
 	}
-	x := s.instr(s.next)
 	in[s.valid][0] = 1
 	in[s.op][0] = uint64(x.Op)
 	in[s.width][0] = uint64(x.Width)
@@ -97,12 +115,12 @@ func (s *stim) Next(in [][]uint64) {
 			continue
 		}
 		for j := 0; j < words; j++ {
-			put(in[s.data], l*s.maxW+32*j, 32, mix(s.next, l, j))
+			put(in[s.data], l*s.maxW+32*j, 32, mix(idx, l, j))
 		}
 		if x.Op == specs.ShmemCAS {
-			// Every other lane compares equal to nothing it knows; the
-			// outcome does not change the passes.
-			put(in[s.cmp], l*32, 32, mix(s.next, l, 7))
+			// Compare values of the replay's own making: most lanes fail
+			// to swap, which does not change the passes.
+			put(in[s.cmp], l*32, 32, mix(idx, l, 7))
 		}
 	}
 }
@@ -110,14 +128,28 @@ func (s *stim) Next(in [][]uint64) {
 func (s *stim) Observe(in, out [][]uint64) {
 	defer func() { s.cycle++ }()
 	if in[s.rst][0]&1 == 1 {
+		s.reset()
 		return
 	}
-	if in[s.valid][0]&1 == 1 && out[s.ready][0]&1 == 1 && s.next < s.n {
-		s.accepted[s.next] = int32(s.cycle)
-		s.next++
+	if in[s.valid][0]&1 == 1 && out[s.ready][0]&1 == 1 {
+		if idx, _, ok := s.offered(); ok {
+			s.inFlight = append(s.inFlight, int32(idx))
+			if idx >= 0 {
+				s.accepted[idx] = int32(s.cycle)
+				s.next++
+			} else if s.refill++; s.refill == len(s.w.Fill) {
+				s.refill = -1
+			}
+		}
 	}
-	if out[s.rspValid][0]&1 == 1 && in[s.rr][0]&1 == 1 && s.rsp < s.n {
-		k := s.rsp
+	if out[s.rspValid][0]&1 == 1 && in[s.rr][0]&1 == 1 && len(s.inFlight) > 0 {
+		k := int(s.inFlight[0])
+		s.inFlight = s.inFlight[1:]
+		if k < 0 {
+			s.refills++
+			s.lastRsp = s.cycle
+			return
+		}
 		s.passes[k] = int32(out[s.rspPasses][0])
 		s.errors[k] = out[s.rspError][0]&1 == 1
 		// The banks' cycles: from the later of the previous response and
@@ -125,45 +157,84 @@ func (s *stim) Observe(in, out [][]uint64) {
 		start := max(s.lastRsp, int(s.accepted[k])+specs.ShmemLatency-1)
 		s.cycles[k] = int32(s.cycle - start)
 		s.lastRsp = s.cycle
-		s.rsp++
+		s.rsp = k + 1
+	}
+}
+
+// reset drops what is in flight: the dropped instructions are offered
+// again after a refill of the storage.
+func (s *stim) reset() {
+	s.resets++
+	for _, k := range s.inFlight {
+		if k >= 0 {
+			s.next = min(s.next, int(k))
+		}
+	}
+	s.inFlight = s.inFlight[:0]
+	s.lastRsp = -1
+	if len(s.w.Fill) > 0 {
+		s.refill = 0
 	}
 }
 
 func (s *stim) done() bool { return s.rsp >= s.n }
 
 func (s *stim) Coverage() string {
-	return fmt.Sprintf("replay of %d warp instructions (%d fill), %d responses", s.n, len(s.w.Fill), s.rsp)
+	return fmt.Sprintf("replay of %d warp instructions (%d fill), %d answered; %d resets, %d refill stores", s.n, len(s.w.Fill), s.rsp, s.resets, s.refills)
 }
 
 // Cycles runs the workload on the unit's behavioural model alone and
 // returns the cycles it takes until the last response, the length of the
-// lockstep stream. It is also the model-only replay speed (the 1 M
-// warp instructions in 5 s).
-func (w *Workload) Cycles() (int, error) {
-	m, err := model.ForSharedMemory(w.Unit)
+// lockstep stream, with a reset forced in the last cycle of every segment
+// of seg cycles (0: none) as the harness forces it. It is also the
+// model-only replay speed (the 1 M warp instructions in 5 s).
+func (w *Workload) Cycles(seg int) (int, error) {
+	s, err := w.dry(seg)
 	if err != nil {
 		return 0, err
+	}
+	return s.cycle, nil
+}
+
+// dry is the finished stimulus of a model-only run (see Cycles).
+func (w *Workload) dry(seg int) (*stim, error) {
+	m, err := model.ForSharedMemory(w.Unit)
+	if err != nil {
+		return nil, err
 	}
 	s, err := newStim(w, m.Ports())
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	ins, outs := buffers(m.Ports())
+	rst := 0
+	for i, p := range m.Ports() {
+		if p.Name == verify.ResetPort {
+			rst = i
+		}
+	}
 	m.Reset()
-	// Every instruction takes at most lanes*4 passes, plus the latency.
+	// Every instruction takes at most lanes*4 passes, plus the latency,
+	// and a segment makes progress once it is longer than its refill.
 	limit := (s.n + 1) * (w.Unit.Lanes*4 + specs.ShmemLatency + 1)
+	if seg > 0 {
+		limit *= 4
+	}
 	for c := 0; !s.done(); c++ {
 		if c >= limit {
-			return 0, fmt.Errorf("%s: %d of %d responses after %d cycles: the model stalls", w.Unit.Name, s.rsp, s.n, c)
+			return nil, fmt.Errorf("%s: %d of %d responses after %d cycles: the replay makes no progress", w.Unit.Name, s.rsp, s.n, c)
 		}
 		for _, v := range ins {
 			clear(v)
 		}
 		s.Next(ins)
+		if seg > 0 && (c+1)%seg == 0 {
+			ins[rst][0] |= 1
+		}
 		m.Cycle(ins, outs)
 		s.Observe(ins, outs)
 	}
-	return s.cycle, nil
+	return s, nil
 }
 
 func buffers(ports []model.Port) (ins, outs [][]uint64) {
@@ -178,14 +249,57 @@ func buffers(ports []model.Port) (ins, outs [][]uint64) {
 	return ins, outs
 }
 
+// Lanes is the most segments a replay is cut into: the netlist
+// simulator's bit lanes, each running one segment.
+const Lanes = 64
+
+// plan cuts the stream into up to Lanes segments of equal length, each
+// (but the first) starting with a refill of the storage, when that makes
+// the netlist run shorter: it returns the lockstep plan.
+func (w *Workload) plan(engine verify.Engine) (verify.SeqPlan, error) {
+	d, err := w.dry(0)
+	if err != nil {
+		return verify.SeqPlan{}, err
+	}
+	whole := d.cycle
+	one := verify.SeqPlan{Cycles: whole + 1, Seed: 1, Segments: 1}
+	// A refill takes as long as the fill (the cycles until the first
+	// trace instruction is accepted); the HDL engines run one stream
+	// whatever the segments.
+	fill := whole
+	if len(w.Instrs) > 0 {
+		fill = int(d.accepted[len(w.Fill)])
+	}
+	if engine != verify.Netlist || whole < 4*fill {
+		return one, nil
+	}
+	seg := max(whole/Lanes, 2*fill) + fill
+	for {
+		total, err := w.Cycles(seg)
+		if err != nil {
+			return verify.SeqPlan{}, err
+		}
+		n := total/seg + 1 // the segment of the last response, and one cycle past it
+		if n <= Lanes {
+			if seg >= one.Cycles || n < 2 {
+				return one, nil
+			}
+			return verify.SeqPlan{Cycles: n * seg, Seed: 1, Segments: n, Refilled: true}, nil
+		}
+		seg += seg / 4
+	}
+}
+
 // Run replays the workload on engine (verify.Netlist or verify.Verilator)
 // in lockstep with the unit's model: job is the unit's verification job
 // (units.Job, with Sources, Modules and Dir for an HDL engine); its
-// stimulus is replaced by the replay. A mismatch between the unit and the
-// model is an error; otherwise the report gives every instruction's
-// measured passes and cycles beside the prediction.
+// stimulus is replaced by the replay. On the netlist simulator a long
+// replay is cut into segments run side by side in its 64 bit lanes. A
+// mismatch between the unit and the model is an error; otherwise the
+// report gives every instruction's measured passes and cycles beside the
+// prediction.
 func Run(ctx context.Context, job verify.Job, w *Workload, engine verify.Engine) (*Report, error) {
-	cycles, err := w.Cycles()
+	plan, err := w.plan(engine)
 	if err != nil {
 		return nil, err
 	}
@@ -195,9 +309,6 @@ func Run(ctx context.Context, job verify.Job, w *Workload, engine verify.Engine)
 		live = s
 		return s, err
 	}
-	// One cycle past the last response, one segment (the storage outlives
-	// resets).
-	plan := verify.SeqPlan{Cycles: cycles + 1, Seed: 1, Segments: 1}
 	res, err := verify.RunSequential(ctx, job, plan, []verify.Engine{engine})
 	if err != nil {
 		return nil, err
@@ -208,10 +319,10 @@ func Run(ctx context.Context, job verify.Job, w *Workload, engine verify.Engine)
 		}
 	}
 	if live == nil || !live.done() {
-		return nil, fmt.Errorf("%s: the replay did not finish in %d cycles", job.Design.Name, cycles+1)
+		return nil, fmt.Errorf("%s: the replay did not finish in %d cycles", job.Design.Name, plan.Cycles)
 	}
 	rep := w.report(live)
-	rep.Engine, rep.StreamCycles = string(engine), plan.Cycles
+	rep.Engine, rep.StreamCycles, rep.Segments, rep.Refills = string(engine), plan.Cycles, max(plan.Segments, 1), live.refills
 	if len(res.Checks) > 0 {
 		rep.Seconds = res.Checks[0].Elapsed.Seconds()
 	}

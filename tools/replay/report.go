@@ -68,7 +68,12 @@ type Report struct {
 	Total          Row            `json:"total"`
 	Disagreements  []Disagreement `json:"disagreements"`
 	StreamCycles   int            `json:"stream_cycles"` // the lockstep run's cycles
-	Seconds        float64        `json:"seconds"`       // the engine's run
+	// Segments the stream was cut into (the netlist simulator runs them
+	// side by side); Refills the stores that refilled the storage after
+	// each segment's reset.
+	Segments int     `json:"segments"`
+	Refills  int     `json:"refill_stores"`
+	Seconds  float64 `json:"seconds"` // the engine's run
 }
 
 // Agree reports whether every instruction took the predicted passes.
@@ -154,7 +159,11 @@ func (r *Report) Write(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d cycles in lockstep (%.2f s)\n", r.StreamCycles, r.Seconds)
+	segs := fmt.Sprintf("%d segments", r.Segments)
+	if r.Segments == 1 {
+		segs = "one segment"
+	}
+	fmt.Fprintf(w, "\n%d cycles in lockstep (%s, %d refill stores, %.2f s)\n", r.StreamCycles, segs, r.Refills, r.Seconds)
 	if r.Agree() {
 		_, err := fmt.Fprintf(w, "agree: all %d instructions took the predicted passes, one bank cycle each\n", r.Total.Instructions)
 		return err
