@@ -12,6 +12,7 @@ import (
 	"github.com/lsugen/lsugen/tools/conflicts"
 	"github.com/lsugen/lsugen/tools/pipesim"
 	"github.com/lsugen/lsugen/tools/rapsim"
+	"github.com/lsugen/lsugen/tools/replay"
 	"github.com/lsugen/lsugen/verify/sta"
 )
 
@@ -35,6 +36,7 @@ var jsonDocs = []struct {
 	{"timing-sweep-point.json", "lsugen timing --sweep-point (one result file of a job list)", sweep.PointResult{}},
 	{"verify.json", "lsugen verify --json", verifyReport{}},
 	{"conflicts.json", "lsugen conflicts --json", conflictsDoc{}},
+	{"replay.json", "lsugen replay --json", replayDoc{}},
 	{"search.json", "lsugen search --json", searchJSON{}},
 	{"search-count.json", "lsugen search --count --json", searchCountJSON{}},
 	{"rapsim.json", "lsugen rapsim --json", rapsimDoc{}},
@@ -57,6 +59,13 @@ type conflictsDoc struct {
 	// Version is lsugen's version.
 	Version string `json:"version"`
 	*conflicts.Report
+}
+
+// replayDoc is `lsugen replay --json`.
+type replayDoc struct {
+	// Version is lsugen's version.
+	Version string `json:"version"`
+	*replay.Report
 }
 
 // rapsimDoc is `lsugen rapsim --json`.

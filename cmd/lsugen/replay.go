@@ -95,12 +95,6 @@ func runReplay(a *app, args []string, sim, work string, asJSON bool) error {
 	return err
 }
 
-// replayDoc is replay's --json document.
-type replayDoc struct {
-	Version string `json:"version"`
-	*replay.Report
-}
-
 // loadSharedMemory generates the unit ref names (SPEC:UNIT), which must be
 // a shared_memory.
 func loadSharedMemory(ref string, a *app) (unit, error) {
