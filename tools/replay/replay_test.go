@@ -81,6 +81,46 @@ func TestReplay_SmallPasses(t *testing.T) {
 	}
 }
 
+// smallKernel is an Accel-Sim kernel (tracer version 3) of 8-lane
+// instructions for shmem_small (8 four-byte banks): a conflict-free
+// store, a load at stride 32 bytes (one bank: 8 passes), an atomic add of
+// every lane on one word (no broadcast: 8), a 128-bit load at stride 16
+// (phases of 2 lanes: 4), a 64-bit load at stride 8 (phases of 4: 2), a
+// 16-bit load (as 32-bit, two lanes per word: 1) and a global load
+// (skipped).
+const smallKernel = "testdata/kernel-3.traceg"
+
+// TestReplay_AccelSimSmall: every kind of shared-memory instruction of an
+// Accel-Sim kernel takes the passes its cost model says on the 8-lane
+// memory, and lsugen conflicts' prediction says the same.
+func TestReplay_AccelSimSmall(t *testing.T) {
+	u, job := load(t, examples, "shmem_small")
+	w, err := NewWorkload(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddFile(smallKernel); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), job, w, verify.Netlist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{1, 8, 8, 4, 2, 1}
+	in := rep.Inputs[0]
+	if len(in.Instrs) != len(want) || in.SkippedNotShared != 1 || !rep.Agree() {
+		t.Fatalf("report %+v", rep)
+	}
+	for i, r := range in.Instrs {
+		if r.Predicted != want[i] || r.Measured != want[i] || r.Cycles != want[i] {
+			t.Errorf("%s: %+v, want %d passes", r.Name, r, want[i])
+		}
+	}
+	if len(in.Kernels) != 1 || in.Kernels[0].Name != "k3 small" || in.Kernels[0].Measured != 24 {
+		t.Errorf("kernels %+v", in.Kernels)
+	}
+}
+
 // TestReplay_ListsDisagreements: lsugen conflicts counts an lsugen trace's
 // access as one, whatever the bank count, but a unit with fewer banks
 // than the access has lanes serves it in phases. On shmem_wide (32 lanes,
