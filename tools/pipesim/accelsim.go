@@ -8,6 +8,7 @@ import (
 
 	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/conflicts"
+	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // SASSInstrBytes is the size of one SASS instruction from Volta on (the
@@ -151,9 +152,12 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 				if phases, err = accelsim.Phases(&sub, opt.BankBytes, opt.Banks.Size, phases); err != nil {
 					return nil, nil, errorf("%v", err)
 				}
-				d := 0
+				// Atomics count every lane (no broadcast), as the banks
+				// serve them and lsugen conflicts counts them.
+				d, acc := 0, trace.Access{Kind: in.Op.Kind()}
 				for _, p := range phases {
-					d += counter.Degree(p)
+					acc.Addrs = p
+					d += counter.AccessDegree(&acc)
 				}
 				if d > shape.SIMDWidth {
 					info.DegreeClamped++

@@ -234,3 +234,23 @@ func FuzzFromAccelSim(f *testing.F) {
 		}
 	})
 }
+
+// An atomic's lanes on one word are served one at a time (no broadcast),
+// a load's by one broadcast: ATOMS.ADD of 8 lanes of subwarp 0 on word 0
+// has degree 8, the LDS of the same lanes degree 1.
+func TestFromAccelSim_AtomicsWithoutBroadcast(t *testing.T) {
+	trace := "-accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n" +
+		"0000 000000ff 1 R1 ATOMS.ADD 2 R2 R3 4 1 0x0 0 0\n0010 000000ff 1 R1 LDS 1 R2 4 1 0x0 0 0\n#END_TB\n"
+	r := accelsim.NewReader(strings.NewReader(trace), "a.traceg")
+	wl, _, err := FromAccelSim(r, "a.traceg", paperShape, mod32(t, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range wl.Programs[0] {
+		got = append(got, fmt.Sprint(wl.Degrees(in)))
+	}
+	if want := []string{"[8 1 1 1]", "[1 1 1 1]"}; !slices.Equal(got, want) {
+		t.Errorf("degrees %v, want %v", got, want)
+	}
+}
