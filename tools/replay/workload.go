@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strings"
 
 	"github.com/lsugen/lsugen/specs"
@@ -209,28 +210,28 @@ func (w *Workload) addAccelSim(path string) error {
 func (w *Workload) fromAccelSim(a *accelsim.WarpAccess) (Instr, error) {
 	u := w.Unit
 	x := Instr{Line: int32(min(a.Line, 1<<31-1)), Active: uint64(a.Mask)}
-	if hi := 31 - leadingZeros(a.Mask); hi >= u.Lanes {
+	if hi := bits.Len32(a.Mask) - 1; hi >= u.Lanes {
 		return x, fmt.Errorf("lane %d is active, but %s has %d lanes", hi, u.Name, u.Lanes)
 	}
-	bits := 32
+	width := 32
 	switch a.Width {
 	case 1, 2, 4:
 	case 8, 16:
-		bits = 8 * a.Width
+		width = 8 * a.Width
 	default:
 		return x, fmt.Errorf("%d-byte accesses: the unit does 4, 8 and 16 bytes (1 and 2 as 4)", a.Width)
 	}
-	if !u.HasWidth(bits) {
-		return x, fmt.Errorf("%d-bit accesses: %s supports %v", bits, u.Name, u.Widths)
+	if !u.HasWidth(width) {
+		return x, fmt.Errorf("%d-bit accesses: %s supports %v", width, u.Name, u.Widths)
 	}
-	x.Width, _ = specs.ShmemWidthOf(bits)
+	x.Width, _ = specs.ShmemWidthOf(width)
 	switch a.Op {
 	case accelsim.Load:
 		x.Op = specs.ShmemLoad
 	case accelsim.Store:
 		x.Op = specs.ShmemStore
 	case accelsim.Atomic:
-		if bits != 32 {
+		if width != 32 {
 			return x, fmt.Errorf("%d-bit atomic: the unit's atomics are 32-bit", 8*a.Width)
 		}
 		op, err := atomicOp(u, a.Opcode)
@@ -257,14 +258,6 @@ func (w *Workload) fromAccelSim(a *accelsim.WarpAccess) (Instr, error) {
 	}
 	x.Predicted = int32(p)
 	return x, nil
-}
-
-func leadingZeros(m uint32) int {
-	n := 0
-	for b := 31; b >= 0 && m>>uint(b)&1 == 0; b-- {
-		n++
-	}
-	return n
 }
 
 // atomicOps name the unit's atomics by the opcode's parts (ATOMS.ADD,
@@ -314,14 +307,14 @@ func atomicOp(u *specs.SharedMemory, opcode string) (specs.ShmemOp, error) {
 func (w *Workload) addTrace(path string) error {
 	u := w.Unit
 	in := len(w.Inputs) - 1
-	bits := 32
+	width := 32
 	if u.BankBytes == 8 && u.HasWidth(64) {
-		bits = 64
+		width = 64
 	}
-	if !u.HasWidth(bits) {
-		return fmt.Errorf("%s: %d-bit accesses: %s supports %v", path, bits, u.Name, u.Widths)
+	if !u.HasWidth(width) {
+		return fmt.Errorf("%s: %d-bit accesses: %s supports %v", path, width, u.Name, u.Widths)
 	}
-	wc, _ := specs.ShmemWidthOf(bits)
+	wc, _ := specs.ShmemWidthOf(width)
 	return trace.ScanFile(path, func(a *trace.Access) error {
 		if len(a.Addrs) > u.Lanes {
 			return fmt.Errorf("%s:%d: %d lanes, but %s has %d", path, a.Line, len(a.Addrs), u.Name, u.Lanes)
