@@ -28,7 +28,8 @@ build:
 
 # Generate every example spec into out/ (RTL, gates, golden vectors and
 # testbenches, FuseSoC cores, Yosys scripts, SDC, C headers of the constant
-# hashes), print the timing summary, prove RTL = gates formally, then the
+# hashes), print the timing summary, prove RTL = gates formally, replay
+# traced kernels through the Fermi-like shared memory, then the
 # access-pattern tools on patterns and on Accel-Sim traces of kernels, and
 # the pipeline study.
 run: deps build
@@ -38,6 +39,8 @@ run: deps build
 	$(BIN) gen -o $(OUT) $(LARGE)
 	$(BIN) timing $(LARGE)
 	$(BIN) verify --sim netlist --cycles 20000 $(LARGE)
+	$(BIN) replay specs/large/shared_memory_fermi.hcl:shmem_fermi specs/traces/accelsim/kernelslist.g \
+		specs/traces/accelsim/pipesim_example.traceg specs/traces/transpose.trace
 	$(BIN) conflicts specs/patterns_000.hcl
 	$(BIN) search --function bitvector_xor --addr-bits 10 --bank-bits 5 --name transpose_bvxor \
 		-o $(OUT)/transpose_hash.hcl --svg $(OUT)/transpose.svg specs/traces/transpose.trace
