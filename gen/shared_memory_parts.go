@@ -269,8 +269,23 @@ func (g *shm) pairWise(name string, vals []sig) [][]sig { return g.pairs(name, v
 
 // leaders are the pending slots with no earlier pending slot on their
 // bank: one per bank in use.
+// Each slot's column of same-bank bits is a wire of its own, so that the
+// RTL reads one short line per slot.
 func (g *shm) leaders(pend sig, sameBank [][]sig) sig {
-	return g.firstOf(pend, sameBank, "lead")
+	out := make([]sig, pend.w())
+	for s := range out {
+		out[s] = g.bit(pend, s)
+		if s == 0 {
+			continue
+		}
+		col := make([]sig, s)
+		for t := range col {
+			col[t] = sameBank[t][s]
+		}
+		before := g.wire(fmt.Sprintf("bank_before_%d", s), g.concat(col...), "")
+		out[s] = g.and(out[s], g.not(g.nonzero(g.and(g.slice(pend, s-1, 0), before))))
+	}
+	return g.wire("lead", g.concat(out...), "pending slots with no earlier pending slot on their bank: one per bank in use")
 }
 
 // served: loads and stores serve every pending slot on its bank leader's
@@ -278,11 +293,12 @@ func (g *shm) leaders(pend sig, sameBank [][]sig) sig {
 func (g *shm) served(pend, lead sig, sameWord [][]sig, atomic sig) sig {
 	out := make([]sig, pend.w())
 	for s := range out {
-		var hit []sig
-		for t := 0; t <= s; t++ {
-			hit = append(hit, g.and(g.bit(lead, t), g.same(sameWord, t, s)))
+		col := make([]sig, s+1)
+		for t := range col {
+			col[t] = g.same(sameWord, t, s)
 		}
-		out[s] = g.wire(fmt.Sprintf("served_bc_%d", s), g.and(g.bit(pend, s), g.nonzero(g.concat(hit...))), "")
+		as := g.wire(fmt.Sprintf("word_as_%d", s), g.concat(col...), "")
+		out[s] = g.wire(fmt.Sprintf("served_bc_%d", s), g.and(g.bit(pend, s), g.nonzero(g.and(g.slice(lead, s, 0), as))), "")
 	}
 	bc := g.wire("served_broadcast", g.concat(out...), "pending slots on their bank leader's word")
 	return g.wire("served", g.mux(atomic, lead, bc), "slots served this pass")
