@@ -295,6 +295,11 @@ func TestCLI_ExitCodes(t *testing.T) {
 		{[]string{"version", "extra"}, 2},
 		{[]string{"completion", "bash"}, 0},
 		{[]string{"completion", "tcsh"}, 2},
+		{[]string{"replay", "../../specs/shared_memory.hcl:shmem_small", trace}, 0},
+		{[]string{"replay", "../../specs/shared_memory.hcl:shmem_small", "../../specs/traces/accelsim/kernelslist.g"}, 2}, // 32-lane warps on an 8-lane unit
+		{[]string{"replay", "../../specs/shared_memory.hcl:nope", trace}, 2},
+		{[]string{"replay", "--sim", "icarus", "../../specs/shared_memory.hcl:shmem_small", trace}, 2},
+		{[]string{"replay", "../../specs/shared_memory.hcl:shmem_small"}, 2},
 		{[]string{"frobnicate"}, 2},
 	}
 	tested := map[string]bool{}

@@ -46,7 +46,7 @@ func newReplayCmd(a *app) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
-	fs.StringVar(&sim, "sim", "netlist", "the engine that runs the unit in lockstep with the model: netlist or verilator")
+	fs.StringVar(&sim, "sim", "netlist", simUsage)
 	addWorkFlag(fs, &work)
 	return cmd
 }

@@ -198,7 +198,7 @@ func (f *verifyFlags) addCommonFlags(fs *pflag.FlagSet) {
 
 // addEngineFlags declares the simulators' flags, --sim and --sim-timeout.
 func (f *verifyFlags) addEngineFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.sims, "sim", "netlist,icarus,verilator", "engines to run, comma-separated: netlist, icarus, verilator (with --rtl: icarus, verilator)")
+	fs.StringVar(&f.sims, "sim", "netlist,icarus,verilator", simUsage)
 	fs.DurationVar(&f.simTimeout, "sim-timeout", hdl.DefaultSimTimeout, "wall-clock limit of each Icarus or Verilator simulation run (builds not included),\nwith or without --rtl; a run past it is killed and its check fails (exit 1).\nA flat bound, since run times differ 100-fold between the simulators; it\nends a run that never finishes, e.g. a module with a zero-delay loop")
 }
 
@@ -562,3 +562,7 @@ func simResult(o verify.Outcome, interrupted bool) (verifyResult, string) {
 	}
 	return res, ""
 }
+
+// simUsage is --sim's one meaning, in verify and replay: the simulation
+// engines.
+const simUsage = "engines to run, comma-separated: netlist, icarus, verilator (verify --rtl: icarus, verilator; replay: one of netlist, verilator)"
