@@ -38,7 +38,7 @@ run: deps build
 	$(BIN) verify --formal $(SPECS)
 	$(BIN) gen -o $(OUT) $(LARGE)
 	$(BIN) timing $(LARGE)
-	$(BIN) verify --sim netlist --cycles 20000 $(LARGE)
+	$(BIN) verify --sim netlist,verilator --cycles 20000 $(LARGE)
 	$(BIN) replay specs/large/shared_memory_fermi.hcl:shmem_fermi specs/traces/accelsim/kernelslist.g \
 		specs/traces/accelsim/pipesim_example.traceg specs/traces/transpose.trace
 	$(BIN) conflicts specs/patterns_000.hcl
