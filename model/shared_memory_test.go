@@ -614,11 +614,16 @@ func TestSharedMemory_HashedBanks(t *testing.T) {
 // addresses of every example, that (bank, row) is a bijection onto the
 // banks' rows, with the banks from the hash model.
 func TestSharedMemory_RowBijection(t *testing.T) {
-	file, diags := specs.NewLoader().Load("../specs/testdata/shared_memory.hcl")
-	if diags.HasErrors() {
-		t.Fatal(diags)
+	var all []specs.Unit
+	for _, path := range []string{"../specs/testdata/shared_memory.hcl", "../specs/shared_memory.hcl", "../specs/large/shared_memory_fermi.hcl"} {
+		file, diags := specs.NewLoader().Load(path)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		all = append(all, file.Units...)
 	}
-	for _, u := range file.Units {
+	checked := 0
+	for _, u := range all {
 		sm, ok := u.(*specs.SharedMemory)
 		if !ok {
 			continue
@@ -631,9 +636,15 @@ func TestSharedMemory_RowBijection(t *testing.T) {
 		n := m.NumBanks()
 		seen := make([]bool, n*rows)
 		configs := [][3]uint64{{}}
+		bankBits := 0
 		if sm.Row.Kind == specs.RowWindow {
-			configs = [][3]uint64{{0, 5, 31}, {3, 1, 17}, {7, 2, 5}}
+			// Configurations that keep rows apart: the window k1..k1+m-1
+			// inside the word address, k2 != k1 where the mask is set.
+			bankBits = sm.Hash.Hash().BankBits
+			top, ones := uint64(sm.WordBits()-bankBits), uint64(1)<<bankBits-1
+			configs = [][3]uint64{{0, uint64(bankBits), ones}, {1, 0, 1}, {top, 1, ones}, {top / 2, top, ones >> 1}}
 		}
+		checked++
 		for _, c := range configs {
 			clear(seen)
 			in := make([][]uint64, 12)
@@ -654,8 +665,8 @@ func TestSharedMemory_RowBijection(t *testing.T) {
 						row |= (w >> b & 1) << j
 					}
 				case specs.RowWindow:
-					k, b := int(c[0]), 5
-					row = w&(1<<k-1) | w>>(k+b)<<k
+					k := int(c[0])
+					row = w&(1<<k-1) | w>>(k+bankBits)<<k
 				}
 				if row >= rows {
 					t.Fatalf("%s: word %d at row %d of %d", sm.Name, w, row, rows)
@@ -667,6 +678,9 @@ func TestSharedMemory_RowBijection(t *testing.T) {
 				seen[i] = true
 			}
 		}
+	}
+	if checked != 10 {
+		t.Errorf("%d shared memories checked, want the 5 of testdata, the 4 examples and the Fermi-like one", checked)
 	}
 }
 
