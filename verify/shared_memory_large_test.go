@@ -44,3 +44,39 @@ func TestSharedMemory_FermiOnNetlist(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedMemory_EveryRowKind runs a shared memory over each kind of
+// bank hash the examples leave out (ipoly, bitwise_xor with 8-byte banks,
+// add, rap, a configurable bitvector_perm: rows by kept bits, by the bits
+// above the bank, by a run-time window) in lockstep with its model on the
+// netlist simulator.
+func TestSharedMemory_EveryRowKind(t *testing.T) {
+	var tasks []verify.Task
+	for _, u := range load(t, "testdata/shared_memory_hashes.hcl") {
+		if u.UnitKind() != "shared_memory" {
+			continue
+		}
+		b, diags := units.Build(u)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		sp := verify.DefaultSeqPlan()
+		sp.Cycles = 30000
+		tasks = append(tasks, verify.Task{Job: job(t, u, b), Plan: verify.DefaultPlan(), SeqPlan: sp, Engines: []verify.Engine{verify.Netlist}})
+	}
+	if len(tasks) != 5 {
+		t.Fatalf("%d shared memories, want 5", len(tasks))
+	}
+	for i, os := range verify.RunTasks(context.Background(), tasks, 2, verify.Hooks{}) {
+		for _, o := range os {
+			switch {
+			case o.Err != nil:
+				t.Errorf("%s %s: %v", tasks[i].Job.Design.Name, o.Engine, o.Err)
+			case o.Check.Mismatch != nil:
+				t.Errorf("%s %s: %s", tasks[i].Job.Design.Name, o.Engine, o.Check.Mismatch)
+			case o.Check.Vectors < 30000:
+				t.Errorf("%s %s ran %d cycles, want 30000", tasks[i].Job.Design.Name, o.Engine, o.Check.Vectors)
+			}
+		}
+	}
+}
