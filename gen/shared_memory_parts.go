@@ -434,10 +434,10 @@ func (g *shm) memoryPorts(name string, re, raddr, we, waddr, wdata, wmask sig) {
 	g.b.MemoryPorts(name, re.n[0], raddr.n, we.n[0], waddr.n, wdata.n, wmask.n)
 	conn := func(port string, s sig) nl.PortConn { return nl.PortConn{Port: port, In: s.e, W: s.w()} }
 	g.r.Assigns = append(g.r.Assigns, nl.Assign{Name: name, Inst: &nl.InstanceRTL{Module: g.u.Name + "_bank", Ports: []nl.PortConn{
-		{Port: "clk", In: nl.Ref("clk", 1), W: 1},
-		conn("re_i", re), conn("raddr_i", raddr),
-		{Port: "rdata_o", Wire: name + "_rdata", W: g.WB},
-		conn("we_i", we), conn("waddr_i", waddr), conn("wdata_i", wdata), conn("wmask_i", wmask),
+		{Port: nl.BankClk, In: nl.Ref("clk", 1), W: 1},
+		conn(nl.BankRE, re), conn(nl.BankRAddr, raddr),
+		{Port: nl.BankRData, Wire: name + "_rdata", W: g.WB},
+		conn(nl.BankWE, we), conn(nl.BankWAddr, waddr), conn(nl.BankWData, wdata), conn(nl.BankWMask, wmask),
 	}}})
 }
 

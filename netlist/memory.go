@@ -152,3 +152,41 @@ func (d *Design) checkMemories() error {
 	}
 	return nil
 }
+
+// The bank module's ports, in its order (clk first, rdata_o the only
+// output): the one statement of their names, for the module rtl writes,
+// both views' instances, the proof, the timing report and the liberty
+// model of the macro.
+const (
+	BankClk   = "clk"
+	BankRE    = "re_i"
+	BankRAddr = "raddr_i"
+	BankRData = "rdata_o"
+	BankWE    = "we_i"
+	BankWAddr = "waddr_i"
+	BankWData = "wdata_i"
+	BankWMask = "wmask_i"
+)
+
+// MemoryPort is one port of m's bank module and the nets m connects to
+// it (none for the clock, which is the design's).
+type MemoryPort struct {
+	Name   string
+	Output bool
+	Width  int
+	Nets   Bus
+}
+
+// Ports are m's bank module ports in the module's order.
+func (m *Memory) Ports() []MemoryPort {
+	return []MemoryPort{
+		{BankClk, false, 1, nil},
+		{BankRE, false, 1, Bus{m.RE}},
+		{BankRAddr, false, len(m.RAddr), m.RAddr},
+		{BankRData, true, len(m.RData), m.RData},
+		{BankWE, false, 1, Bus{m.WE}},
+		{BankWAddr, false, len(m.WAddr), m.WAddr},
+		{BankWData, false, len(m.WData), m.WData},
+		{BankWMask, false, len(m.WMask), m.WMask},
+	}
+}

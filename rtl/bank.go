@@ -8,19 +8,6 @@ import (
 	"github.com/lsugen/lsugen/netlist"
 )
 
-// Bank module ports: the same names in the bank module and in both
-// writers' instances of it.
-const (
-	bankClk   = "clk"
-	bankRE    = "re_i"
-	bankRAddr = "raddr_i"
-	bankRData = "rdata_o"
-	bankWE    = "we_i"
-	bankWAddr = "waddr_i"
-	bankWData = "wdata_i"
-	bankWMask = "wmask_i"
-)
-
 // BankFileName is the file of d's bank module, "<Module>.v", or "" for a
 // design without memories.
 func BankFileName(d *netlist.Design) string {
@@ -38,15 +25,15 @@ func bankDesign(m *netlist.Memory) *netlist.Design {
 	port := func(name string, dir netlist.Dir, w int, doc string) netlist.Port {
 		return netlist.Port{Name: name, Dir: dir, Bits: make(netlist.Bus, w), Doc: doc}
 	}
-	d := &netlist.Design{Name: m.Module, Clock: bankClk, Ports: []netlist.Port{
-		port(bankClk, netlist.In, 1, "clock: both ports act at its rising edge"),
-		port(bankRE, netlist.In, 1, "read enable"),
-		port(bankRAddr, netlist.In, a, "read address (word)"),
-		port(bankRData, netlist.Out, m.Width, "read data: the word read at the last edge with re_i"),
-		port(bankWE, netlist.In, 1, "write enable"),
-		port(bankWAddr, netlist.In, a, "write address (word)"),
-		port(bankWData, netlist.In, m.Width, "write data"),
-		port(bankWMask, netlist.In, len(m.WMask), fmt.Sprintf("write mask: bit j enables bits [j*%d +: %d]", g, g)),
+	d := &netlist.Design{Name: m.Module, Clock: netlist.BankClk, Ports: []netlist.Port{
+		port(netlist.BankClk, netlist.In, 1, "clock: both ports act at its rising edge"),
+		port(netlist.BankRE, netlist.In, 1, "read enable"),
+		port(netlist.BankRAddr, netlist.In, a, "read address (word)"),
+		port(netlist.BankRData, netlist.Out, m.Width, "read data: the word read at the last edge with re_i"),
+		port(netlist.BankWE, netlist.In, 1, "write enable"),
+		port(netlist.BankWAddr, netlist.In, a, "write address (word)"),
+		port(netlist.BankWData, netlist.In, m.Width, "write data"),
+		port(netlist.BankWMask, netlist.In, len(m.WMask), fmt.Sprintf("write mask: bit j enables bits [j*%d +: %d]", g, g)),
 	}}
 	d.Header = []string{
 		fmt.Sprintf("A memory bank of %d words of %d bits (%d bits), one synchronous read port and one write port, both clocked by the rising edge of clk.",
@@ -93,32 +80,32 @@ func WriteBank(w io.Writer, d *netlist.Design, info Info) error {
 		return ""
 	}
 	f.line("    // Read port: read-first; holds while re_i is 0.")
-	f.line("    always @(posedge %s) begin", bankClk)
+	f.line("    always @(posedge %s) begin", netlist.BankClk)
 	if needGuard(a, m.Words) {
-		f.line("        if (%s) begin", bankRE)
-		f.line("            if (%s < %d'd%d) %s <= mem[%s];", bankRAddr, a, m.Words, "rdata", bankRAddr)
+		f.line("        if (%s) begin", netlist.BankRE)
+		f.line("            if (%s < %d'd%d) %s <= mem[%s];", netlist.BankRAddr, a, m.Words, "rdata", netlist.BankRAddr)
 		f.line("            else rdata <= %d'd0;", m.Width)
 		f.line("        end")
 	} else {
-		f.line("        if (%s) rdata <= mem[%s];", bankRE, bankRAddr)
+		f.line("        if (%s) rdata <= mem[%s];", netlist.BankRE, netlist.BankRAddr)
 	}
 	f.line("    end")
-	f.line("    assign %s = rdata;", bankRData)
+	f.line("    assign %s = rdata;", netlist.BankRData)
 	f.blank()
 	f.line("    // Write port: one enable per %d-bit granule.", g)
-	f.line("    always @(posedge %s) begin", bankClk)
-	f.line("        if (%s%s) begin", bankWE, guard(bankWAddr))
+	f.line("    always @(posedge %s) begin", netlist.BankClk)
+	f.line("        if (%s%s) begin", netlist.BankWE, guard(netlist.BankWAddr))
 	for j := range len(m.WMask) {
-		en := bankWMask
+		en := netlist.BankWMask
 		if len(m.WMask) > 1 {
-			en = fmt.Sprintf("%s[%d]", bankWMask, j)
+			en = fmt.Sprintf("%s[%d]", netlist.BankWMask, j)
 		}
 		hi, lo := (j+1)*g-1, j*g
 		sel := fmt.Sprintf("[%d:%d]", hi, lo)
 		if m.Width == 1 {
 			sel = ""
 		}
-		f.line("            if (%s) mem[%s]%s <= %s%s;", en, bankWAddr, sel, bankWData, sel)
+		f.line("            if (%s) mem[%s]%s <= %s%s;", en, netlist.BankWAddr, sel, netlist.BankWData, sel)
 	}
 	f.line("        end")
 	f.line("    end")
@@ -144,7 +131,7 @@ func checkBankPorts(m *netlist.Memory, inst *netlist.InstanceRTL, clock string) 
 		}
 	}
 	if c := inst.Ports[0].In; c.Op != netlist.OpRef || c.Name != clock {
-		return fmt.Errorf("%s must be the design's clock %s", bankClk, clock)
+		return fmt.Errorf("%s must be the design's clock %s", netlist.BankClk, clock)
 	}
 	return nil
 }

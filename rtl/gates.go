@@ -332,8 +332,8 @@ type memConn struct {
 // memoryConns lists m's ports in the bank module's order, the clock apart.
 func memoryConns(m *netlist.Memory) []memConn {
 	return []memConn{
-		{bankRE, true, netlist.Bus{m.RE}}, {bankRAddr, true, m.RAddr}, {bankRData, false, m.RData},
-		{bankWE, true, netlist.Bus{m.WE}}, {bankWAddr, true, m.WAddr}, {bankWData, true, m.WData}, {bankWMask, true, m.WMask},
+		{netlist.BankRE, true, netlist.Bus{m.RE}}, {netlist.BankRAddr, true, m.RAddr}, {netlist.BankRData, false, m.RData},
+		{netlist.BankWE, true, netlist.Bus{m.WE}}, {netlist.BankWAddr, true, m.WAddr}, {netlist.BankWData, true, m.WData}, {netlist.BankWMask, true, m.WMask},
 	}
 }
 
@@ -342,7 +342,7 @@ func memoryConns(m *netlist.Memory) []memConn {
 func memoryWires(d *netlist.Design, nets []netInfo, names *namer) []instOut {
 	var out []instOut
 	for _, m := range d.Memories {
-		o := instOut{name: names.take(m.Name + "_" + bankRData), bits: m.RData, used: make([]bool, len(m.RData))}
+		o := instOut{name: names.take(m.Name + "_" + netlist.BankRData), bits: m.RData, used: make([]bool, len(m.RData))}
 		for i, n := range m.RData {
 			nets[n].text = bitRef(&netlist.Port{Name: o.name, Bits: o.bits}, i)
 		}
@@ -360,7 +360,7 @@ func writeMemory(f *file, m *netlist.Memory, nets []netInfo, rdata instOut, cloc
 	}
 	f.comment("    ", doc+".")
 	f.line("    %s %s (", m.Module, m.Name)
-	writeConn(f, bankClk, clock.Name, ",")
+	writeConn(f, netlist.BankClk, clock.Name, ",")
 	conns := memoryConns(m)
 	for ci, c := range conns {
 		val := rdata.name

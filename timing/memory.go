@@ -34,11 +34,6 @@ func memIndex(s int32) int {
 	return int(srcMem - s)
 }
 
-// The bank module's ports, named as both Verilog writers connect them.
-const (
-	memPortRData = "rdata_o"
-)
-
 // memPin is one input of a memory: its port name and nets.
 type memPin struct {
 	port string
@@ -47,8 +42,13 @@ type memPin struct {
 
 // memInputs are memory m's inputs, the clock aside.
 func memInputs(m *netlist.Memory) []memPin {
-	return []memPin{{"re_i", netlist.Bus{m.RE}}, {"raddr_i", m.RAddr}, {"we_i", netlist.Bus{m.WE}},
-		{"waddr_i", m.WAddr}, {"wdata_i", m.WData}, {"wmask_i", m.WMask}}
+	var pins []memPin
+	for _, p := range m.Ports() {
+		if !p.Output && p.Name != netlist.BankClk {
+			pins = append(pins, memPin{p.Name, p.Nets})
+		}
+	}
+	return pins
 }
 
 // memBitName names bit i of a memory port of width w: bank3.raddr_i[1],

@@ -368,7 +368,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 			st.Delay, st.Buffers, _ = opt.stage(&driver, 0, load[net])
 		case memIndex(gi) >= 0:
 			m := &d.Memories[memIndex(gi)]
-			st.Gate, st.Cell, st.From = memBitName(m, memPortRData, slices.Index(m.RData, net), len(m.RData)), m.Module, clockName(d)
+			st.Gate, st.Cell, st.From = memBitName(m, netlist.BankRData, slices.Index(m.RData, net), len(m.RData)), m.Module, clockName(d)
 			st.Delay = m.AccessFO4 * tauPerFO4
 		default:
 			g := d.Gates[gi]

@@ -78,27 +78,14 @@ type ioPort struct {
 	width int
 }
 
-// The bank module's ports (netlist.Memory, rtl.Sources): its read data
-// is the only output; the rest are inputs, clk first.
-const (
-	bankClk   = "clk"
-	bankRE    = "re_i"
-	bankRAddr = "raddr_i"
-	bankRData = "rdata_o"
-	bankWE    = "we_i"
-	bankWAddr = "waddr_i"
-	bankWData = "wdata_i"
-	bankWMask = "wmask_i"
-)
-
 // bankPorts are memory m's bank ports as the graph has them once the
 // instance is exposed: its read data an input (ins) and each of its
 // inputs an output (outs), named INSTANCE.PORT.
 func bankPorts(m netlist.Memory) (ins, outs []ioPort) {
 	n := func(port string, w int) ioPort { return ioPort{m.Name + "." + port, w} }
-	ins = []ioPort{n(bankRData, len(m.RData))}
-	outs = []ioPort{n(bankClk, 1), n(bankRE, 1), n(bankRAddr, len(m.RAddr)), n(bankWE, 1),
-		n(bankWAddr, len(m.WAddr)), n(bankWData, len(m.WData)), n(bankWMask, len(m.WMask))}
+	ins = []ioPort{n(netlist.BankRData, len(m.RData))}
+	outs = []ioPort{n(netlist.BankClk, 1), n(netlist.BankRE, 1), n(netlist.BankRAddr, len(m.RAddr)), n(netlist.BankWE, 1),
+		n(netlist.BankWAddr, len(m.WAddr)), n(netlist.BankWData, len(m.WData)), n(netlist.BankWMask, len(m.WMask))}
 	return ins, outs
 }
 

@@ -126,9 +126,12 @@ type bankPort struct {
 // bankPorts are the bank module's ports (netlist.Memory's contract), clk
 // first, and the nets m connects to them.
 func bankPorts(m *netlist.Memory) ([]bankPort, []netlist.Bus) {
-	ps := []bankPort{{"clk", 1, false}, {"re_i", 1, false}, {"raddr_i", len(m.RAddr), false}, {"rdata_o", len(m.RData), true},
-		{"we_i", 1, false}, {"waddr_i", len(m.WAddr), false}, {"wdata_i", len(m.WData), false}, {"wmask_i", len(m.WMask), false}}
-	nets := []netlist.Bus{nil, {m.RE}, m.RAddr, m.RData, {m.WE}, m.WAddr, m.WData, m.WMask}
+	var ps []bankPort
+	var nets []netlist.Bus
+	for _, p := range m.Ports() {
+		ps = append(ps, bankPort{p.Name, p.Width, p.Output})
+		nets = append(nets, p.Nets)
+	}
 	return ps, nets
 }
 
