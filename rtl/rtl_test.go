@@ -1059,3 +1059,32 @@ func TestWriteRTL_UnusedSink(t *testing.T) {
 		t.Errorf("wide localparam printed wrong:\n%s", rtlText)
 	}
 }
+
+// TestWriteRTL_PartSelectOfNetIsArrayRead: a field of a net chosen at run
+// time reads an array view of the net's fields, not a `+:` select at a
+// run-time base, which Yosys maps to a shifter of the whole bus (the
+// proof of the 48 KB shared memory ran out of 16 GB on 128 of them); a
+// localparam table keeps the select.
+func TestWriteRTL_PartSelectOfNetIsArrayRead(t *testing.T) {
+	d := rom(t).d
+	var buf bytes.Buffer
+	if err := WriteRTL(&buf, d, testInfo); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	if strings.Contains(text, "x_i_by6") { // one field: x_i itself, no array
+		t.Errorf("RTL declares an array of x_i's one field:\n%s", text)
+	}
+	for _, want := range []string{
+		"wire [2:0] fx_o_tmp0_by3 [0:1];",
+		"assign fx_o = fx_o_tmp0_by3[row_i[0]];",
+		"ROM5[{3'd0, row_i} * 8'd5 +: 5]",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("RTL lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, "+:") != 4 { // the three ROM selects and the array's element assign
+		t.Errorf("RTL has %d `+:` selects, want 4:\n%s", strings.Count(text, "+:"), text)
+	}
+}

@@ -63,6 +63,15 @@ type rtlWriter struct {
 	cur  string   // the assignment being printed
 	ntmp int      // temporaries made for cur
 	pre  []string // lines declaring cur's temporaries, in order
+
+	// fields names the array view of a bus read by run-time part
+	// selects (see fieldArray), by bus name and field width.
+	fields map[fieldKey]string
+}
+
+type fieldKey struct {
+	name string
+	w    int
 }
 
 func (rw *rtlWriter) add(s *sig) {
@@ -720,6 +729,34 @@ func (rw *rtlWriter) guard(idx *netlist.Expr, n int, in string, w int) (string, 
 	return fmt.Sprintf("(%s) ? %s : %s", cmp, in, literalU(0, w)), true
 }
 
+// fieldArray returns the name of an array of v's fields of w bits
+// (element i is v[i*w +: w]), declaring it and its assignments before the
+// current statement the first time.
+func (rw *rtlWriter) fieldArray(v *netlist.Expr, w int) string {
+	key := fieldKey{v.Name, w}
+	if name, ok := rw.fields[key]; ok {
+		return name
+	}
+	if rw.fields == nil {
+		rw.fields = map[fieldKey]string{}
+	}
+	n := v.W / w
+	name := rw.names.take(fmt.Sprintf("%s_by%d", v.Name, w))
+	i := rw.names.take(name + "_i")
+	rw.fields[key] = name
+	rw.use(v.Name, 0, n*w-1)
+	rw.pre = append(rw.pre,
+		fmt.Sprintf("// %s as %d fields of %d bits, for the selects by index below", v.Name, n, w),
+		fmt.Sprintf("wire %s%s [0:%d];", declRange(w), name, n-1),
+		fmt.Sprintf("genvar %s;", i),
+		"generate",
+		fmt.Sprintf("    for (%s = 0; %s < %d; %s = %s + 1) begin : %s_fields", i, i, n, i, i, name),
+		fmt.Sprintf("        assign %s[%s] = %s[%s*%d +: %d];", name, i, v.Name, i, w, w),
+		"    end",
+		"endgenerate")
+	return name
+}
+
 // bit prints v[idx] with out-of-range indices reading 0. The index is
 // printed with exactly the width Verilator expects for v (clog2 of its
 // width), zero-extended or truncated under the range guard.
@@ -766,9 +803,17 @@ func (rw *rtlWriter) part(v, idx *netlist.Expr, w int) (string, bool) {
 		idx = rw.simple(idx)
 	}
 	var in string
-	if n == 1 {
+	switch {
+	case n == 1:
 		in = rw.operand(v)
-	} else {
+	case v.Op != netlist.OpRef || rw.sigs[v.Name].kind != sigParam:
+		// A net: index an array view of its fields. A select at a
+		// run-time base ({idx, 0} +: w) reads as a shifter of the whole
+		// bus to Yosys, whose techmap makes it log2(width) layers of
+		// multiplexers over every bit (4.6 M cells, 8.6 GB, on the 48 KB
+		// shared memory); an array read is one n-way multiplexer a field.
+		in = rw.fieldArray(rw.named(v), w) + "[" + concatText(rw.resized(idx, clog2(n))) + "]"
+	default: // a localparam table: a constant, which no tool multiplexes
 		k := clog2(v.W)
 		var base string
 		if s := clog2(w); 1<<s == w {
@@ -776,8 +821,7 @@ func (rw *rtlWriter) part(v, idx *netlist.Expr, w int) (string, bool) {
 		} else {
 			base = concatText(rw.resized(idx, k)) + " * " + literalU(uint64(w), k)
 		}
-		vn := rw.named(v)
-		in = fmt.Sprintf("%s[%s +: %d]", rw.plain(vn), base, w)
+		in = fmt.Sprintf("%s[%s +: %d]", rw.plain(v), base, w)
 	}
 	if guarded {
 		return rw.guard(idx, n, in, w)
