@@ -133,8 +133,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return r.writeDetails(w)
 }
 
-// writeDetails prints, under the table, the named paths and the storage
-// of the units that have them.
+// writeDetails prints, under the table, the named paths (delay, gates,
+// area) and the storage of the units that have them.
 func (r *Report) writeDetails(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, u := range r.Units {
@@ -160,7 +160,10 @@ func (r *Report) writeDetails(w io.Writer) error {
 			if len(p.Cells) > 6 {
 				cells = fmt.Sprintf("%s ... %s (%d stages)", strings.Join(p.Cells[:2], " "), strings.Join(p.Cells[len(p.Cells)-2:], " "), len(p.Cells))
 			}
-			fmt.Fprintf(tw, "  path %s\t%7.2f FO4\t%s\t%s\n", p.Name, p.FO4, cells, p.Doc)
+			fmt.Fprintf(tw, "  path %s\t%7.2f FO4\t%7d gates\t%9.1f GE\t%s\t%s\n", p.Name, p.FO4, p.Gates, p.AreaGE, cells, p.Doc)
+		}
+		if len(u.Paths) > 1 {
+			fmt.Fprintf(tw, "  paths together\t\t%7d gates\t%9.1f GE\ta path's gates: its logic between its start and end points, no flip-flops; paths may share gates, here counted once\n", u.PathsGates, u.PathsAreaGE)
 		}
 		for _, s := range u.Storage {
 			fmt.Fprintf(tw, "  storage %s\t%7d bits\t(%s bytes)\t%s\n", s.Name, s.Bits, bytesOf(s.Bits), s.Doc)

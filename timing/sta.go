@@ -267,6 +267,11 @@ type Result struct {
 	// Paths are the design's named paths (e.g. a multiplexer's added
 	// delay), each timed on its own.
 	Paths []PathResult `json:"paths,omitempty"`
+	// PathsGates and PathsAreaGE are the combinational gates on at least
+	// one named path and their area: the paths' logic with each shared
+	// gate counted once.
+	PathsGates  int     `json:"paths_gates,omitempty"`
+	PathsAreaGE float64 `json:"paths_area_ge,omitempty"`
 	// Storage groups the design's state bits (DFFs), as the generator
 	// names them; StorageBits is the total DFF count.
 	Storage     []netlist.Storage `json:"storage,omitempty"`
@@ -453,7 +458,7 @@ func Analyze(d *netlist.Design, opt Options) (*Result, error) {
 		r.Tech = opt.Tech.Name
 		r.DelayPS = round4(endAt * opt.Tech.TauPS)
 	}
-	r.Paths = namedPaths(d, opt, load, &driver, tauPerFO4)
+	r.Paths, r.PathsGates, r.PathsAreaGE = namedPaths(d, opt, nt)
 	r.Storage = d.Storage
 	r.StorageBits = r.GatesByKind[netlist.DFF.String()]
 	return r, nil
