@@ -285,7 +285,7 @@ func (g *shm) build() {
 	}
 	type bankReq struct{ re, we, row, wdata, wmask, cmp, half sig }
 	breq := make([]bankReq, g.N)
-	var raddrs, wdatas, rdatas, atomics nl.Bus // for the parts' timing paths
+	var raddrs, wdatas, cmps, rdatas, atomics nl.Bus // for the parts' timing paths
 	for b := 0; b < g.N; b++ {
 		var leadHere, servedHere []sig
 		for s := 0; s < g.NS; s++ {
@@ -322,6 +322,7 @@ func (g *shm) build() {
 			// CAS: the leader's compare value (its operand is the store
 			// data the leader alone puts on the bank).
 			r.cmp = g.part(allCmps, leader, 32)
+			cmps = append(cmps, r.cmp.n...)
 		}
 		if len(u.Atomics) > 0 && g.C > 1 {
 			r.half = g.part(allHalves, leader, 1)
@@ -457,6 +458,9 @@ func (g *shm) build() {
 	g.b.Path("address_crossbar", "each slot's word to the banks' read addresses (leader's row by a multiplexer tree)", slotWords, raddrs)
 	g.b.Path("store_crossbar", "the held data to the banks' write data (highest served lane per 32-bit chunk)", curData.n, wdatas)
 	g.b.Path("data_return", "the banks' read data to the response being gathered (forwarding, bank to slot, slot to lane)", rdatas, merged.n)
+	if len(cmps) > 0 {
+		g.b.Path("compare_crossbar", "the held CAS compare values to each bank's (the leader's, by phase and width, then a multiplexer tree)", curCmp.n, cmps)
+	}
 	if len(atomics) > 0 {
 		g.b.Path("atomic_unit", "the banks' read data through forwarding and the atomic units to the new values", rdatas, atomics)
 	}
