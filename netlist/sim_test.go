@@ -539,7 +539,7 @@ func TestKinds_FnMatchesTruth(t *testing.T) {
 				v[i] |= uint64(m>>i&1) << m
 			}
 		}
-		code := make([]int32, n+1)
+		code := make([]int32, n)
 		for i := range code {
 			code[i] = int32(i)
 		}
@@ -547,7 +547,7 @@ func TestKinds_FnMatchesTruth(t *testing.T) {
 		mask := uint64(1)<<(1<<n) - 1
 		for _, byGate := range []bool{false, true} {
 			v[n] = 0
-			s := &Sim{vals: v, code: code, runs: []run{{kind: k, kernel: kernels[k], start: 0, end: n + 1}}, gateByGate: byGate}
+			s := &Sim{vals: v, code: code, runs: []run{{kind: k, kernel: kernels[k], start: 0, end: n, out: n, outEnd: n + 1}}, gateByGate: byGate}
 			s.Eval()
 			if got := v[n] & mask; got != want {
 				t.Errorf("%s (gate by gate %v): kernel %#x gives %#x, want %#x", k, byGate, kernels[k], got, want)

@@ -22,17 +22,18 @@ type simMem struct {
 	next                  []uint64 // the read data after the edge
 }
 
-func newSimMem(m *Memory) simMem {
+// newSimMem compiles m, its nets as the simulator's slots (Sim.slot).
+func newSimMem(m *Memory, slot []int32) simMem {
 	nets := func(bus Bus) []int32 {
 		out := make([]int32, len(bus))
 		for i, n := range bus {
-			out[i] = int32(n)
+			out[i] = slot[n]
 		}
 		return out
 	}
 	return simMem{
 		words: m.Words, width: m.Width, granule: m.Width / len(m.WMask),
-		re: int32(m.RE), we: int32(m.WE),
+		re: slot[m.RE], we: slot[m.WE],
 		raddr: nets(m.RAddr), waddr: nets(m.WAddr),
 		wdata: nets(m.WData), wmask: nets(m.WMask), rdata: nets(m.RData),
 		bits: make([]uint64, m.Words*m.Width),
