@@ -291,6 +291,32 @@ func TestRun_GenAndSearchParts(t *testing.T) {
 	}
 }
 
+// TestRun_ReplayPart runs the replay part on the 8-lane shared memory:
+// the netlist simulator, Verilator and the model alone each replay the
+// random trace, every instruction as predicted, and the report gives each
+// engine's row and the goals.
+func TestRun_ReplayPart(t *testing.T) {
+	if _, err := toolchain.Find("verilator"); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("../..")
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"-parts", "replay", "-replay", "specs/shared_memory.hcl:shmem_small",
+		"-replay-instrs", "3000", "-replay-verilator-instrs", "40", "-replay-model-instrs", "2000", "-trials", "1"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{"Replay: `lsugen replay` of shmem_small", "netlist  ", "3,000", "verilator  ", "model alone  ", "2,000",
+		"netlist simulator / Verilator: ", "goal: the netlist simulator at least 50.0 k", "goal: the model alone, one million"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	if code := run(context.Background(), []string{"-parts", "replay", "-replay", "a.hcl"}, io.Discard, io.Discard); code != 2 {
+		t.Errorf("bad -replay: exit %d, want 2", code)
+	}
+}
+
 // BenchmarkSimRunner_BitwiseXor is one pass of the bench's simulator run on
 // the configurable hash (262,144 vectors), transposition included.
 func BenchmarkSimRunner_BitwiseXor(b *testing.B) {

@@ -8,16 +8,22 @@
 //     model, so that both did the same work;
 //   - lsugen gen + timing in one process against `yosys -p 'read_verilog
 //     NAME.v; synth -top NAME; ltp'` on the unit's readable RTL;
-//   - the exhaustive hash configuration search's throughput.
+//   - the exhaustive hash configuration search's throughput;
+//   - `lsugen replay` of the same warp instructions through a shared
+//     memory on the netlist simulator and on Verilator, each in lockstep
+//     with the model, and on the model alone, in warp instructions per
+//     second.
 //
 // It prints the figures, the ratios against the goals (the simulator at
 // least as fast as Verilator, gen + timing at least 50 times faster than
-// Yosys) and the machine. Verilator's build is timed apart and cached by a
+// Yosys, the replay's goals) and the machine. Verilator's build is timed apart and cached by a
 // hash of everything that goes into it, so a second run does not rebuild.
 //
 // Usage, from the repository root:
 //
-//	lsugen-bench [-parts sim,gen,search] [-sim UNITS] [-gen UNITS]
+//	lsugen-bench [-parts sim,gen,search,replay] [-sim UNITS] [-gen UNITS]
+//	             [-replay FILE.hcl:NAME] [-replay-instrs N]
+//	             [-replay-verilator-instrs N] [-replay-model-instrs N]
 //	             [-min-time 1s] [-trials 3] [-cache DIR|off]
 //
 // UNITS is a comma-separated list of FILE.hcl:NAME.
@@ -64,13 +70,17 @@ func main() {
 
 // config is the parsed command line.
 type config struct {
-	sim, gen, search bool
-	simUnits         []unitRef
-	genUnits         []unitRef
-	minTime          time.Duration
-	trials           int
-	cacheDir         string // "" for no cache
-	accesses         int    // accesses of each search workload
+	sim, gen, search, replay bool
+	simUnits                 []unitRef
+	genUnits                 []unitRef
+	minTime                  time.Duration
+	trials                   int
+	cacheDir                 string // "" for no cache
+	accesses                 int    // accesses of each search workload
+	replayUnit               unitRef
+	// warp instructions of the replay on the netlist simulator, on
+	// Verilator and on the model alone
+	replayInstrs, replayVerilatorInstrs, replayModelInstrs int
 }
 
 var errUsage = errors.New("usage")
@@ -78,13 +88,17 @@ var errUsage = errors.New("usage")
 func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("lsugen-bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	parts := fs.String("parts", "sim,gen,search", "comma-separated parts to run: sim, gen, search")
+	parts := fs.String("parts", "sim,gen,search,replay", "comma-separated parts to run: sim, gen, search, replay")
 	simUnits := fs.String("sim", defaultSimUnits, "units (FILE.hcl:NAME, comma-separated) for lsugen sim against Verilator")
 	genUnits := fs.String("gen", defaultGenUnits, "units for lsugen gen + timing against Yosys synth + ltp")
 	minTime := fs.Duration("min-time", time.Second, "minimum time of one timed trial")
 	trials := fs.Int("trials", 3, "timed trials per figure; the fastest counts")
 	cache := fs.String("cache", "", "directory for built Verilator models (\"off\": none; default $"+toolchain.CacheDirEnv+"/bench or the user cache)")
 	accesses := fs.Int("accesses", 1_000_000, "warp accesses of each search workload (tiled kernel, random addresses)")
+	replayUnit := fs.String("replay", defaultReplayUnit, "shared_memory unit (FILE.hcl:NAME) for lsugen replay")
+	replayInstrs := fs.Int("replay-instrs", 100_000, "warp instructions of the replay on the netlist simulator")
+	replayVL := fs.Int("replay-verilator-instrs", 2_000, "warp instructions of the replay on Verilator (a prefix of the same trace)")
+	replayModel := fs.Int("replay-model-instrs", 1_000_000, "warp instructions of the replay on the model alone")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lsugen-bench [flags]   (run from the repository root)")
 		fs.PrintDefaults()
@@ -96,7 +110,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fmt.Fprintf(stderr, "lsugen-bench: unexpected argument %q\n", fs.Arg(0))
 		return nil, errUsage
 	}
-	c := &config{minTime: *minTime, trials: *trials, accesses: *accesses}
+	c := &config{minTime: *minTime, trials: *trials, accesses: *accesses,
+		replayInstrs: *replayInstrs, replayVerilatorInstrs: *replayVL, replayModelInstrs: *replayModel}
 	for _, p := range strings.Split(*parts, ",") {
 		switch strings.TrimSpace(p) {
 		case "sim":
@@ -105,14 +120,16 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 			c.gen = true
 		case "search":
 			c.search = true
+		case "replay":
+			c.replay = true
 		case "":
 		default:
-			fmt.Fprintf(stderr, "lsugen-bench: -parts: unknown part %q (sim, gen, search)\n", p)
+			fmt.Fprintf(stderr, "lsugen-bench: -parts: unknown part %q (sim, gen, search, replay)\n", p)
 			return nil, errUsage
 		}
 	}
-	if c.minTime <= 0 || c.trials < 1 || c.accesses < 1 {
-		fmt.Fprintln(stderr, "lsugen-bench: -min-time, -trials and -accesses must be positive")
+	if c.minTime <= 0 || c.trials < 1 || c.accesses < 1 || c.replayInstrs < 1 || c.replayVerilatorInstrs < 1 || c.replayModelInstrs < 1 {
+		fmt.Fprintln(stderr, "lsugen-bench: -min-time, -trials, -accesses and the -replay-*instrs must be positive")
 		return nil, errUsage
 	}
 	var err error
@@ -124,6 +141,12 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fmt.Fprintf(stderr, "lsugen-bench: -gen: %v\n", err)
 		return nil, errUsage
 	}
+	refs, err := parseUnitRefs(*replayUnit)
+	if err != nil || len(refs) != 1 {
+		fmt.Fprintf(stderr, "lsugen-bench: -replay: want one FILE.hcl:NAME, got %q\n", *replayUnit)
+		return nil, errUsage
+	}
+	c.replayUnit = refs[0]
 	c.cacheDir = benchCacheDir(*cache)
 	return c, nil
 }
@@ -164,7 +187,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	steps := []struct {
 		on  bool
 		run func(context.Context, *config, string, io.Writer, io.Writer) error
-	}{{c.sim, benchSim}, {c.gen, benchGen}, {c.search, benchSearch}}
+	}{{c.sim, benchSim}, {c.gen, benchGen}, {c.search, benchSearch}, {c.replay, benchReplay}}
 	for _, s := range steps {
 		if !s.on {
 			continue
@@ -182,7 +205,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // reported when its part runs.
 func toolVersions(c *config) string {
 	var names []string
-	if c.sim {
+	if c.sim || c.replay {
 		names = append(names, "verilator", "g++", "make")
 	}
 	if c.gen {

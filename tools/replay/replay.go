@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/specs"
@@ -253,36 +254,94 @@ func buffers(ports []model.Port) (ins, outs [][]uint64) {
 // simulator's bit lanes, each running one segment.
 const Lanes = 64
 
+// Parts is the most simulator instances a long netlist replay runs side by
+// side, on goroutines of their own (see Run).
+const Parts = 2
+
+// size estimates the workload's stream without running it: fill is the
+// cycle the first trace instruction is accepted in (a model run of the
+// fill alone), est the fill and the predicted passes of every instruction,
+// one bank cycle each. A refill takes as long as the fill.
+func (w *Workload) size() (fill, est int, err error) {
+	if len(w.Instrs) == 0 {
+		d, err := w.dry(0)
+		if err != nil {
+			return 0, 0, err
+		}
+		return d.cycle, d.cycle, nil
+	}
+	d, err := w.part(0, 1).dry(0)
+	if err != nil {
+		return 0, 0, err
+	}
+	fill = int(d.accepted[len(w.Fill)])
+	est = fill
+	for i := range w.Instrs {
+		est += max(int(w.Instrs[i].Predicted), 1)
+	}
+	return fill, est, nil
+}
+
+// part is the workload with instructions [lo, hi) of the trace only, after
+// the same fill: one part of a replay split between simulator instances.
+func (w *Workload) part(lo, hi int) *Workload {
+	p := *w
+	p.Instrs = w.Instrs[lo:hi]
+	return &p
+}
+
+// parts is how many simulator instances replay w side by side: Parts when
+// each would still fill all its lanes with segments of three fills (as
+// plan cuts them), else one. It depends on the workload alone, so that a
+// replay gives the same report on any machine.
+func (w *Workload) parts(engine verify.Engine) (int, error) {
+	if engine != verify.Netlist || len(w.Instrs) < Parts {
+		return 1, nil
+	}
+	fill, est, err := w.size()
+	if err != nil {
+		return 0, err
+	}
+	if est/Parts < Lanes*3*max(fill, 1) {
+		return 1, nil
+	}
+	return Parts, nil
+}
+
 // plan cuts the stream into up to Lanes segments of equal length, each
 // (but the first) starting with a refill of the storage, when that makes
-// the netlist run shorter: it returns the lockstep plan.
+// the netlist run shorter: it returns the lockstep plan. The length of a
+// segment comes from the estimate of size, checked by a model run of the
+// cut stream; a short replay runs uncut.
 func (w *Workload) plan(engine verify.Engine) (verify.SeqPlan, error) {
-	d, err := w.dry(0)
+	uncut := func() (verify.SeqPlan, error) {
+		d, err := w.dry(0)
+		if err != nil {
+			return verify.SeqPlan{}, err
+		}
+		return verify.SeqPlan{Cycles: d.cycle + 1, Seed: 1, Segments: 1}, nil
+	}
+	// The HDL engines run one stream whatever the segments.
+	if engine != verify.Netlist {
+		return uncut()
+	}
+	fill, est, err := w.size()
 	if err != nil {
 		return verify.SeqPlan{}, err
 	}
-	whole := d.cycle
-	one := verify.SeqPlan{Cycles: whole + 1, Seed: 1, Segments: 1}
-	// A refill takes as long as the fill (the cycles until the first
-	// trace instruction is accepted); the HDL engines run one stream
-	// whatever the segments.
-	fill := whole
-	if len(w.Instrs) > 0 {
-		fill = int(d.accepted[len(w.Fill)])
+	if len(w.Instrs) == 0 || est < 4*fill {
+		return uncut()
 	}
-	if engine != verify.Netlist || whole < 4*fill {
-		return one, nil
-	}
-	seg := max(whole/Lanes, 2*fill) + fill
+	seg := max(est/Lanes, 2*fill) + fill
 	for {
 		total, err := w.Cycles(seg)
 		if err != nil { // a segment too short for one instruction after its refill
-			return one, nil
+			return uncut()
 		}
 		n := total/seg + 1 // the segment of the last response, and one cycle past it
 		if n <= Lanes {
-			if seg >= one.Cycles || n < 2 {
-				return one, nil
+			if n < 2 || seg > est {
+				return uncut()
 			}
 			return verify.SeqPlan{Cycles: n * seg, Seed: 1, Segments: n, Refilled: true}, nil
 		}
@@ -294,14 +353,76 @@ func (w *Workload) plan(engine verify.Engine) (verify.SeqPlan, error) {
 // in lockstep with the unit's model: job is the unit's verification job
 // (units.Job, with Sources, Modules and Dir for an HDL engine); its
 // stimulus is replaced by the replay. On the netlist simulator a long
-// replay is cut into segments run side by side in its 64 bit lanes. A
-// mismatch between the unit and the model is an error; otherwise the
-// report gives every instruction's measured passes and cycles beside the
-// prediction.
+// replay is cut into segments run side by side in its 64 bit lanes, and
+// a replay long enough to fill the lanes of Parts simulators is split into
+// as many parts of consecutive instructions, each after its own fill, run
+// on goroutines of their own with a model each: every output of every
+// cycle of each is compared with its model as in one run. A mismatch
+// between the unit and the model is an error; otherwise the report gives
+// every instruction's measured passes and cycles beside the prediction.
 func Run(ctx context.Context, job verify.Job, w *Workload, engine verify.Engine) (*Report, error) {
-	plan, err := w.plan(engine)
+	n, err := w.parts(engine)
 	if err != nil {
 		return nil, err
+	}
+	return w.run(ctx, job, engine, n)
+}
+
+// run is Run in n parts.
+func (w *Workload) run(ctx context.Context, job verify.Job, engine verify.Engine, n int) (*Report, error) {
+	var err error
+	type result struct {
+		s    *stim
+		plan verify.SeqPlan
+		secs float64
+		err  error
+	}
+	res := make([]result, n)
+	var wg sync.WaitGroup
+	for p := range n {
+		lo, hi := p*len(w.Instrs)/n, (p+1)*len(w.Instrs)/n
+		pj := job
+		if n > 1 {
+			// A model of its own: a part steps it apart from the others.
+			if pj.Seq, err = model.ForSharedMemory(w.Unit); err != nil {
+				return nil, err
+			}
+		}
+		wg.Go(func() {
+			r := &res[p]
+			r.s, r.plan, r.secs, r.err = runPart(ctx, pj, w.part(lo, hi), engine)
+		})
+	}
+	wg.Wait()
+	for _, r := range res {
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	live := res[0].s
+	if n > 1 {
+		parts := make([]*stim, n)
+		for p, r := range res {
+			parts[p] = r.s
+		}
+		live = w.merge(parts)
+	}
+	rep := w.report(live)
+	rep.Engine, rep.Refills = string(engine), live.refills
+	for _, r := range res {
+		rep.StreamCycles += r.plan.Cycles
+		rep.Segments += max(r.plan.Segments, 1)
+		rep.Seconds = max(rep.Seconds, r.secs)
+	}
+	return rep, nil
+}
+
+// runPart replays w (the whole workload or one part) as one lockstep run
+// and returns its finished stimulus, plan and engine seconds.
+func runPart(ctx context.Context, job verify.Job, w *Workload, engine verify.Engine) (*stim, verify.SeqPlan, float64, error) {
+	plan, err := w.plan(engine)
+	if err != nil {
+		return nil, plan, 0, err
 	}
 	var live *stim
 	job.Stimulus = func(ports []model.Port, _ uint64) (verify.Stimulus, error) {
@@ -311,20 +432,41 @@ func Run(ctx context.Context, job verify.Job, w *Workload, engine verify.Engine)
 	}
 	res, err := verify.RunSequential(ctx, job, plan, []verify.Engine{engine})
 	if err != nil {
-		return nil, err
+		return nil, plan, 0, err
 	}
 	for _, c := range res.Checks {
 		if c.Mismatch != nil {
-			return nil, fmt.Errorf("%s: %s differs from the model: %s", job.Design.Name, c.Engine, c.Mismatch)
+			return nil, plan, 0, fmt.Errorf("%s: %s differs from the model: %s", job.Design.Name, c.Engine, c.Mismatch)
 		}
 	}
 	if live == nil || !live.done() {
-		return nil, fmt.Errorf("%s: the replay did not finish in %d cycles", job.Design.Name, plan.Cycles)
+		return nil, plan, 0, fmt.Errorf("%s: the replay did not finish in %d cycles", job.Design.Name, plan.Cycles)
 	}
-	rep := w.report(live)
-	rep.Engine, rep.StreamCycles, rep.Segments, rep.Refills = string(engine), plan.Cycles, max(plan.Segments, 1), live.refills
+	secs := 0.0
 	if len(res.Checks) > 0 {
-		rep.Seconds = res.Checks[0].Elapsed.Seconds()
+		secs = res.Checks[0].Elapsed.Seconds()
 	}
-	return rep, nil
+	return live, plan, secs, nil
+}
+
+// merge joins the finished stimuli of w's parts (in order) into one, as
+// report reads it: the fill as the first part measured it, and every
+// later part's fill counted with the refills.
+func (w *Workload) merge(parts []*stim) *stim {
+	m := &stim{w: w, n: len(w.Fill) + len(w.Instrs)}
+	for p, s := range parts {
+		from := len(w.Fill)
+		if p == 0 {
+			from = 0
+		} else {
+			m.refills += len(w.Fill)
+		}
+		m.passes = append(m.passes, s.passes[from:]...)
+		m.cycles = append(m.cycles, s.cycles[from:]...)
+		m.errors = append(m.errors, s.errors[from:]...)
+		m.refills += s.refills
+		m.resets += s.resets
+		m.rsp += s.rsp - from
+	}
+	return m
 }

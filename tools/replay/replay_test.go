@@ -3,9 +3,9 @@ package replay
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -170,34 +170,63 @@ func TestReplay_SegmentsRefill(t *testing.T) {
 	}
 }
 
-// randomTrace is n random accesses of the given lanes over words words,
-// in groups of 100: a mix of conflict-free, strided and random.
+// TestReplay_PartsAgreeWithOneRun: a replay split between two simulator
+// instances, each after its own fill, measures every instruction as one
+// run of the whole does; the later part's fill counts as refill stores.
+func TestReplay_PartsAgreeWithOneRun(t *testing.T) {
+	u, job := load(t, examples, "shmem_small")
+	w, err := NewWorkload(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddFile(writeTrace(t, randomTrace(6000, 8, 128))); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.parts(verify.Netlist); err != nil || n != Parts {
+		t.Fatalf("%d parts (%v), want %d", n, err, Parts)
+	}
+	one, err := w.run(context.Background(), job, verify.Netlist, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := w.run(context.Background(), job, verify.Netlist, Parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !one.Agree() || !two.Agree() {
+		t.Fatalf("disagreements: %d in one run, %d in two", len(one.Disagreements), len(two.Disagreements))
+	}
+	if !reflect.DeepEqual(one.Inputs, two.Inputs) || one.Total != two.Total || one.Fill != two.Fill {
+		t.Errorf("two parts: total %+v, fill %+v; one run: total %+v, fill %+v", two.Total, two.Fill, one.Total, one.Fill)
+	}
+	if two.Segments <= one.Segments || two.Refills < one.Refills+len(w.Fill) {
+		t.Errorf("two parts: %d segments, %d refill stores; one run: %d, %d", two.Segments, two.Refills, one.Segments, one.Refills)
+	}
+}
+
+// randomTrace is WriteRandomTrace's trace of seed 1.
 func randomTrace(n, lanes, words int) string {
-	r := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
-	for i := 0; i < n; i++ {
-		if i%100 == 0 {
-			fmt.Fprintf(&b, "@g%d\n", i/100)
-		}
-		base, stride := r.IntN(words), 1<<r.IntN(6)
-		for l := 0; l < lanes; l++ {
-			w := base + l*stride
-			if i%3 == 2 {
-				w = r.IntN(words)
-			}
-			fmt.Fprintf(&b, "%d ", w%words)
-		}
-		b.WriteByte('\n')
+	if err := WriteRandomTrace(&b, n, lanes, words, 1); err != nil {
+		panic(err)
 	}
 	return b.String()
 }
 
 // BenchmarkReplay_FermiNetlist replays 20,000 warp instructions on the
 // Fermi-like memory on the netlist simulator, in lockstep with the model
-// (the target: 50,000 warp instructions per second).
-func BenchmarkReplay_FermiNetlist(b *testing.B) {
+// (the target: 50,000 warp instructions per second), reading the
+// trace and planning included: one simulator of 60 segments, a third of
+// each the refill.
+func BenchmarkReplay_FermiNetlist(b *testing.B) { benchFermiNetlist(b, 20_000) }
+
+// BenchmarkReplay_FermiNetlistLong replays 100,000: two simulators of 64
+// segments each (Parts), the refill a tenth of each segment.
+func BenchmarkReplay_FermiNetlistLong(b *testing.B) { benchFermiNetlist(b, 100_000) }
+
+func benchFermiNetlist(b *testing.B, n int) {
 	u, job := load(b, "../../specs/large/shared_memory_fermi.hcl", "shmem_fermi")
-	path := writeTrace(b, randomTrace(20_000, 32, 12288))
+	path := writeTrace(b, randomTrace(n, 32, 12288))
 	b.ResetTimer()
 	for range b.N {
 		w, err := NewWorkload(u)
@@ -215,7 +244,7 @@ func BenchmarkReplay_FermiNetlist(b *testing.B) {
 		b.ReportMetric(float64(rep.Segments), "segments")
 		b.ReportMetric(float64(rep.Total.Measured)/float64(rep.Total.Instructions), "passes/instr")
 	}
-	b.ReportMetric(float64(20_000*b.N)/b.Elapsed().Seconds(), "trace-instrs/s(all)")
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "trace-instrs/s(all)")
 }
 
 // BenchmarkReplay_FermiModel replays 100,000 warp instructions on the

@@ -67,13 +67,14 @@ type Report struct {
 	Fill           Row            `json:"fill"`
 	Total          Row            `json:"total"`
 	Disagreements  []Disagreement `json:"disagreements"`
-	StreamCycles   int            `json:"stream_cycles"` // the lockstep run's cycles
+	StreamCycles   int            `json:"stream_cycles"` // the lockstep run's cycles, of all parts
 	// Segments the stream was cut into (the netlist simulator runs them
-	// side by side); Refills the stores that refilled the storage after
-	// each segment's reset.
+	// side by side), of all parts; Refills the stores that refilled the
+	// storage after each segment's reset and the fill of every part but
+	// the first.
 	Segments int     `json:"segments"`
 	Refills  int     `json:"refill_stores"`
-	Seconds  float64 `json:"seconds"` // the engine's run
+	Seconds  float64 `json:"seconds"` // the engine's run (of parts side by side, the longest)
 }
 
 // Agree reports whether every instruction took the predicted passes.

@@ -63,7 +63,13 @@ type Workload struct {
 	Fill    []Instr
 	Instrs  []Instr
 	counter *conflicts.Counter
-	groupOf map[[2]string]int
+	groupOf map[groupKey]int
+}
+
+// groupKey names a group: its input and name.
+type groupKey struct {
+	input int
+	name  string
 }
 
 // NewWorkload prepares an empty workload for u: its bank mapping is the
@@ -71,7 +77,7 @@ type Workload struct {
 // A configurable hash is refused: its banks depend on inputs the traces do
 // not give.
 func NewWorkload(u *specs.SharedMemory) (*Workload, error) {
-	w := &Workload{Unit: u, groupOf: map[[2]string]int{}}
+	w := &Workload{Unit: u, groupOf: map[groupKey]int{}}
 	var err error
 	if u.Hash != nil {
 		h := u.Hash.Hash()
@@ -137,7 +143,7 @@ func (w *Workload) predict(wa *accelsim.WarpAccess, kind trace.Kind) (int, error
 
 // group is the index of the group named name in kernel of input in.
 func (w *Workload) group(in int, name, kernel string) int32 {
-	key := [2]string{fmt.Sprint(in), name}
+	key := groupKey{in, name}
 	g, ok := w.groupOf[key]
 	if !ok {
 		g = len(w.Groups)
@@ -209,7 +215,7 @@ func (w *Workload) addAccelSim(path string) error {
 // measure something other than the trace.
 func (w *Workload) fromAccelSim(a *accelsim.WarpAccess) (Instr, error) {
 	u := w.Unit
-	x := Instr{Line: int32(min(a.Line, 1<<31-1)), Active: uint64(a.Mask)}
+	x := Instr{Line: int32(min(a.Line, 1<<31-1)), Active: uint64(a.Mask), Addrs: make([]uint32, 0, len(a.Addrs))}
 	if hi := bits.Len32(a.Mask) - 1; hi >= u.Lanes {
 		return x, fmt.Errorf("lane %d is active, but %s has %d lanes", hi, u.Name, u.Lanes)
 	}
@@ -322,7 +328,7 @@ func (w *Workload) addTrace(path string) error {
 		if len(w.Instrs) >= MaxInstrs {
 			return fmt.Errorf("%s:%d: %w", path, a.Line, errTooMany)
 		}
-		x := Instr{Line: int32(min(a.Line, 1<<31-1)), Op: specs.ShmemLoad, Width: wc}
+		x := Instr{Line: int32(min(a.Line, 1<<31-1)), Op: specs.ShmemLoad, Width: wc, Addrs: make([]uint32, 0, len(a.Addrs))}
 		for l, word := range a.Addrs {
 			if word >= uint64(u.Words()) {
 				return fmt.Errorf("%s:%d: word address %d is at or past the %d words of %s", path, a.Line, word, u.Words(), u.Name)
