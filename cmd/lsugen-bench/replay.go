@@ -10,10 +10,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/replay"
+	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
@@ -50,13 +52,18 @@ func (r replayRow) wallRate() float64 { return float64(r.instrs) / r.wall.Second
 
 // benchReplay times the replay on each engine.
 func benchReplay(ctx context.Context, c *config, tmp string, stdout, stderr io.Writer) error {
-	u, err := loadUnit(c.replayUnit, stderr)
+	fu, err := generateUnit(c.replayUnit, stderr)
 	if err != nil {
 		return err
 	}
-	sm, ok := u.spec.(*specs.SharedMemory)
+	sm, ok := fu.Spec.(*specs.SharedMemory)
 	if !ok {
-		return fmt.Errorf("%s: a %s unit; the replay takes a shared_memory", c.replayUnit, u.spec.UnitKind())
+		return fmt.Errorf("%s: a %s unit; the replay takes a shared_memory", c.replayUnit, fu.Spec.UnitKind())
+	}
+	d := fu.Design
+	nlJob, err := units.Job(fu.Spec, fu.Built)
+	if err != nil {
+		return err
 	}
 	trace := func(n int) (string, error) {
 		path := filepath.Join(tmp, fmt.Sprintf("random_%d.trace", n))
@@ -114,34 +121,37 @@ func benchReplay(ctx context.Context, c *config, tmp string, stdout, stderr io.W
 
 	var rows []replayRow
 	fmt.Fprintf(stderr, "lsugen-bench: replay of %s instructions on the netlist simulator ...\n", count(c.replayInstrs))
-	nl, err := lockstep(verify.Netlist, c.replayInstrs, u.job)
+	nl, err := lockstep(verify.Netlist, c.replayInstrs, nlJob)
 	if err != nil {
 		return err
 	}
 	rows = append(rows, nl)
 
-	// Verilator runs the readable and the gate-level module side by side,
-	// as `lsugen replay --sim verilator` does; its model comes from
-	// lsugen's cache after the first build.
+	// Verilator runs the readable and the gate-level module side by side
+	// on the files `lsugen replay --sim verilator` writes (the unit's and
+	// its hash's), so that its model comes from lsugen's cache after the
+	// first build of either.
 	dir := filepath.Join(tmp, "replay")
-	files, err := rtl.Files(u.design, rtl.Info{Version: "lsugen " + gen.Version, Source: c.replayUnit.path})
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, b := range files {
-		if err := hdl.WriteFileAtomic(filepath.Join(dir, name), b); err != nil {
+	for _, x := range flow.WithSubunits([]flow.Unit{fu}) {
+		files, err := rtl.Files(x.Design, rtl.Info{Version: "lsugen " + gen.Version, Source: flow.Source(x.Spec)})
+		if err != nil {
 			return err
 		}
+		for name, b := range files {
+			if err := hdl.WriteFileAtomic(filepath.Join(dir, name), b); err != nil {
+				return err
+			}
+		}
 	}
-	job := u.job
-	rtlFiles, gateFiles := rtl.Sources(u.design)
+	job := nlJob
+	rtlFiles, gateFiles := rtl.Sources(d)
 	for _, f := range append(rtlFiles, gateFiles...) {
 		job.Sources = append(job.Sources, filepath.Join(dir, f))
 	}
-	job.Modules = []string{u.design.Name, rtl.GatesModuleName(u.design)}
+	job.Modules = []string{d.Name, rtl.GatesModuleName(d)}
 	job.Dir = dir
 	fmt.Fprintf(stderr, "lsugen-bench: replay of %s instructions on Verilator (its first build of a large unit takes minutes) ...\n", count(c.replayVerilatorInstrs))
 	vl, err := lockstep(verify.Verilator, c.replayVerilatorInstrs, job)
@@ -177,7 +187,7 @@ func benchReplay(ctx context.Context, c *config, tmp string, stdout, stderr io.W
 	fmt.Fprintf(stdout, "Replay: `lsugen replay` of %s's random 32-lane warp loads (tools/replay.WriteRandomTrace, seed 1;\n"+
 		"a shorter run replays a prefix), reading the trace, planning and recording the model's stream included;\n"+
 		"in lockstep with the model, every output of every cycle compared. CPU time of lsugen and its child\n"+
-		"processes (all threads), and wall time, best of %d trials; the model alone on one thread.\n", u.design.Name, c.trials)
+		"processes (all threads), and wall time, best of %d trials; the model alone on one thread.\n", d.Name, c.trials)
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "engine\tinstructions\tcycles\tsegments\tCPU\twall\tinstructions/s (CPU)\tinstructions/s (wall)")
 	for _, r := range rows {

@@ -291,8 +291,8 @@ func (w *Workload) part(lo, hi int) *Workload {
 }
 
 // parts is how many simulator instances replay w side by side: Parts when
-// each would still fill all its lanes with segments of three fills (as
-// plan cuts them), else one. It depends on the workload alone, so that a
+// each would still fill all its lanes with segments of three fills or
+// more (a refill at most a third of each), else one. It depends on the workload alone, so that a
 // replay gives the same report on any machine.
 func (w *Workload) parts(engine verify.Engine) (int, error) {
 	if engine != verify.Netlist || len(w.Instrs) < Parts {
@@ -332,7 +332,11 @@ func (w *Workload) plan(engine verify.Engine) (verify.SeqPlan, error) {
 	if len(w.Instrs) == 0 || est < 4*fill {
 		return uncut()
 	}
-	seg := max(est/Lanes, 2*fill) + fill
+	// The netlist run takes seg cycles however many lanes are used, so
+	// the shortest segment that fits the stream into Lanes is the
+	// fastest: the estimate's share of each lane after its refill, then
+	// longer by steps of a sixteenth while the cut stream does not fit.
+	seg := est/Lanes + fill + 1
 	for {
 		total, err := w.Cycles(seg)
 		if err != nil { // a segment too short for one instruction after its refill
@@ -345,7 +349,7 @@ func (w *Workload) plan(engine verify.Engine) (verify.SeqPlan, error) {
 			}
 			return verify.SeqPlan{Cycles: n * seg, Seed: 1, Segments: n, Refilled: true}, nil
 		}
-		seg += seg / 4
+		seg += max(seg/16, 1)
 	}
 }
 
