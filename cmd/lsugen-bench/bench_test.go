@@ -36,33 +36,6 @@ func mustUnit(t testing.TB, ref string) *benchUnit {
 	return u
 }
 
-// TestTranspose64_MatchesBitByBit: the block transposition moves bit c of
-// row r to bit r of row c, for random and single-bit matrices.
-func TestTranspose64_MatchesBitByBit(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for trial := range 100 {
-		var a, want [64]uint64
-		for i := range a {
-			a[i] = r.Uint64()
-			if trial == 0 {
-				a[i] = 0
-			}
-		}
-		if trial == 0 {
-			a[3] = 1 << 60
-		}
-		for row := range 64 {
-			for col := range 64 {
-				want[col] |= a[row] >> col & 1 << row
-			}
-		}
-		transpose64(&a)
-		if a != want {
-			t.Fatalf("trial %d: transpose differs from the bit-by-bit one", trial)
-		}
-	}
-}
-
 // TestSimRunner_ChecksumMatchesModel: the simulator run, transposition
 // included, folds the same outputs as the behavioural model, on a vector
 // count that is not a multiple of 64 and on a unit with a 1,024-bit input.

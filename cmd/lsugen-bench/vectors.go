@@ -146,59 +146,6 @@ const (
 
 func mix(h, w uint64) uint64 { return (h ^ w) * fnvPrime }
 
-// transpose64 transposes a 64×64 bit matrix in place: bit c of a[r]
-// becomes bit r of a[c]. Six rounds swap off-diagonal blocks of 32, 16,
-// ..., 1 bits (Hacker's Delight, 7-3) instead of 4,096 single-bit moves.
-// Round j exchanges bit j of the row number with bit j of the column
-// number, so the rounds commute: the three rounds over rows 8 and more
-// apart run on eight rows at a time held in registers, then the three
-// within each group of eight rows.
-func transpose64(a *[64]uint64) {
-	const m32, m16, m8 = 0x00000000ffffffff, 0x0000ffff0000ffff, 0x00ff00ff00ff00ff
-	const m4, m2, m1 = 0x0f0f0f0f0f0f0f0f, 0x3333333333333333, 0x5555555555555555
-	for g := 0; g < 8; g++ {
-		r0, r1, r2, r3 := a[g], a[g+8], a[g+16], a[g+24]
-		r4, r5, r6, r7 := a[g+32], a[g+40], a[g+48], a[g+56]
-		r0, r4 = swapBits(r0, r4, 32, m32)
-		r1, r5 = swapBits(r1, r5, 32, m32)
-		r2, r6 = swapBits(r2, r6, 32, m32)
-		r3, r7 = swapBits(r3, r7, 32, m32)
-		r0, r2 = swapBits(r0, r2, 16, m16)
-		r1, r3 = swapBits(r1, r3, 16, m16)
-		r4, r6 = swapBits(r4, r6, 16, m16)
-		r5, r7 = swapBits(r5, r7, 16, m16)
-		r0, r1 = swapBits(r0, r1, 8, m8)
-		r2, r3 = swapBits(r2, r3, 8, m8)
-		r4, r5 = swapBits(r4, r5, 8, m8)
-		r6, r7 = swapBits(r6, r7, 8, m8)
-		a[g], a[g+8], a[g+16], a[g+24] = r0, r1, r2, r3
-		a[g+32], a[g+40], a[g+48], a[g+56] = r4, r5, r6, r7
-	}
-	for g := 0; g < 64; g += 8 {
-		r := (*[8]uint64)(a[g : g+8])
-		r0, r1, r2, r3, r4, r5, r6, r7 := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
-		r0, r4 = swapBits(r0, r4, 4, m4)
-		r1, r5 = swapBits(r1, r5, 4, m4)
-		r2, r6 = swapBits(r2, r6, 4, m4)
-		r3, r7 = swapBits(r3, r7, 4, m4)
-		r0, r2 = swapBits(r0, r2, 2, m2)
-		r1, r3 = swapBits(r1, r3, 2, m2)
-		r4, r6 = swapBits(r4, r6, 2, m2)
-		r5, r7 = swapBits(r5, r7, 2, m2)
-		r0, r1 = swapBits(r0, r1, 1, m1)
-		r2, r3 = swapBits(r2, r3, 1, m1)
-		r4, r5 = swapBits(r4, r5, 1, m1)
-		r6, r7 = swapBits(r6, r7, 1, m1)
-		r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] = r0, r1, r2, r3, r4, r5, r6, r7
-	}
-}
-
-// swapBits exchanges the bits of x under m<<s with the bits of y under m.
-func swapBits(x, y uint64, s uint, m uint64) (uint64, uint64) {
-	t := (x>>s ^ y) & m
-	return x ^ t<<s, y ^ t
-}
-
 // simRunner drives netlist.Sim over a vectorSet 64 vectors at a time, as a
 // user with vectors in the usual one-value-per-vector form would: moving
 // the vectors into bit lanes and the outputs back is part of the work it
@@ -302,7 +249,7 @@ func (r *simRunner) pass() uint64 {
 			}
 		}
 		for c := 0; c < len(in); c += 64 {
-			transpose64((*[64]uint64)(in[c : c+64]))
+			netlist.Transpose64((*[64]uint64)(in[c : c+64]))
 		}
 		for j, p := range r.ins {
 			r.sim.SetInput(r.inIdx[j], in[r.inBit[j]:r.inBit[j]+p.Width()])
@@ -313,7 +260,7 @@ func (r *simRunner) pass() uint64 {
 			r.sim.Output(r.outIdx[j], out[r.outBit[j]:r.outBit[j]+p.Width()])
 		}
 		for c := 0; c < len(out); c += 64 {
-			transpose64((*[64]uint64)(out[c : c+64]))
+			netlist.Transpose64((*[64]uint64)(out[c : c+64]))
 		}
 		for k, m := range r.outMoves {
 			dst := vals[k*64 : k*64+n]
