@@ -292,8 +292,8 @@ func (w *Workload) part(lo, hi int) *Workload {
 
 // parts is how many simulator instances replay w side by side: Parts when
 // each would still fill all its lanes with segments of three fills or
-// more (a refill at most a third of each), else one. It depends on the workload alone, so that a
-// replay gives the same report on any machine.
+// more (a refill at most a third of each), else one. It depends on the
+// workload alone, so that a replay gives the same report on any machine.
 func (w *Workload) parts(engine verify.Engine) (int, error) {
 	if engine != verify.Netlist || len(w.Instrs) < Parts {
 		return 1, nil
@@ -382,16 +382,19 @@ func (w *Workload) run(ctx context.Context, job verify.Job, engine verify.Engine
 		err  error
 	}
 	res := make([]result, n)
-	var wg sync.WaitGroup
-	for p := range n {
-		lo, hi := p*len(w.Instrs)/n, (p+1)*len(w.Instrs)/n
-		pj := job
+	jobs := make([]verify.Job, n)
+	for p := range jobs {
+		jobs[p] = job
 		if n > 1 {
 			// A model of its own: a part steps it apart from the others.
-			if pj.Seq, err = model.ForSharedMemory(w.Unit); err != nil {
+			if jobs[p].Seq, err = model.ForSharedMemory(w.Unit); err != nil {
 				return nil, err
 			}
 		}
+	}
+	var wg sync.WaitGroup
+	for p, pj := range jobs {
+		lo, hi := p*len(w.Instrs)/n, (p+1)*len(w.Instrs)/n
 		wg.Go(func() {
 			r := &res[p]
 			r.s, r.plan, r.secs, r.err = runPart(ctx, pj, w.part(lo, hi), engine)
