@@ -216,7 +216,7 @@ func randomTrace(n, lanes, words int) string {
 // BenchmarkReplay_FermiNetlist replays 20,000 warp instructions on the
 // Fermi-like memory on the netlist simulator, in lockstep with the model
 // (the target: 50,000 warp instructions per second), reading the
-// trace and planning included: one simulator of 60 segments, a third of
+// trace and planning included: one simulator of 64 segments, a third of
 // each the refill.
 func BenchmarkReplay_FermiNetlist(b *testing.B) { benchFermiNetlist(b, 20_000) }
 
