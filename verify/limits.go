@@ -110,8 +110,12 @@ func checkVectorBudget(d *netlist.Design, plan Plan, seq SeqPlan) error {
 // status 2), naming the unit, the engine, its size, the limit and what to
 // do instead.
 type EngineLimit struct {
-	MaxGates     int     // gates of the unit's design
-	MaxGateCount float64 // gates x vectors or cycles the engine runs
+	MaxGates int // gates of the unit's design
+	// MaxClockedGates, when set, is MaxGates for a clocked unit, whose
+	// cycles cost these engines less than a combinational unit's wide
+	// vectors.
+	MaxClockedGates int
+	MaxGateCount    float64 // gates x vectors or cycles the engine runs
 }
 
 // Limits are the engine limits by engine name (Engine, and ProofEngine for
@@ -126,21 +130,24 @@ func DefaultLimits() Limits {
 	return Limits{
 		// The netlist simulator's vectors and cycles are the verify budget's.
 		string(Netlist): {MaxGates: 1 << 23},
-		// Icarus took 78 s and 1.2 GB on a 217,125-gate arbiter, but more than
-		// 5 minutes on the 136,994-gate neighbor coalescer (8,320 input bits),
-		// 4 minutes on 441,474 gates and 5 minutes and 4.4 GB on 988,801
-		// (issue 18); it evaluated 0.25 to 1 M gates x vectors (cycles) a
-		// second.
-		string(Icarus): {MaxGates: 1 << 17, MaxGateCount: 1 << 28},
+		// Icarus took 78 s and 1.2 GB on a 217,125-gate arbiter, 1 min 44 s
+		// and 0.93 GB for 1,000 cycles of the 256,551-gate shared memory
+		// (specs/large), but more than 5 minutes on the 136,994-gate
+		// neighbor coalescer (8,320 input bits), 4 minutes on 441,474 gates
+		// and 5 minutes and 4.4 GB on 988,801 (issue 18); it evaluated 0.25
+		// to 1 M gates x vectors (cycles) a second.
+		string(Icarus): {MaxGates: 1 << 17, MaxClockedGates: 1 << 18, MaxGateCount: 1 << 28},
 		// Verilator built and ran the 217,125-gate arbiter in 4 min 18 s and
 		// 1.8 GB; 441,474 gates took more than 4 minutes, 988,801 more than
 		// 6 GB. Its models evaluated about 5 G gates x vectors a second
 		// (docs/performance.md).
 		string(Verilator): {MaxGates: 1 << 18, MaxGateCount: 1 << 40},
 		// Yosys and ABC proved the 217,125-gate arbiter in 4 min 53 s but
-		// with 4.8 GB, and passed 6 GB on 988,801 gates; the largest example
-		// unit, 98,166 gates, stays within.
-		ProofEngine: {MaxGates: 1 << 17},
+		// with 4.8 GB, the 256,551-gate shared memory in 8 min 4 s and 3.5
+		// GB (at its equivalence points; 18 min 26 s by the whole design's
+		// miter), but passed 6 GB on the 136,994-gate neighbor coalescer
+		// and on 988,801 gates.
+		ProofEngine: {MaxGates: 1 << 17, MaxClockedGates: 1 << 18},
 	}
 }
 
@@ -152,13 +159,13 @@ func (l Limits) Check(name, engine string, gates int, count float64, clocked boo
 	if !ok {
 		return nil
 	}
-	if gates > lim.MaxGates {
+	if maxGates := lim.maxGates(clocked); gates > maxGates {
 		if engine == ProofEngine {
 			return fmt.Errorf("%s: %d gates are over the limit of verify --formal, %d gates (docs/limits.md): check it by simulation instead (verify --sim netlist,verilator) or prove a smaller unit",
-				name, gates, lim.MaxGates)
+				name, gates, maxGates)
 		}
 		return fmt.Errorf("%s: %d gates are over the limit of the %s engine, %d gates (docs/limits.md): leave %s out of --sim (e.g. --sim %s) or verify a smaller unit",
-			name, gates, engine, lim.MaxGates, engine, l.otherEngines(engine, gates))
+			name, gates, engine, maxGates, engine, l.otherEngines(engine, gates, clocked))
 	}
 	if lim.MaxGateCount > 0 && float64(gates)*count > lim.MaxGateCount {
 		what, flags := "vectors", "--vectors, --configs or --max-vectors"
@@ -174,12 +181,20 @@ func (l Limits) Check(name, engine string, gates int, count float64, clocked boo
 	return nil
 }
 
+// maxGates is the largest design lim takes, clocked or not.
+func (lim EngineLimit) maxGates(clocked bool) int {
+	if clocked && lim.MaxClockedGates > 0 {
+		return lim.MaxClockedGates
+	}
+	return lim.MaxGates
+}
+
 // otherEngines lists the simulation engines but e that take a design of
 // gates gates, for a --sim value.
-func (l Limits) otherEngines(e string, gates int) string {
+func (l Limits) otherEngines(e string, gates int, clocked bool) string {
 	var other []string
 	for _, o := range []Engine{Netlist, Icarus, Verilator} {
-		if string(o) != e && gates <= l[string(o)].MaxGates {
+		if string(o) != e && gates <= l[string(o)].maxGates(clocked) {
 			other = append(other, string(o))
 		}
 	}

@@ -15,6 +15,7 @@ const (
 	gatesCoalesceSpec  = 988801  // lim_coalesce_spec, 128 lanes x 64 bits
 	gatesCoalesceA2A   = 896895  // lim_coalesce_a2a
 	gatesArbiterSerial = 441474  // lim_arbiter_serial, 64 lanes
+	gatesSharedMemory  = 256551  // shmem_fermi (specs/large), clocked
 	gatesArbiter       = 217125  // lim_arbiter
 	gatesCoalesceNbr   = 136994  // lim_coalesce_nbr
 	gatesMonotonic     = 82600   // lim_monotonic
@@ -50,6 +51,7 @@ func TestVerifyLimits_LargestUnits(t *testing.T) {
 		{"lim_coalesce_spec", gatesCoalesceSpec, false, []string{"icarus", "verilator", "formal"}},
 		{"lim_coalesce_a2a", gatesCoalesceA2A, false, []string{"icarus", "verilator", "formal"}},
 		{"lim_arbiter_serial", gatesArbiterSerial, true, []string{"icarus", "verilator", "formal"}},
+		{"shmem_fermi", gatesSharedMemory, true, nil}, // the largest clocked example: every engine
 		{"lim_arbiter", gatesArbiter, false, []string{"icarus", "formal"}},
 		{"lim_coalesce_nbr", gatesCoalesceNbr, false, []string{"icarus", "formal"}},
 		{"coalesce_spec_64", 98166, false, nil}, // the largest example unit (make run proves it)

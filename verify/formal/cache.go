@@ -21,7 +21,7 @@ import (
 // this package could change a verdict (the scripts, the miter, the
 // register correspondence, the ABC commands), so that no result of an
 // older method is taken from the cache.
-const proverVersion = "lsugen-formal 3"
+const proverVersion = "lsugen-formal 4"
 
 // The proof cache keeps completed proofs of equivalence, one small JSON
 // file per proof, under the cache root (toolchain.CacheRoot):

@@ -48,6 +48,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -295,7 +296,10 @@ func (p *prover) iprove(ctx context.Context, a *aig) ([]bool, error) {
 // graphs, at once (each reads one side on its own), and loads them as
 // p.gold and p.gate, checking their ports against p.d. Each script's log
 // is named after it.
-func (p *prover) readSides(ctx context.Context, scripts [2]string, goldWhat, gateWhat string, goldOut, gateOut [2]string) error {
+//
+// cuts are the equivalence points the scripts cut at (nil for none), whose
+// bits the graphs may have beside the unit's ports.
+func (p *prover) readSides(ctx context.Context, scripts [2]string, goldWhat, gateWhat string, goldOut, gateOut [2]string, cuts []cutWire) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -333,12 +337,11 @@ func (p *prover) readSides(ctx context.Context, scripts [2]string, goldWhat, gat
 	if p.gate, err = loadSide(gateWhat, filepath.Join(p.dir, gateOut[0]), filepath.Join(p.dir, gateOut[1])); err != nil {
 		return err
 	}
-	for _, s := range []*side{p.gold, p.gate} {
-		if err := s.checkPorts(p.d); err != nil {
-			return err
-		}
+	goldCut, gateCut := cutBits(cuts)
+	if err := p.gold.checkPorts(p.d, goldCut); err != nil {
+		return err
 	}
-	return nil
+	return p.gate.checkPorts(p.d, gateCut)
 }
 
 // cacheKey is the proof cache's key of p's proof (see cacheSubdir).
@@ -363,8 +366,16 @@ func (p *prover) cacheKey(ctx context.Context) (string, error) {
 		}
 		return out
 	}
-	for _, text := range aigerScripts(p.d, names("rtl", p.rtl), names("gates", p.gates), [2]string{"rtl.aig", "rtl.map"}, [2]string{"gates.aig", "gates.map"}) {
+	// Both methods' scripts: the cut proof's, with its selections, and the
+	// whole design's it falls back to.
+	sel := [2]string{"rtl.sel", "gates.sel"}
+	for _, text := range cutSelections(p.d, cutWires(p.d)) {
 		k.add(text)
+	}
+	for _, cs := range [][2]string{sel, {}} {
+		for _, text := range aigerScripts(p.d, names("rtl", p.rtl), names("gates", p.gates), [2]string{"rtl.aig", "rtl.map"}, [2]string{"gates.aig", "gates.map"}, cs) {
+			k.add(text)
+		}
 	}
 	k.add(proveCmds)
 	k.add(bmcCmds)
@@ -399,33 +410,161 @@ func (p *prover) prove(ctx context.Context) (*Result, error) {
 		}
 		p.words = ws
 	}
-	rtlOut := [2]string{p.file("_rtl.aig"), p.file("_rtl.aig.map")}
-	gatesOut := [2]string{p.file("_gates.aig"), p.file("_gates.aig.map")}
-	scripts := [2]string{p.file("_rtl.ys"), p.file("_gates.ys")}
-	texts := aigerScripts(d, p.rtl, p.gates, rtlOut, gatesOut)
-	for i := range scripts {
-		if err := p.write(scripts[i], texts[i]); err != nil {
+	if cuts := cutWires(d); len(cuts) > 0 {
+		res, err := p.proveCut(ctx, cuts)
+		switch {
+		case err == nil && res != nil:
+			return res, nil
+		case ctx.Err() != nil:
 			return nil, err
 		}
+		// Not proved at the points (or they did not line up): the whole
+		// design's miter decides.
 	}
-	if err := p.readSides(ctx, scripts, "RTL", "gate-level", rtlOut, gatesOut); err != nil {
-		return nil, err
+	return p.proveWhole(ctx)
+}
+
+// sides writes the two scripts (cut at cuts, nil for none), runs them and
+// matches the flip-flops.
+func (p *prover) sides(ctx context.Context, cuts []cutWire) error {
+	at := "" // the cut attempt's files are kept apart
+	if cuts != nil {
+		at = "_cut"
+	}
+	rtlOut := [2]string{p.file(at + "_rtl.aig"), p.file(at + "_rtl.aig.map")}
+	gatesOut := [2]string{p.file(at + "_gates.aig"), p.file(at + "_gates.aig.map")}
+	scripts := [2]string{p.file(at + "_rtl.ys"), p.file(at + "_gates.ys")}
+	var sel [2]string
+	if cuts != nil {
+		sel = [2]string{p.file(at + "_rtl.sel"), p.file(at + "_gates.sel")}
+		for i, text := range cutSelections(p.d, cuts) {
+			if err := p.write(sel[i], text); err != nil {
+				return err
+			}
+		}
+	}
+	texts := aigerScripts(p.d, p.rtl, p.gates, rtlOut, gatesOut, sel)
+	for i := range scripts {
+		if err := p.write(scripts[i], texts[i]); err != nil {
+			return err
+		}
+	}
+	if err := p.readSides(ctx, scripts, "RTL", "gate-level", rtlOut, gatesOut, cuts); err != nil {
+		return err
 	}
 	for _, s := range []*side{p.gold, p.gate} {
-		if d.Clock == "" && len(s.a.latches) > 0 {
-			return nil, fmt.Errorf("a combinational unit, but its %s module has %d flip-flops", s.what, len(s.a.latches))
+		if p.d.Clock == "" && len(s.a.latches) > 0 {
+			return fmt.Errorf("a combinational unit, but its %s module has %d flip-flops", s.what, len(s.a.latches))
 		}
 	}
 	var err error
-	if p.pairs, err = correspond(p.gold, p.gate, p.words); err != nil {
+	p.pairs, err = correspond(p.gold, p.gate, p.words)
+	return err
+}
+
+// cutRounds bounds the SAT proofs at the equivalence points: each round
+// that fails undoes the points its failing obligations read, and after
+// the last the whole design's miter decides. Before each, random vectors
+// undo the points that they already show to differ, many per pass, for up
+// to simRounds passes.
+const (
+	cutRounds = 4
+	simRounds = 64
+	simWords  = 16 // 1,024 vectors a pass
+)
+
+// proveCut proves the modules equivalent at the equivalence points cuts
+// (see cutWires), or, when the points' miter still has a counterexample
+// after cutRounds rounds (which need not be one of the whole design), by
+// the whole design's miter made from the same graphs: the result when
+// they are equivalent, nil when not.
+func (p *prover) proveCut(ctx context.Context, cuts []cutWire) (*Result, error) {
+	if err := p.sides(ctx, cuts); err != nil {
 		return nil, err
 	}
+	cs := matchCuts(p.gold, p.gate, cuts)
+	rng := rand.New(rand.NewPCG(1, uint64(len(cs.points))))
+	sims, rounds := 0, 0
+	for rounds < cutRounds && cs.activeCount() > 0 {
+		m, err := cutMiter(p.d, p.gold, p.gate, p.pairs, cs)
+		if err != nil {
+			return nil, err
+		}
+		var failing []int
+		if sims < simRounds {
+			sims++
+			failing = m.failingRandom(rng, simWords)
+		}
+		if len(failing) == 0 {
+			rounds++
+			frame, err := p.iprove(ctx, m.aig)
+			if err != nil {
+				return nil, err
+			}
+			if frame == nil {
+				return p.cutResult(m, cs, sims, rounds), nil
+			}
+			st := m.aig.newState()
+			st.eval(frame)
+			failing = m.failingAt(st)
+		}
+		bad := cs.culprits(m, failing, p.gold, p.gate)
+		if len(bad) == 0 {
+			break // no point to undo: the whole design decides
+		}
+		for _, i := range bad {
+			cs.active[i] = false
+		}
+	}
+	// The whole design's miter from the same graphs, every point undone:
+	// no second Yosys run unless it fails, when proveWhole reads the
+	// modules uncut for the counterexample's report.
+	for i := range cs.active {
+		cs.active[i] = false
+	}
+	m, err := cutMiter(p.d, p.gold, p.gate, p.pairs, cs)
+	if err != nil {
+		return nil, err
+	}
+	frame, err := p.iprove(ctx, m.aig)
+	if err != nil || frame != nil {
+		return nil, err
+	}
+	return p.wholeResult(m.aig, true), nil
+}
 
-	step := stepMiter(d, p.gold, p.gate, p.pairs)
-	res := &Result{Unit: d.Name, Inputs: step.inputs, AndGates: len(step.ands), Method: "miter, SAT (ABC dc2; iprove)"}
-	if d.Clock != "" {
+// wholeResult is the result of the whole design's miter a.
+func (p *prover) wholeResult(a *aig, equivalent bool) *Result {
+	res := &Result{Unit: p.d.Name, Inputs: a.inputs, AndGates: len(a.ands), Equivalent: equivalent, Method: "miter, SAT (ABC dc2; iprove)"}
+	if p.d.Clock != "" {
 		res.Method = fmt.Sprintf("induction, %d register pairs, SAT (ABC dc2; iprove)", len(p.pairs))
 	}
+	return res
+}
+
+// cutResult is the result of a proof at cs's active points.
+func (p *prover) cutResult(m *miter, cs *cutSet, sims, rounds int) *Result {
+	points := fmt.Sprintf("cut at %d equivalence points", cs.activeCount())
+	if n := len(cs.points) - cs.activeCount(); n > 0 {
+		points += fmt.Sprintf(" (%d undone: %d random passes, %d SAT rounds)", n, sims, rounds)
+	}
+	res := &Result{Unit: p.d.Name, Inputs: m.aig.inputs, AndGates: len(m.aig.ands), Equivalent: true,
+		Method: "miter " + points + ", SAT (ABC dc2; iprove)"}
+	if p.d.Clock != "" {
+		res.Method = fmt.Sprintf("induction, %d register pairs, %s, SAT (ABC dc2; iprove)", len(p.pairs), points)
+	}
+	return res
+}
+
+// proveWhole proves the modules equivalent by the whole design's miter,
+// or finds a counterexample.
+func (p *prover) proveWhole(ctx context.Context) (*Result, error) {
+	d := p.d
+	if err := p.sides(ctx, nil); err != nil {
+		return nil, err
+	}
+	step := stepMiter(d, p.gold, p.gate, p.pairs)
+	res := p.wholeResult(step, false)
 	frame, err := p.iprove(ctx, step)
 	if err != nil {
 		return nil, err

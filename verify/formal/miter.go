@@ -119,8 +119,10 @@ func outPorts(d *netlist.Design) []ioPort {
 
 // checkPorts checks that the module's graph has exactly the unit's ports
 // and its memories' bank ports: one AIGER input per input bit, an output
-// for every output bit, and no other output.
-func (s *side) checkPorts(d *netlist.Design) error {
+// for every output bit, and no other output. cut holds the bits of the
+// equivalence points the module was cut at (inputs and outputs), which
+// it may also have.
+func (s *side) checkPorts(d *netlist.Design, cut map[mapBit]bool) error {
 	n := 0
 	for _, p := range inPorts(d) {
 		for i := 0; i < p.width; i++ {
@@ -130,10 +132,15 @@ func (s *side) checkPorts(d *netlist.Design) error {
 			n++
 		}
 	}
+	for b := range s.in {
+		if cut[b] {
+			n++
+		}
+	}
 	if s.a.inputs != n || len(s.m.inputs) != n || len(s.in) != n {
 		var extra []string
 		for _, b := range s.m.inputs {
-			if !hasBit(inPorts(d), b) {
+			if !hasBit(inPorts(d), b) && !cut[b] {
 				extra = append(extra, fmt.Sprintf("%s[%d]", b.name, b.bit))
 			}
 		}
@@ -148,7 +155,7 @@ func (s *side) checkPorts(d *netlist.Design) error {
 		}
 	}
 	for b := range s.out {
-		if !hasBit(want, b) {
+		if !hasBit(want, b) && !cut[b] {
 			return fmt.Errorf("the %s module has output bit %s[%d], which is no output of the unit nor an input of one of its memories", s.what, b.name, b.bit)
 		}
 	}
@@ -318,32 +325,11 @@ func outputsDiffer(b *aigBuilder, d *netlist.Design, gold, gate *side, trGold, t
 // state both modules hold), and its one output is 1 when an output, or a
 // pair's next value, differs.
 func stepMiter(d *netlist.Design, gold, gate *side, ps []pair) *aig {
-	ins := portInputs(d)
-	b := &aigBuilder{inputs: len(ins) + len(ps)}
-	pos := map[mapBit]int{}
-	for i, k := range ins {
-		pos[k] = i
+	m, err := cutMiter(d, gold, gate, ps, nil)
+	if err != nil {
+		panic("formal: a miter without ties: " + err.Error()) // copyInTied fails on ties only
 	}
-	state := func(s *side, isGold bool) []uint32 {
-		l := make([]uint32, len(s.a.latches))
-		for i, p := range ps {
-			idx := p.gate
-			if isGold {
-				idx = p.gold
-			}
-			l[idx] = uint32(2 * (len(ins) + 1 + i))
-		}
-		return l
-	}
-	stGold, stGate := state(gold, true), state(gate, false)
-	trGold := b.copyIn(gold, func(i int) uint32 { return uint32(2 * (1 + pos[gold.m.inputs[i]])) }, func(i int) uint32 { return stGold[i] })
-	trGate := b.copyIn(gate, func(i int) uint32 { return uint32(2 * (1 + pos[gate.m.inputs[i]])) }, func(i int) uint32 { return stGate[i] })
-	diff := outputsDiffer(b, d, gold, gate, trGold, trGate)
-	for _, p := range ps {
-		diff = b.or(diff, b.xor(trGold(gold.a.latches[p.gold].next), trGate(gate.a.latches[p.gate].next)))
-	}
-	b.outputs = []uint32{diff}
-	return b.aig()
+	return m.aig
 }
 
 // runMiter is the sequential miter of the two modules for a bounded

@@ -403,7 +403,7 @@ func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 			return nil, err
 		}
 	}
-	if err := p.readSides(ctx, scripts, "reference", "pipelined", refOut, gatesOut); err != nil {
+	if err := p.readSides(ctx, scripts, "reference", "pipelined", refOut, gatesOut, nil); err != nil {
 		return nil, err
 	}
 	m := p.windows()

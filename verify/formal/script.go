@@ -97,7 +97,10 @@ func exposeBanks(add func(string, ...any), d *netlist.Design) {
 // `check -assert` refuses a net with no driver or with two: Yosys would
 // otherwise read the first as a free input and merge the two drivers of
 // the second into one net, and a broken netlist could pass.
-func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gatesOut [2]string) [2]string {
+//
+// cutSel, when given, are the selection files of the equivalence points
+// (see cutWires and cutSelections) that the two scripts cut at.
+func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gatesOut, cutSel [2]string) [2]string {
 	var s []string
 	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
 	add("# Written by lsugen verify --formal: %s (RTL) as AIGER.", d.Name)
@@ -110,6 +113,7 @@ func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gate
 	flatten(add, d)
 	add("proc")
 	exposeBanks(add, d)
+	exposeCuts(add, cutSel[0])
 	if d.Clock != "" {
 		add("# A memory becomes one register per word, named NAME[WORD].")
 		add("memory_collect")
@@ -145,6 +149,7 @@ func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gate
 		add("# (seconds on the largest), so a process in it is refused instead.")
 		add("select -assert-none p:*")
 	}
+	exposeCuts(add, cutSel[1])
 	add("check -assert")
 	add("select -assert-none t:$*latch* t:$*LATCH* t:$mem* t:$sr t:$_SR_*")
 	if d.Clock != "" {
