@@ -533,6 +533,14 @@ func (p *prover) proveCut(ctx context.Context, cuts []cutWire) (*Result, error) 
 	return p.wholeResult(m.aig, true), nil
 }
 
+// plural is "n thing" with the right form.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // wholeResult is the result of the whole design's miter a.
 func (p *prover) wholeResult(a *aig, equivalent bool) *Result {
 	res := &Result{Unit: p.d.Name, Inputs: a.inputs, AndGates: len(a.ands), Equivalent: equivalent, Method: "miter, SAT (ABC dc2; iprove)"}
@@ -546,7 +554,7 @@ func (p *prover) wholeResult(a *aig, equivalent bool) *Result {
 func (p *prover) cutResult(m *miter, cs *cutSet, sims, rounds int) *Result {
 	points := fmt.Sprintf("cut at %d equivalence points", cs.activeCount())
 	if n := len(cs.points) - cs.activeCount(); n > 0 {
-		points += fmt.Sprintf(" (%d undone: %d random passes, %d SAT rounds)", n, sims, rounds)
+		points += fmt.Sprintf(" (%d undone after %s and %s)", n, plural(sims, "random pass", "random passes"), plural(rounds, "SAT round", "SAT rounds"))
 	}
 	res := &Result{Unit: p.d.Name, Inputs: m.aig.inputs, AndGates: len(m.aig.ands), Equivalent: true,
 		Method: "miter " + points + ", SAT (ABC dc2; iprove)"}
