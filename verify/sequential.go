@@ -350,26 +350,22 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version 
 	if len(segs) == 64 {
 		live = ^uint64(0)
 	}
+	inSp, outSp := newSpreader(s.inW, s.inOff, s.ins), newSpreader(s.outW, s.outOff, s.outs)
+	var cyc [64]int // each lane's cycle in this step, -1 for none
 	for i := 0; i < steps && live != 0; i++ {
 		for l, sg := range segs {
 			if sg.start+i >= sg.end {
 				live &^= 1 << uint(l)
 			}
 		}
-		for j := range s.ins {
-			clear(lanes[j])
-		}
-		for o := range s.outs {
-			clear(want[o])
-		}
-		for l := range segs {
-			if live>>uint(l)&1 == 0 {
-				continue
+		for l := range cyc {
+			cyc[l] = -1
+			if l < len(segs) && live>>uint(l)&1 == 1 {
+				cyc[l] = segs[l].start + i
 			}
-			c := segs[l].start + i
-			spread(lanes, s.in[c*s.inW:(c+1)*s.inW], s.inOff, s.ins, l)
-			spread(want, s.out[c*s.outW:(c+1)*s.outW], s.outOff, s.outs, l)
 		}
+		inSp.spread(lanes, s.in, &cyc)
+		outSp.spread(want, s.out, &cyc)
 		for j := range s.ins {
 			sim.SetInput(inIdx[j], lanes[j])
 		}
@@ -406,17 +402,61 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version 
 	return nil, nil
 }
 
-// spread ORs one cycle's port values (packed words, port j at off[j]) into
-// lane l of the bit-sliced dst: dst[j][bit] bit l.
-func spread(dst [][]uint64, src []uint64, off []int, ports []*netlist.Port, l int) {
-	bit := uint64(1) << uint(l)
+// spreader moves the values of one cycle per lane (packed words, perCycle
+// words a cycle, port j at word off[j]) into the simulator's bit lanes
+// (dst[j][bit] bit l for lane l): for every word of a cycle, one 64×64
+// transpose of that word in the 64 lanes' cycles, skipped where all 64 are
+// zero, as most of a cycle's words are (data ports of loads, idle cycles).
+type spreader struct {
+	perCycle int
+	port     []int        // the port of each word of a cycle
+	bit, n   []int        // the port bit of the word's bit 0, and the bits it holds
+	block    [][64]uint64 // block[w][l]: lane l's word w, then word w transposed
+	nz       []uint64     // the OR of block[w] before the transpose
+}
+
+func newSpreader(perCycle int, off []int, ports []*netlist.Port) *spreader {
+	sp := &spreader{perCycle: perCycle, block: make([][64]uint64, perCycle), nz: make([]uint64, perCycle)}
 	for j, p := range ports {
-		n := words(p.Width())
-		for w := 0; w < n; w++ {
-			for x := src[off[j]+w]; x != 0; x &= x - 1 {
-				dst[j][w*64+bits.TrailingZeros64(x)] |= bit
-			}
+		for w := 0; w < words(p.Width()); w++ {
+			sp.port = append(sp.port, j)
+			sp.bit = append(sp.bit, w*64)
+			sp.n = append(sp.n, min(64, p.Width()-w*64))
 		}
+		if len(sp.port) != off[j]+words(p.Width()) {
+			panic("verify: spreader: ports not packed in order")
+		}
+	}
+	return sp
+}
+
+// spread writes into dst the cycles cyc[l] of flat, lane by lane (-1:
+// the lane is 0).
+func (sp *spreader) spread(dst [][]uint64, flat []uint64, cyc *[64]int) {
+	pc := sp.perCycle
+	clear(sp.nz)
+	for l, c := range cyc {
+		if c < 0 {
+			for w := range sp.block {
+				sp.block[w][l] = 0
+			}
+			continue
+		}
+		src := flat[c*pc : (c+1)*pc : (c+1)*pc]
+		for w, x := range src {
+			sp.block[w][l] = x
+			sp.nz[w] |= x
+		}
+	}
+	for w := range sp.block {
+		d := dst[sp.port[w]][sp.bit[w] : sp.bit[w]+sp.n[w]]
+		if sp.nz[w] == 0 {
+			clear(d)
+			continue
+		}
+		b := &sp.block[w]
+		netlist.Transpose64(b)
+		copy(d, b[:len(d)])
 	}
 }
 
