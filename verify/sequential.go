@@ -205,7 +205,10 @@ func matchSeqInterface(d *netlist.Design, m model.Sequential) (ins, outs []*netl
 
 // stream is the recorded run of the model: every cycle's inputs and
 // expected outputs, each cycle's port values packed one after another in
-// flat word slices.
+// flat word slices. A stream cut into segments of equal length keeps its
+// cycles step by step (slot): the segments' i-th cycles side by side, as
+// the netlist simulator's lanes take them, so that each step of the
+// lockstep run reads one contiguous block.
 type stream struct {
 	ins, outs     []*netlist.Port
 	cycles        int
@@ -213,9 +216,16 @@ type stream struct {
 	inOff, outOff []int // word offset of each port within a cycle
 	in, out       []uint64
 	rst           int // index of rst among ins
+	segLen, nSeg  int // the segments' length and number; 0: one segment
 }
 
 func newStream(ins, outs []*netlist.Port, cycles int) *stream {
+	return newSegStream(ins, outs, cycles, []segment{{0, cycles}})
+}
+
+// newSegStream makes a stream of cycles cut into segs, all as long as the
+// first but the last.
+func newSegStream(ins, outs []*netlist.Port, cycles int, segs []segment) *stream {
 	s := &stream{ins: ins, outs: outs, cycles: cycles}
 	for j, p := range ins {
 		s.inOff = append(s.inOff, s.inW)
@@ -228,12 +238,26 @@ func newStream(ins, outs []*netlist.Port, cycles int) *stream {
 		s.outOff = append(s.outOff, s.outW)
 		s.outW += words(p.Width())
 	}
-	s.in = make([]uint64, cycles*s.inW)
-	s.out = make([]uint64, cycles*s.outW)
+	slots := cycles
+	if len(segs) > 1 {
+		s.segLen, s.nSeg = segs[0].end-segs[0].start, len(segs)
+		slots = s.segLen * s.nSeg
+	}
+	s.in = make([]uint64, slots*s.inW)
+	s.out = make([]uint64, slots*s.outW)
 	return s
 }
 
-// view points v[j] at port j's words of cycle c in flat.
+// slot is where cycle c lies in the flat slices, in cycles: step c % segLen
+// of segment c / segLen.
+func (s *stream) slot(c int) int {
+	if s.nSeg == 0 {
+		return c
+	}
+	return c%s.segLen*s.nSeg + c/s.segLen
+}
+
+// view points v[j] at port j's words of slot c in flat.
 func view(v [][]uint64, flat []uint64, c, perCycle int, off []int, ports []*netlist.Port) {
 	base := c * perCycle
 	for j, p := range ports {
@@ -243,24 +267,30 @@ func view(v [][]uint64, flat []uint64, c, perCycle int, off []int, ports []*netl
 	}
 }
 
-func (s *stream) inView(v [][]uint64, c int)  { view(v, s.in, c, s.inW, s.inOff, s.ins) }
-func (s *stream) outView(v [][]uint64, c int) { view(v, s.out, c, s.outW, s.outOff, s.outs) }
+func (s *stream) inView(v [][]uint64, c int)  { view(v, s.in, s.slot(c), s.inW, s.inOff, s.ins) }
+func (s *stream) outView(v [][]uint64, c int) { view(v, s.out, s.slot(c), s.outW, s.outOff, s.outs) }
 
 // record makes the stream: the stimulus proposes each cycle's inputs, the
 // harness forces rst = 1 in the last cycle of every segment but the last,
 // the model computes the outputs and advances, and the stimulus sees both.
 func record(m model.Sequential, stim Stimulus, ins, outs []*netlist.Port, cycles int, segs []segment) *stream {
-	s := newStream(ins, outs, cycles)
-	forced := make(map[int]bool, len(segs))
+	s := newSegStream(ins, outs, cycles, segs)
+	forced := make([]bool, cycles)
 	for _, sg := range segs[:len(segs)-1] {
 		forced[sg.end-1] = true
 	}
+	// Each cycle is made in scratch words that stay in the cache, then
+	// copied to its slot in one go: the slots of a cut stream's
+	// consecutive cycles lie a step of all segments apart.
+	inBuf, outBuf := make([]uint64, s.inW), make([]uint64, s.outW)
 	in := make([][]uint64, len(ins))
 	out := make([][]uint64, len(outs))
+	view(in, inBuf, 0, s.inW, s.inOff, ins)
+	view(out, outBuf, 0, s.outW, s.outOff, outs)
 	m.Reset()
 	for c := 0; c < cycles; c++ {
-		s.inView(in, c)
-		s.outView(out, c)
+		clear(inBuf)
+		clear(outBuf)
 		stim.Next(in)
 		for j, p := range ins {
 			maskPort(in[j], p.Width())
@@ -273,6 +303,9 @@ func record(m model.Sequential, stim Stimulus, ins, outs []*netlist.Port, cycles
 			maskPort(out[j], p.Width())
 		}
 		stim.Observe(in, out)
+		sl := s.slot(c)
+		copy(s.in[sl*s.inW:(sl+1)*s.inW], inBuf)
+		copy(s.out[sl*s.outW:(sl+1)*s.outW], outBuf)
 	}
 	return s
 }
@@ -351,21 +384,16 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version 
 		live = ^uint64(0)
 	}
 	inSp, outSp := newSpreader(s.inW, s.inOff, s.ins), newSpreader(s.outW, s.outOff, s.outs)
-	var cyc [64]int // each lane's cycle in this step, -1 for none
 	for i := 0; i < steps && live != 0; i++ {
 		for l, sg := range segs {
 			if sg.start+i >= sg.end {
 				live &^= 1 << uint(l)
 			}
 		}
-		for l := range cyc {
-			cyc[l] = -1
-			if l < len(segs) && live>>uint(l)&1 == 1 {
-				cyc[l] = segs[l].start + i
-			}
-		}
-		inSp.spread(lanes, s.in, &cyc)
-		outSp.spread(want, s.out, &cyc)
+		// Step i of every segment lies in slots base, base+1, ....
+		base := s.slot(segs[0].start + i)
+		inSp.spread(lanes, s.in, base, len(segs), live)
+		outSp.spread(want, s.out, base, len(segs), live)
 		for j := range s.ins {
 			sim.SetInput(inIdx[j], lanes[j])
 		}
@@ -430,18 +458,19 @@ func newSpreader(perCycle int, off []int, ports []*netlist.Port) *spreader {
 	return sp
 }
 
-// spread writes into dst the cycles cyc[l] of flat, lane by lane (-1:
-// the lane is 0).
-func (sp *spreader) spread(dst [][]uint64, flat []uint64, cyc *[64]int) {
+// spread writes into dst the slots base, base+1, ..., base+n-1 of flat,
+// one a lane, in the lanes of live (the others 0).
+func (sp *spreader) spread(dst [][]uint64, flat []uint64, base, n int, live uint64) {
 	pc := sp.perCycle
 	clear(sp.nz)
-	for l, c := range cyc {
-		if c < 0 {
+	for l := range 64 {
+		if l >= n || live>>uint(l)&1 == 0 {
 			for w := range sp.block {
 				sp.block[w][l] = 0
 			}
 			continue
 		}
+		c := base + l
 		src := flat[c*pc : (c+1)*pc : (c+1)*pc]
 		for w, x := range src {
 			sp.block[w][l] = x

@@ -8,7 +8,7 @@ import (
 )
 
 // TestSpread_MatchesBitByBit: the transposing spreader puts every bit of
-// every lane's cycle where a bit-by-bit move puts it, over ports of odd
+// every live lane's slot where a bit-by-bit move puts it, over ports of odd
 // widths, lanes without a cycle and words zero in every lane.
 func TestSpread_MatchesBitByBit(t *testing.T) {
 	var ports []*netlist.Port
@@ -40,24 +40,23 @@ func TestSpread_MatchesBitByBit(t *testing.T) {
 	}
 	sp := newSpreader(perCycle, off, ports)
 	for trial := range 20 {
-		var cyc [64]int
-		for l := range cyc {
-			cyc[l] = r.IntN(cycles)
-			if r.IntN(4) == 0 || trial == 0 {
-				cyc[l] = -1
-			}
+		n := 64 - r.IntN(8)
+		base := r.IntN(cycles - n)
+		live := r.Uint64()
+		if trial == 0 {
+			live = 0
 		}
 		for j := range dst {
 			for b := range dst[j] {
 				dst[j][b] = r.Uint64() // stale lanes must be overwritten
 			}
 		}
-		sp.spread(dst, flat, &cyc)
+		sp.spread(dst, flat, base, n, live)
 		for j, p := range ports {
 			for b := range p.Width() {
 				var want uint64
-				for l, c := range cyc {
-					if c >= 0 {
+				for l := range n {
+					if c := base + l; live>>uint(l)&1 == 1 {
 						want |= (flat[c*perCycle+off[j]+b/64] >> uint(b%64) & 1) << uint(l)
 					}
 				}
