@@ -205,27 +205,32 @@ func matchSeqInterface(d *netlist.Design, m model.Sequential) (ins, outs []*netl
 
 // stream is the recorded run of the model: every cycle's inputs and
 // expected outputs, each cycle's port values packed one after another in
-// flat word slices. A stream cut into segments of equal length keeps its
-// cycles step by step (slot): the segments' i-th cycles side by side, as
-// the netlist simulator's lanes take them, so that each step of the
-// lockstep run reads one contiguous block.
+// flat word slices (in, out), or, as record makes it, each cycle's
+// nonzero words alone (pin, pout): most words of a cycle are 0 (the data
+// ports of loads, the read data between responses), and a long stream
+// then takes a third of the memory and of the time to write and read.
 type stream struct {
 	ins, outs     []*netlist.Port
 	cycles        int
 	inW, outW     int   // words per cycle
 	inOff, outOff []int // word offset of each port within a cycle
 	in, out       []uint64
-	rst           int // index of rst among ins
-	segLen, nSeg  int // the segments' length and number; 0: one segment
+	pin, pout     *packed // nil: in and out hold the stream
+	rst           int     // index of rst among ins
 }
 
+// newStream makes a stream held word for word.
 func newStream(ins, outs []*netlist.Port, cycles int) *stream {
-	return newSegStream(ins, outs, cycles, []segment{{0, cycles}})
+	s := newPackedStream(ins, outs, cycles)
+	s.pin, s.pout = nil, nil
+	s.in = make([]uint64, cycles*s.inW)
+	s.out = make([]uint64, cycles*s.outW)
+	return s
 }
 
-// newSegStream makes a stream of cycles cut into segs, all as long as the
-// first but the last.
-func newSegStream(ins, outs []*netlist.Port, cycles int, segs []segment) *stream {
+// newPackedStream makes a stream of nonzero words, empty until record
+// adds its cycles.
+func newPackedStream(ins, outs []*netlist.Port, cycles int) *stream {
 	s := &stream{ins: ins, outs: outs, cycles: cycles}
 	for j, p := range ins {
 		s.inOff = append(s.inOff, s.inW)
@@ -238,26 +243,11 @@ func newSegStream(ins, outs []*netlist.Port, cycles int, segs []segment) *stream
 		s.outOff = append(s.outOff, s.outW)
 		s.outW += words(p.Width())
 	}
-	slots := cycles
-	if len(segs) > 1 {
-		s.segLen, s.nSeg = segs[0].end-segs[0].start, len(segs)
-		slots = s.segLen * s.nSeg
-	}
-	s.in = make([]uint64, slots*s.inW)
-	s.out = make([]uint64, slots*s.outW)
+	s.pin, s.pout = newPacked(s.inW, cycles), newPacked(s.outW, cycles)
 	return s
 }
 
-// slot is where cycle c lies in the flat slices, in cycles: step c % segLen
-// of segment c / segLen.
-func (s *stream) slot(c int) int {
-	if s.nSeg == 0 {
-		return c
-	}
-	return c%s.segLen*s.nSeg + c/s.segLen
-}
-
-// view points v[j] at port j's words of slot c in flat.
+// view points v[j] at port j's words of cycle c in flat.
 func view(v [][]uint64, flat []uint64, c, perCycle int, off []int, ports []*netlist.Port) {
 	base := c * perCycle
 	for j, p := range ports {
@@ -267,21 +257,84 @@ func view(v [][]uint64, flat []uint64, c, perCycle int, off []int, ports []*netl
 	}
 }
 
-func (s *stream) inView(v [][]uint64, c int)  { view(v, s.in, s.slot(c), s.inW, s.inOff, s.ins) }
-func (s *stream) outView(v [][]uint64, c int) { view(v, s.out, s.slot(c), s.outW, s.outOff, s.outs) }
+// inView points v at cycle c's inputs: the stream's words, or a copy of
+// them unpacked.
+func (s *stream) inView(v [][]uint64, c int) {
+	if s.pin == nil {
+		view(v, s.in, c, s.inW, s.inOff, s.ins)
+		return
+	}
+	buf := make([]uint64, s.inW)
+	s.pin.unpack(buf, c)
+	view(v, buf, 0, s.inW, s.inOff, s.ins)
+}
+
+// outView points v at cycle c's expected outputs, as inView.
+func (s *stream) outView(v [][]uint64, c int) {
+	if s.pout == nil {
+		view(v, s.out, c, s.outW, s.outOff, s.outs)
+		return
+	}
+	buf := make([]uint64, s.outW)
+	s.pout.unpack(buf, c)
+	view(v, buf, 0, s.outW, s.outOff, s.outs)
+}
+
+// packed holds cycles of perCycle words each by their nonzero words: cycle
+// c's are data[start[c]:start[c+1]], word w of the cycle where bit w of
+// the cycle's mask words is set, in order.
+type packed struct {
+	perCycle, maskW int
+	data, mask      []uint64
+	start           []int
+}
+
+func newPacked(perCycle, cycles int) *packed {
+	p := &packed{perCycle: perCycle, maskW: (perCycle + 63) / 64}
+	p.mask = make([]uint64, 0, cycles*p.maskW)
+	p.start = make([]int, 1, cycles+1)
+	p.data = make([]uint64, 0, cycles*perCycle/4)
+	return p
+}
+
+// add appends the next cycle, its perCycle words in src.
+func (p *packed) add(src []uint64) {
+	for i := 0; i < len(src); i += 64 {
+		var m uint64
+		for w, x := range src[i:min(i+64, len(src))] {
+			if x != 0 {
+				m |= 1 << uint(w)
+				p.data = append(p.data, x)
+			}
+		}
+		p.mask = append(p.mask, m)
+	}
+	p.start = append(p.start, len(p.data))
+}
+
+// unpack writes cycle c's words into dst.
+func (p *packed) unpack(dst []uint64, c int) {
+	clear(dst[:p.perCycle])
+	d := p.data[p.start[c]:p.start[c+1]]
+	k := 0
+	for i, m := range p.mask[c*p.maskW : (c+1)*p.maskW] {
+		for ; m != 0; m &= m - 1 {
+			dst[i*64+bits.TrailingZeros64(m)] = d[k]
+			k++
+		}
+	}
+}
 
 // record makes the stream: the stimulus proposes each cycle's inputs, the
 // harness forces rst = 1 in the last cycle of every segment but the last,
 // the model computes the outputs and advances, and the stimulus sees both.
 func record(m model.Sequential, stim Stimulus, ins, outs []*netlist.Port, cycles int, segs []segment) *stream {
-	s := newSegStream(ins, outs, cycles, segs)
+	s := newPackedStream(ins, outs, cycles)
 	forced := make([]bool, cycles)
 	for _, sg := range segs[:len(segs)-1] {
 		forced[sg.end-1] = true
 	}
-	// Each cycle is made in scratch words that stay in the cache, then
-	// copied to its slot in one go: the slots of a cut stream's
-	// consecutive cycles lie a step of all segments apart.
+	// Each cycle is made in scratch words, then its nonzero words added.
 	inBuf, outBuf := make([]uint64, s.inW), make([]uint64, s.outW)
 	in := make([][]uint64, len(ins))
 	out := make([][]uint64, len(outs))
@@ -303,9 +356,8 @@ func record(m model.Sequential, stim Stimulus, ins, outs []*netlist.Port, cycles
 			maskPort(out[j], p.Width())
 		}
 		stim.Observe(in, out)
-		sl := s.slot(c)
-		copy(s.in[sl*s.inW:(sl+1)*s.inW], inBuf)
-		copy(s.out[sl*s.outW:(sl+1)*s.outW], outBuf)
+		s.pin.add(inBuf)
+		s.pout.add(outBuf)
 	}
 	return s
 }
@@ -390,10 +442,8 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version 
 				live &^= 1 << uint(l)
 			}
 		}
-		// Step i of every segment lies in slots base, base+1, ....
-		base := s.slot(segs[0].start + i)
-		inSp.spread(lanes, s.in, base, len(segs), live)
-		outSp.spread(want, s.out, base, len(segs), live)
+		inSp.spread(lanes, s.pin, segs, i)
+		outSp.spread(want, s.pout, segs, i)
 		for j := range s.ins {
 			sim.SetInput(inIdx[j], lanes[j])
 		}
@@ -430,8 +480,8 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version 
 	return nil, nil
 }
 
-// spreader moves the values of one cycle per lane (packed words, perCycle
-// words a cycle, port j at word off[j]) into the simulator's bit lanes
+// spreader moves the values of one cycle per lane (perCycle words a
+// cycle, port j at word off[j]) into the simulator's bit lanes
 // (dst[j][bit] bit l for lane l): for every word of a cycle, one 64×64
 // transpose of that word in the 64 lanes' cycles, skipped where all 64 are
 // zero, as most of a cycle's words are (data ports of loads, idle cycles).
@@ -439,7 +489,7 @@ type spreader struct {
 	perCycle int
 	port     []int        // the port of each word of a cycle
 	bit, n   []int        // the port bit of the word's bit 0, and the bits it holds
-	block    [][64]uint64 // block[w][l]: lane l's word w, then word w transposed
+	block    [][64]uint64 // block[w][l]: lane l's word w, then word w transposed; 0 between steps
 	nz       []uint64     // the OR of block[w] before the transpose
 }
 
@@ -458,23 +508,23 @@ func newSpreader(perCycle int, off []int, ports []*netlist.Port) *spreader {
 	return sp
 }
 
-// spread writes into dst the slots base, base+1, ..., base+n-1 of flat,
-// one a lane, in the lanes of live (the others 0).
-func (sp *spreader) spread(dst [][]uint64, flat []uint64, base, n int, live uint64) {
-	pc := sp.perCycle
-	clear(sp.nz)
-	for l := range 64 {
-		if l >= n || live>>uint(l)&1 == 0 {
-			for w := range sp.block {
-				sp.block[w][l] = 0
-			}
+// spread writes into dst step i of segs: cycle segs[l].start+i of p in
+// lane l, 0 past a segment's end and in lanes without a segment.
+func (sp *spreader) spread(dst [][]uint64, p *packed, segs []segment, i int) {
+	for l, sg := range segs {
+		c := sg.start + i
+		if c >= sg.end {
 			continue
 		}
-		c := base + l
-		src := flat[c*pc : (c+1)*pc : (c+1)*pc]
-		for w, x := range src {
-			sp.block[w][l] = x
-			sp.nz[w] |= x
+		d := p.data[p.start[c]:p.start[c+1]]
+		k := 0
+		for mi, m := range p.mask[c*p.maskW : (c+1)*p.maskW] {
+			for ; m != 0; m &= m - 1 {
+				w := mi*64 + bits.TrailingZeros64(m)
+				sp.block[w][l] = d[k]
+				sp.nz[w] |= d[k]
+				k++
+			}
 		}
 	}
 	for w := range sp.block {
@@ -486,6 +536,8 @@ func (sp *spreader) spread(dst [][]uint64, flat []uint64, base, n int, live uint
 		b := &sp.block[w]
 		netlist.Transpose64(b)
 		copy(d, b[:len(d)])
+		clear(b[:])
+		sp.nz[w] = 0
 	}
 }
 
