@@ -129,25 +129,32 @@ func Scan(r io.Reader, file string, fn func(*Access) error) error {
 			continue
 		}
 		// The common line, addresses in ASCII, read without a string or a
-		// slice of fields; errors as the general path gives them.
-		if n := countFields(b); n > MaxLanes {
+		// slice of fields; errors as the general path gives them (too
+		// many addresses first).
+		tooMany := func(n int) error {
 			return fmt.Errorf("%s:%d: %d addresses in one access, at most %d lanes allowed", file, line, n, MaxLanes)
 		}
 		a.Addrs = a.Addrs[:0]
-		for i := 0; len(b) > 0; i++ {
+		for i, rest := 0, b; len(rest) > 0; i++ {
 			k := 0
-			for k < len(b) && !asciiSpace(b[k]) {
+			for k < len(rest) && !asciiSpace(rest[k]) {
 				k++
 			}
-			v, ok := quickNumber(b[:k])
+			v, ok := quickNumber(rest[:k])
 			if !ok {
 				var err error
-				if v, err = parseAddr(string(b[:k])); err != nil {
+				if v, err = parseAddr(string(rest[:k])); err != nil {
+					if n := countFields(b); n > MaxLanes {
+						return tooMany(n)
+					}
 					return fmt.Errorf("%s:%d: address %d: %v", file, line, i+1, err)
 				}
 			}
 			a.Addrs = append(a.Addrs, v)
-			b = trimASCII(b[k:])
+			rest = trimASCII(rest[k:])
+		}
+		if len(a.Addrs) > MaxLanes {
+			return tooMany(len(a.Addrs))
 		}
 		a.Line = line
 		if err := fn(&a); err != nil {
