@@ -233,6 +233,7 @@ func benchFermiNetlist(b *testing.B, n, parts int) {
 	u, job := load(b, "../../specs/large/shared_memory_fermi.hcl", "shmem_fermi")
 	path := writeTrace(b, randomTrace(n, 32, 12288))
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for range b.N {
 		w, err := NewWorkload(u)
 		if err != nil {
@@ -255,6 +256,9 @@ func benchFermiNetlist(b *testing.B, n, parts int) {
 		b.ReportMetric(float64(rep.Total.Measured)/float64(rep.Total.Instructions), "passes/instr")
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "trace-instrs/s(all)")
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	}
 }
 
 // BenchmarkReplay_FermiModel replays 100,000 warp instructions on the
