@@ -208,7 +208,8 @@ func matchSeqInterface(d *netlist.Design, m model.Sequential) (ins, outs []*netl
 // flat word slices (in, out), or, as record makes it, each cycle's
 // nonzero words alone (pin, pout): most words of a cycle are 0 (the data
 // ports of loads, the read data between responses), and a long stream
-// then takes a third of the memory and of the time to write and read.
+// then takes a fraction of the memory and of the time to write and read
+// (a fifth for the shared memory's replay).
 type stream struct {
 	ins, outs     []*netlist.Port
 	cycles        int
