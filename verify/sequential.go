@@ -205,17 +205,33 @@ func matchSeqInterface(d *netlist.Design, m model.Sequential) (ins, outs []*netl
 
 // stream is the recorded run of the model: every cycle's inputs and
 // expected outputs, each cycle's port values packed one after another in
-// flat word slices.
+// flat word slices (in, out), or, as record makes it, each cycle's
+// nonzero words alone (pin, pout): most words of a cycle are 0 (the data
+// ports of loads, the read data between responses), and a long stream
+// then takes a fraction of the memory and of the time to write and read
+// (a fifth for the shared memory's replay).
 type stream struct {
 	ins, outs     []*netlist.Port
 	cycles        int
 	inW, outW     int   // words per cycle
 	inOff, outOff []int // word offset of each port within a cycle
 	in, out       []uint64
-	rst           int // index of rst among ins
+	pin, pout     *packed // nil: in and out hold the stream
+	rst           int     // index of rst among ins
 }
 
+// newStream makes a stream held word for word.
 func newStream(ins, outs []*netlist.Port, cycles int) *stream {
+	s := newPackedStream(ins, outs, cycles)
+	s.pin, s.pout = nil, nil
+	s.in = make([]uint64, cycles*s.inW)
+	s.out = make([]uint64, cycles*s.outW)
+	return s
+}
+
+// newPackedStream makes a stream of nonzero words, empty until record
+// adds its cycles.
+func newPackedStream(ins, outs []*netlist.Port, cycles int) *stream {
 	s := &stream{ins: ins, outs: outs, cycles: cycles}
 	for j, p := range ins {
 		s.inOff = append(s.inOff, s.inW)
@@ -228,8 +244,7 @@ func newStream(ins, outs []*netlist.Port, cycles int) *stream {
 		s.outOff = append(s.outOff, s.outW)
 		s.outW += words(p.Width())
 	}
-	s.in = make([]uint64, cycles*s.inW)
-	s.out = make([]uint64, cycles*s.outW)
+	s.pin, s.pout = newPacked(s.inW, cycles), newPacked(s.outW, cycles)
 	return s
 }
 
@@ -243,24 +258,93 @@ func view(v [][]uint64, flat []uint64, c, perCycle int, off []int, ports []*netl
 	}
 }
 
-func (s *stream) inView(v [][]uint64, c int)  { view(v, s.in, c, s.inW, s.inOff, s.ins) }
-func (s *stream) outView(v [][]uint64, c int) { view(v, s.out, c, s.outW, s.outOff, s.outs) }
+// inView points v at cycle c's inputs: the stream's words, or a copy of
+// them unpacked.
+func (s *stream) inView(v [][]uint64, c int) {
+	if s.pin == nil {
+		view(v, s.in, c, s.inW, s.inOff, s.ins)
+		return
+	}
+	buf := make([]uint64, s.inW)
+	s.pin.unpack(buf, c)
+	view(v, buf, 0, s.inW, s.inOff, s.ins)
+}
+
+// outView points v at cycle c's expected outputs, as inView.
+func (s *stream) outView(v [][]uint64, c int) {
+	if s.pout == nil {
+		view(v, s.out, c, s.outW, s.outOff, s.outs)
+		return
+	}
+	buf := make([]uint64, s.outW)
+	s.pout.unpack(buf, c)
+	view(v, buf, 0, s.outW, s.outOff, s.outs)
+}
+
+// packed holds cycles of perCycle words each by their nonzero words: cycle
+// c's are data[start[c]:start[c+1]], word w of the cycle where bit w of
+// the cycle's mask words is set, in order.
+type packed struct {
+	perCycle, maskW int
+	data, mask      []uint64
+	start           []int
+}
+
+func newPacked(perCycle, cycles int) *packed {
+	p := &packed{perCycle: perCycle, maskW: (perCycle + 63) / 64}
+	p.mask = make([]uint64, 0, cycles*p.maskW)
+	p.start = make([]int, 1, cycles+1)
+	p.data = make([]uint64, 0, cycles*perCycle/4)
+	return p
+}
+
+// add appends the next cycle, its perCycle words in src.
+func (p *packed) add(src []uint64) {
+	for i := 0; i < len(src); i += 64 {
+		var m uint64
+		for w, x := range src[i:min(i+64, len(src))] {
+			if x != 0 {
+				m |= 1 << uint(w)
+				p.data = append(p.data, x)
+			}
+		}
+		p.mask = append(p.mask, m)
+	}
+	p.start = append(p.start, len(p.data))
+}
+
+// unpack writes cycle c's words into dst.
+func (p *packed) unpack(dst []uint64, c int) {
+	clear(dst[:p.perCycle])
+	d := p.data[p.start[c]:p.start[c+1]]
+	k := 0
+	for i, m := range p.mask[c*p.maskW : (c+1)*p.maskW] {
+		for ; m != 0; m &= m - 1 {
+			dst[i*64+bits.TrailingZeros64(m)] = d[k]
+			k++
+		}
+	}
+}
 
 // record makes the stream: the stimulus proposes each cycle's inputs, the
 // harness forces rst = 1 in the last cycle of every segment but the last,
 // the model computes the outputs and advances, and the stimulus sees both.
 func record(m model.Sequential, stim Stimulus, ins, outs []*netlist.Port, cycles int, segs []segment) *stream {
-	s := newStream(ins, outs, cycles)
-	forced := make(map[int]bool, len(segs))
+	s := newPackedStream(ins, outs, cycles)
+	forced := make([]bool, cycles)
 	for _, sg := range segs[:len(segs)-1] {
 		forced[sg.end-1] = true
 	}
+	// Each cycle is made in scratch words, then its nonzero words added.
+	inBuf, outBuf := make([]uint64, s.inW), make([]uint64, s.outW)
 	in := make([][]uint64, len(ins))
 	out := make([][]uint64, len(outs))
+	view(in, inBuf, 0, s.inW, s.inOff, ins)
+	view(out, outBuf, 0, s.outW, s.outOff, outs)
 	m.Reset()
 	for c := 0; c < cycles; c++ {
-		s.inView(in, c)
-		s.outView(out, c)
+		clear(inBuf)
+		clear(outBuf)
 		stim.Next(in)
 		for j, p := range ins {
 			maskPort(in[j], p.Width())
@@ -273,6 +357,8 @@ func record(m model.Sequential, stim Stimulus, ins, outs []*netlist.Port, cycles
 			maskPort(out[j], p.Width())
 		}
 		stim.Observe(in, out)
+		s.pin.add(inBuf)
+		s.pout.add(outBuf)
 	}
 	return s
 }
@@ -350,26 +436,15 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version 
 	if len(segs) == 64 {
 		live = ^uint64(0)
 	}
+	inSp, outSp := newSpreader(s.inW, s.inOff, s.ins), newSpreader(s.outW, s.outOff, s.outs)
 	for i := 0; i < steps && live != 0; i++ {
 		for l, sg := range segs {
 			if sg.start+i >= sg.end {
 				live &^= 1 << uint(l)
 			}
 		}
-		for j := range s.ins {
-			clear(lanes[j])
-		}
-		for o := range s.outs {
-			clear(want[o])
-		}
-		for l := range segs {
-			if live>>uint(l)&1 == 0 {
-				continue
-			}
-			c := segs[l].start + i
-			spread(lanes, s.in[c*s.inW:(c+1)*s.inW], s.inOff, s.ins, l)
-			spread(want, s.out[c*s.outW:(c+1)*s.outW], s.outOff, s.outs, l)
-		}
+		inSp.spread(lanes, s.pin, segs, i)
+		outSp.spread(want, s.pout, segs, i)
 		for j := range s.ins {
 			sim.SetInput(inIdx[j], lanes[j])
 		}
@@ -406,17 +481,64 @@ func checkNetlistSeq(d *netlist.Design, s *stream, segs []segment, dir, version 
 	return nil, nil
 }
 
-// spread ORs one cycle's port values (packed words, port j at off[j]) into
-// lane l of the bit-sliced dst: dst[j][bit] bit l.
-func spread(dst [][]uint64, src []uint64, off []int, ports []*netlist.Port, l int) {
-	bit := uint64(1) << uint(l)
+// spreader moves the values of one cycle per lane (perCycle words a
+// cycle, port j at word off[j]) into the simulator's bit lanes
+// (dst[j][bit] bit l for lane l): for every word of a cycle, one 64×64
+// transpose of that word in the 64 lanes' cycles, skipped where all 64 are
+// zero, as most of a cycle's words are (data ports of loads, idle cycles).
+type spreader struct {
+	perCycle int
+	port     []int        // the port of each word of a cycle
+	bit, n   []int        // the port bit of the word's bit 0, and the bits it holds
+	block    [][64]uint64 // block[w][l]: lane l's word w, then word w transposed; 0 between steps
+	nz       []uint64     // the OR of block[w] before the transpose
+}
+
+func newSpreader(perCycle int, off []int, ports []*netlist.Port) *spreader {
+	sp := &spreader{perCycle: perCycle, block: make([][64]uint64, perCycle), nz: make([]uint64, perCycle)}
 	for j, p := range ports {
-		n := words(p.Width())
-		for w := 0; w < n; w++ {
-			for x := src[off[j]+w]; x != 0; x &= x - 1 {
-				dst[j][w*64+bits.TrailingZeros64(x)] |= bit
+		for w := 0; w < words(p.Width()); w++ {
+			sp.port = append(sp.port, j)
+			sp.bit = append(sp.bit, w*64)
+			sp.n = append(sp.n, min(64, p.Width()-w*64))
+		}
+		if len(sp.port) != off[j]+words(p.Width()) {
+			panic("verify: spreader: ports not packed in order")
+		}
+	}
+	return sp
+}
+
+// spread writes into dst step i of segs: cycle segs[l].start+i of p in
+// lane l, 0 past a segment's end and in lanes without a segment.
+func (sp *spreader) spread(dst [][]uint64, p *packed, segs []segment, i int) {
+	for l, sg := range segs {
+		c := sg.start + i
+		if c >= sg.end {
+			continue
+		}
+		d := p.data[p.start[c]:p.start[c+1]]
+		k := 0
+		for mi, m := range p.mask[c*p.maskW : (c+1)*p.maskW] {
+			for ; m != 0; m &= m - 1 {
+				w := mi*64 + bits.TrailingZeros64(m)
+				sp.block[w][l] = d[k]
+				sp.nz[w] |= d[k]
+				k++
 			}
 		}
+	}
+	for w := range sp.block {
+		d := dst[sp.port[w]][sp.bit[w] : sp.bit[w]+sp.n[w]]
+		if sp.nz[w] == 0 {
+			clear(d)
+			continue
+		}
+		b := &sp.block[w]
+		netlist.Transpose64(b)
+		copy(d, b[:len(d)])
+		clear(b[:])
+		sp.nz[w] = 0
 	}
 }
 

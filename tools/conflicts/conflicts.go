@@ -131,16 +131,38 @@ func HashUnit(h *specs.Hash) (Mapping, error) {
 		size = h.Banks
 	}
 	limit := uint64(size)
-	return Mapping{Name: "hash " + h.Name, Size: size, Map: func(a uint64) uint32 {
-		in[addrIn][0] = a & amask
+	eval := func(a uint64) uint32 {
+		in[addrIn][0] = a
 		m.Eval(in, out)
 		b := out[bankOut][0] & bmask
 		if b >= limit { // a model bug must not index past the counters
 			b %= limit
 		}
 		return uint32(b)
+	}
+	if h.AddrBits > memoBits {
+		return Mapping{Name: "hash " + h.Name, Size: size, Map: func(a uint64) uint32 { return eval(a & amask) }}, nil
+	}
+	// The model evaluates the whole unit for one address; a table of the
+	// banks met so far (bank+1, 0 for not yet) asks it once per address.
+	var memo []uint32
+	return Mapping{Name: "hash " + h.Name, Size: size, Map: func(a uint64) uint32 {
+		a &= amask
+		if memo == nil {
+			memo = make([]uint32, amask+1)
+		}
+		if b := memo[a]; b != 0 {
+			return b - 1
+		}
+		b := eval(a)
+		memo[a] = b + 1
+		return b
 	}}, nil
 }
+
+// memoBits is the widest hash address whose banks HashUnit's mapping
+// remembers: a table of 4 MiB at most.
+const memoBits = 20
 
 // Counter measures conflict degrees under one mapping. It keeps scratch
 // space between calls, so it allocates only when an access is wider than
@@ -148,7 +170,7 @@ func HashUnit(h *specs.Hash) (Mapping, error) {
 type Counter struct {
 	m      Mapping
 	counts []uint32 // per bank, zero between calls
-	sorted []uint64
+	sorted []uint64 // scratch: an access's addresses sorted, or its banks
 }
 
 // NewCounter returns a Counter for m. m must come from Modulo, LowBits or
@@ -166,13 +188,14 @@ func NewCounter(m Mapping) *Counter {
 func (c *Counter) Degree(addrs []uint64) int {
 	s := c.distinct(addrs)
 	most := uint32(0)
-	for _, a := range s {
+	for i, a := range s {
 		b := c.m.Map(a)
 		c.counts[b]++
 		most = max(most, c.counts[b])
+		s[i] = uint64(b) // the bank, to reset below without mapping again
 	}
-	for _, a := range s { // reset only what was touched
-		c.counts[c.m.Map(a)] = 0
+	for _, b := range s { // reset only what was touched
+		c.counts[b] = 0
 	}
 	return int(most)
 }
@@ -184,13 +207,15 @@ func (c *Counter) Degree(addrs []uint64) int {
 // shared_memory unit's atomic, docs/shared-memory.md).
 func (c *Counter) LaneDegree(addrs []uint64) int {
 	most := uint32(0)
+	c.sorted = c.sorted[:0]
 	for _, a := range addrs {
 		b := c.m.Map(a)
 		c.counts[b]++
 		most = max(most, c.counts[b])
+		c.sorted = append(c.sorted, uint64(b))
 	}
-	for _, a := range addrs {
-		c.counts[c.m.Map(a)] = 0
+	for _, b := range c.sorted {
+		c.counts[b] = 0
 	}
 	return int(most)
 }

@@ -419,3 +419,39 @@ func TestHashUnit_ModSize(t *testing.T) {
 		t.Errorf("0, 17, 34, 1: %d-way, want 3", got)
 	}
 }
+
+// TestHashUnit_MemoMatchesModel: a hash narrow enough for the table of
+// banks maps every address as the model computes it, whether the table
+// holds it yet or not (addresses above addr_bits ignored), and a wider one
+// as well without the table.
+func TestHashUnit_MemoMatchesModel(t *testing.T) {
+	for _, bits := range []int{12, memoBits + 1} {
+		h := &specs.Hash{Name: "x", Function: specs.XorMatrix, AddrBits: bits, BankBits: 5,
+			Bits: [][]int{{0, 5, 10}, {1, 6, 11}, {2, 7, bits - 1}, {3, 8}, {4, 9}}}
+		m, err := HashUnit(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := func(a uint64) uint32 { // the XOR matrix by hand
+			var b uint32
+			for i, row := range h.Bits {
+				for _, k := range row {
+					b ^= uint32(a>>uint(k)&1) << uint(i)
+				}
+			}
+			return b
+		}
+		r := rand.New(rand.NewPCG(3, uint64(bits)))
+		for range 3 {
+			for range 5000 {
+				a := r.Uint64N(1 << uint(bits))
+				if got := m.Map(a); got != want(a) {
+					t.Fatalf("%d address bits: bank of %#x %d, want %d", bits, a, got, want(a))
+				}
+				if got := m.Map(a | 1<<uint(bits)); got != want(a) {
+					t.Fatalf("%d address bits: bank of %#x %d, want %d", bits, a|1<<uint(bits), got, want(a))
+				}
+			}
+		}
+	}
+}

@@ -31,13 +31,20 @@ type stim struct {
 	accepted                  []int32 // the cycle each instruction was accepted
 	passes, cycles            []int32
 	errors                    []bool
+
+	// The instruction on offer stays on offer until accepted, cycles on
+	// end: its lanes' addresses, data and compare values are packed once
+	// (key: its index, or -2-k for refill store k) and copied after.
+	encKey                   int
+	encAddr, encData, encCmp []uint64
 }
 
 func newStim(w *Workload, ports []model.Port) (*stim, error) {
 	u := w.Unit
 	pm := verify.NewPortMap(ports)
 	L, A, W := u.Lanes, u.AddrBits(), u.MaxWidth()
-	s := &stim{w: w, n: len(w.Fill) + len(w.Instrs), addrBits: A, maxW: W, lastRsp: -1, refill: -1}
+	s := &stim{w: w, n: len(w.Fill) + len(w.Instrs), addrBits: A, maxW: W, lastRsp: -1, refill: -1, encKey: -1}
+	s.encAddr, s.encData, s.encCmp = make([]uint64, (L*A+63)/64), make([]uint64, (L*W+63)/64), make([]uint64, (L*32+63)/64)
 	s.rst, s.valid, s.op, s.width = pm.In("rst", 1), pm.In("req_valid_i", 1), pm.In("req_op_i", 4), pm.In("req_width_i", 2)
 	s.active, s.addr, s.data = pm.In("req_active_i", L), pm.In("req_addr_i", L*A), pm.In("req_data_i", L*W)
 	s.cmp, s.rr = pm.In("req_cmp_i", L*32), pm.In("rsp_ready_i", 1)
@@ -104,24 +111,43 @@ func (s *stim) Next(in [][]uint64) {
 	in[s.op][0] = uint64(x.Op)
 	in[s.width][0] = uint64(x.Width)
 	in[s.active][0] = x.Active
+	key := idx
+	if idx < 0 {
+		key = -2 - s.refill
+	}
+	if key != s.encKey {
+		s.encode(idx, x)
+		s.encKey = key
+	}
+	copy(in[s.addr], s.encAddr)
+	copy(in[s.data], s.encData)
+	copy(in[s.cmp], s.encCmp)
+}
+
+// encode packs instruction idx's (x's) lanes into encAddr, encData and
+// encCmp.
+func (s *stim) encode(idx int, x *Instr) {
+	clear(s.encAddr)
+	clear(s.encData)
+	clear(s.encCmp)
 	words := x.Width.Bits() / 32
 	k := 0
 	for l := 0; l < s.w.Unit.Lanes; l++ {
 		if x.Active>>uint(l)&1 == 0 {
 			continue
 		}
-		put(in[s.addr], l*s.addrBits, s.addrBits, uint64(x.Addrs[k]))
+		put(s.encAddr, l*s.addrBits, s.addrBits, uint64(x.Addrs[k]))
 		k++
 		if x.Op == specs.ShmemLoad {
 			continue
 		}
 		for j := 0; j < words; j++ {
-			put(in[s.data], l*s.maxW+32*j, 32, mix(idx, l, j))
+			put(s.encData, l*s.maxW+32*j, 32, mix(idx, l, j))
 		}
 		if x.Op == specs.ShmemCAS {
 			// Compare values of the replay's own making: most lanes fail
 			// to swap, which does not change the passes.
-			put(in[s.cmp], l*32, 32, mix(idx, l, 7))
+			put(s.encCmp, l*32, 32, mix(idx, l, 7))
 		}
 	}
 }

@@ -218,16 +218,22 @@ func randomTrace(n, lanes, words int) string {
 // (the target: 50,000 warp instructions per second), reading the
 // trace and planning included: one simulator of 64 segments, a third of
 // each the refill.
-func BenchmarkReplay_FermiNetlist(b *testing.B) { benchFermiNetlist(b, 20_000) }
+func BenchmarkReplay_FermiNetlist(b *testing.B) { benchFermiNetlist(b, 20_000, 0) }
 
 // BenchmarkReplay_FermiNetlistLong replays 100,000: two simulators of 64
 // segments each (Parts), the refill a tenth of each segment.
-func BenchmarkReplay_FermiNetlistLong(b *testing.B) { benchFermiNetlist(b, 100_000) }
+func BenchmarkReplay_FermiNetlistLong(b *testing.B) { benchFermiNetlist(b, 100_000, 0) }
 
-func benchFermiNetlist(b *testing.B, n int) {
+// BenchmarkReplay_FermiNetlistLongOnePart replays the same 100,000 in one
+// part: one simulator, one goroutine, the replay's speed on one core.
+func BenchmarkReplay_FermiNetlistLongOnePart(b *testing.B) { benchFermiNetlist(b, 100_000, 1) }
+
+// benchFermiNetlist replays n instructions in parts parts (0: as Run picks).
+func benchFermiNetlist(b *testing.B, n, parts int) {
 	u, job := load(b, "../../specs/large/shared_memory_fermi.hcl", "shmem_fermi")
 	path := writeTrace(b, randomTrace(n, 32, 12288))
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for range b.N {
 		w, err := NewWorkload(u)
 		if err != nil {
@@ -236,7 +242,12 @@ func benchFermiNetlist(b *testing.B, n int) {
 		if err := w.AddFile(path); err != nil {
 			b.Fatal(err)
 		}
-		rep, err := Run(context.Background(), job, w, verify.Netlist)
+		var rep *Report
+		if parts > 0 {
+			rep, err = w.run(context.Background(), job, verify.Netlist, parts)
+		} else {
+			rep, err = Run(context.Background(), job, w, verify.Netlist)
+		}
 		if err != nil || !rep.Agree() {
 			b.Fatal(err, rep.Disagreements)
 		}
@@ -245,6 +256,9 @@ func benchFermiNetlist(b *testing.B, n int) {
 		b.ReportMetric(float64(rep.Total.Measured)/float64(rep.Total.Instructions), "passes/instr")
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "trace-instrs/s(all)")
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	}
 }
 
 // BenchmarkReplay_FermiModel replays 100,000 warp instructions on the

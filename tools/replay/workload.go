@@ -321,6 +321,7 @@ func (w *Workload) addTrace(path string) error {
 		return fmt.Errorf("%s: %d-bit accesses: %s supports %v", path, width, u.Name, u.Widths)
 	}
 	wc, _ := specs.ShmemWidthOf(width)
+	var slab []uint32 // the instructions' addresses, carved from blocks
 	return trace.ScanFile(path, func(a *trace.Access) error {
 		if len(a.Addrs) > u.Lanes {
 			return fmt.Errorf("%s:%d: %d lanes, but %s has %d", path, a.Line, len(a.Addrs), u.Name, u.Lanes)
@@ -328,7 +329,11 @@ func (w *Workload) addTrace(path string) error {
 		if len(w.Instrs) >= MaxInstrs {
 			return fmt.Errorf("%s:%d: %w", path, a.Line, errTooMany)
 		}
-		x := Instr{Line: int32(min(a.Line, 1<<31-1)), Op: specs.ShmemLoad, Width: wc, Addrs: make([]uint32, 0, len(a.Addrs))}
+		if cap(slab)-len(slab) < len(a.Addrs) {
+			slab = make([]uint32, 0, max(1<<16, len(a.Addrs)))
+		}
+		x := Instr{Line: int32(min(a.Line, 1<<31-1)), Op: specs.ShmemLoad, Width: wc, Addrs: slab[len(slab) : len(slab) : len(slab)+len(a.Addrs)]}
+		slab = slab[:len(slab)+len(a.Addrs)]
 		for l, word := range a.Addrs {
 			if word >= uint64(u.Words()) {
 				return fmt.Errorf("%s:%d: word address %d is at or past the %d words of %s", path, a.Line, word, u.Words(), u.Name)

@@ -15,12 +15,14 @@ package trace
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits on one trace. They bound memory, not what a real GPU trace needs:
@@ -105,36 +107,54 @@ func Scan(r io.Reader, file string, fn func(*Access) error) error {
 	line := 0
 	for sc.Scan() {
 		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
+		b := sc.Bytes()
+		if i := bytes.IndexByte(b, '#'); i >= 0 {
+			b = b[:i]
 		}
-		text = strings.TrimSpace(text)
-		if text == "" {
+		if !isASCII(b) {
+			// Unicode white space and its trimming: the general path.
+			if err := scanText(strings.TrimSpace(string(b)), file, line, &a, fn); err != nil {
+				return err
+			}
 			continue
 		}
-		if text[0] == '@' {
-			name := strings.TrimSpace(text[1:])
-			if name == "" {
-				return fmt.Errorf("%s:%d: \"@\" without an instruction name", file, line)
-			}
-			if strings.ContainsAny(name, " \t\v\f\r") {
-				return fmt.Errorf("%s:%d: instruction name %q contains white space", file, line, name)
-			}
-			a.Instr = name
+		b = trimASCII(b)
+		if len(b) == 0 {
 			continue
 		}
-		fields := strings.Fields(text)
-		if len(fields) > MaxLanes {
-			return fmt.Errorf("%s:%d: %d addresses in one access, at most %d lanes allowed", file, line, len(fields), MaxLanes)
+		if b[0] == '@' {
+			if err := scanText(string(b), file, line, &a, fn); err != nil {
+				return err
+			}
+			continue
+		}
+		// The common line, addresses in ASCII, read without a string or a
+		// slice of fields; errors as the general path gives them (too
+		// many addresses first).
+		tooMany := func(n int) error {
+			return fmt.Errorf("%s:%d: %d addresses in one access, at most %d lanes allowed", file, line, n, MaxLanes)
 		}
 		a.Addrs = a.Addrs[:0]
-		for i, f := range fields {
-			v, err := parseAddr(f)
-			if err != nil {
-				return fmt.Errorf("%s:%d: address %d: %v", file, line, i+1, err)
+		for i, rest := 0, b; len(rest) > 0; i++ {
+			k := 0
+			for k < len(rest) && !asciiSpace(rest[k]) {
+				k++
+			}
+			v, ok := quickNumber(rest[:k])
+			if !ok {
+				var err error
+				if v, err = parseAddr(string(rest[:k])); err != nil {
+					if n := countFields(b); n > MaxLanes {
+						return tooMany(n)
+					}
+					return fmt.Errorf("%s:%d: address %d: %v", file, line, i+1, err)
+				}
 			}
 			a.Addrs = append(a.Addrs, v)
+			rest = trimASCII(rest[k:])
+		}
+		if len(a.Addrs) > MaxLanes {
+			return tooMany(len(a.Addrs))
 		}
 		a.Line = line
 		if err := fn(&a); err != nil {
@@ -148,6 +168,115 @@ func Scan(r io.Reader, file string, fn func(*Access) error) error {
 		return fmt.Errorf("%s:%d: %v", file, line+1, err)
 	}
 	return nil
+}
+
+// scanText handles one line given as trimmed text, without its comment:
+// an instruction name, an access or nothing.
+func scanText(text, file string, line int, a *Access, fn func(*Access) error) error {
+	if text == "" {
+		return nil
+	}
+	if text[0] == '@' {
+		name := strings.TrimSpace(text[1:])
+		if name == "" {
+			return fmt.Errorf("%s:%d: \"@\" without an instruction name", file, line)
+		}
+		if strings.ContainsAny(name, " \t\v\f\r") {
+			return fmt.Errorf("%s:%d: instruction name %q contains white space", file, line, name)
+		}
+		a.Instr = name
+		return nil
+	}
+	fields := strings.Fields(text)
+	if len(fields) > MaxLanes {
+		return fmt.Errorf("%s:%d: %d addresses in one access, at most %d lanes allowed", file, line, len(fields), MaxLanes)
+	}
+	a.Addrs = a.Addrs[:0]
+	for i, f := range fields {
+		v, err := parseAddr(f)
+		if err != nil {
+			return fmt.Errorf("%s:%d: address %d: %v", file, line, i+1, err)
+		}
+		a.Addrs = append(a.Addrs, v)
+	}
+	a.Line = line
+	return fn(a)
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiSpace is unicode.IsSpace below utf8.RuneSelf.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// trimASCII is strings.TrimSpace of an ASCII line.
+func trimASCII(b []byte) []byte {
+	for len(b) > 0 && asciiSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && asciiSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// countFields is len(strings.Fields) of an ASCII line.
+func countFields(b []byte) int {
+	n := 0
+	in := false
+	for _, c := range b {
+		sp := asciiSpace(c)
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	return n
+}
+
+// quickNumber reads the common address, up to 19 decimal digits or 0x and
+// up to 16 hex digits, whose value ParseNumber gives too; ok is false for
+// anything else, which ParseNumber then reads or refuses.
+func quickNumber(f []byte) (v uint64, ok bool) {
+	if len(f) > 2 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X') {
+		h := f[2:]
+		if len(h) > 16 {
+			return 0, false
+		}
+		for _, c := range h {
+			var d byte
+			switch {
+			case '0' <= c && c <= '9':
+				d = c - '0'
+			case 'a' <= c && c <= 'f':
+				d = c - 'a' + 10
+			case 'A' <= c && c <= 'F':
+				d = c - 'A' + 10
+			default:
+				return 0, false
+			}
+			v = v<<4 | uint64(d)
+		}
+		return v, true
+	}
+	if len(f) == 0 || len(f) > 19 {
+		return 0, false
+	}
+	for _, c := range f {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
 }
 
 // Holder returns the function that appends a copy of each access it is

@@ -2,10 +2,12 @@ package trace
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -138,4 +140,44 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScan_QuickAndGeneralPaths: the ASCII lines read without strings give
+// what the general reading gives, numbers at the edges of the quick
+// parse included, and lines with Unicode white space still split on it.
+func TestScan_QuickAndGeneralPaths(t *testing.T) {
+	src := "1 0x1F 0XfF\t007  18446744073709551615 0xffffffffffffffff 0x0000000000000000001 \r\n" +
+		"1\u00a02\u3000 3 # é\n" +
+		"\u00a0 @ld\u00a0\n" +
+		"\v9\f\n"
+	tr, err := Parse(strings.NewReader(src), "q.trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]uint64{{1, 31, 255, 7, 1<<64 - 1, 1<<64 - 1, 1}, {1, 2, 3}, {9}}
+	if len(tr.Accesses) != len(want) {
+		t.Fatalf("%d accesses, want %d", len(tr.Accesses), len(want))
+	}
+	for i, a := range tr.Accesses {
+		if !slices.Equal(a.Addrs, want[i]) {
+			t.Errorf("access %d: %v, want %v", i, a.Addrs, want[i])
+		}
+	}
+	if got := tr.Accesses[2].Instr; got != "ld" {
+		t.Errorf("instruction %q, want ld", got)
+	}
+	for _, c := range []struct{ line, err string }{
+		{"1 x2", `q.trace:1: address 2: "x2" is not a decimal or 0x-hex word address`},
+		{"0x", `q.trace:1: address 1: "0x" is not a decimal or 0x-hex word address`},
+		{"18446744073709551616", `q.trace:1: address 1: "18446744073709551616" does not fit in 64 bits`},
+		{"0x1_0", `q.trace:1: address 1: "0x1_0" is not a decimal or 0x-hex word address`},
+		{"+1", `q.trace:1: address 1: "+1" is not a decimal or 0x-hex word address`},
+		{"1\u00a0y", `q.trace:1: address 2: "y" is not a decimal or 0x-hex word address`},
+		{strings.Repeat("1 ", MaxLanes+1) + "z", fmt.Sprintf("q.trace:1: %d addresses in one access, at most %d lanes allowed", MaxLanes+2, MaxLanes)},
+	} {
+		_, err := Parse(strings.NewReader(c.line+"\n"), "q.trace")
+		if err == nil || err.Error() != c.err {
+			t.Errorf("%q: error %v, want %s", c.line, err, c.err)
+		}
+	}
 }

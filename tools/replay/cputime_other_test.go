@@ -1,0 +1,8 @@
+//go:build !unix
+
+package replay
+
+import "time"
+
+// processCPU is not measured here.
+func processCPU() time.Duration { return 0 }
