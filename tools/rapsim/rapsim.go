@@ -211,6 +211,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 feed:
 	for i := range cells {
+		if ctx.Err() != nil {
+			break // select below picks at random when both cases are ready
+		}
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -334,6 +337,12 @@ func simulate(ctx context.Context, c cell, trials int, seed uint64, progress fun
 	sum, lo, hi := 0, c.w+1, 0
 	chunk := max(1, pollSteps/c.w)
 	for done := 0; done < trials; {
+		// Before every chunk, the first included: a worker handed a new
+		// cell after the cancellation (the feed's select may still pick
+		// it) runs none of it.
+		if ctx.Err() != nil {
+			return Result{}
+		}
 		n := min(chunk, trials-done)
 		for range n {
 			g := s.trial()
@@ -345,9 +354,9 @@ func simulate(ctx context.Context, c cell, trials int, seed uint64, progress fun
 		if progress != nil {
 			progress(int64(n) * int64(c.w))
 		}
-		if ctx.Err() != nil {
-			return Result{}
-		}
+	}
+	if ctx.Err() != nil {
+		return Result{}
 	}
 	return Result{W: c.w, Array: c.array, Mapping: c.mapping, Access: c.access,
 		Congestion: float64(sum) / float64(trials), Min: lo, Max: hi}

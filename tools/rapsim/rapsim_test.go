@@ -295,8 +295,9 @@ func TestTrial_NoAllocs(t *testing.T) {
 
 // TestRun_CancelStops: a run of hours stops soon after its context's
 // cancellation, with the context's error. "Soon" is counted in work, not
-// time: each worker checks the context after every chunk of trials, so
-// after the cancellation each does at most one more chunk.
+// time: each worker checks the context before every chunk of trials (a
+// new cell's first included), so after the cancellation each finishes at
+// most the chunk it is in.
 func TestRun_CancelStops(t *testing.T) {
 	o := Options{W: []int{1024}, Trials: MaxTrials, Seed: 1, Matrix: true, Array4: true}
 	ctx, cancel := context.WithCancel(context.Background())
