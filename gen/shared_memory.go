@@ -46,6 +46,7 @@ type shm struct {
 	rowOf   func(word sig) sig // the row of a word (not for mod: index_o)
 	phase   [][]sig            // per width, per phase: it is the current one (slots)
 	wsels   map[string][]sig   // widthSelect's decodes, by the code's name
+	front   bool               // clock_fo4: two instruction buffers, lane words hashed as taken (shared_memory_hold.go)
 }
 
 // shmWidth is the slot plan of one access width.
@@ -68,7 +69,7 @@ func (wd shmWidth) slotLane(s, p, lanes int) (lane, j int, ok bool) {
 // SharedMemory builds a shared_memory unit.
 func SharedMemory(u *specs.SharedMemory) (*nl.Design, hcl.Diagnostics) {
 	g := &shm{dual: newDual(u.Name), u: u, L: u.Lanes, A: u.AddrBits(), WB: 8 * u.BankBytes,
-		lb: bits.TrailingZeros(uint(u.BankBytes)), WA: u.WordBits(), N: u.NumBanks(), maxW: u.MaxWidth(), pb: u.PassBits()}
+		lb: bits.TrailingZeros(uint(u.BankBytes)), WA: u.WordBits(), N: u.NumBanks(), maxW: u.MaxWidth(), pb: u.PassBits(), front: u.Clock.ClockFO4 > 0}
 	g.C = g.WB / 32
 	g.alo = bits.TrailingZeros(uint(u.Widths[0] / 8))
 	g.wsels = map[string][]sig{}
@@ -94,6 +95,7 @@ func SharedMemory(u *specs.SharedMemory) (*nl.Design, hcl.Diagnostics) {
 	for i := range d.Memories {
 		d.Memories[i].AccessFO4, d.Memories[i].SetupFO4, d.Memories[i].AreaPerBit = u.BankAccessFO4, u.BankSetupFO4, u.BankAreaPerBit
 	}
+	d.Protocol = &nl.Protocol{Latency: specs.ShmemLatency, PeriodFO4: u.Clock.ClockFO4, Mode: u.Clock.TimingMode}
 	return d, nil
 }
 
@@ -159,16 +161,17 @@ func (g *shm) bankMap() hcl.Diagnostics {
 	return nil
 }
 
-// slotHash is the bank and row of word (WA bits) through the hash.
-func (g *shm) slotHash(s int, word sig) (bank, row sig) {
+// wordHash is the bank and row of word (WA bits) through the hash, an
+// instance named name (doc: the first, which carries the comment).
+func (g *shm) wordHash(name string, doc bool, word sig) (bank, row sig) {
 	hw := g.hash.Port("addr_i").Width()
 	in := map[string]sig{"addr_i": g.zext(g.slice(word, min(hw, g.WA)-1, 0), hw)}
 	for name, c := range g.hashCfg {
 		in[name] = c
 	}
-	doc := ""
-	if s == 0 {
-		doc = "each slot's bank (and row) from " + g.hash.Name
+	comment := ""
+	if doc {
+		comment = "bank (and row) of each word from " + g.hash.Name
 	}
 	place := g.instance
 	if g.u.Hash == nil {
@@ -176,7 +179,7 @@ func (g *shm) slotHash(s int, word sig) (bank, row sig) {
 			return g.inline(name, sub, in)
 		}
 	}
-	out := place(fmt.Sprintf("slot_hash_%d", s), g.hash, in, doc)
+	out := place(name, g.hash, in, comment)
 	bank = out["bank_o"]
 	if idx, ok := out["index_o"]; ok {
 		row = g.zext(idx, g.R)
@@ -186,7 +189,7 @@ func (g *shm) slotHash(s int, word sig) (bank, row sig) {
 	} else {
 		row = g.rowOf(word)
 	}
-	return g.wire(fmt.Sprintf("slot_bank_%d", s), bank, ""), g.wire(fmt.Sprintf("slot_row_%d", s), g.zext(row, g.R), "")
+	return bank, g.zext(row, g.R)
 }
 
 func (g *shm) build() {
@@ -208,19 +211,10 @@ func (g *shm) build() {
 		}
 	}
 
-	// The instruction in the bank stage.
-	curValid := g.reg("cur_valid", 1, "an instruction is in the bank stage")
-	curOp := g.reg("cur_op", 4, "its op")
-	curWidth := g.reg("cur_width", 2, "its width code")
-	curErr := g.reg("cur_err", 1, "it is refused: one pass, no access")
-	curActive := g.reg("cur_active", L, "its active lanes")
-	curAddr := g.reg("cur_addr", L*(A-g.alo), fmt.Sprintf("its lanes' byte addresses without bits %d:0 (aligned to the narrowest width: checked at acceptance)", g.alo-1))
-	curData := g.reg("cur_data", L*g.maxW, "its lanes' data")
-	curCmp := g.konst(0, L*32)
-	if u.HasAtomic(specs.ShmemCAS) {
-		curCmp = g.reg("cur_cmp", L*32, "its lanes' CAS compare values")
-	}
-	curPend := g.reg("cur_pend", L*g.kmax, "lane words not served yet: bit l*kmax+j is word j of lane l")
+	// The instruction the bank stage serves, and the offered one.
+	req := g.request(reqValid, reqOp, reqWidth, reqActive, reqAddr, reqData, reqCmp)
+	cur, done := g.hold(req, rst)
+	curValid, curOp, curWidth, curErr, curActive, curAddr, curData, curCmp, curPend := cur.valid, cur.op, cur.width, cur.err, cur.active, cur.addr, cur.data, cur.cmp, cur.pend
 	curPasses := g.reg("cur_passes", g.pb, "passes made so far")
 
 	// Stage 2 and the output queue (declared here: the stall rule reads them).
@@ -228,28 +222,59 @@ func (g *shm) build() {
 	s2Last := g.reg("s2_last", 1, "it was its instruction's last")
 	q := g.reg("q_count", 2, "responses in the output queue")
 
-	// The request's refusal, decided at acceptance.
-	reqErr := g.refusal(reqOp, reqWidth, reqActive, reqAddr)
-
-	// This cycle's pass.
+	// This cycle's pass: each slot's bank and row, from the hash of its
+	// word or (front end) from the lane word's, computed when the
+	// instruction was taken.
 	wsel := g.widthSelect(curWidth)
 	isAtomic := g.wire("cur_atomic", g.not(g.lessThanConst(curOp, int(specs.ShmemAdd))), "its op is an atomic")
-	slotWord, slotPend := g.slots(wsel, curAddr, curPend)
+	slotPend := g.slots(cur.phase, curPend)
 	banks := make([]sig, g.NS)
 	rows := make([]sig, g.NS)
-	for s := range banks {
-		banks[s], rows[s] = g.slotHash(s, slotWord[s])
+	var slotWord []sig // without the front end: each slot's word address
+	if g.front {
+		banks = g.slotPick("slot_bank", cur.lwBank)
+		rows = g.slotPick("slot_row", cur.lwRow)
+	} else {
+		slotWord = g.slotWords(curAddr)
+		for s := range banks {
+			b, r := g.wordHash(fmt.Sprintf("slot_hash_%d", s), s == 0, slotWord[s])
+			banks[s], rows[s] = g.wire(fmt.Sprintf("slot_bank_%d", s), b, ""), g.wire(fmt.Sprintf("slot_row_%d", s), r, "")
+		}
 	}
 	pend := g.wire("slot_pend", g.concat(slotPend...), "slots with a pending lane word this pass")
 	sameBank := g.pairWise("same_bank", banks)
-	sameWord := g.pairWise("same_word", slotWord)
+	var sameWord [][]sig
+	if g.front { // (bank, row) is a bijection of the word addresses
+		sameWord = make([][]sig, g.NS)
+		rowEq := g.pairWise("same_row", rows)
+		for s := range sameWord {
+			sameWord[s] = make([]sig, g.NS)
+			for t := range sameWord[s] {
+				if s != t {
+					sameWord[s][t] = g.and(sameBank[s][t], rowEq[s][t])
+				}
+			}
+		}
+	} else {
+		sameWord = g.pairWise("same_word", slotWord)
+	}
 	lead := g.leaders(pend, sameBank)
 	served := g.served(pend, lead, sameWord, isAtomic)
 
-	// Lane words served this pass, and what stays pending.
+	// Lane words served this pass, and what stays pending. No pass is made
+	// while the queue could not take a response two cycles from now, so
+	// whether a pass is made depends on registers and rsp_ready_i alone.
 	servedLW := g.laneWords(wsel, served)
 	left := g.wire("pend_left", g.and(curPend, g.not(servedLW)), "lane words pending after this pass")
-	wouldBeLast := g.wire("would_be_last", g.not(g.nonzero(left)), "this pass would be the instruction's last")
+	// The pass ends its phase when it serves every pending slot, and its
+	// instruction when no later phase has a lane word (from registers).
+	var unserved []sig
+	for s := range slotPend {
+		unserved = append(unserved, g.and(slotPend[s], g.not(g.bit(served, s))))
+	}
+	phaseDone := g.wire("phase_done", g.not(g.nonzero(g.concat(unserved...))), "the pass serves every pending slot: it ends its phase")
+	noLater := g.wire("no_later_phase", g.not(g.nonzero(g.nextPhase(cur.phases, cur.phase))), "no later phase has a lane word")
+	wouldBeLast := g.wire("would_be_last", g.and(phaseDone, noLater), "this pass is the instruction's last")
 	qNZ := g.nonzero(q)
 	pop := g.wire("pop", g.and(qNZ, rspReady), "the queue's head leaves at the end of this cycle")
 	// room: Q - pop + S2 <= 1 (S2: a last pass in stage 2).
@@ -259,10 +284,9 @@ func (g *shm) build() {
 	s2LastValid := g.and(s2Valid, s2Last)
 	room := g.wire("room", g.or(qAfter0, g.and(qAfter1, g.not(s2LastValid))), "the queue can take a response two cycles from now")
 	notRst := g.not(rst)
-	passMade := g.wire("pass", g.and(curValid, notRst, g.or(g.not(wouldBeLast), room)), "the bank stage makes a pass this cycle")
+	passMade := g.wire("pass", g.and(curValid, notRst, room), "the bank stage makes a pass this cycle")
 	last := g.wire("last", g.and(passMade, wouldBeLast), "the pass is the instruction's last")
-	reqReady := g.wire("ready", g.and(notRst, g.or(g.not(curValid), last)), "req_ready_o")
-	accept := g.wire("accept", g.and(reqValid, reqReady), "an instruction is taken this cycle")
+	reqReady := done(passMade, last, left, g.and(passMade, phaseDone))
 
 	// Bank requests of this pass: leader per bank.
 	bankSel := make([][]sig, g.NS) // bankSel[s][b]: slot s is on bank b
@@ -283,9 +307,12 @@ func (g *shm) build() {
 	if g.C > 1 {
 		allHalves = g.wire("slot_halves", g.concat(slotHalf...), "every slot's half of the bank word (32-bit accesses)")
 	}
-	type bankReq struct{ re, we, row, wdata, wmask, cmp, half sig }
+	type bankReq struct {
+		re, we, row, cmp, half sig
+		storeSel               []sig // per 32-bit chunk: the served slots that write it
+	}
 	breq := make([]bankReq, g.N)
-	var raddrs, wdatas, cmps, rdatas, atomics nl.Bus // for the parts' timing paths
+	var raddrs, cmps, rdatas, atomics, storeIn nl.Bus // for the parts' timing paths
 	for b := 0; b < g.N; b++ {
 		var leadHere, servedHere []sig
 		for s := 0; s < g.NS; s++ {
@@ -303,21 +330,15 @@ func (g *shm) build() {
 			we:  g.and(doWrite, used),
 			row: g.part(allRows, leader, g.R),
 		}
-		// Stores: per 32-bit chunk, the highest served slot that writes it.
-		var wd, wm []sig
+		// Stores: per 32-bit chunk, the served slots that write it; stage
+		// 2 takes the highest one's data (storeData).
 		for c := 0; c < g.C; c++ {
 			var sel []sig
-			var vals []sig
 			for s := 0; s < g.NS; s++ {
 				sel = append(sel, g.and(g.bit(sh, s), g.bit(slotMask[s], c)))
-				vals = append(vals, g.slice(slotData[s], 32*c+31, 32*c))
 			}
-			selW := g.wire(fmt.Sprintf("store_sel_%d_%d", b, c), g.concat(sel...), "")
-			wd = append(wd, g.highest(fmt.Sprintf("store_data_%d_%d", b, c), selW, vals))
-			wm = append(wm, g.nonzero(selW))
+			r.storeSel = append(r.storeSel, g.wire(fmt.Sprintf("store_sel_%d_%d", b, c), g.concat(sel...), ""))
 		}
-		r.wdata, r.wmask = g.concat(wd...), g.concat(wm...)
-		wdatas = append(wdatas, r.wdata.n...)
 		if u.HasAtomic(specs.ShmemCAS) {
 			// CAS: the leader's compare value (its operand is the store
 			// data the leader alone puts on the bank).
@@ -362,6 +383,15 @@ func (g *shm) build() {
 		}
 		s2SlotHalf = append(s2SlotHalf, h)
 	}
+	// The slots' store data, for stage 2's store crossbar.
+	var s2SlotData []sig
+	var storeFrom nl.Bus
+	for s := 0; s < g.NS; s++ {
+		d := g.reg(fmt.Sprintf("s2_slot_wdata_%d", s), g.WB, "")
+		g.next(d, noClear, slotData[s])
+		s2SlotData = append(s2SlotData, d)
+		storeFrom = append(storeFrom, d.n...)
+	}
 	g.next(s2Valid, rst, passMade)
 	g.next(s2Last, rst, last)
 	g.next(s2Width, noClear, curWidth)
@@ -374,19 +404,16 @@ func (g *shm) build() {
 	}
 
 	// The banks, and stage 2 per bank.
-	notRst2 := notRst
 	bankWord := make([]sig, g.N)
 	for b := 0; b < g.N; b++ {
 		r := breq[b]
 		name := fmt.Sprintf("bank%d", b)
 		sWE := g.reg(fmt.Sprintf("s2_we_%d", b), 1, "")
 		sRow := g.reg(fmt.Sprintf("s2_row_%d", b), g.R, "")
-		sWD := g.reg(fmt.Sprintf("s2_wdata_%d", b), g.WB, "")
-		sWM := g.reg(fmt.Sprintf("s2_wmask_%d", b), g.C, "")
 		g.next(sWE, rst, r.we)
 		g.next(sRow, noClear, r.row)
-		g.next(sWD, noClear, r.wdata)
-		g.next(sWM, noClear, r.wmask)
+		sWD, sWM := g.storeData(b, r.storeSel, s2SlotData)
+		storeIn = append(storeIn, sWD.n...)
 		rdata := g.memory(name, b)
 		rdatas = append(rdatas, rdata.n...)
 		// Forwarding: the write made at the edge that read this word.
@@ -431,7 +458,7 @@ func (g *shm) build() {
 			wdata = g.mux(s2Atomic, aData, sWD)
 			wmask = g.mux(s2Atomic, aMask, sWM)
 		}
-		we := g.and(sWE, notRst2)
+		we := g.and(sWE, notRst)
 		addrBits := nl.MemoryAddrBits(g.depth)
 		waddr := g.fit(sRow, addrBits)
 		g.memoryPorts(name, r.re, g.fit(r.row, addrBits), we, waddr, wdata, wmask)
@@ -447,16 +474,30 @@ func (g *shm) build() {
 	merged := g.wire("acc_merged", g.or(acc, passData), "acc with this pass's words")
 
 	// The parts, timed on their own (timing reports each path).
-	var slotBanks, slotWords nl.Bus
+	var slotBanks, slotKeys nl.Bus // the arbitration's inputs: each slot's bank and word (or row)
 	for s := range banks {
 		slotBanks = append(slotBanks, banks[s].n...)
-		slotWords = append(slotWords, slotWord[s].n...)
+		if g.front {
+			slotKeys = append(slotKeys, rows[s].n...)
+		} else {
+			slotKeys = append(slotKeys, slotWord[s].n...)
+		}
 	}
-	g.b.Path("request_check", "req_addr_i, req_op_i and req_width_i to the refusal of the offered instruction", append(append(nl.Bus{}, reqAddr.n...), reqOp.n...), reqErr.n)
-	g.b.Path("bank_hash", "the held addresses to each slot's bank (slot selection by phase and width, then the hash)", curAddr.n, slotBanks)
-	g.b.Path("arbitration", "each slot's word and bank to the slots served (pairwise compares, bank leaders, broadcast)", append(slotWords, slotBanks...), served.n)
-	g.b.Path("address_crossbar", "each slot's word to the banks' read addresses (leader's row by a multiplexer tree)", slotWords, raddrs)
-	g.b.Path("store_crossbar", "the held data to the banks' write data (highest served lane per 32-bit chunk)", curData.n, wdatas)
+	g.b.Path("request_check", "req_addr_i, req_op_i and req_width_i to the refusal of the offered instruction", append(append(nl.Bus{}, reqAddr.n...), reqOp.n...), req.err.n)
+	if g.front {
+		var lwBanks nl.Bus
+		for _, b := range req.lwBank {
+			lwBanks = append(lwBanks, b.n...)
+		}
+		g.b.Path("bank_hash", "the offered addresses to each lane word's bank (the hash, as the instruction is taken)", reqAddr.n, lwBanks)
+		g.b.Path("arbitration", "each slot's bank and row to the slots served (slot selection by phase and width, pairwise compares, bank leaders, broadcast)", append(slotKeys, slotBanks...), served.n)
+		g.b.Path("address_crossbar", "each slot's row to the banks' read addresses (leader's row by a multiplexer tree)", slotKeys, raddrs)
+	} else {
+		g.b.Path("bank_hash", "the held addresses to each slot's bank (slot selection by phase and width, then the hash)", curAddr.n, slotBanks)
+		g.b.Path("arbitration", "each slot's word and bank to the slots served (pairwise compares, bank leaders, broadcast)", append(slotKeys, slotBanks...), served.n)
+		g.b.Path("address_crossbar", "each slot's word to the banks' read addresses (leader's row by a multiplexer tree)", slotKeys, raddrs)
+	}
+	g.b.Path("store_crossbar", "stage 2's slot data to the banks' store data (highest served slot per 32-bit chunk)", storeFrom, storeIn)
 	g.b.Path("data_return", "the banks' read data to the response being gathered (forwarding, bank to slot, slot to lane)", rdatas, merged.n)
 	if len(cmps) > 0 {
 		g.b.Path("compare_crossbar", "the held CAS compare values to each bank's (the leader's, by phase and width, then a multiplexer tree)", curCmp.n, cmps)
@@ -484,28 +525,15 @@ func (g *shm) build() {
 	qNext = g.mux(pop, g.dec(qNext), qNext)
 	g.next(q, rst, qNext)
 
-	// The bank stage's next instruction.
-	g.next(curValid, rst, g.or(accept, g.and(curValid, g.not(last))))
-	g.next(curOp, noClear, g.mux(accept, reqOp, curOp))
-	g.next(curWidth, noClear, g.mux(accept, reqWidth, curWidth))
-	g.next(curErr, noClear, g.mux(accept, reqErr, curErr))
-	g.next(curActive, noClear, g.mux(accept, reqActive, curActive))
-	var held []sig
-	for l := 0; l < L; l++ {
-		held = append(held, g.slice(g.laneAddr(reqAddr, l), A-1, g.alo))
-	}
-	g.next(curAddr, noClear, g.mux(accept, g.concat(held...), curAddr))
-	g.next(curData, noClear, g.mux(accept, reqData, curData))
-	if u.HasAtomic(specs.ShmemCAS) {
-		g.next(curCmp, noClear, g.mux(accept, reqCmp, curCmp))
-	}
-	startPend := g.wire("start_pend", g.mux(reqErr, g.konst(0, L*g.kmax), g.wire("req_lane_words", g.expandActive(g.widthSelect(reqWidth), reqActive), "bit l*kmax+j: word j of active lane l")), "the lane words of the offered instruction")
-	g.next(curPend, rst, g.mux(accept, startPend, g.mux(passMade, left, curPend)))
-	g.next(curPasses, noClear, g.mux(accept, g.konst(0, g.pb), g.mux(passMade, g.add(curPasses, g.konst(1, g.pb)), curPasses)))
+	g.next(curPasses, rst, g.mux(last, g.konst(0, g.pb), g.mux(passMade, g.add(curPasses, g.konst(1, g.pb)), curPasses)))
 
 	// Outputs.
 	head := g.mux(qNZ, e0, g.konst(0, entryW))
-	g.output("req_ready_o", reqReady, "the instruction on req_* is taken at the end of this cycle (combinational in rst and rsp_ready_i)")
+	readyDoc := "the instruction on req_* is taken at the end of this cycle (combinational in rst and rsp_ready_i)"
+	if g.front {
+		readyDoc = "the instruction on req_* is taken at the end of this cycle (from rst and registers: a buffer is free)"
+	}
+	g.output("req_ready_o", reqReady, readyDoc)
 	g.output("rsp_valid_o", qNZ, "a response is on rsp_*, held until rsp_ready_i")
 	o := 0
 	g.output("rsp_data_o", g.slice(head, o+L*g.maxW-1, o), fmt.Sprintf("%d bits per lane: load data, or an atomic's old value; 0 for stores, inactive lanes and refused instructions", g.maxW))

@@ -69,16 +69,29 @@ func (g *shm) encode(onehot sig) sig {
 	return g.concat(out...)
 }
 
-// highest is vals[i] for the highest set bit i of sel (0 when none).
+// highest is vals[i] for the highest set bit i of sel (0 when none): a
+// binary tree of multiplexers, each taking its upper half when any of
+// that half's bits is set, so its depth is log2(len(vals)), not
+// len(vals). Nodes spanning 4 or more values are wires of their own
+// (name_LO_HI), so that the RTL reads short lines.
 func (g *shm) highest(name string, sel sig, vals []sig) sig {
-	r := g.konst(0, vals[0].w())
-	for i := range vals {
-		r = g.mux(g.bit(sel, i), vals[i], r)
-		if i%4 == 3 && i < len(vals)-1 { // keep the RTL's lines short
-			r = g.wire(fmt.Sprintf("%s_%d", name, i), r, "")
+	var node func(lo, hi int) (any, val sig)
+	node = func(lo, hi int) (any, val sig) {
+		if hi-lo == 1 {
+			return g.bit(sel, lo), vals[lo]
 		}
+		mid := lo + (hi-lo+1)/2
+		anyLo, valLo := node(lo, mid)
+		anyHi, valHi := node(mid, hi)
+		any, val = g.or(anyLo, anyHi), g.mux(anyHi, valHi, valLo)
+		if hi-lo >= 4 && hi-lo < len(vals) {
+			any = g.wire(fmt.Sprintf("%s_any_%d_%d", name, lo, hi-1), any, "")
+			val = g.wire(fmt.Sprintf("%s_%d_%d", name, lo, hi-1), val, "")
+		}
+		return any, val
 	}
-	return r
+	any, val := node(0, len(vals))
+	return g.mux(any, val, g.konst(0, val.w()))
 }
 
 // fit zero-extends or truncates x to w bits.
@@ -124,13 +137,12 @@ func (g *shm) laneWordAddr(addr sig, l int, wd shmWidth, j int) sig {
 	return g.concat(g.konst(uint64(j), kb), hi)
 }
 
-// slots sets g.phase (per width, the current phase: the first with a
-// pending lane word, one-hot) and returns each slot's word and whether it
-// is pending.
-func (g *shm) slots(wsel []sig, addr, pend sig) (words, pending []sig) {
-	g.phase = make([][]sig, len(g.widths))
+// phasesOf is, for the lane words pend of an instruction of the width
+// wsel selects, one bit per (width, phase) in phase order (g.phaseAt):
+// the phases with a lane word.
+func (g *shm) phasesOf(wsel []sig, pend sig) sig {
+	var out []sig
 	for i, wd := range g.widths {
-		var any []sig
 		for p := 0; p < wd.phases; p++ {
 			var lw []sig
 			for l := p * wd.G; l < min(g.L, (p+1)*wd.G); l++ {
@@ -138,29 +150,86 @@ func (g *shm) slots(wsel []sig, addr, pend sig) (words, pending []sig) {
 					lw = append(lw, g.bit(pend, l*g.kmax+j))
 				}
 			}
-			any = append(any, g.nonzero(g.concat(lw...)))
+			out = append(out, g.and(wsel[i], g.nonzero(g.concat(lw...))))
 		}
-		anyW := g.wire(fmt.Sprintf("phase_pending_w%d", wd.w), g.concat(any...), fmt.Sprintf("%d-bit accesses: phases with a pending lane word", wd.w))
-		first := g.firstSet(anyW)
+	}
+	return g.concat(out...)
+}
+
+// numPhases is the number of (width, phase) pairs: the width of the
+// phase registers.
+func (g *shm) numPhases() int {
+	n := 0
+	for _, wd := range g.widths {
+		n += wd.phases
+	}
+	return n
+}
+
+// nextPhase is the first phase of phases after the one-hot cur (the
+// first of all when cur is 0), one-hot; 0 when none.
+func (g *shm) nextPhase(phases, cur sig) sig {
+	none := g.not(g.nonzero(cur))
+	mask := make([]sig, phases.w()) // mask[c]: c is after cur
+	for c := range mask {
+		mask[c] = none
+		if c > 0 {
+			mask[c] = g.or(g.nonzero(g.slice(cur, c-1, 0)), none)
+		}
+	}
+	return g.firstSet(g.and(phases, g.concat(mask...)))
+}
+
+// slots sets g.phase from the phase register curPhase (one bit per
+// (width, phase), phasesOf's order) and returns whether each slot is
+// pending.
+func (g *shm) slots(curPhase, pend sig) (pending []sig) {
+	g.phase = make([][]sig, len(g.widths))
+	c := 0
+	for i, wd := range g.widths {
 		for p := 0; p < wd.phases; p++ {
-			doc := ""
-			if p == 0 {
-				doc = fmt.Sprintf("%d-bit accesses: phase p is the current one", wd.w)
-			}
-			g.phase[i] = append(g.phase[i], g.wire(fmt.Sprintf("phase_w%d_%d", wd.w, p), g.and(wsel[i], g.bit(first, p)), doc))
+			g.phase[i] = append(g.phase[i], g.bit(curPhase, c))
+			c++
 		}
 	}
 	for s := 0; s < g.NS; s++ {
-		var sels, ws, ps []sig
+		var sels, ps []sig
+		g.eachSlot(s, func(sel sig, wd shmWidth, lane, j int) {
+			sels = append(sels, sel)
+			ps = append(ps, g.bit(pend, lane*g.kmax+j))
+		})
+		pending = append(pending, g.wire(fmt.Sprintf("slot_pend_%d", s), g.orMux(sels, ps), ""))
+	}
+	return pending
+}
+
+// slotWords is each slot's word address this pass (after slots).
+func (g *shm) slotWords(addr sig) []sig {
+	var words []sig
+	for s := 0; s < g.NS; s++ {
+		var sels, ws []sig
 		g.eachSlot(s, func(sel sig, wd shmWidth, lane, j int) {
 			sels = append(sels, sel)
 			ws = append(ws, g.laneWordAddr(addr, lane, wd, j))
-			ps = append(ps, g.bit(pend, lane*g.kmax+j))
 		})
 		words = append(words, g.wire(fmt.Sprintf("slot_word_%d", s), g.orMux(sels, ws), ""))
-		pending = append(pending, g.wire(fmt.Sprintf("slot_pend_%d", s), g.orMux(sels, ps), ""))
 	}
-	return words, pending
+	return words
+}
+
+// slotPick is each slot's value this pass (after slots) among a value per
+// lane word (index l*kmax+j), as wires name_S.
+func (g *shm) slotPick(name string, lw []sig) []sig {
+	var out []sig
+	for s := 0; s < g.NS; s++ {
+		var sels, vs []sig
+		g.eachSlot(s, func(sel sig, _ shmWidth, lane, j int) {
+			sels = append(sels, sel)
+			vs = append(vs, lw[lane*g.kmax+j])
+		})
+		out = append(out, g.wire(fmt.Sprintf("%s_%d", name, s), g.orMux(sels, vs), ""))
+	}
+	return out
 }
 
 // eachSlot calls f for every (width, phase) in which slot s holds a lane
@@ -355,7 +424,6 @@ func (g *shm) refusal(op, width, active, addr sig) sig {
 
 // atomic is the value an atomic op writes over old.
 func (g *shm) atomic(b int, op, old, operand, cmp sig) sig {
-	r := old
 	sign := g.konst(1<<31, 32)
 	// One comparator for the four min/max ops: signed ones flip the
 	// sign bits first.
@@ -363,6 +431,9 @@ func (g *shm) atomic(b int, op, old, operand, cmp sig) sig {
 	flip := g.mux(signed, sign, g.konst(0, 32))
 	less := g.lt(g.xor(old, flip), g.xor(operand, flip))
 	slt, ult := less, less
+	// The result: the op's value, selected by the decoded op (one level
+	// of AND-OR, not a chain of multiplexers through every op).
+	var sels, vals []sig
 	for _, code := range g.u.Atomics {
 		var v sig
 		switch code {
@@ -387,9 +458,10 @@ func (g *shm) atomic(b int, op, old, operand, cmp sig) sig {
 		case specs.ShmemCAS:
 			v = g.mux(g.eq(old, cmp), operand, old)
 		}
-		r = g.wire(fmt.Sprintf("atomic_%d_%s", b, code), g.mux(g.eqConst(op, int(code)), v, r), "")
+		sels = append(sels, g.eqConst(op, int(code)))
+		vals = append(vals, g.wire(fmt.Sprintf("atomic_%d_%s", b, code), v, ""))
 	}
-	return r
+	return g.orMux(sels, vals)
 }
 
 // gather is the response data a pass adds: each lane word the pass
@@ -446,22 +518,38 @@ func (g *shm) header() []string {
 	bank := fmt.Sprintf("word address mod %d", g.N)
 	if u.Hash != nil {
 		bank = "module " + g.hash.Name + " on the word address (one instance per slot)"
+		if g.front {
+			bank = "module " + g.hash.Name + " on the word address (one instance per lane word, as the instruction is taken)"
+		}
 	}
-	return []string{
+	hold := []string{
+		"storage). An instruction is accepted at the end of a cycle with req_valid_i & req_ready_o; the bank stage holds one",
+		"instruction (req_ready_o = !rst & (none held | its last pass is made this cycle)) and makes one pass per cycle:",
+	}
+	if g.front {
+		hold = []string{
+			fmt.Sprintf("storage). Front end for clock_fo4 = %g (%s): two instruction buffers; req_ready_o = !rst & a buffer is", u.Clock.ClockFO4, u.Clock.TimingMode),
+			"free. An instruction is accepted at the end of a cycle with req_valid_i & req_ready_o; the bank stage serves the",
+			"buffers in turn, one pass per cycle:",
+		}
+	}
+	h := []string{
 		fmt.Sprintf("Shared memory: %d lanes, %d bytes in %d banks of %d-byte words (%d words each), widths %v, atomics %v.", g.L, u.Bytes, g.N, u.BankBytes, g.depth, u.Widths, u.Atomics),
 		"Bank of a word: " + bank + ".",
-		"Latency L = 3: with req_valid_i and rsp_ready_i high, the response of instruction k is on rsp_* in cycle",
-		"T0 + (P0 + ... + Pk) - 1 + 3, where T0 is the cycle instruction 0 is accepted and Pj its passes (rsp_passes_o).",
+		fmt.Sprintf("Latency L = %d: with req_valid_i and rsp_ready_i high, the response of instruction k is on rsp_* in cycle", specs.ShmemLatency),
+		fmt.Sprintf("T0 + (P0 + ... + Pk) - 1 + %d, where T0 is the cycle instruction 0 is accepted and Pj its passes (rsp_passes_o).", specs.ShmemLatency),
 		"Protocol: clocked at the rising edge of clk, synchronous active-high rst (drops every instruction in flight, keeps the",
-		"storage). An instruction is accepted at the end of a cycle with req_valid_i & req_ready_o; the bank stage holds one",
-		"instruction and makes one pass per cycle: lanes in phases of max(1, banks / k) lanes (k = bank words per lane); a",
-		"phase takes as many passes as the most distinct words in one bank (broadcast), atomics as many as the most active",
-		"lanes in one bank, applied in lane order. The last pass waits while the two-entry response queue would overflow",
-		"(Q - pop + S2 > 1). Writes reach the banks the cycle after their pass and are forwarded to the next pass's reads.",
+	}
+	h = append(h, hold...)
+	return append(h,
+		"lanes in phases of max(1, banks / k) lanes (k = bank words per lane); a phase takes as many passes as the most",
+		"distinct words in one bank (broadcast), atomics as many as the most active lanes in one bank, applied in lane order.",
+		"No pass is made while the two-entry response queue could overflow (Q - pop + S2 > 1). Writes reach the banks the",
+		"cycle after their pass and are forwarded to the next pass's reads.",
 		"Refused (rsp_error_o = 1, one pass, nothing changes): an unsupported op or width, an atomic wider than 32 bits, an",
 		"active lane misaligned or past the capacity. Responses leave in order, held while rsp_ready_i is low.",
 		"See docs/shared-memory.md.",
-	}
+	)
 }
 
 // inline places a copy of the combinational design sub in both views as
@@ -507,4 +595,22 @@ func (g *dual) inline(prefix string, sub *nl.Design, in map[string]sig) map[stri
 		res[p.Name] = sig{outs[p.Name], nl.Ref(prefix+"_"+p.Name, p.Width())}
 	}
 	return res
+}
+
+// storeData is bank b's store data and chunk mask in stage 2: per 32-bit
+// chunk, the data of the highest slot that the pass served there and
+// that writes the chunk (sel, registered here from the bank stage).
+func (g *shm) storeData(b int, sel, slotData []sig) (data, mask sig) {
+	var wd, wm []sig
+	for c, sc := range sel {
+		r := g.reg(fmt.Sprintf("s2_store_sel_%d_%d", b, c), g.NS, "")
+		g.next(r, noClear, sc)
+		vals := make([]sig, g.NS)
+		for s := range vals {
+			vals[s] = g.slice(slotData[s], 32*c+31, 32*c)
+		}
+		wd = append(wd, g.highest(fmt.Sprintf("store_data_%d_%d", b, c), r, vals))
+		wm = append(wm, g.nonzero(r))
+	}
+	return g.wire(fmt.Sprintf("store_wdata_%d", b), g.concat(wd...), ""), g.wire(fmt.Sprintf("store_wmask_%d", b), g.concat(wm...), "")
 }

@@ -40,10 +40,14 @@ import (
 //     the banks of the accept cycle's configuration (a configuration must
 //     be held while instructions are in the unit).
 //   - Timing: CUR holds one instruction; its passes run in consecutive
-//     cycles from the cycle after acceptance, except that the last waits
+//     cycles from the cycle after acceptance, except that no pass is made
 //     while Q - pop + S2 > 1 (Q responses queued at the cycle's start, pop
 //     = Q > 0 && rsp_ready_i, S2 = the previous cycle made a last pass).
-//     req_ready_o = !rst && (CUR empty || CUR makes its last pass). The
+//     req_ready_o = !rst && (CUR empty || CUR makes its last pass). With
+//     clock_fo4 (the pipelined front end) NEXT holds a second instruction:
+//     req_ready_o = !rst && !(CUR and NEXT both full); an instruction
+//     taken while CUR is empty (or makes its last pass) is CUR the next
+//     cycle, else NEXT, which becomes CUR after CUR's last pass. The
 //     response of a last pass in cycle c enters the two-entry FIFO at the
 //     end of c+1.
 //   - rst: outputs still show the queue head; at the end of the cycle
@@ -80,8 +84,10 @@ type SharedMemoryModel struct {
 	bankGen  []uint32
 	gen      uint32
 
-	slots     [4]shmSlot
+	front     bool // clock_fo4: NEXT exists
+	slots     [5]shmSlot
 	cur, s2   int // slot indices, -1 when empty
+	next      int // with front: the instruction behind CUR, -1 when none
 	curDone   int // passes CUR made
 	curPassed bool
 	q         [2]int
@@ -136,7 +142,7 @@ func NewSharedMemory(u *specs.SharedMemory) (*SharedMemoryModel, error) {
 	if len(u.Widths) == 0 {
 		return nil, fmt.Errorf("no access width")
 	}
-	m := &SharedMemoryModel{lanes: u.Lanes, bankBytes: u.BankBytes, bytes: u.Bytes, words: u.Bytes / u.BankBytes, cur: -1, s2: -1}
+	m := &SharedMemoryModel{lanes: u.Lanes, bankBytes: u.BankBytes, bytes: u.Bytes, words: u.Bytes / u.BankBytes, cur: -1, s2: -1, next: -1, front: u.Clock.ClockFO4 > 0}
 	m.addrBits = clog2(u.Bytes)
 	for _, w := range u.Widths {
 		c, ok := specs.ShmemWidthOf(w)
@@ -212,7 +218,7 @@ func (m *SharedMemoryModel) Ports() []Port { return m.ports }
 // instructions in flight are dropped as by rst).
 func (m *SharedMemoryModel) Reset() {
 	m.dropInFlight()
-	m.cur, m.s2, m.qn, m.curDone, m.curPassed = -1, -1, 0, 0, false
+	m.cur, m.s2, m.next, m.qn, m.curDone, m.curPassed = -1, -1, -1, 0, 0, false
 }
 
 // Known reports whether the n bytes at addr all hold values the model
@@ -312,14 +318,13 @@ func (m *SharedMemoryModel) Cycle(in, out [][]uint64) {
 		s2 = 1
 	}
 	passed, last := false, false
-	if m.cur >= 0 {
-		if m.curDone < m.slots[m.cur].passes-1 {
-			passed = true
-		} else if Q-b2i(pop)+s2 <= 1 {
-			passed, last = true, true
-		}
+	if m.cur >= 0 && Q-b2i(pop)+s2 <= 1 {
+		passed, last = true, m.curDone == m.slots[m.cur].passes-1
 	}
 	ready := m.cur < 0 || last
+	if m.front {
+		ready = m.cur < 0 || m.next < 0
+	}
 	out[0][0] = uint64(b2i(ready))
 	// The rising edge.
 	if pop {
@@ -338,6 +343,9 @@ func (m *SharedMemoryModel) Cycle(in, out [][]uint64) {
 	}
 	if last {
 		m.s2, m.cur = m.cur, -1
+		if m.next >= 0 {
+			m.cur, m.curDone, m.curPassed, m.next = m.next, 0, false, -1
+		}
 	}
 	if ready && in[1][0]&1 == 1 {
 		m.accept(in)
@@ -370,6 +378,9 @@ func (m *SharedMemoryModel) writeOutputs(out [][]uint64) {
 // previous cycle: exactly when none of their passes had landed, else by
 // making the bytes they write unknown.
 func (m *SharedMemoryModel) dropInFlight() {
+	if m.next >= 0 {
+		m.undo(m.next, false)
+	}
 	if m.cur >= 0 {
 		m.undo(m.cur, m.curDone-b2i(m.curPassed) > 0)
 	}
@@ -395,7 +406,7 @@ func (m *SharedMemoryModel) undo(slot int, partial bool) {
 // freeSlot is a slot that holds no instruction in flight or queued.
 func (m *SharedMemoryModel) freeSlot() int {
 	for i := range m.slots {
-		if i != m.cur && i != m.s2 && (m.qn < 1 || i != m.q[0]) && (m.qn < 2 || i != m.q[1]) {
+		if i != m.cur && i != m.s2 && i != m.next && (m.qn < 1 || i != m.q[0]) && (m.qn < 2 || i != m.q[1]) {
 			return i
 		}
 	}
@@ -412,14 +423,19 @@ func field(v []uint64, lo, n int) uint64 {
 	return x & lowMask(n)
 }
 
-// accept executes the instruction on the inputs and makes it CUR.
+// accept executes the instruction on the inputs and makes it CUR, or
+// NEXT when CUR holds one.
 func (m *SharedMemoryModel) accept(in [][]uint64) {
 	slot := m.freeSlot()
 	s := &m.slots[slot]
 	clear(s.data)
 	s.undo = s.undo[:0]
 	s.err = false
-	m.cur, m.curDone, m.curPassed = slot, 0, false
+	if m.cur >= 0 {
+		m.next = slot
+	} else {
+		m.cur, m.curDone, m.curPassed = slot, 0, false
+	}
 	active := in[4][0] & lowMask(m.lanes)
 	s.active = active
 	op := specs.ShmemOp(in[2][0] & 15)

@@ -166,6 +166,9 @@ type Design struct {
 	// Pipeline describes a unit pipelined at a clock period (package
 	// retime); nil for other designs.
 	Pipeline *Pipeline
+	// Protocol is what a clocked unit with a protocol of its own (the
+	// shared memory) states about its timing; nil for others.
+	Protocol *Protocol
 
 	// Paths are named timing paths of interest (e.g. one multiplexer's
 	// added delay), reported beside the critical path.
@@ -187,6 +190,18 @@ type Pipeline struct {
 	// stages are not one chain: Latency is then its slow answers', and
 	// the composer's results (the fast latency) travel beside the design.
 	RegStage []int32
+}
+
+// Protocol is the timing a clocked unit with a protocol of its own
+// states in its header.
+type Protocol struct {
+	// Latency is its response latency in cycles (the shared memory's L).
+	Latency int
+	// PeriodFO4 is the clock period its paths must fit (clock_fo4) and
+	// Mode the timing model ("sized" or "unsized") that checks them; 0
+	// and "" when none was asked for.
+	PeriodFO4 float64
+	Mode      string
 }
 
 // Path names a timing path the generator wants reported on its own: the

@@ -187,6 +187,8 @@ var sharedMemoryAttrs = []Attr{
 	{Name: "atomics", Type: "list", Doc: "Atomic operations supported, a subset of " + `["add", "smin", "smax", "umin", "umax", "and", "or", "xor", "exch", "cas"]` + " without repeats (default all; `[]` for none). Atomics are 32-bit; others are refused at run time."},
 	{Name: "bank_access_fo4", Type: "number", Doc: fmt.Sprintf("The bank macro's access time (clock to read data), in FO4; default %d, a typical small single-port SRAM macro. Give your SRAM's figure.", DefaultBankAccessFO4)},
 	{Name: "bank_setup_fo4", Type: "number", Doc: fmt.Sprintf("The bank macro's setup time of its address, data and enables before the clock, in FO4; default %d.", DefaultBankSetupFO4)},
+	{Name: "clock_fo4", Type: "number", Doc: fmt.Sprintf("Clock period in FO4, %d..%d: the memory gets a pipelined front end (two instruction buffers served in turn, req_ready_o from registers, each lane word's bank and row computed as the instruction is taken), and every register-to-register path, the bank macros' access and setup included, must fit the period under timing_mode's model; a memory that cannot is refused with its slowest path. The latency stays 3. Default: one instruction buffer, no period.", MinClockFO4, MaxClockFO4)},
+	{Name: "timing_mode", Type: "string", Doc: "With clock_fo4: the timing model the paths are checked with, `sized` (default) or `unsized`."},
 	{Name: "bank_area_per_bit", Type: "number", Doc: fmt.Sprintf("The bank macro's area per stored bit, in NAND2 equivalents; default %g (a typical small single-port SRAM macro).", DefaultBankAreaPerBit)},
 }
 
@@ -208,6 +210,9 @@ type SharedMemory struct {
 	Atomics []ShmemOp
 	// Bank macro figures.
 	BankAccessFO4, BankSetupFO4, BankAreaPerBit float64
+	// Clock is clock_fo4 and timing_mode: a pipelined front end whose
+	// stages must fit the period (checked when the unit is built).
+	Clock Clocking
 
 	// Row is the row function, set when the unit is valid (after the
 	// loader resolved the hash).
@@ -520,6 +525,7 @@ func (d *decoder) decodeSharedMemoryBlock(block *hcl.Block) (*SharedMemory, hcl.
 	m.BankAccessFO4 = bd.positive("bank_access_fo4", m.BankAccessFO4, false, maxBankFO4)
 	m.BankSetupFO4 = bd.positive("bank_setup_fo4", m.BankSetupFO4, true, maxBankFO4)
 	m.BankAreaPerBit = bd.positive("bank_area_per_bit", m.BankAreaPerBit, false, maxBankAreaPerBit)
+	m.Clock = bd.clocking()
 	if bd.failed {
 		return nil, bd.diags
 	}

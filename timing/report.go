@@ -29,7 +29,9 @@ type UnitReport struct {
 	// A variable-latency unit (the speculative coalescer at clock_fo4)
 	// answers fast warps in FastLatencyCycles and the others in
 	// LatencyCycles; its stages are not one chain, so instead of
-	// StageFO4 it reports its slowest register-to-register path.
+	// StageFO4 it reports its slowest register-to-register path. A
+	// clocked unit with a protocol of its own (the shared memory) states
+	// LatencyCycles, and at its clock_fo4 the same slowest path.
 	FastLatencyCycles int     `json:"fast_latency_cycles,omitempty"`
 	WorstStageFO4     float64 `json:"worst_stage_fo4,omitempty"`
 	*Result
@@ -48,6 +50,16 @@ type Variable struct {
 // from its design, timing its stages under the model that cut them; v
 // is the composer's measure of a variable-latency unit, nil for others.
 func (u *UnitReport) AddPipeline(d *netlist.Design, v *Variable) error {
+	if pr := d.Protocol; pr != nil {
+		u.LatencyCycles = pr.Latency
+		if pr.PeriodFO4 > 0 {
+			w, err := SlowestPath(d, PipelineOptions(pr.Mode))
+			if err != nil {
+				return err
+			}
+			u.ClockFO4, u.TimingMode, u.WorstStageFO4 = pr.PeriodFO4, pr.Mode, w
+		}
+	}
 	p := d.Pipeline
 	if p == nil {
 		return nil
@@ -148,6 +160,12 @@ func (r *Report) writeDetails(w io.Writer) error {
 				lat = fmt.Sprintf("%d cycles, fast or slow", u.LatencyCycles)
 			}
 			fmt.Fprintf(tw, "  pipeline\t%s\tat %g FO4 (%s)\tvariable latency, slowest stage %.2f FO4\n", lat, u.ClockFO4, u.TimingMode, u.WorstStageFO4)
+		} else if u.LatencyCycles > 0 && len(u.StageFO4) == 0 {
+			at := ""
+			if u.ClockFO4 > 0 {
+				at = fmt.Sprintf("\tat %g FO4 (%s)\tslowest register-to-register path %.2f FO4", u.ClockFO4, u.TimingMode, u.WorstStageFO4)
+			}
+			fmt.Fprintf(tw, "  latency\t%d cycles%s\n", u.LatencyCycles, at)
 		} else if u.LatencyCycles > 0 {
 			st := make([]string, len(u.StageFO4))
 			for i, t := range u.StageFO4 {

@@ -114,3 +114,41 @@ func PipelineOptions(mode string) Options {
 	o.Mode = Mode(mode)
 	return o
 }
+
+// SlowestPath is the slowest register-to-register path of a clocked
+// design in FO4, the period it needs: the worst arrival, plus the setup
+// time, at a DFF's D input (SetupFO4) or a memory macro's input (the
+// macro's stated setup), or the worst arrival at an output port bit
+// (which leaves the user's logic nothing); rounded to 4 decimals. Paths
+// start at the primary inputs' drivers (arriving at 0), at DFF outputs
+// (clock to Q) and at memory read data (the macro's access time).
+func SlowestPath(d *netlist.Design, opt Options) (float64, error) {
+	nt, err := Times(d, opt)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkMemFigures(d); err != nil {
+		return 0, err
+	}
+	tau := nt.TauPerFO4
+	worst := 0.0
+	for _, g := range d.Gates {
+		if g.Kind == netlist.DFF {
+			worst = max(worst, nt.Arrival[g.In[0]]/tau+SetupFO4)
+		}
+	}
+	for mi := range d.Memories {
+		m := &d.Memories[mi]
+		for _, p := range memInputs(m) {
+			for _, b := range p.bus {
+				worst = max(worst, nt.Arrival[b]/tau+m.SetupFO4)
+			}
+		}
+	}
+	for _, p := range d.Outputs() {
+		for _, b := range p.Bits {
+			worst = max(worst, nt.Arrival[b]/tau)
+		}
+	}
+	return round4(worst), nil
+}

@@ -1,6 +1,7 @@
 package units
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -112,11 +113,22 @@ func (r *shmSim) run(ops []shmOp, lanes int) (acc []int, out []shmOut) {
 // active; rsp_passes_o of each instruction and the cycle of its response,
 // T0 + (P0 + ... + Pk) - 1 + L with L = 3, back to back from an idle
 // unit; and 32 lanes adding 1 to one word return 0..31 and leave 32.
+// The unit with the pipelined front end of clock_fo4 (two instruction
+// buffers) is held to the same table, latency included.
 func TestSharedMemory_UnitPassTable(t *testing.T) {
+	for _, clock := range []float64{0, 1000} {
+		t.Run(fmt.Sprintf("clock_fo4=%g", clock), func(t *testing.T) { unitPassTable(t, clock) })
+	}
+}
+
+func unitPassTable(t *testing.T, clock float64) {
 	u := &specs.SharedMemory{Name: "shm_table", Lanes: 32, Bytes: 16384, BankBytes: 4, Banks: 32,
 		Widths: []int{32, 64, 128}, Atomics: []specs.ShmemOp{specs.ShmemAdd},
 		BankAccessFO4: specs.DefaultBankAccessFO4, BankSetupFO4: specs.DefaultBankSetupFO4, BankAreaPerBit: specs.DefaultBankAreaPerBit,
 		Row: specs.ShmemRow{Kind: specs.RowDivide}}
+	if clock > 0 {
+		u.Clock = specs.Clocking{ClockFO4: clock, TimingMode: "sized"}
+	}
 	r := newShmSim(t, u)
 	strided := func(base, stride int) []int {
 		a := make([]int, 32)

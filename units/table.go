@@ -142,7 +142,7 @@ var table = []Family{
 		kind:       "shared_memory",
 		summary:    "shared memory: hashed banks of storage, crossbars, wide accesses, broadcast and atomics, one pass per cycle",
 		source:     "000_*, 001_*, 002_*",
-		generate:   gen.SharedMemory,
+		generate:   sharedMemoryAtClock,
 		size:       sharedMemorySize,
 		sequential: model.ForSharedMemory,
 		stimulus:   sharedMemoryStimulus,

@@ -1,0 +1,188 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/lsugen/lsugen/specs"
+)
+
+// The instructions the shared memory holds (docs/shared-memory.md): one
+// register set (cur_*) that the bank stage serves and that the next
+// instruction enters when the last pass frees it, or, with clock_fo4 (a
+// pipelined front end), two register sets (buf0_*, buf1_*) that the bank
+// stage serves in turn while the other takes the next instruction. With
+// two, req_ready_o and the loading of the request registers come from
+// registers alone, not from the pass that ends an instruction, and each
+// lane word's bank and row are computed from the request as it is taken,
+// so that the bank stage's loop holds no hash.
+
+// shmInstr is an instruction's fields: as it is taken (request), as a
+// set of registers holds it, or as the bank stage serves it. addr is each
+// lane's byte address without the bits below the narrowest width; pend
+// its lane words not served yet (bit l*kmax+j: word j of lane l).
+type shmInstr struct {
+	valid, op, width, err, active, addr, data, cmp, pend sig
+	phases                                               sig   // the (width, phase) pairs with a lane word (phasesOf)
+	phase                                                sig   // the bank stage's view only: the phase it serves, one-hot
+	lwBank, lwRow                                        []sig // front end: bank and row of lane word l*kmax+j
+}
+
+// request decodes the offered instruction into what is held.
+func (g *shm) request(valid, op, width, active, addr, data, cmp sig) shmInstr {
+	L, A := g.L, g.A
+	r := shmInstr{valid: valid, op: op, width: width, active: active, data: data, cmp: cmp}
+	r.err = g.refusal(op, width, active, addr)
+	var held []sig
+	for l := 0; l < L; l++ {
+		held = append(held, g.slice(g.laneAddr(addr, l), A-1, g.alo))
+	}
+	r.addr = g.concat(held...)
+	r.pend = g.wire("start_pend", g.mux(r.err, g.konst(0, L*g.kmax), g.wire("req_lane_words", g.expandActive(g.widthSelect(width), active), "bit l*kmax+j: word j of active lane l")), "the lane words of the offered instruction")
+	r.phases = g.wire("start_phases", g.phasesOf(g.widthSelect(width), r.pend), "its phases with a lane word: a bit per (width, phase)")
+	if g.front {
+		for l := 0; l < L; l++ {
+			base := g.slice(g.laneAddr(addr, l), A-1, g.lb)
+			for j := 0; j < g.kmax; j++ {
+				b, row := g.wordHash(fmt.Sprintf("lw_hash_%d_%d", l, j), l == 0 && j == 0, g.orLow(base, j))
+				r.lwBank = append(r.lwBank, g.wire(fmt.Sprintf("req_lw_bank_%d_%d", l, j), b, ""))
+				r.lwRow = append(r.lwRow, g.wire(fmt.Sprintf("req_lw_row_%d_%d", l, j), row, ""))
+			}
+		}
+	}
+	return r
+}
+
+// orLow is word with j ORed into its low bits: word j of a lane whose
+// first word is word (aligned to its width, so those bits are 0 where
+// the lane has a word j).
+func (g *shm) orLow(word sig, j int) sig {
+	if j == 0 {
+		return word
+	}
+	parts := make([]sig, word.w())
+	for b := range parts {
+		parts[b] = g.bit(word, b)
+		if j>>b&1 == 1 {
+			parts[b] = g.konst(1, 1)
+		}
+	}
+	return g.concat(parts...)
+}
+
+func (g *shm) regSet(prefix string, what string) shmInstr {
+	L, A, u := g.L, g.A, g.u
+	s := shmInstr{
+		valid:  g.reg(prefix+"_valid", 1, "an instruction is "+what),
+		op:     g.reg(prefix+"_op", 4, "its op"),
+		width:  g.reg(prefix+"_width", 2, "its width code"),
+		err:    g.reg(prefix+"_err", 1, "it is refused: one pass, no access"),
+		active: g.reg(prefix+"_active", L, "its active lanes"),
+		addr:   g.reg(prefix+"_addr", L*(A-g.alo), fmt.Sprintf("its lanes' byte addresses without bits %d:0 (aligned to the narrowest width: checked at acceptance)", g.alo-1)),
+		data:   g.reg(prefix+"_data", L*g.maxW, "its lanes' data"),
+		cmp:    g.konst(0, L*32),
+		pend:   g.reg(prefix+"_pend", L*g.kmax, "lane words not served yet: bit l*kmax+j is word j of lane l"),
+		phases: g.reg(prefix+"_phases", g.numPhases(), "its phases with a lane word: a bit per (width, phase), widths ascending"),
+	}
+	if u.HasAtomic(specs.ShmemCAS) {
+		s.cmp = g.reg(prefix+"_cmp", L*32, "its lanes' CAS compare values")
+	}
+	if g.front {
+		for l := 0; l < L; l++ {
+			for j := 0; j < g.kmax; j++ {
+				doc := ""
+				if l == 0 && j == 0 {
+					doc = "bank and row of each lane word (lane l, word j), from the request"
+				}
+				s.lwBank = append(s.lwBank, g.reg(fmt.Sprintf("%s_lw_bank_%d_%d", prefix, l, j), g.m, doc))
+				s.lwRow = append(s.lwRow, g.reg(fmt.Sprintf("%s_lw_row_%d_%d", prefix, l, j), g.R, ""))
+			}
+		}
+	}
+	return s
+}
+
+// load sets the registers of s: the request r when take is 1, else pend
+// (pend's own next value) and the rest kept.
+func (g *shm) load(s shmInstr, take sig, r shmInstr, rst, valid, pend sig) {
+	g.next(s.valid, rst, valid)
+	g.next(s.op, noClear, g.mux(take, r.op, s.op))
+	g.next(s.width, noClear, g.mux(take, r.width, s.width))
+	g.next(s.err, noClear, g.mux(take, r.err, s.err))
+	g.next(s.active, noClear, g.mux(take, r.active, s.active))
+	g.next(s.addr, noClear, g.mux(take, r.addr, s.addr))
+	g.next(s.data, noClear, g.mux(take, r.data, s.data))
+	if g.u.HasAtomic(specs.ShmemCAS) {
+		g.next(s.cmp, noClear, g.mux(take, r.cmp, s.cmp))
+	}
+	g.next(s.pend, rst, g.mux(take, r.pend, pend))
+	g.next(s.phases, noClear, g.mux(take, r.phases, s.phases))
+	for i := range s.lwBank {
+		g.next(s.lwBank[i], noClear, g.mux(take, r.lwBank[i], s.lwBank[i]))
+		g.next(s.lwRow[i], noClear, g.mux(take, r.lwRow[i], s.lwRow[i]))
+	}
+}
+
+// hold declares the instruction registers and returns the bank stage's
+// view of them, and done, which sets their next values from this cycle's
+// pass (made, last, the lane words left, and advance: the pass ends its
+// phase) and returns req_ready_o.
+func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(pass, last, left, advance sig) sig) {
+	notRst := g.not(rst)
+	phase := g.reg("cur_phase", g.numPhases(), "the phase the bank stage serves, one-hot (0: none)")
+	first := func(phases sig) sig { return g.firstSet(phases) }
+	if !g.front {
+		s := g.regSet("cur", "in the bank stage")
+		cur = s
+		cur.phase = phase
+		return cur, func(pass, last, left, advance sig) sig {
+			ready := g.wire("ready", g.and(notRst, g.or(g.not(s.valid), last)), "req_ready_o")
+			accept := g.wire("accept", g.and(r.valid, ready), "an instruction is taken this cycle")
+			g.load(s, accept, r, rst, g.or(accept, g.and(s.valid, g.not(last))), g.mux(pass, left, s.pend))
+			g.next(phase, rst, g.mux(accept, first(r.phases), g.mux(advance, g.nextPhase(s.phases, phase), phase)))
+			return ready
+		}
+	}
+	b0 := g.regSet("buf0", "in buffer 0")
+	b1 := g.regSet("buf1", "in buffer 1")
+	ptr := g.reg("serve", 1, "the buffer the bank stage serves (the older instruction)")
+	pick := func(name string, x1, x0 sig) sig { return g.wire("cur_"+name, g.mux(ptr, x1, x0), "") }
+	cur = shmInstr{
+		valid: pick("valid", b1.valid, b0.valid), op: pick("op", b1.op, b0.op), width: pick("width", b1.width, b0.width),
+		err: pick("err", b1.err, b0.err), active: pick("active", b1.active, b0.active), addr: pick("addr", b1.addr, b0.addr),
+		data: pick("data", b1.data, b0.data), pend: pick("pend", b1.pend, b0.pend), phases: pick("phases", b1.phases, b0.phases),
+		phase: phase,
+	}
+	cur.cmp = g.konst(0, g.L*32)
+	if g.u.HasAtomic(specs.ShmemCAS) {
+		cur.cmp = pick("cmp", b1.cmp, b0.cmp)
+	}
+	for i := range b0.lwBank {
+		cur.lwBank = append(cur.lwBank, g.mux(ptr, b1.lwBank[i], b0.lwBank[i]))
+		cur.lwRow = append(cur.lwRow, g.mux(ptr, b1.lwRow[i], b0.lwRow[i]))
+	}
+	return cur, func(pass, last, left, advance sig) sig {
+		// A request enters the served buffer when both are empty, else the
+		// other; none while both are full.
+		ready := g.wire("ready", g.and(notRst, g.not(g.and(b0.valid, b1.valid))), "req_ready_o: a buffer is free")
+		accept := g.wire("accept", g.and(r.valid, ready), "an instruction is taken this cycle")
+		into1 := g.wire("accept_into_1", g.xor(ptr, cur.valid), "it enters buffer 1 (else buffer 0)")
+		take1 := g.and(accept, into1)
+		take0 := g.and(accept, g.not(into1))
+		served1, served0 := ptr, g.not(ptr)
+		end1, end0 := g.and(last, served1), g.and(last, served0)
+		g.load(b0, take0, r, rst, g.or(take0, g.and(b0.valid, g.not(end0))), g.mux(g.and(pass, served0), left, b0.pend))
+		g.load(b1, take1, r, rst, g.or(take1, g.and(b1.valid, g.not(end1))), g.mux(g.and(pass, served1), left, b1.pend))
+		g.next(ptr, rst, g.xor(ptr, last))
+		// The phase served next cycle: after a last pass, the other
+		// buffer's first (taken now, held, or none); when the unit is
+		// empty, the first of the instruction taken into the served
+		// buffer; after a pass that ends its phase, the next.
+		other := g.mux(ptr, b0.phases, b1.phases)
+		otherValid := g.mux(ptr, b0.valid, b1.valid)
+		takeOther := g.and(accept, g.xor(into1, ptr))
+		nextInstr := g.wire("next_phases", g.mux(takeOther, r.phases, g.mux(otherValid, other, g.konst(0, other.w()))), "phases of the instruction served after this one")
+		takeServed := g.and(accept, g.not(cur.valid))
+		g.next(phase, rst, g.mux(last, first(nextInstr), g.mux(takeServed, first(r.phases), g.mux(advance, g.nextPhase(cur.phases, phase), phase))))
+		return ready
+	}
+}

@@ -1,0 +1,42 @@
+package units
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
+)
+
+// sharedMemoryAtClock generates a shared memory and, with clock_fo4,
+// refuses it when a register-to-register path (the banks' access and
+// setup included) does not fit the period under timing_mode's model: the
+// memory's clock is a promise its report and SDC repeat, so it is checked
+// where the unit is built.
+func sharedMemoryAtClock(u *specs.SharedMemory) (*netlist.Design, hcl.Diagnostics) {
+	d, diags := gen.SharedMemory(u)
+	c := u.Clock
+	if diags.HasErrors() || d == nil || c.ClockFO4 == 0 {
+		return d, diags
+	}
+	worst, err := timing.SlowestPath(d, timing.PipelineOptions(c.TimingMode))
+	if err != nil {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot time the shared memory",
+			Detail: err.Error(), Subject: c.Range.Ptr()})
+	}
+	if worst > c.ClockFO4 {
+		res, err := timing.Analyze(d, timing.PipelineOptions(c.TimingMode))
+		where := ""
+		if err == nil {
+			where = fmt.Sprintf(" The slowest path ends at %s; `lsugen timing --mode %s` without clock_fo4 shows it.", res.Endpoint, c.TimingMode)
+		}
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot meet clock_fo4",
+			Detail: fmt.Sprintf("With its pipelined front end, %s's slowest register-to-register path is %.2f FO4 under the %s model (the bank macros' access time %g FO4 and setup %g FO4 included), more than clock_fo4 = %g. The pass loop (pending lane words, bank leaders, lanes served) cannot be cut by registers without a cycle per pass; give clock_fo4 of at least %.2f, or fewer lanes or banks, or a faster bank macro (bank_access_fo4).%s",
+				u.Name, worst, c.TimingMode, u.BankAccessFO4, u.BankSetupFO4, c.ClockFO4, worst, where),
+			Subject: c.Range.Ptr()})
+	}
+	return d, diags
+}
