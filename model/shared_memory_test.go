@@ -679,8 +679,8 @@ func TestSharedMemory_RowBijection(t *testing.T) {
 			}
 		}
 	}
-	if checked != 10 {
-		t.Errorf("%d shared memories checked, want the 5 of testdata, the 4 examples and the Fermi-like one", checked)
+	if checked != 11 {
+		t.Errorf("%d shared memories checked, want the 5 of testdata, the 5 examples and the Fermi-like one", checked)
 	}
 }
 

@@ -72,3 +72,13 @@ func TestSharedMemory_FermiOnEveryEngine(t *testing.T) {
 func TestSharedMemory_EveryRowKind(t *testing.T) {
 	lockstep(t, "testdata/shared_memory_hashes.hcl", []verify.Engine{verify.Netlist}, 30000, 5)
 }
+
+// TestSharedMemory_FrontEnd runs shared memories with the pipelined front
+// end of clock_fo4 (two instruction buffers served in turn, lane words
+// hashed as they are taken) over every kind of row and bank, the
+// Fermi-like memory among them, in lockstep with their model on the
+// netlist simulator. specs/shared_memory.hcl's shmem_mod17_fe is on every
+// engine and proved with the other examples.
+func TestSharedMemory_FrontEnd(t *testing.T) {
+	lockstep(t, "testdata/shared_memory_front.hcl", []verify.Engine{verify.Netlist}, 20000, 9)
+}
