@@ -242,24 +242,13 @@ func (g *shm) build() {
 		}
 	}
 	pend := g.wire("slot_pend", g.concat(slotPend...), "slots with a pending lane word this pass")
-	sameBank := g.pairWise("same_bank", banks)
-	var sameWord [][]sig
-	if g.front { // (bank, row) is a bijection of the word addresses
-		sameWord = make([][]sig, g.NS)
-		rowEq := g.pairWise("same_row", rows)
-		for s := range sameWord {
-			sameWord[s] = make([]sig, g.NS)
-			for t := range sameWord[s] {
-				if s != t {
-					sameWord[s][t] = g.and(sameBank[s][t], rowEq[s][t])
-				}
-			}
-		}
-	} else {
+	sameBank, sameWord := cur.sameBank, cur.sameWord // front end: from registers
+	if !g.front {
+		sameBank = g.pairWise("same_bank", banks)
 		sameWord = g.pairWise("same_word", slotWord)
 	}
 	lead := g.leaders(pend, sameBank)
-	served := g.served(pend, lead, sameWord, isAtomic)
+	served, servedBC := g.served(pend, lead, sameWord, isAtomic)
 
 	// Lane words served this pass, and what stays pending. No pass is made
 	// while the queue could not take a response two cycles from now, so
@@ -268,12 +257,13 @@ func (g *shm) build() {
 	left := g.wire("pend_left", g.and(curPend, g.not(servedLW)), "lane words pending after this pass")
 	// The pass ends its phase when it serves every pending slot, and its
 	// instruction when no later phase has a lane word (from registers).
-	var unserved []sig
-	for s := range slotPend {
-		unserved = append(unserved, g.and(slotPend[s], g.not(g.bit(served, s))))
-	}
-	phaseDone := g.wire("phase_done", g.not(g.nonzero(g.concat(unserved...))), "the pass serves every pending slot: it ends its phase")
-	noLater := g.wire("no_later_phase", g.not(g.nonzero(g.nextPhase(cur.phases, cur.phase))), "no later phase has a lane word")
+	// Both ways of serving are checked and the op picks one, so that the
+	// choice is not on the way.
+	allServed := func(sv sig) sig { return g.not(g.nonzero(g.and(pend, g.not(sv)))) }
+	phaseDone := g.wire("phase_done", g.mux(isAtomic, allServed(lead), allServed(servedBC)), "the pass serves every pending slot: it ends its phase")
+	later := g.wire("phases_later", g.laterPhases(cur.phases, cur.phase), "the phases after this one with a lane word")
+	phaseNext := g.wire("phase_next", g.firstSet(later), "the next of them, one-hot (0: none)")
+	noLater := g.wire("no_later_phase", g.not(g.nonzero(later)), "no later phase has a lane word")
 	wouldBeLast := g.wire("would_be_last", g.and(phaseDone, noLater), "this pass is the instruction's last")
 	qNZ := g.nonzero(q)
 	pop := g.wire("pop", g.and(qNZ, rspReady), "the queue's head leaves at the end of this cycle")
@@ -286,7 +276,7 @@ func (g *shm) build() {
 	notRst := g.not(rst)
 	passMade := g.wire("pass", g.and(curValid, notRst, room), "the bank stage makes a pass this cycle")
 	last := g.wire("last", g.and(passMade, wouldBeLast), "the pass is the instruction's last")
-	reqReady := done(passMade, last, left, g.and(passMade, phaseDone))
+	reqReady := done(shmPass{made: passMade, last: last, left: left, advance: g.and(passMade, phaseDone), phaseNext: phaseNext, noLater: noLater})
 
 	// Bank requests of this pass: leader per bank.
 	bankSel := make([][]sig, g.NS) // bankSel[s][b]: slot s is on bank b

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 
+	nl "github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
 )
 
@@ -22,9 +23,10 @@ import (
 // its lane words not served yet (bit l*kmax+j: word j of lane l).
 type shmInstr struct {
 	valid, op, width, err, active, addr, data, cmp, pend sig
-	phases                                               sig   // the (width, phase) pairs with a lane word (phasesOf)
-	phase                                                sig   // the bank stage's view only: the phase it serves, one-hot
-	lwBank, lwRow                                        []sig // front end: bank and row of lane word l*kmax+j
+	phases                                               sig     // the (width, phase) pairs with a lane word (phasesOf)
+	phase                                                sig     // the bank stage's view only: the phase it serves, one-hot
+	sameBank, sameWord                                   [][]sig // front end, the bank stage's view: its slots' pairs on one bank, on one word
+	lwBank, lwRow                                        []sig   // front end: bank and row of lane word l*kmax+j
 }
 
 // request decodes the offered instruction into what is held.
@@ -37,8 +39,13 @@ func (g *shm) request(valid, op, width, active, addr, data, cmp sig) shmInstr {
 		held = append(held, g.slice(g.laneAddr(addr, l), A-1, g.alo))
 	}
 	r.addr = g.concat(held...)
-	r.pend = g.wire("start_pend", g.mux(r.err, g.konst(0, L*g.kmax), g.wire("req_lane_words", g.expandActive(g.widthSelect(width), active), "bit l*kmax+j: word j of active lane l")), "the lane words of the offered instruction")
+	words := g.wire("req_lane_words", g.expandActive(g.widthSelect(width), active), "bit l*kmax+j: word j of active lane l")
+	r.pend = g.wire("start_pend", g.mux(r.err, g.konst(0, L*g.kmax), words), "the lane words of the offered instruction")
 	r.phases = g.wire("start_phases", g.phasesOf(g.widthSelect(width), r.pend), "its phases with a lane word: a bit per (width, phase)")
+	// Its first phase, from its lane words before the refusal check (a
+	// refused instruction has none pending, so its first pass serves
+	// nothing and, with no later phase in r.phases, is its last).
+	r.phase = g.wire("start_phase", g.firstSet(g.phasesOf(g.widthSelect(width), words)), "its first phase, one-hot (refusal apart)")
 	if g.front {
 		for l := 0; l < L; l++ {
 			base := g.slice(g.laneAddr(addr, l), A-1, g.lb)
@@ -102,9 +109,10 @@ func (g *shm) regSet(prefix string, what string) shmInstr {
 }
 
 // load sets the registers of s: the request r when take is 1, else pend
-// (pend's own next value) and the rest kept.
-func (g *shm) load(s shmInstr, take sig, r shmInstr, rst, valid, pend sig) {
-	g.next(s.valid, rst, valid)
+// (pend's own next value) and the rest kept; valid is cleared by
+// validClear (noClear: valid has the reset in it).
+func (g *shm) load(s shmInstr, take sig, r shmInstr, rst, validClear, valid, pend sig) {
+	g.next(s.valid, validClear, valid)
 	g.next(s.op, noClear, g.mux(take, r.op, s.op))
 	g.next(s.width, noClear, g.mux(take, r.width, s.width))
 	g.next(s.err, noClear, g.mux(take, r.err, s.err))
@@ -122,11 +130,19 @@ func (g *shm) load(s shmInstr, take sig, r shmInstr, rst, valid, pend sig) {
 	}
 }
 
+// shmPass is what the bank stage's pass decides this cycle.
+type shmPass struct {
+	made, last sig // a pass is made; it is its instruction's last
+	left       sig // the lane words pending after it
+	advance    sig // it ends its phase
+	phaseNext  sig // the served instruction's next phase with a lane word, one-hot (0: none)
+	noLater    sig // phaseNext is 0
+}
+
 // hold declares the instruction registers and returns the bank stage's
 // view of them, and done, which sets their next values from this cycle's
-// pass (made, last, the lane words left, and advance: the pass ends its
-// phase) and returns req_ready_o.
-func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(pass, last, left, advance sig) sig) {
+// pass and returns req_ready_o.
+func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig) {
 	notRst := g.not(rst)
 	phase := g.reg("cur_phase", g.numPhases(), "the phase the bank stage serves, one-hot (0: none)")
 	first := func(phases sig) sig { return g.firstSet(phases) }
@@ -134,11 +150,11 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(pass, last, lef
 		s := g.regSet("cur", "in the bank stage")
 		cur = s
 		cur.phase = phase
-		return cur, func(pass, last, left, advance sig) sig {
-			ready := g.wire("ready", g.and(notRst, g.or(g.not(s.valid), last)), "req_ready_o")
+		return cur, func(p shmPass) sig {
+			ready := g.wire("ready", g.and(notRst, g.or(g.not(s.valid), p.last)), "req_ready_o")
 			accept := g.wire("accept", g.and(r.valid, ready), "an instruction is taken this cycle")
-			g.load(s, accept, r, rst, g.or(accept, g.and(s.valid, g.not(last))), g.mux(pass, left, s.pend))
-			g.next(phase, rst, g.mux(accept, first(r.phases), g.mux(advance, g.nextPhase(s.phases, phase), phase)))
+			g.load(s, accept, r, rst, rst, g.or(accept, g.and(s.valid, g.not(p.last))), g.mux(p.made, p.left, s.pend))
+			g.next(phase, rst, g.mux(accept, r.phase, g.mux(p.advance, p.phaseNext, phase)))
 			return ready
 		}
 	}
@@ -160,7 +176,14 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(pass, last, lef
 		cur.lwBank = append(cur.lwBank, g.mux(ptr, b1.lwBank[i], b0.lwBank[i]))
 		cur.lwRow = append(cur.lwRow, g.mux(ptr, b1.lwRow[i], b0.lwRow[i]))
 	}
-	return cur, func(pass, last, left, advance sig) sig {
+	var pairBank, pairWord sig
+	if g.NS > 1 {
+		pairBank = g.reg("pair_bank", g.NS*(g.NS-1)/2, "the served phase's slot pairs (i, j), i < j, in order (0,1), (0,2), ...: on one bank")
+		pairWord = g.reg("pair_word", g.NS*(g.NS-1)/2, "the same pairs: on one word")
+		cur.sameBank, cur.sameWord = g.pairTable(pairBank), g.pairTable(pairWord)
+	}
+	return cur, func(p shmPass) sig {
+		pass, last, left, advance := p.made, p.last, p.left, p.advance
 		// A request enters the served buffer when both are empty, else the
 		// other; none while both are full.
 		ready := g.wire("ready", g.and(notRst, g.not(g.and(b0.valid, b1.valid))), "req_ready_o: a buffer is free")
@@ -169,9 +192,17 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(pass, last, lef
 		take1 := g.and(accept, into1)
 		take0 := g.and(accept, g.not(into1))
 		served1, served0 := ptr, g.not(ptr)
-		end1, end0 := g.and(last, served1), g.and(last, served0)
-		g.load(b0, take0, r, rst, g.or(take0, g.and(b0.valid, g.not(end0))), g.mux(g.and(pass, served0), left, b0.pend))
-		g.load(b1, take1, r, rst, g.or(take1, g.and(b1.valid, g.not(end1))), g.mux(g.and(pass, served1), left, b1.pend))
+		// A buffer stays full unless the bank stage serves it and makes its
+		// last pass; last, late in the cycle, passes one gate.
+		// (The reset is folded in ahead of it.)
+		full := func(take, valid, served sig) sig {
+			early := g.and(g.or(take, g.and(valid, g.not(served))), notRst)
+			notEnding := g.b.Nor(g.b.Nand(valid.n[0], served.n[0], notRst.n[0]), last.n[0])
+			e := nl.NotE(nl.OrE(nl.NotE(nl.AndE(valid.e, served.e, notRst.e)), last.e))
+			return g.or(early, sig{nl.Bus{notEnding}, e})
+		}
+		g.load(b0, take0, r, rst, noClear, full(take0, b0.valid, served0), g.mux(g.and(pass, served0), left, b0.pend))
+		g.load(b1, take1, r, rst, noClear, full(take1, b1.valid, served1), g.mux(g.and(pass, served1), left, b1.pend))
 		g.next(ptr, rst, g.xor(ptr, last))
 		// The phase served next cycle: after a last pass, the other
 		// buffer's first (taken now, held, or none); when the unit is
@@ -180,9 +211,72 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(pass, last, lef
 		other := g.mux(ptr, b0.phases, b1.phases)
 		otherValid := g.mux(ptr, b0.valid, b1.valid)
 		takeOther := g.and(accept, g.xor(into1, ptr))
-		nextInstr := g.wire("next_phases", g.mux(takeOther, r.phases, g.mux(otherValid, other, g.konst(0, other.w()))), "phases of the instruction served after this one")
+		nextFirst := g.wire("next_first_phase", g.mux(takeOther, r.phase, g.mux(otherValid, first(other), g.konst(0, other.w()))), "the first phase of the instruction served after this one")
 		takeServed := g.and(accept, g.not(cur.valid))
-		g.next(phase, rst, g.mux(last, first(nextInstr), g.mux(takeServed, first(r.phases), g.mux(advance, g.nextPhase(cur.phases, phase), phase))))
+		g.next(phase, rst, g.mux(last, nextFirst, g.mux(takeServed, r.phase, g.mux(advance, p.phaseNext, phase))))
+		if g.NS < 2 {
+			return ready
+		}
+
+		// The slot pairs of the phase served after this one, compared a
+		// cycle ahead from registers (and the request), so that the pass
+		// loop starts at registers: the served instruction's next phase
+		// while it has one, else the next instruction's first (the other
+		// buffer's, else the one taken now). They are taken when the pass
+		// ends its phase, and every cycle while nothing is served.
+		fromCur := g.and(cur.valid, g.not(p.noLater))
+		fromOther := g.and(cur.valid, p.noLater, otherValid)
+		fromReq := g.not(g.or(fromCur, fromOther))
+		nextPh := g.wire("ahead_phase", g.or(g.and(g.rep(fromCur, p.phaseNext.w()), p.phaseNext),
+			g.and(g.rep(fromOther, p.phaseNext.w()), first(other)), g.and(g.rep(fromReq, p.phaseNext.w()), r.phase)), "the phase served after this one, one-hot")
+		var aheadBank, aheadRow []sig
+		for i := range cur.lwBank {
+			ob := g.mux(ptr, b0.lwBank[i], b1.lwBank[i])
+			or := g.mux(ptr, b0.lwRow[i], b1.lwRow[i])
+			aheadBank = append(aheadBank, g.orMux([]sig{fromCur, fromOther, fromReq}, []sig{cur.lwBank[i], ob, r.lwBank[i]}))
+			aheadRow = append(aheadRow, g.orMux([]sig{fromCur, fromOther, fromReq}, []sig{cur.lwRow[i], or, r.lwRow[i]}))
+		}
+		banks := g.slotPickAt(nextPh, "ahead_bank", aheadBank)
+		rows := g.slotPickAt(nextPh, "ahead_row", aheadRow)
+		eqBank := g.pairWise("ahead_same_bank", banks)
+		eqRow := g.pairWise("ahead_same_row", rows)
+		var wb, ww []sig
+		for i := 0; i < g.NS; i++ {
+			for j := i + 1; j < g.NS; j++ {
+				wb = append(wb, eqBank[i][j])
+				ww = append(ww, g.and(eqBank[i][j], eqRow[i][j])) // (bank, row) is a bijection of the words
+			}
+		}
+		load := g.or(advance, g.not(cur.valid))
+		g.next(pairBank, noClear, g.mux(load, g.concat(wb...), pairBank))
+		g.next(pairWord, noClear, g.mux(load, g.concat(ww...), pairWord))
 		return ready
 	}
+}
+
+// rep is n copies of the one-bit x.
+func (g *shm) rep(x sig, n int) sig {
+	parts := make([]sig, n)
+	for i := range parts {
+		parts[i] = x
+	}
+	return g.concat(parts...)
+}
+
+// pairTable reads a register of pair bits (pairWise's order) as a
+// matrix.
+func (g *shm) pairTable(bits sig) [][]sig {
+	eq := make([][]sig, g.NS)
+	for i := range eq {
+		eq[i] = make([]sig, g.NS)
+	}
+	k := 0
+	for i := 0; i < g.NS; i++ {
+		for j := i + 1; j < g.NS; j++ {
+			eq[i][j] = g.bit(bits, k)
+			eq[j][i] = eq[i][j]
+			k++
+		}
+	}
+	return eq
 }

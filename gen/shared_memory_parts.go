@@ -72,26 +72,24 @@ func (g *shm) encode(onehot sig) sig {
 // highest is vals[i] for the highest set bit i of sel (0 when none): a
 // binary tree of multiplexers, each taking its upper half when any of
 // that half's bits is set, so its depth is log2(len(vals)), not
-// len(vals). Nodes spanning 4 or more values are wires of their own
-// (name_LO_HI), so that the RTL reads short lines.
+// len(vals). Each multiplexer's select is an OR tree of its own straight
+// from sel (not the OR of its children's, which would pass every level's
+// fanout of a whole word), and nodes spanning 4 or more values are wires
+// of their own (name_LO_HI), so that the RTL reads short lines.
 func (g *shm) highest(name string, sel sig, vals []sig) sig {
-	var node func(lo, hi int) (any, val sig)
-	node = func(lo, hi int) (any, val sig) {
+	var node func(lo, hi int) sig
+	node = func(lo, hi int) sig {
 		if hi-lo == 1 {
-			return g.bit(sel, lo), vals[lo]
+			return vals[lo]
 		}
 		mid := lo + (hi-lo+1)/2
-		anyLo, valLo := node(lo, mid)
-		anyHi, valHi := node(mid, hi)
-		any, val = g.or(anyLo, anyHi), g.mux(anyHi, valHi, valLo)
+		val := g.mux(g.nonzero(g.slice(sel, hi-1, mid)), node(mid, hi), node(lo, mid))
 		if hi-lo >= 4 && hi-lo < len(vals) {
-			any = g.wire(fmt.Sprintf("%s_any_%d_%d", name, lo, hi-1), any, "")
 			val = g.wire(fmt.Sprintf("%s_%d_%d", name, lo, hi-1), val, "")
 		}
-		return any, val
+		return val
 	}
-	any, val := node(0, len(vals))
-	return g.mux(any, val, g.konst(0, val.w()))
+	return g.mux(g.nonzero(sel), node(0, len(vals)), g.konst(0, vals[0].w()))
 }
 
 // fit zero-extends or truncates x to w bits.
@@ -168,7 +166,11 @@ func (g *shm) numPhases() int {
 
 // nextPhase is the first phase of phases after the one-hot cur (the
 // first of all when cur is 0), one-hot; 0 when none.
-func (g *shm) nextPhase(phases, cur sig) sig {
+func (g *shm) nextPhase(phases, cur sig) sig { return g.firstSet(g.laterPhases(phases, cur)) }
+
+// laterPhases is phases without cur and the phases before it (all of
+// them when cur is 0).
+func (g *shm) laterPhases(phases, cur sig) sig {
 	none := g.not(g.nonzero(cur))
 	mask := make([]sig, phases.w()) // mask[c]: c is after cur
 	for c := range mask {
@@ -177,7 +179,7 @@ func (g *shm) nextPhase(phases, cur sig) sig {
 			mask[c] = g.or(g.nonzero(g.slice(cur, c-1, 0)), none)
 		}
 	}
-	return g.firstSet(g.and(phases, g.concat(mask...)))
+	return g.and(phases, g.concat(mask...))
 }
 
 // slots sets g.phase from the phase register curPhase (one bit per
@@ -220,10 +222,30 @@ func (g *shm) slotWords(addr sig) []sig {
 // slotPick is each slot's value this pass (after slots) among a value per
 // lane word (index l*kmax+j), as wires name_S.
 func (g *shm) slotPick(name string, lw []sig) []sig {
+	return g.pickSlots(name, lw, g.eachSlot)
+}
+
+// slotPickAt is slotPick for the phase phase (one bit per (width,
+// phase), phasesOf's order) instead of the current one.
+func (g *shm) slotPickAt(phase sig, name string, lw []sig) []sig {
+	return g.pickSlots(name, lw, func(s int, f func(sel sig, wd shmWidth, lane, j int)) {
+		c := 0
+		for _, wd := range g.widths {
+			for p := 0; p < wd.phases; p++ {
+				if lane, j, ok := wd.slotLane(s, p, g.L); ok {
+					f(g.bit(phase, c), wd, lane, j)
+				}
+				c++
+			}
+		}
+	})
+}
+
+func (g *shm) pickSlots(name string, lw []sig, each func(s int, f func(sel sig, wd shmWidth, lane, j int))) []sig {
 	var out []sig
 	for s := 0; s < g.NS; s++ {
 		var sels, vs []sig
-		g.eachSlot(s, func(sel sig, _ shmWidth, lane, j int) {
+		each(s, func(sel sig, _ shmWidth, lane, j int) {
 			sels = append(sels, sel)
 			vs = append(vs, lw[lane*g.kmax+j])
 		})
@@ -359,7 +381,8 @@ func (g *shm) leaders(pend sig, sameBank [][]sig) sig {
 
 // served: loads and stores serve every pending slot on its bank leader's
 // word (broadcast); atomics serve the leaders alone.
-func (g *shm) served(pend, lead sig, sameWord [][]sig, atomic sig) sig {
+// bc is what loads and stores serve, for phaseDone.
+func (g *shm) served(pend, lead sig, sameWord [][]sig, atomic sig) (served, bc sig) {
 	out := make([]sig, pend.w())
 	for s := range out {
 		col := make([]sig, s+1)
@@ -369,8 +392,8 @@ func (g *shm) served(pend, lead sig, sameWord [][]sig, atomic sig) sig {
 		as := g.wire(fmt.Sprintf("word_as_%d", s), g.concat(col...), "")
 		out[s] = g.wire(fmt.Sprintf("served_bc_%d", s), g.and(g.bit(pend, s), g.nonzero(g.and(g.slice(lead, s, 0), as))), "")
 	}
-	bc := g.wire("served_broadcast", g.concat(out...), "pending slots on their bank leader's word")
-	return g.wire("served", g.mux(atomic, lead, bc), "slots served this pass")
+	bc = g.wire("served_broadcast", g.concat(out...), "pending slots on their bank leader's word")
+	return g.wire("served", g.mux(atomic, lead, bc), "slots served this pass"), bc
 }
 
 // decodeBank is one bit per bank: bank == b.
@@ -424,42 +447,46 @@ func (g *shm) refusal(op, width, active, addr sig) sig {
 
 // atomic is the value an atomic op writes over old.
 func (g *shm) atomic(b int, op, old, operand, cmp sig) sig {
-	sign := g.konst(1<<31, 32)
-	// One comparator for the four min/max ops: signed ones flip the
-	// sign bits first.
-	signed := g.or(g.eqConst(op, int(specs.ShmemSMin)), g.eqConst(op, int(specs.ShmemSMax)))
-	flip := g.mux(signed, sign, g.konst(0, 32))
-	less := g.lt(g.xor(old, flip), g.xor(operand, flip))
-	slt, ult := less, less
+	u := g.u
+	is := func(code specs.ShmemOp) sig {
+		if !u.HasAtomic(code) {
+			return g.konst(0, 1)
+		}
+		return g.eqConst(op, int(code))
+	}
 	// The result: the op's value, selected by the decoded op (one level
 	// of AND-OR, not a chain of multiplexers through every op).
 	var sels, vals []sig
-	for _, code := range g.u.Atomics {
-		var v sig
+	add := func(sel, v sig, name string) {
+		sels = append(sels, sel)
+		vals = append(vals, g.wire(fmt.Sprintf("atomic_%d_%s", b, name), v, ""))
+	}
+	// One comparator and one multiplexer for the four min/max ops: signed
+	// ones flip the sign bits first, and the op and the comparison decide
+	// whether the old value stays.
+	isMin, isMax := g.or(is(specs.ShmemSMin), is(specs.ShmemUMin)), g.or(is(specs.ShmemSMax), is(specs.ShmemUMax))
+	if u.HasAtomic(specs.ShmemSMin) || u.HasAtomic(specs.ShmemSMax) || u.HasAtomic(specs.ShmemUMin) || u.HasAtomic(specs.ShmemUMax) {
+		signed := g.or(is(specs.ShmemSMin), is(specs.ShmemSMax))
+		flip := g.mux(signed, g.konst(1<<31, 32), g.konst(0, 32))
+		less := g.lt(g.xor(old, flip), g.xor(operand, flip))
+		keepOld := g.mux(less, isMin, isMax)
+		add(g.or(isMin, isMax), g.mux(keepOld, old, operand), "minmax")
+	}
+	for _, code := range u.Atomics {
 		switch code {
 		case specs.ShmemAdd:
-			v = sig{prefixAdd(g.b, old.n, operand.n, nl.Const0), nl.AddE(old.e, operand.e)}
-		case specs.ShmemSMin:
-			v = g.mux(slt, old, operand)
-		case specs.ShmemSMax:
-			v = g.mux(slt, operand, old)
-		case specs.ShmemUMin:
-			v = g.mux(ult, old, operand)
-		case specs.ShmemUMax:
-			v = g.mux(ult, operand, old)
+			add(is(code), sig{prefixAdd(g.b, old.n, operand.n, nl.Const0), nl.AddE(old.e, operand.e)}, code.String())
 		case specs.ShmemAnd:
-			v = g.and(old, operand)
+			add(is(code), g.and(old, operand), code.String())
 		case specs.ShmemOr:
-			v = g.or(old, operand)
+			add(is(code), g.or(old, operand), code.String())
 		case specs.ShmemXor:
-			v = g.xor(old, operand)
+			add(is(code), g.xor(old, operand), code.String())
 		case specs.ShmemExch:
-			v = operand
+			add(is(code), operand, code.String())
 		case specs.ShmemCAS:
-			v = g.mux(g.eq(old, cmp), operand, old)
+			add(is(code), g.mux(g.eq(old, cmp), operand, old), code.String())
 		}
-		sels = append(sels, g.eqConst(op, int(code)))
-		vals = append(vals, g.wire(fmt.Sprintf("atomic_%d_%s", b, code), v, ""))
 	}
 	return g.orMux(sels, vals)
 }
