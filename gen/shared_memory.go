@@ -47,6 +47,9 @@ type shm struct {
 	phase   [][]sig            // per width, per phase: it is the current one (slots)
 	wsels   map[string][]sig   // widthSelect's decodes, by the code's name
 	front   bool               // clock_fo4: two instruction buffers, lane words hashed as taken (shared_memory_hold.go)
+	// With the front end, for the parts' timing paths: the registered
+	// slot pairs, and the compare a phase ahead (from, to).
+	pairRegs, pairsFrom, pairsTo nl.Bus
 }
 
 // shmWidth is the slot plan of one access width.
@@ -480,7 +483,8 @@ func (g *shm) build() {
 			lwBanks = append(lwBanks, b.n...)
 		}
 		g.b.Path("bank_hash", "the offered addresses to each lane word's bank (the hash, as the instruction is taken)", reqAddr.n, lwBanks)
-		g.b.Path("arbitration", "each slot's bank and row to the slots served (slot selection by phase and width, pairwise compares, bank leaders, broadcast)", append(slotKeys, slotBanks...), served.n)
+		g.b.Path("slot_pairs", "the lane words' banks and rows of the phase served next to its slot pairs on one bank or word, a cycle ahead (slot selection by phase and width, pairwise compares)", g.pairsFrom, g.pairsTo)
+		g.b.Path("arbitration", "the pending lane words and the registered slot pairs to the slots served (bank leaders, broadcast)", append(append(nl.Bus{}, curPend.n...), g.pairRegs...), served.n)
 		g.b.Path("address_crossbar", "each slot's row to the banks' read addresses (leader's row by a multiplexer tree)", slotKeys, raddrs)
 	} else {
 		g.b.Path("bank_hash", "the held addresses to each slot's bank (slot selection by phase and width, then the hash)", curAddr.n, slotBanks)

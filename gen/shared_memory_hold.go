@@ -181,6 +181,7 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig)
 		pairBank = g.reg("pair_bank", g.NS*(g.NS-1)/2, "the served phase's slot pairs (i, j), i < j, in order (0,1), (0,2), ...: on one bank")
 		pairWord = g.reg("pair_word", g.NS*(g.NS-1)/2, "the same pairs: on one word")
 		cur.sameBank, cur.sameWord = g.pairTable(pairBank), g.pairTable(pairWord)
+		g.pairRegs = append(append(nl.Bus{}, pairBank.n...), pairWord.n...)
 	}
 	return cur, func(p shmPass) sig {
 		pass, last, left, advance := p.made, p.last, p.left, p.advance
@@ -248,6 +249,11 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig)
 			}
 		}
 		load := g.or(advance, g.not(cur.valid))
+		g.pairsFrom = nl.Bus{}
+		for i := range aheadBank {
+			g.pairsFrom = append(append(g.pairsFrom, aheadBank[i].n...), aheadRow[i].n...)
+		}
+		g.pairsTo = append(append(nl.Bus{}, g.concat(wb...).n...), g.concat(ww...).n...)
 		g.next(pairBank, noClear, g.mux(load, g.concat(wb...), pairBank))
 		g.next(pairWord, noClear, g.mux(load, g.concat(ww...), pairWord))
 		return ready
