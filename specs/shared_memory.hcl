@@ -63,7 +63,7 @@ shared_memory "shmem_small" {
 # bank and row (the remainder and quotient by 17) computed as the
 # instruction is taken, and the slot pairs on one bank or word compared a
 # phase ahead, so that the bank stage's loop holds neither hash nor
-# comparator. Its slowest register-to-register path falls from 69.1 to
+# comparator. Its slowest register-to-register path falls from 70.1 to
 # 50.0 FO4 in the sized model, now the request's way through the hash of
 # 17; the latency stays 3 (docs/shared-memory.md).
 shared_memory "shmem_mod17_fe" {

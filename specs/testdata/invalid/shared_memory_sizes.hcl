@@ -106,3 +106,17 @@ shared_memory "wide_only" {
   widths  = [128]
   atomics = []
 }
+
+shared_memory "bad_clock" {
+  lanes       = 8
+  bytes       = 1024
+  banks       = 8
+  clock_fo4   = 2
+}
+
+shared_memory "mode_without_clock" {
+  lanes       = 8
+  bytes       = 1024
+  banks       = 8
+  timing_mode = "sized"
+}

@@ -1,0 +1,72 @@
+package units
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
+)
+
+// TestSharedMemory_ClockChecked holds clock_fo4 on a shared memory to its
+// promise: a period the built memory misses is refused at clock_fo4 with
+// the slowest path's delay, one it meets gives a unit whose timing report
+// states the latency, the period and a slowest path within it.
+func TestSharedMemory_ClockChecked(t *testing.T) {
+	build := func(clock string) (Built, string, error) {
+		src := `shared_memory "m" {
+  lanes     = 16
+  bytes     = 1024
+  banks     = 16
+  clock_fo4 = ` + clock + `
+}
+`
+		f, diags := specs.NewLoader().Parse([]byte(src), "m.hcl")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		b, diags := Build(f.Units[0])
+		if diags.HasErrors() {
+			d := diags[0]
+			return b, d.Summary + ": " + d.Detail, &locErr{d.Subject.Start.Line, d.Subject.Start.Column}
+		}
+		return b, "", nil
+	}
+	_, msg, err := build("12")
+	if err == nil {
+		t.Fatal("clock_fo4 = 12 accepted: no 16-lane memory has a 12 FO4 loop in the sized model")
+	}
+	if l := err.(*locErr); l.line != 5 || l.col != 15 {
+		t.Errorf("diagnostic at %d:%d, want 5:15 (clock_fo4's value)", l.line, l.col)
+	}
+	for _, want := range []string{"Cannot meet clock_fo4", "slowest register-to-register path is", "more than clock_fo4 = 12", "give clock_fo4 of at least"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("diagnostic %q lacks %q", msg, want)
+		}
+	}
+	b, _, err := build("60")
+	if err != nil {
+		t.Fatalf("clock_fo4 = 60: %v", err)
+	}
+	res, err := timing.Analyze(b.Design, timing.PipelineOptions("sized"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ur := timing.UnitReport{Name: "m", Result: res}
+	if err := ur.AddPipeline(b.Design, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ur.LatencyCycles != specs.ShmemLatency || ur.ClockFO4 != 60 || ur.TimingMode != "sized" {
+		t.Errorf("report: latency %d, clock %g, mode %q; want %d, 60, sized", ur.LatencyCycles, ur.ClockFO4, ur.TimingMode, specs.ShmemLatency)
+	}
+	if ur.WorstStageFO4 <= 0 || ur.WorstStageFO4 > 60 {
+		t.Errorf("slowest path %g FO4, want within (0, 60]", ur.WorstStageFO4)
+	}
+	if ur.WorstStageFO4 < res.FO4 {
+		t.Errorf("slowest path %g FO4 is below the critical path %g", ur.WorstStageFO4, res.FO4)
+	}
+}
+
+type locErr struct{ line, col int }
+
+func (e *locErr) Error() string { return "diagnostic" }
