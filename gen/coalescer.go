@@ -61,6 +61,9 @@ func (w *warp) differ(x, y nl.Bus) nl.Net {
 
 // allToAll: lane i is unique when its block differs from every later
 // lane's (the AND of the comparator outputs); the last lane always is.
+// Lane i's comparator outputs are one wire, later_differ_I (bit k: lane
+// i + 1 + k), in both views (the gate nets carry its name), so that the
+// proof RTL = gates can cut both modules there.
 func (w *warp) allToAll(blockBits int) (nl.Bus, *nl.Expr) {
 	n := len(w.lanes)
 	unique := make(nl.Bus, n)
@@ -76,6 +79,11 @@ func (w *warp) allToAll(blockBits int) (nl.Bus, *nl.Expr) {
 		}
 		unique[i] = w.b.And(ne...)
 		parts[i] = andAll(neE)
+		if len(ne) > 0 {
+			name := fmt.Sprintf("later_differ_%d", i)
+			w.b.Name(name, ne)
+			parts[i] = allOnes(w.wire(name, nl.Concat(neE...), fmt.Sprintf("bit k: lane %d's block differs from lane %d+k's", i, i+1)))
+		}
 	}
 	w.b.Name("unique_all", unique)
 	return unique, nl.Concat(parts...)

@@ -34,6 +34,8 @@ type actWarp struct {
 	nxtAddr  []nl.Bus
 	nxtE     []*nl.Expr
 	nxtLo    int // lowest address bit the word-level nxt_i wires carry
+
+	rowW []*nl.Expr // lane i's later_differ wire (allToAll), nil before
 }
 
 func newActWarp(name string, lanes, addrBits, blockBits int, masked bool) *actWarp {
@@ -222,11 +224,25 @@ func (a *actWarp) allToAll() (unique, first nl.Bus, pne [][]nl.Net) {
 	for i := range pne {
 		pne[i] = make([]nl.Net, L)
 	}
+	a.rowW = make([]*nl.Expr, L)
 	for i := 0; i < L; i++ {
 		bi, _ := a.blk(i)
+		var row nl.Bus
+		var es []*nl.Expr
 		for j := i + 1; j < L; j++ {
 			bj, _ := a.blk(j)
 			pne[i][j] = a.b.Nand(append(a.xnors(bi, bj), a.act[i], a.act[j])...)
+			row = append(row, pne[i][j])
+			es = append(es, nl.NotE(a.sameE(i, j)))
+		}
+		// Lane i's pairs are one wire, later_differ_I (bit k: lane
+		// i + 1 + k), in both views (the gate nets carry its name), so
+		// that the proof RTL = gates can cut both modules there; the
+		// word-level view reads it (differE).
+		if len(row) > 0 {
+			name := fmt.Sprintf("later_differ_%d", i)
+			a.b.Name(name, row)
+			a.rowW[i] = a.wire(name, nl.Concat(es...), fmt.Sprintf("bit k: lanes %d and %d+k are not both active on one block", i, i+1))
 		}
 	}
 	unique, first = make(nl.Bus, L), make(nl.Bus, L)
@@ -244,6 +260,15 @@ func (a *actWarp) allToAll() (unique, first nl.Bus, pne [][]nl.Net) {
 	return unique, first, pne
 }
 
+// differE is the word-level "lanes i and j (i < j) are not both active on
+// one block": a bit of lane i's later_differ wire once allToAll made it.
+func (a *actWarp) differE(i, j int) *nl.Expr {
+	if a.rowW == nil {
+		return nl.NotE(a.sameE(i, j))
+	}
+	return nl.Slice(a.rowW[i], j-i-1, j-i-1)
+}
+
 // sameE is the word-level "lanes i and j are both active on one block".
 func (a *actWarp) sameE(i, j int) *nl.Expr {
 	_, bi := a.blk(i)
@@ -258,7 +283,7 @@ func (a *actWarp) allToAllE() *nl.Expr {
 	for i := range parts {
 		terms := []*nl.Expr{a.actE[i]}
 		for j := i + 1; j < a.L; j++ {
-			terms = append(terms, nl.NotE(a.sameE(i, j)))
+			terms = append(terms, a.differE(i, j))
 		}
 		parts[i] = andE(terms...)
 	}

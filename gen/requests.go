@@ -32,7 +32,7 @@ func (a *actWarp) firstA2AE() *nl.Expr {
 	for j := range parts {
 		terms := []*nl.Expr{a.actE[j]}
 		for i := 0; i < j; i++ {
-			terms = append(terms, nl.NotE(a.sameE(i, j)))
+			terms = append(terms, a.differE(i, j))
 		}
 		parts[j] = andE(terms...)
 	}
@@ -309,7 +309,10 @@ func (r *reqGen) laneReqA2A(pcnt []nl.Bus, pcntE []*nl.Expr, R int) ([]nl.Bus, *
 		sel := make(nl.Bus, i+1)
 		sel[i] = r.first[i]
 		for j := 0; j < i; j++ {
-			sel[j] = b.And(r.first[j], b.Not(r.pne[j][i]))
+			// first[j] & !pne[j][i], written to read pne itself (its
+			// complement would be rebuilt from the pair's inputs, around
+			// the pair_differ point the proof cuts at).
+			sel[j] = b.Nor(b.Not(r.first[j]), r.pne[j][i])
 		}
 		out[i] = make(nl.Bus, R)
 		for k := 0; k < R; k++ {
@@ -323,7 +326,7 @@ func (r *reqGen) laneReqA2A(pcnt []nl.Bus, pcntE []*nl.Expr, R int) ([]nl.Bus, *
 		for j := 1; j <= i; j++ {
 			s := nl.Slice(r.firstE, j, j)
 			if j < i {
-				s = andE(s, a.sameE(j, i))
+				s = andE(s, nl.NotE(a.differE(j, i)))
 			}
 			terms = append(terms, nl.MuxE(s, nl.Slice(pcntE[j], R-1, 0), nl.ConstExpr(0, R)))
 		}

@@ -92,6 +92,7 @@ func cutWires(d *netlist.Design) []cutWire {
 		if a.Expr != nil && (wiring(a.Expr, aliased) || selects(a.Expr)) {
 			aliased[a.Name] = true
 		}
+		copiedParts(a.Expr, aliased)
 		parts(a.Expr)
 	}
 	for _, r := range d.RTL.Regs {
@@ -102,6 +103,14 @@ func cutWires(d *netlist.Design) []cutWire {
 		parts(m.When)
 		parts(m.Addr)
 		parts(m.Data)
+	}
+	// A net that is an output port's bit is one signal with that port in
+	// the gate-level module (its writer assigns the port from it).
+	outBit := map[netlist.Net]bool{}
+	for _, p := range d.Outputs() {
+		for _, b := range p.Bits {
+			outBit[b] = true
+		}
 	}
 	// A gate-level name that two RTL bits would claim (bit 0 of wire x
 	// and the one-bit wire x_0) is no point of either.
@@ -126,7 +135,7 @@ func cutWires(d *netlist.Design) []cutWire {
 	for _, c := range cands {
 		ok := !aliased[c.rtl]
 		for _, g := range c.gates {
-			if count[g] != 1 || claims[g] != 1 || !comb[net[g]] {
+			if count[g] != 1 || claims[g] != 1 || !comb[net[g]] || outBit[net[g]] {
 				ok = false
 				break
 			}
@@ -136,6 +145,25 @@ func cutWires(d *netlist.Design) []cutWire {
 		}
 	}
 	return cuts
+}
+
+// copiedParts marks in refs the names whose bits a concatenation e
+// copies by plain wiring as some of its parts (the rest computed): Yosys
+// joins each such bit with the bit it becomes, so the name is no point.
+func copiedParts(e *netlist.Expr, refs map[string]bool) {
+	if e == nil || e.Op != netlist.OpConcat {
+		return
+	}
+	for _, a := range e.Args {
+		switch a.Op {
+		case netlist.OpRef:
+			refs[a.Name] = true
+		case netlist.OpSlice:
+			if a.Args[0].Op == netlist.OpRef {
+				refs[a.Args[0].Name] = true
+			}
+		}
+	}
 }
 
 // wiring reports whether e only selects and concatenates names and

@@ -15,8 +15,9 @@ import (
 
 // TestCutWires_Choice: a wire is an equivalence point only when each of
 // its bits is a gate net of its name, named once, driven by a cell other
-// than a buffer, and the RTL writer prints it as its own signal (not a
-// copy or select of another name).
+// than a buffer and no output port's bit, and the RTL writer prints it as
+// its own signal (not a copy or select of another name, nor copied as a
+// part of a concatenation).
 func TestCutWires_Choice(t *testing.T) {
 	b := netlist.NewBuilder("cuts")
 	x := b.Input("x_i", 2, "")
@@ -30,8 +31,11 @@ func TestCutWires_Choice(t *testing.T) {
 	b.Name("q", xor) // copied by q_copy: no point
 	b.Name("r", netlist.Bus{or})
 	b.Name("r_buf", netlist.Bus{buf})                                        // a buffer's output: no point
-	b.Name("m_0", netlist.Bus{nor})                                          // claimed by m[0] and by the one-bit m_0: neither
-	b.Output("o", netlist.Bus{and[0], and[1], xor[0], xor[1], buf, nor}, "") // every gate used: Build drops the others
+	b.Name("m_0", netlist.Bus{nor}) // claimed by m[0] and by the one-bit m_0: neither
+	u := b.Nand(x[0], y[1])
+	b.Name("u", netlist.Bus{u}) // an output port's bit: one signal with the port, no point
+	b.Output("o", netlist.Bus{b.Not(and[0]), b.Not(and[1]), xor[0], xor[1], buf, nor}, "") // every gate used: Build drops the others
+	b.Output("u_o", netlist.Bus{u}, "")
 	xe, ye := netlist.Ref("x_i", 2), netlist.Ref("y_i", 2)
 	b.SetRTL(&netlist.RTL{Assigns: []netlist.Assign{
 		{Name: "p", Wire: true, Expr: netlist.AndE(xe, ye)},
@@ -45,6 +49,8 @@ func TestCutWires_Choice(t *testing.T) {
 		// Not a copy of its names (which would make them no points): the
 		// test reads only the choice of points.
 		{Name: "o", Expr: netlist.NotE(netlist.Concat(netlist.Ref("p", 2), netlist.Ref("q", 2), netlist.Ref("r", 1), netlist.Ref("m_0", 1)))},
+		{Name: "u", Wire: true, Expr: netlist.NotE(netlist.AndE(netlist.Slice(xe, 0, 0), netlist.Slice(ye, 1, 1)))},
+		{Name: "u_o", Expr: netlist.Ref("u", 1)},
 	}})
 	d, err := b.Build()
 	if err != nil {
@@ -181,5 +187,30 @@ func TestFormal_FermiSharedMemory(t *testing.T) {
 	t.Logf("%s: %s in %s (Yosys %s, ABC %s)", d.Name, res.Method, res.Elapsed, res.Yosys, res.ABC)
 	if !res.Equivalent || !strings.Contains(res.Method, "equivalence points") {
 		t.Fatalf("equivalent %v, method %q: want a proof at the points", res.Equivalent, res.Method)
+	}
+}
+
+// TestCutWires_ConcatCopy: a wire whose bits a concatenation copies as
+// some of its parts (the rest computed) is no point: Yosys joins each
+// copied bit with the bit it becomes, and cutting the wire would leave
+// that bit its own driver.
+func TestCutWires_ConcatCopy(t *testing.T) {
+	b := netlist.NewBuilder("cuts")
+	x := b.Input("x_i", 2, "")
+	y := b.Input("y_i", 2, "")
+	p := netlist.Bus{b.And(x[0], y[0]), b.And(x[1], y[1])}
+	b.Name("p", p)
+	b.Output("o", netlist.Bus{b.Or(p[0], p[1]), b.Not(p[1])}, "")
+	pe := netlist.Ref("p", 2)
+	b.SetRTL(&netlist.RTL{Assigns: []netlist.Assign{
+		{Name: "p", Wire: true, Expr: netlist.AndE(netlist.Ref("x_i", 2), netlist.Ref("y_i", 2))},
+		{Name: "o", Expr: netlist.Concat(netlist.OrE(netlist.Slice(pe, 0, 0), netlist.Slice(pe, 1, 1)), netlist.Slice(pe, 1, 1))},
+	}})
+	d, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cutWires(d); len(got) != 0 {
+		t.Errorf("points %v, want none: o copies p[1]", got)
 	}
 }
