@@ -18,9 +18,9 @@ import (
 // so that the bank stage's loop holds no hash.
 
 // shmInstr is an instruction's fields: as it is taken (request), as a
-// set of registers holds it, or as the bank stage serves it. addr is each
-// lane's byte address without the bits below the narrowest width; pend
-// its lane words not served yet (bit l*kmax+j: word j of lane l).
+// set of registers holds it, or as the bank stage serves it. addr is what
+// of its lanes' addresses is held (addrBits); pend its lane words not
+// served yet (bit l*kmax+j: word j of lane l).
 type shmInstr struct {
 	valid, op, width, err, active, addr, data, cmp, pend sig
 	phases                                               sig     // the (width, phase) pairs with a lane word (phasesOf)
@@ -36,9 +36,15 @@ func (g *shm) request(valid, op, width, active, addr, data, cmp sig) shmInstr {
 	r.err = g.refusal(op, width, active, addr)
 	var held []sig
 	for l := 0; l < L; l++ {
-		held = append(held, g.slice(g.laneAddr(addr, l), A-1, g.alo))
+		if g.front { // the half of an 8-byte bank word a 32-bit lane takes
+			held = append(held, g.bit(g.laneAddr(addr, l), 2))
+		} else {
+			held = append(held, g.slice(g.laneAddr(addr, l), A-1, g.alo))
+		}
 	}
-	r.addr = g.concat(held...)
+	if g.addrBits() > 0 {
+		r.addr = g.concat(held...)
+	}
 	words := g.wire("req_lane_words", g.expandActive(g.widthSelect(width), active), "bit l*kmax+j: word j of active lane l")
 	r.pend = g.wire("start_pend", g.mux(r.err, g.konst(0, L*g.kmax), words), "the lane words of the offered instruction")
 	r.phases = g.wire("start_phases", g.phasesOf(g.widthSelect(width), r.pend), "its phases with a lane word: a bit per (width, phase)")
@@ -57,6 +63,21 @@ func (g *shm) request(valid, op, width, active, addr, data, cmp sig) shmInstr {
 		}
 	}
 	return r
+}
+
+// addrBits is the width of the address register of an instruction: every
+// lane's address without the bits below the narrowest width, or, with the
+// front end (whose banks and rows are computed as it is taken), only each
+// lane's half of an 8-byte bank word where 32-bit accesses use halves,
+// else none.
+func (g *shm) addrBits() int {
+	switch {
+	case !g.front:
+		return g.L * (g.A - g.alo)
+	case g.C > 1 && g.u.HasWidth(32):
+		return g.L
+	}
+	return 0
 }
 
 // orLow is word with j ORed into its low bits: word j of a lane whose
@@ -78,18 +99,22 @@ func (g *shm) orLow(word sig, j int) sig {
 
 func (g *shm) regSet(prefix string, what string) shmInstr {
 	L, A, u := g.L, g.A, g.u
-	s := shmInstr{
-		valid:  g.reg(prefix+"_valid", 1, "an instruction is "+what),
-		op:     g.reg(prefix+"_op", 4, "its op"),
-		width:  g.reg(prefix+"_width", 2, "its width code"),
-		err:    g.reg(prefix+"_err", 1, "it is refused: one pass, no access"),
-		active: g.reg(prefix+"_active", L, "its active lanes"),
-		addr:   g.reg(prefix+"_addr", L*(A-g.alo), fmt.Sprintf("its lanes' byte addresses without bits %d:0 (aligned to the narrowest width: checked at acceptance)", g.alo-1)),
-		data:   g.reg(prefix+"_data", L*g.maxW, "its lanes' data"),
-		cmp:    g.konst(0, L*32),
-		pend:   g.reg(prefix+"_pend", L*g.kmax, "lane words not served yet: bit l*kmax+j is word j of lane l"),
-		phases: g.reg(prefix+"_phases", g.numPhases(), "its phases with a lane word: a bit per (width, phase), widths ascending"),
+	var s shmInstr
+	s.valid = g.reg(prefix+"_valid", 1, "an instruction is "+what)
+	s.op = g.reg(prefix+"_op", 4, "its op")
+	s.width = g.reg(prefix+"_width", 2, "its width code")
+	s.err = g.reg(prefix+"_err", 1, "it is refused: one pass, no access")
+	s.active = g.reg(prefix+"_active", L, "its active lanes")
+	switch {
+	case !g.front:
+		s.addr = g.reg(prefix+"_addr", L*(A-g.alo), fmt.Sprintf("its lanes' byte addresses without bits %d:0 (aligned to the narrowest width: checked at acceptance)", g.alo-1))
+	case g.addrBits() > 0:
+		s.addr = g.reg(prefix+"_half", L, "bit l: the half of its 8-byte bank word that lane l's 32-bit access takes (address bit 2)")
 	}
+	s.data = g.reg(prefix+"_data", L*g.maxW, "its lanes' data")
+	s.cmp = g.konst(0, L*32)
+	s.pend = g.reg(prefix+"_pend", L*g.kmax, "lane words not served yet: bit l*kmax+j is word j of lane l")
+	s.phases = g.reg(prefix+"_phases", g.numPhases(), "its phases with a lane word: a bit per (width, phase), widths ascending")
 	if u.HasAtomic(specs.ShmemCAS) {
 		s.cmp = g.reg(prefix+"_cmp", L*32, "its lanes' CAS compare values")
 	}
@@ -117,7 +142,9 @@ func (g *shm) load(s shmInstr, take sig, r shmInstr, rst, validClear, valid, pen
 	g.next(s.width, noClear, g.mux(take, r.width, s.width))
 	g.next(s.err, noClear, g.mux(take, r.err, s.err))
 	g.next(s.active, noClear, g.mux(take, r.active, s.active))
-	g.next(s.addr, noClear, g.mux(take, r.addr, s.addr))
+	if g.addrBits() > 0 {
+		g.next(s.addr, noClear, g.mux(take, r.addr, s.addr))
+	}
 	g.next(s.data, noClear, g.mux(take, r.data, s.data))
 	if g.u.HasAtomic(specs.ShmemCAS) {
 		g.next(s.cmp, noClear, g.mux(take, r.cmp, s.cmp))
@@ -164,13 +191,16 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig)
 	pick := func(name string, x1, x0 sig) sig { return g.wire("cur_"+name, g.mux(ptr, x1, x0), "") }
 	cur = shmInstr{
 		valid: pick("valid", b1.valid, b0.valid), op: pick("op", b1.op, b0.op), width: pick("width", b1.width, b0.width),
-		err: pick("err", b1.err, b0.err), active: pick("active", b1.active, b0.active), addr: pick("addr", b1.addr, b0.addr),
+		err: pick("err", b1.err, b0.err), active: pick("active", b1.active, b0.active),
 		data: pick("data", b1.data, b0.data), pend: pick("pend", b1.pend, b0.pend), phases: pick("phases", b1.phases, b0.phases),
 		phase: phase,
 	}
 	cur.cmp = g.konst(0, g.L*32)
 	if g.u.HasAtomic(specs.ShmemCAS) {
 		cur.cmp = pick("cmp", b1.cmp, b0.cmp)
+	}
+	if g.addrBits() > 0 {
+		cur.addr = pick("half", b1.addr, b0.addr)
 	}
 	for i := range b0.lwBank {
 		cur.lwBank = append(cur.lwBank, g.mux(ptr, b1.lwBank[i], b0.lwBank[i]))

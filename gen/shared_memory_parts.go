@@ -122,6 +122,15 @@ func (g *shm) heldAddr(cur sig, l int) sig {
 	w := g.A - g.alo
 	return g.slice(cur, l*w+w-1, l*w)
 }
+// laneHalf is which half of its 8-byte bank word lane l's 32-bit access
+// takes, from the held addresses.
+func (g *shm) laneHalf(addr sig, l int) sig {
+	if g.front {
+		return g.bit(addr, l)
+	}
+	return g.bit(g.heldAddr(addr, l), 2-g.alo)
+}
+
 func (g *shm) laneData(data sig, l int) sig { return g.slice(data, l*g.maxW+g.maxW-1, l*g.maxW) }
 
 // laneWordAddr is word j of lane l (its address is aligned to its width,
@@ -333,7 +342,7 @@ func (g *shm) slotOperands(data, cmp, addr sig) (wdata, wmask, cmps, halves []si
 				ds = append(ds, g.slice(ld, j*g.WB+g.WB-1, j*g.WB))
 				ms = append(ms, ones)
 			default: // a 32-bit access to an 8-byte bank word
-				half := g.bit(g.heldAddr(addr, lane), 2-g.alo)
+				half := g.laneHalf(addr, lane)
 				ds = append(ds, g.concat(d32, d32))
 				ms = append(ms, g.concat(g.not(half), half))
 				hs = append(hs, half)
