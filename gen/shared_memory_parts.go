@@ -122,6 +122,7 @@ func (g *shm) heldAddr(cur sig, l int) sig {
 	w := g.A - g.alo
 	return g.slice(cur, l*w+w-1, l*w)
 }
+
 // laneHalf is which half of its 8-byte bank word lane l's 32-bit access
 // takes, from the held addresses.
 func (g *shm) laneHalf(addr sig, l int) sig {

@@ -30,10 +30,10 @@ func TestCutWires_Choice(t *testing.T) {
 	b.Name("p", and) // a point
 	b.Name("q", xor) // copied by q_copy: no point
 	b.Name("r", netlist.Bus{or})
-	b.Name("r_buf", netlist.Bus{buf})                                        // a buffer's output: no point
-	b.Name("m_0", netlist.Bus{nor}) // claimed by m[0] and by the one-bit m_0: neither
+	b.Name("r_buf", netlist.Bus{buf}) // a buffer's output: no point
+	b.Name("m_0", netlist.Bus{nor})   // claimed by m[0] and by the one-bit m_0: neither
 	u := b.Nand(x[0], y[1])
-	b.Name("u", netlist.Bus{u}) // an output port's bit: one signal with the port, no point
+	b.Name("u", netlist.Bus{u})                                                            // an output port's bit: one signal with the port, no point
 	b.Output("o", netlist.Bus{b.Not(and[0]), b.Not(and[1]), xor[0], xor[1], buf, nor}, "") // every gate used: Build drops the others
 	b.Output("u_o", netlist.Bus{u}, "")
 	xe, ye := netlist.Ref("x_i", 2), netlist.Ref("y_i", 2)
