@@ -33,9 +33,16 @@ func sharedMemoryAtClock(u *specs.SharedMemory) (*netlist.Design, hcl.Diagnostic
 		if err == nil {
 			where = fmt.Sprintf(" The slowest path ends at %s; `lsugen timing --mode %s` without clock_fo4 shows it.", res.Endpoint, c.TimingMode)
 		}
+		least := fmt.Sprintf("give clock_fo4 of at least %.2f", worst)
+		if worst > specs.MaxClockFO4 {
+			// The unsized model charges each control net's whole fanout to
+			// one gate: no period in range fits, and the sized model is the
+			// one a synthesis tool's buffering resembles.
+			least = fmt.Sprintf("no clock_fo4 up to %d fits under this model; use timing_mode = \"sized\"", specs.MaxClockFO4)
+		}
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot meet clock_fo4",
-			Detail: fmt.Sprintf("With its pipelined front end, %s's slowest register-to-register path is %.2f FO4 under the %s model (the bank macros' access time %g FO4 and setup %g FO4 included), more than clock_fo4 = %g. The pass loop (pending lane words, bank leaders, lanes served) cannot be cut by registers without a cycle per pass; give clock_fo4 of at least %.2f, or fewer lanes or banks, or a faster bank macro (bank_access_fo4).%s",
-				u.Name, worst, c.TimingMode, u.BankAccessFO4, u.BankSetupFO4, c.ClockFO4, worst, where),
+			Detail: fmt.Sprintf("With its pipelined front end, %s's slowest register-to-register path is %.2f FO4 under the %s model (the bank macros' access time %g FO4 and setup %g FO4 included), more than clock_fo4 = %g. The pass loop (pending lane words, bank leaders, lanes served) cannot be cut by registers without a cycle per pass; %s, or fewer lanes or banks, or a faster bank macro (bank_access_fo4).%s",
+				u.Name, worst, c.TimingMode, u.BankAccessFO4, u.BankSetupFO4, c.ClockFO4, least, where),
 			Subject: c.Range.Ptr()})
 	}
 	return d, diags

@@ -44,6 +44,12 @@ func TestSharedMemory_ClockChecked(t *testing.T) {
 			t.Errorf("diagnostic %q lacks %q", msg, want)
 		}
 	}
+	// The unsized model: no period in range fits a memory whose control
+	// nets fan out to thousands of gates; the diagnostic says which model
+	// to use instead of a period past the limit.
+	if _, msg, err := build("10000\n  timing_mode = \"unsized\""); err == nil || !strings.Contains(msg, `use timing_mode = "sized"`) {
+		t.Errorf("unsized at 10000 FO4: %q, want a refusal that names the sized model", msg)
+	}
 	b, _, err := build("60")
 	if err != nil {
 		t.Fatalf("clock_fo4 = 60: %v", err)
