@@ -247,8 +247,8 @@ func (g *shm) build() {
 	pend := g.wire("slot_pend", g.concat(slotPend...), "slots with a pending lane word this pass")
 	sameBank, sameWord := cur.sameBank, cur.sameWord // front end: from registers
 	if !g.front {
-		sameBank = g.pairWise("same_bank", banks)
-		sameWord = g.pairWise("same_word", slotWord)
+		sameBank = g.pairs("same_bank", banks)
+		sameWord = g.pairs("same_word", slotWord)
 	}
 	lead := g.leaders(pend, sameBank)
 	served, servedBC := g.served(pend, lead, sameWord, isAtomic)
@@ -453,8 +453,8 @@ func (g *shm) build() {
 		}
 		we := g.and(sWE, notRst)
 		addrBits := nl.MemoryAddrBits(g.depth)
-		waddr := g.fit(sRow, addrBits)
-		g.memoryPorts(name, r.re, g.fit(r.row, addrBits), we, waddr, wdata, wmask)
+		waddr := fitWidth(g.dual, sRow, addrBits)
+		g.memoryPorts(name, r.re, fitWidth(g.dual, r.row, addrBits), we, waddr, wdata, wmask)
 		g.next(bpV, rst, we)
 		g.next(bpRow, noClear, sRow)
 		g.next(bpData, noClear, wdata)

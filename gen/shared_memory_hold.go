@@ -172,7 +172,6 @@ type shmPass struct {
 func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig) {
 	notRst := g.not(rst)
 	phase := g.reg("cur_phase", g.numPhases(), "the phase the bank stage serves, one-hot (0: none)")
-	first := func(phases sig) sig { return g.firstSet(phases) }
 	if !g.front {
 		s := g.regSet("cur", "in the bank stage")
 		cur = s
@@ -242,7 +241,7 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig)
 		other := g.mux(ptr, b0.phases, b1.phases)
 		otherValid := g.mux(ptr, b0.valid, b1.valid)
 		takeOther := g.and(accept, g.xor(into1, ptr))
-		nextFirst := g.wire("next_first_phase", g.mux(takeOther, r.phase, g.mux(otherValid, first(other), g.konst(0, other.w()))), "the first phase of the instruction served after this one")
+		nextFirst := g.wire("next_first_phase", g.mux(takeOther, r.phase, g.mux(otherValid, g.firstSet(other), g.konst(0, other.w()))), "the first phase of the instruction served after this one")
 		takeServed := g.and(accept, g.not(cur.valid))
 		g.next(phase, rst, g.mux(last, nextFirst, g.mux(takeServed, r.phase, g.mux(advance, p.phaseNext, phase))))
 		if g.NS < 2 {
@@ -258,8 +257,8 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig)
 		fromCur := g.and(cur.valid, g.not(p.noLater))
 		fromOther := g.and(cur.valid, p.noLater, otherValid)
 		fromReq := g.not(g.or(fromCur, fromOther))
-		nextPh := g.wire("ahead_phase", g.or(g.and(g.rep(fromCur, p.phaseNext.w()), p.phaseNext),
-			g.and(g.rep(fromOther, p.phaseNext.w()), first(other)), g.and(g.rep(fromReq, p.phaseNext.w()), r.phase)), "the phase served after this one, one-hot")
+		nextPh := g.wire("ahead_phase", g.or(g.and(rep(g.dual, fromCur, p.phaseNext.w()), p.phaseNext),
+			g.and(rep(g.dual, fromOther, p.phaseNext.w()), g.firstSet(other)), g.and(rep(g.dual, fromReq, p.phaseNext.w()), r.phase)), "the phase served after this one, one-hot")
 		var aheadBank, aheadRow []sig
 		for i := range cur.lwBank {
 			ob := g.mux(ptr, b0.lwBank[i], b1.lwBank[i])
@@ -269,8 +268,8 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig)
 		}
 		banks := g.slotPickAt(nextPh, "ahead_bank", aheadBank)
 		rows := g.slotPickAt(nextPh, "ahead_row", aheadRow)
-		eqBank := g.pairWise("ahead_same_bank", banks)
-		eqRow := g.pairWise("ahead_same_row", rows)
+		eqBank := g.pairs("ahead_same_bank", banks)
+		eqRow := g.pairs("ahead_same_row", rows)
 		var wb, ww []sig
 		for i := 0; i < g.NS; i++ {
 			for j := i + 1; j < g.NS; j++ {
@@ -288,15 +287,6 @@ func (g *shm) hold(r shmInstr, rst sig) (cur shmInstr, done func(p shmPass) sig)
 		g.next(pairWord, noClear, g.mux(load, g.concat(ww...), pairWord))
 		return ready
 	}
-}
-
-// rep is n copies of the one-bit x.
-func (g *shm) rep(x sig, n int) sig {
-	parts := make([]sig, n)
-	for i := range parts {
-		parts[i] = x
-	}
-	return g.concat(parts...)
 }
 
 // pairTable reads a register of pair bits (pairWise's order) as a

@@ -46,15 +46,6 @@ func (g *shm) orMux(sels, vals []sig) sig {
 	return g.or(terms...)
 }
 
-// andOr selects by the one-hot onehot among vals.
-func (g *shm) andOr(onehot sig, vals []sig) sig {
-	sels := make([]sig, onehot.w())
-	for i := range sels {
-		sels[i] = g.bit(onehot, i)
-	}
-	return g.orMux(sels, vals)
-}
-
 // encode is the index of the one set bit of onehot (0 when none).
 func (g *shm) encode(onehot sig) sig {
 	w := max(1, clog2(onehot.w()))
@@ -90,14 +81,6 @@ func (g *shm) highest(name string, sel sig, vals []sig) sig {
 		return val
 	}
 	return g.mux(g.nonzero(sel), node(0, len(vals)), g.konst(0, vals[0].w()))
-}
-
-// fit zero-extends or truncates x to w bits.
-func (g *shm) fit(x sig, w int) sig {
-	if x.w() >= w {
-		return g.slice(x, w-1, 0)
-	}
-	return g.zext(x, w)
 }
 
 // part is vec[idx*w +: w] (0 past the end).
@@ -173,10 +156,6 @@ func (g *shm) numPhases() int {
 	}
 	return n
 }
-
-// nextPhase is the first phase of phases after the one-hot cur (the
-// first of all when cur is 0), one-hot; 0 when none.
-func (g *shm) nextPhase(phases, cur sig) sig { return g.firstSet(g.laterPhases(phases, cur)) }
 
 // laterPhases is phases without cur and the phases before it (all of
 // them when cur is 0).
@@ -364,9 +343,6 @@ func (g *shm) slotOperands(data, cmp, addr sig) (wdata, wmask, cmps, halves []si
 	}
 	return
 }
-
-// pairWise compares every pair of vals (see dual.pairs).
-func (g *shm) pairWise(name string, vals []sig) [][]sig { return g.pairs(name, vals) }
 
 // leaders are the pending slots with no earlier pending slot on their
 // bank: one per bank in use.

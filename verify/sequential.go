@@ -260,25 +260,23 @@ func view(v [][]uint64, flat []uint64, c, perCycle int, off []int, ports []*netl
 
 // inView points v at cycle c's inputs: the stream's words, or a copy of
 // them unpacked.
-func (s *stream) inView(v [][]uint64, c int) {
-	if s.pin == nil {
-		view(v, s.in, c, s.inW, s.inOff, s.ins)
-		return
-	}
-	buf := make([]uint64, s.inW)
-	s.pin.unpack(buf, c)
-	view(v, buf, 0, s.inW, s.inOff, s.ins)
-}
+func (s *stream) inView(v [][]uint64, c int) { cycleView(v, s.in, s.pin, c, s.inW, s.inOff, s.ins) }
 
 // outView points v at cycle c's expected outputs, as inView.
 func (s *stream) outView(v [][]uint64, c int) {
-	if s.pout == nil {
-		view(v, s.out, c, s.outW, s.outOff, s.outs)
+	cycleView(v, s.out, s.pout, c, s.outW, s.outOff, s.outs)
+}
+
+// cycleView points v at cycle c's words: in flat, or, when the cycles are
+// packed (p set), in a copy of cycle c unpacked.
+func cycleView(v [][]uint64, flat []uint64, p *packed, c, perCycle int, off []int, ports []*netlist.Port) {
+	if p == nil {
+		view(v, flat, c, perCycle, off, ports)
 		return
 	}
-	buf := make([]uint64, s.outW)
-	s.pout.unpack(buf, c)
-	view(v, buf, 0, s.outW, s.outOff, s.outs)
+	buf := make([]uint64, perCycle)
+	p.unpack(buf, c)
+	view(v, buf, 0, perCycle, off, ports)
 }
 
 // packed holds cycles of perCycle words each by their nonzero words: cycle
