@@ -16,7 +16,7 @@ import (
 // fo4TolerancePct is how far the library's FO4 (the characterized figure)
 // may lie from OpenSTA's measure of a stage of an FO4 chain. Measured on
 // sky130_fd_sc_hd__inv_1 (tt, 25 °C, 1.8 V, "Small" wire load, OpenSTA
-// 2.4): 86.09 ps against 95.62 ps (rise 106.76, fall 84.48), −10.0 %. Of
+// 2.0.17): 86.09 ps against 95.62 ps (rise 106.76, fall 84.48), −10.0 %. Of
 // that, 3.1 ps is the wire's RC delay, which the model, having no wire
 // resistance, leaves out; most of the rest is the falling edge, whose
 // input in the chain rises in 108 ps where the model reads both edges at
