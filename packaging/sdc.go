@@ -63,11 +63,15 @@ func SDC(u *Unit) []byte {
 	if lib != nil {
 		inPS = fmt.Sprintf(" (%s at the library's FO4)", libTime(u.FO4*lib.FO4PS, lib))
 	}
+	levels := fmt.Sprintf(" %d gate levels%s.", u.Depth, end)
+	if inPS != "" {
+		levels = "\n#" + levels
+	}
 	if u.Tech != "" {
 		w("# (lsugen timing --mode sized --liberty LIB, the gate table of")
-		w("# %s): %s FO4%s, %d gate levels%s.", u.Tech, strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, u.Depth, end)
+		w("# %s): %s FO4%s,%s", u.Tech, strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, levels)
 	} else {
-		w("# (lsugen timing --mode sized): %s FO4%s, %d gate levels%s.", strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, u.Depth, end)
+		w("# (lsugen timing --mode sized): %s FO4%s,%s", strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, levels)
 	}
 	w("# FO4_DELAY, DRIVING_CELL, DRIVING_PIN and INV_CAP keep a value set before")
 	w("# read_sdc.")
@@ -87,7 +91,8 @@ func SDC(u *Unit) []byte {
 	}
 	switch {
 	case u.PeriodFO4 > 0 && lib != nil:
-		w("# The target period, %s: %s FO4, %s ps at the library's FO4.", u.PeriodOf, fmtFO4(u.PeriodFO4), strconv.FormatFloat(u.TargetPS(), 'f', 1, 64))
+		w("# The target period, %s: %s FO4,", u.PeriodOf, fmtFO4(u.PeriodFO4))
+		w("# %s ps at the library's FO4.", strconv.FormatFloat(u.TargetPS(), 'f', 1, 64))
 		if u.FO4 > u.PeriodFO4 {
 			w("# The estimate of the worst stage exceeds it: expect negative slack.")
 		}

@@ -101,7 +101,7 @@ func TestSDC_TargetPeriod(t *testing.T) {
 	u.Library = lib
 	sdc, ys = string(packaging.SDC(u)), string(packaging.YosysScript(u))
 	for _, want := range []string{
-		"# The target period, the period the unit was pipelined at: 12.5 FO4, 1000.0 ps at the library's FO4.\n",
+		"# The target period, the period the unit was pipelined at: 12.5 FO4,\n# 1000.0 ps at the library's FO4.\n",
 		"set CLK_PERIOD 1.000\n",
 		"create_clock -name clk -period $CLK_PERIOD [get_ports clk]\n",
 	} {

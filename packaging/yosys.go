@@ -73,7 +73,8 @@ func YosysScript(u *Unit) []byte {
 			w("dfflibmap -liberty %s", p)
 		}
 		if t := u.TargetPS(); t > 0 {
-			w("# Timing-driven: the delay target is the target period, %s: %s ps.", u.PeriodOf, fmtDelayPS(t))
+			w("# Timing-driven: the delay target is the target period (%s),", u.PeriodOf)
+			w("# %s ps.", fmtDelayPS(t))
 			w("abc -D %s -liberty %s", fmtDelayPS(t), p)
 		} else {
 			if u.Clock != "" {
