@@ -155,17 +155,27 @@ func CoreFileName(name string) string  { return name + ".core" }
 func YosysFileName(name string) string { return name + ".ys" }
 func SDCFileName(name string) string   { return name + ".sdc" }
 
+// ConstrFileName is the ABC constraint file of a timing-driven Yosys
+// script (written only for a unit with a target period and a library).
+func ConstrFileName(name string) string { return name + ".constr" }
+
 // SynthOutputName is the netlist the Yosys script writes.
 func SynthOutputName(name string) string { return name + "_synth.v" }
 
-// Files renders the three packaging files of u: file name -> contents.
+// Files renders the packaging files of u: file name -> contents. They
+// are the core, the Yosys script and the SDC, and, for a timing-driven
+// script (a target period and a library), ABC's constraint file.
 // u.Library is named by its path, never copied.
 func Files(u *Unit) map[string][]byte {
-	return map[string][]byte{
+	files := map[string][]byte{
 		CoreFileName(u.Name):  CoreFile(u),
 		YosysFileName(u.Name): YosysScript(u),
 		SDCFileName(u.Name):   SDC(u),
 	}
+	if c := ABCConstraints(u); c != nil {
+		files[ConstrFileName(u.Name)] = c
+	}
+	return files
 }
 
 // describe is "KIND NAME (VARIANT)".

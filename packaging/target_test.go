@@ -109,10 +109,14 @@ func TestSDC_TargetPeriod(t *testing.T) {
 			t.Errorf("SDC lacks %q:\n%s", want, sdc)
 		}
 	}
-	for _, want := range []string{"abc -D 1000 -liberty /libs/fake.lib\n", "read_liberty -lib /libs/fake.lib\n", "dfflibmap -liberty /libs/fake.lib\n"} {
+	for _, want := range []string{"abc -D 1000 -constr h_clk.constr -liberty /libs/fake.lib\n", "read_liberty -lib /libs/fake.lib\n", "dfflibmap -liberty /libs/fake.lib\n"} {
 		if !strings.Contains(ys, want) {
 			t.Errorf("Yosys script lacks %q:\n%s", want, ys)
 		}
+	}
+	// abc's constraints: the SDC's driving cell and load, in fF.
+	if c := string(packaging.Files(u)["h_clk.constr"]); c != "set_driving_cell inv\nset_load 2\n" {
+		t.Errorf("ABC constraints %q", c)
 	}
 	// Rounded to 1e-4 of the unit, three decimals at least.
 	for _, c := range []struct {
@@ -134,6 +138,9 @@ func TestSDC_TargetPeriod(t *testing.T) {
 	}
 	if strings.Contains(ys, "\nabc -D") || !strings.Contains(ys, "\nabc -liberty /libs/fake.lib\n") {
 		t.Errorf("Yosys script without a target:\n%s", ys)
+	}
+	if _, ok := packaging.Files(u)["h_clk.constr"]; ok {
+		t.Errorf("ABC constraints without a target period")
 	}
 }
 
@@ -161,7 +168,7 @@ func TestSDC_TargetPeriod_Sky130(t *testing.T) {
 	if !strings.Contains(sdc, "set CLK_PERIOD 1.000\n") {
 		t.Errorf("clock_fo4 %s: SDC without a 1.000 ns clock:\n%s", period, sdc)
 	}
-	if !strings.Contains(ys, "abc -D 1000 -liberty "+lib.Path+"\n") {
+	if !strings.Contains(ys, "abc -D 1000 -constr "+name+".constr -liberty "+lib.Path+"\n") {
 		t.Errorf("Yosys script not timing-driven at 1000 ps:\n%s", ys)
 	}
 	dir := t.TempDir()

@@ -19,7 +19,8 @@ import (
 //
 // The mapping is timing-driven where the unit has a target: for a
 // clocked unit with a period asked for, abc -D gets the period in ps (the
-// SDC's clock). Other units get no -D: their only figure is lsugen's own
+// SDC's clock) and -constr the SDC's driving cell and output load
+// (ABCConstraints), which run ABC's buffering and gate sizing. Other units get no -D: their only figure is lsugen's own
 // estimate, not a requirement, and a delay target above what ABC's model
 // can reach stops its delay optimization early (see package verify/sta).
 // The library's don't-use cells are listed: Yosys 0.23's abc and
@@ -75,7 +76,9 @@ func YosysScript(u *Unit) []byte {
 		if t := u.TargetPS(); t > 0 {
 			w("# Timing-driven: the delay target is the target period (%s),", u.PeriodOf)
 			w("# %s ps.", fmtDelayPS(t))
-			w("abc -D %s -liberty %s", fmtDelayPS(t), p)
+			w("# %s: the SDC's driving cell and output load, so that abc", ConstrFileName(u.Name))
+			w("# buffers and sizes for them.")
+			w("abc -D %s -constr %s -liberty %s", fmtDelayPS(t), yosysWord(ConstrFileName(u.Name)), p)
 		} else {
 			if u.Clock != "" {
 				w("# No target period (no clock_fo4), so no delay target (abc -D).")
@@ -111,6 +114,18 @@ func YosysScript(u *Unit) []byte {
 	w("%s", stat)
 	w("write_verilog -noattr %s", out)
 	return b.Bytes()
+}
+
+// ABCConstraints is the constraint file of abc -constr for u's
+// timing-driven mapping: the SDC's environment, the library's unit
+// inverter driving every input and OutputLoad of its input capacitances,
+// in fF, on every output. nil without a target period or a library.
+func ABCConstraints(u *Unit) []byte {
+	lib := u.Library
+	if u.TargetPS() <= 0 || lib == nil {
+		return nil
+	}
+	return []byte(fmt.Sprintf("set_driving_cell %s\nset_load %s\n", lib.Inverter, fmtG(u.OutputLoad*lib.InverterCap*lib.CapUnitFF)))
 }
 
 // fmtDelayPS prints a delay target in whole ps, as abc -D reads it.

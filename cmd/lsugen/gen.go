@@ -232,6 +232,7 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 				[2]string{packaging.CoreFileName(n), "FuseSoC core"},
 				[2]string{packaging.YosysFileName(n), "Yosys script"},
 				[2]string{packaging.SDCFileName(n), "SDC constraints"},
+				[2]string{packaging.ConstrFileName(n), "ABC constraints"},
 				[2]string{packaging.SynthOutputName(n), "Yosys script's output netlist"})
 		}
 		if tb {
