@@ -144,6 +144,22 @@ func TestSDC_TargetPeriod(t *testing.T) {
 	}
 }
 
+// TestSDC_TargetPeriod_SharedMemory: a shared memory's clock_fo4 is its
+// target period, as a pipelined unit's.
+func TestSDC_TargetPeriod_SharedMemory(t *testing.T) {
+	u, files := buildOne(t, `shared_memory "sm_c" {
+  lanes     = 8
+  bytes     = 512
+  banks     = 8
+  clock_fo4 = 60
+}
+`, nil)
+	sdc := string(files[u.Name+".sdc"])
+	if u.PeriodFO4 != 60 || !strings.Contains(sdc, "# The target period, the unit's clock_fo4: 60 FO4.\nset CLK_PERIOD [expr {60 * $FO4_DELAY}]\n") {
+		t.Errorf("period %v FO4; SDC:\n%s", u.PeriodFO4, sdc)
+	}
+}
+
 // TestSDC_TargetPeriod_Sky130: a hash pipelined at the period that is
 // 1000 ps in sky130's FO4 gets a 1.000 ns clock; its Yosys script maps it
 // onto the library, timing-driven at 1000 ps, and OpenSTA with the SDC on
