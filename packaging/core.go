@@ -28,7 +28,8 @@ import (
 // whose fileset tb holds the testbench and its golden vectors; the vectors
 // carry copyto, so FuseSoC copies them into the simulator's work directory,
 // where the testbench opens them. The SDC file is in its own fileset,
-// constraints, for flows that read it.
+// constraints, for flows that read it; with u.Library the fileset liberty
+// names the cell library by its absolute path.
 //
 // The file is the first line FuseSoC requires, "CAPI=2:", two comment
 // lines, and the core marshalled from the structs below: struct fields in
@@ -162,6 +163,13 @@ func newCore(u *Unit) *capi2Core {
 			{Key: "constraints", Comment: "For flows that read SDC (OpenSTA, OpenROAD): add it to their target.",
 				Value: fileset{Files: []file{{Name: SDCFileName(u.Name)}}, FileType: "SDC"}},
 		},
+	}
+	if lib := u.Library; lib != nil {
+		// By its absolute path, which FuseSoC keeps as it is: lsugen
+		// copies no library.
+		c.Filesets = append(c.Filesets, entry[fileset]{Key: "liberty",
+			Comment: "The cell library the SDC and " + YosysFileName(u.Name) + " target (lsugen gen --liberty),\nby its absolute path: lsugen copies no library.",
+			Value:   fileset{Files: []file{{Name: lib.Path}}, FileType: "liberty"}})
 	}
 	lint := func(fs, top, what string) target {
 		return target{

@@ -17,14 +17,19 @@ import (
 type Library struct {
 	// Name is the library's name, e.g. "sky130_fd_sc_hd__tt_025C_1v80".
 	Name string
-	// Path is the Liberty file as the Yosys script names it: the absolute
-	// path of a plain file, or, for a gzipped one, which Yosys does not
-	// read, the file name under which Files writes Unpacked beside the
-	// scripts.
+	// Path is the absolute path of the plain Liberty file that the Yosys
+	// script and the core name; no library is ever copied beside the
+	// scripts. For a gzipped library, which Yosys 0.23's abc and
+	// dfflibmap do not read, it is the gzipped file's path without .gz:
+	// the library unpacked beside it (Gzipped is then the file given).
 	Path string
-	// Unpacked is the Liberty source of a gzipped library, which Files
-	// writes as Path; nil for a plain file.
-	Unpacked []byte
+	// Gzipped is the absolute path of the gzipped Liberty file given, ""
+	// for a plain one.
+	Gzipped string
+	// DontUse are the cells whose Liberty sets dont_use : true, in the
+	// file's order: the Yosys script names them (Yosys 0.23's abc and
+	// dfflibmap skip them by that attribute; they take no -dont_use).
+	DontUse []string
 	// TimeUnitPS and CapUnitFF are the library's time and capacitance
 	// units, in which SDC figures are read: 1000 and 1000 for ns and pF.
 	TimeUnitPS, CapUnitFF float64
@@ -67,18 +72,24 @@ func LoadLibrary(path string, opt liberty.Options) (*Library, error) {
 		Inverter: inv.Name, InverterIn: inv.Inputs[0].Name, InverterOut: inv.Outputs[0].Name, InverterCap: inv.Inputs[0].Cap,
 		Tech: ch.Tech,
 	}
+	for _, name := range l.Order {
+		if l.Cells[name].DontUse {
+			lib.DontUse = append(lib.DontUse, name)
+		}
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	lib.Path = abs
 	if gzipped, err := isGzip(path); err != nil {
 		return nil, err
 	} else if gzipped {
-		// Gzipped: Yosys 0.23 reads no compressed Liberty, so the
-		// scripts name an unpacked copy beside them.
-		lib.Unpacked = src
-		lib.Path = strings.TrimSuffix(filepath.Base(path), ".gz")
-		if !strings.HasSuffix(lib.Path, ".lib") {
+		lib.Gzipped = abs
+		lib.Path = strings.TrimSuffix(abs, ".gz")
+		if lib.Path == abs {
 			lib.Path += ".lib"
 		}
-	} else if lib.Path, err = filepath.Abs(path); err != nil {
-		return nil, err
 	}
 	return lib, nil
 }

@@ -24,6 +24,23 @@ var sky130Lib = sync.OnceValues(func() (*packaging.Library, error) {
 	return packaging.LoadLibrary(sky130, liberty.Options{})
 })
 
+// unpackSky130 writes sky130 unpacked into a temporary directory, as the
+// Yosys scripts need it (Yosys 0.23 reads no gzipped Liberty in abc), and
+// returns its absolute path.
+func unpackSky130(t *testing.T) string {
+	t.Helper()
+	lib := loadSky130(t)
+	src, err := liberty.ReadFile(lib.Gzipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(t.TempDir(), "sky130_fd_sc_hd__tt_025C_1v80.lib")
+	if err := os.WriteFile(plain, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return plain
+}
+
 // loadSky130 loads sky130 once per test binary, or skips.
 func loadSky130(t *testing.T) *packaging.Library {
 	t.Helper()
@@ -39,9 +56,9 @@ func loadSky130(t *testing.T) *packaging.Library {
 
 // TestLoadLibrary_Sky130: the library's FO4 and unit inverter are those
 // lsugen characterize reports, the inverter's input capacitance that of
-// its pin in the Liberty file; a gzipped file gives an unpacked copy for
-// Yosys under its name without .gz, a plain one its absolute path and no
-// copy.
+// its pin in the Liberty file; a gzipped file is named by the absolute
+// path of its unpacked sibling, a plain one by its own absolute path, and
+// the cells marked dont_use are listed.
 func TestLoadLibrary_Sky130(t *testing.T) {
 	lib := loadSky130(t)
 	l, err := liberty.Load(sky130)
@@ -64,20 +81,39 @@ func TestLoadLibrary_Sky130(t *testing.T) {
 		t.Errorf("sky130: inverter %s (%s -> %s), units %v ps / %v fF, FO4 %v ps", lib.Inverter, lib.InverterIn, lib.InverterOut,
 			lib.TimeUnitPS, lib.CapUnitFF, lib.FO4PS)
 	}
-	if lib.Path != "sky130_fd_sc_hd__tt_025C_1v80.lib" || len(lib.Unpacked) == 0 || bytes.HasPrefix(lib.Unpacked, []byte{0x1f, 0x8b}) {
-		t.Errorf("gzipped library: path %q, %d bytes unpacked", lib.Path, len(lib.Unpacked))
+	gz, _ := filepath.Abs(sky130)
+	if lib.Gzipped != gz || lib.Path != strings.TrimSuffix(gz, ".gz") || len(lib.DontUse) != 0 {
+		t.Errorf("gzipped library: path %q, gzipped %q (want %q), don't-use %v (sky130 marks none)", lib.Path, lib.Gzipped, gz, lib.DontUse)
 	}
 
-	plain := filepath.Join(t.TempDir(), "cells.lib")
-	if err := os.WriteFile(plain, lib.Unpacked, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plain := unpackSky130(t)
 	p, err := packaging.LoadLibrary(plain, liberty.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Path != plain || p.Unpacked != nil || p.FO4PS != lib.FO4PS || p.Inverter != lib.Inverter {
-		t.Errorf("plain library: path %q (want %q), %d bytes unpacked, FO4 %v, inverter %s", p.Path, plain, len(p.Unpacked), p.FO4PS, p.Inverter)
+	if p.Path != plain || p.Gzipped != "" || p.FO4PS != lib.FO4PS || p.Inverter != lib.Inverter {
+		t.Errorf("plain library: path %q (want %q), gzipped %q, FO4 %v, inverter %s", p.Path, plain, p.Gzipped, p.FO4PS, p.Inverter)
+	}
+
+	// A cell marked dont_use is listed for the Yosys script.
+	src, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := bytes.Replace(src, []byte("cell (\"sky130_fd_sc_hd__a2111o_1\") {"), []byte("cell (\"sky130_fd_sc_hd__a2111o_1\") {\n dont_use : true;"), 1)
+	if bytes.Equal(marked, src) {
+		t.Fatal("no cell a2111o_1 to mark dont_use")
+	}
+	mp := filepath.Join(t.TempDir(), "marked.lib")
+	if err := os.WriteFile(mp, marked, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := packaging.LoadLibrary(mp, liberty.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.DontUse) != 1 || m.DontUse[0] != "sky130_fd_sc_hd__a2111o_1" {
+		t.Errorf("don't-use cells %v, want [sky130_fd_sc_hd__a2111o_1]", m.DontUse)
 	}
 
 	if _, err := packaging.LoadLibrary("testdata/tiny.lib", liberty.Options{}); err == nil || !strings.Contains(err.Error(), "no usable cell") {
@@ -94,7 +130,10 @@ func TestLoadLibrary_Sky130(t *testing.T) {
 // from the inputs to the outputs later with the SDC's driving cell and
 // load than with ideal inputs and unloaded outputs.
 func TestLibertyOutputs_Sky130(t *testing.T) {
-	lib := loadSky130(t)
+	lib, err := packaging.LoadLibrary(unpackSky130(t), liberty.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	y, err := toolchain.Find("yosys")
 	if err != nil {
 		t.Skip(err)
@@ -111,7 +150,7 @@ func TestLibertyOutputs_Sky130(t *testing.T) {
 		}
 		for _, want := range []string{
 			fmt.Sprintf("if {![info exists FO4_DELAY]} { set FO4_DELAY %s }\n", strconv.FormatFloat(lib.FO4PS/lib.TimeUnitPS, 'g', 6, 64)),
-			fmt.Sprintf("%.2f ps, as lsugen characterize computes it", lib.FO4PS),
+			fmt.Sprintf("%.2f ps, the library's FO4 as lsugen characterize computes it", lib.FO4PS),
 			"if {![info exists DRIVING_CELL]} { set DRIVING_CELL sky130_fd_sc_hd__inv_1 }\n",
 			"if {![info exists DRIVING_PIN]}  { set DRIVING_PIN Y }\n",
 			fmt.Sprintf("if {![info exists INV_CAP]}      { set INV_CAP %s }\n", strconv.FormatFloat(lib.InverterCap, 'g', 6, 64)),
@@ -133,8 +172,13 @@ func TestLibertyOutputs_Sky130(t *testing.T) {
 		if strings.Contains(ys, "#   abc") {
 			t.Errorf("%s.ys still has the generic mapping comments:\n%s", name, ys)
 		}
-		if !bytes.Equal(g.files[p], lib.Unpacked) {
-			t.Fatalf("%s: Files lacks the unpacked library %s", name, p)
+		for f := range g.files {
+			if strings.HasSuffix(f, ".lib") {
+				t.Errorf("%s: Files copies the library as %s", name, f)
+			}
+		}
+		if core := string(g.files[name+".core"]); !strings.Contains(core, "  liberty:\n    files:\n      - "+p+"\n    file_type: liberty\n") {
+			t.Errorf("%s.core does not name the library by its path:\n%s", name, core)
 		}
 
 		dir := t.TempDir()
@@ -145,7 +189,7 @@ func TestLibertyOutputs_Sky130(t *testing.T) {
 			t.Fatalf("%s: no netlist in sky130 cells (%v); Yosys:\n%s", name, err, out)
 		}
 
-		libPath := filepath.Join(dir, p)
+		libPath := lib.Path
 		keep := runSTA(t, sta, dir, libPath, name, "set FO4_DELAY 123\n", clockOf(g.unit))
 		if strings.Contains(keep, "Error") || strings.Contains(keep, "Warning") {
 			t.Errorf("%s: OpenSTA:\n%s", name, keep)

@@ -7,10 +7,16 @@ import (
 	"strings"
 )
 
-// SDC renders u's timing constraints. The period (or, for a combinational
-// unit, the input-to-output budget) defaults to lsugen's sized
-// critical-path estimate, rounded up to 0.01 FO4, times FO4_DELAY, one FO4
-// inverter delay in the library's time unit.
+// SDC renders u's timing constraints. A clocked unit with a period asked
+// for (u.PeriodFO4: pipelined at a period, or a clock_fo4) gets that
+// period as its clock: with u.Library in the library's time unit, PeriodFO4
+// times the library's FO4 rounded to 1e-4 of the unit (a 1 GHz target is
+// 1.000 ns), without one as PeriodFO4 times FO4_DELAY; lsugen's estimate
+// of its worst stage goes in a comment. Any other unit's period (or, for
+// a combinational unit, its input-to-output budget) is lsugen's sized
+// critical-path estimate, rounded up to 0.01 FO4, times FO4_DELAY, one
+// FO4 inverter delay in the library's time unit, and a comment says that
+// no period was asked for.
 //
 // The environment the estimate assumes is stated too: set_driving_cell
 // puts the library's unit inverter (DRIVING_CELL, output pin DRIVING_PIN)
@@ -48,31 +54,62 @@ func SDC(u *Unit) []byte {
 	case u.Endpoint != "":
 		end = ", ending at " + u.Endpoint
 	}
-	w("# lsugen's critical-path estimate, logical effort with buffered fanout")
+	what := "critical-path estimate"
+	if u.PeriodFO4 > 0 {
+		what = "estimate of the worst stage"
+	}
+	w("# lsugen's %s, logical effort with buffered fanout", what)
+	inPS := ""
+	if lib != nil {
+		inPS = fmt.Sprintf(" (%s at the library's FO4)", libTime(u.FO4*lib.FO4PS, lib))
+	}
+	levels := fmt.Sprintf(" %d gate levels%s.", u.Depth, end)
+	if inPS != "" {
+		levels = "\n#" + levels
+	}
 	if u.Tech != "" {
 		w("# (lsugen timing --mode sized --liberty LIB, the gate table of")
-		w("# %s): %s FO4, %d gate levels%s.", u.Tech, strconv.FormatFloat(u.FO4, 'f', -1, 64), u.Depth, end)
+		w("# %s): %s FO4%s,%s", u.Tech, strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, levels)
 	} else {
-		w("# (lsugen timing --mode sized): %s FO4, %d gate levels%s.", strconv.FormatFloat(u.FO4, 'f', -1, 64), u.Depth, end)
+		w("# (lsugen timing --mode sized): %s FO4%s,%s", strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, levels)
 	}
 	w("# FO4_DELAY, DRIVING_CELL, DRIVING_PIN and INV_CAP keep a value set before")
 	w("# read_sdc.")
 	w("")
 	if lib != nil {
 		w("# FO4_DELAY: one FO4 inverter delay in the library's time unit (%s):", unitName(lib.TimeUnitPS, "ps", "ns", "us"))
-		w("# %s ps, as lsugen characterize computes it.", strconv.FormatFloat(lib.FO4PS, 'f', 2, 64))
+		w("# %s ps, the library's FO4 as lsugen characterize computes it.", strconv.FormatFloat(lib.FO4PS, 'f', 2, 64))
 		w("if {![info exists FO4_DELAY]} { set FO4_DELAY %s }", fmtG(lib.FO4PS/lib.TimeUnitPS))
 	} else {
 		w("# FO4_DELAY: one FO4 inverter delay in your library's time unit; 1.0")
 		w("# keeps every number below in FO4.")
 		w("if {![info exists FO4_DELAY]} { set FO4_DELAY 1.0 }")
 	}
-	p := fmtNum(u.periodFO4())
 	clock, budget := u.Clock, "CLK_PERIOD"
 	if clock == "" {
 		clock, budget = "vclk", "MAX_DELAY"
 	}
-	w("set %s [expr {%s * $FO4_DELAY}]", budget, p)
+	switch {
+	case u.PeriodFO4 > 0 && lib != nil:
+		w("# The target period, %s: %s FO4,", u.PeriodOf, fmtFO4(u.PeriodFO4))
+		w("# %s ps at the library's FO4.", strconv.FormatFloat(u.TargetPS(), 'f', 1, 64))
+		if u.FO4 > u.PeriodFO4 {
+			w("# The estimate of the worst stage exceeds it: expect negative slack.")
+		}
+		w("set %s %s", budget, fmtTime(u.TargetPS(), lib))
+	case u.PeriodFO4 > 0:
+		w("# The target period, %s: %s FO4.", u.PeriodOf, fmtFO4(u.PeriodFO4))
+		if u.FO4 > u.PeriodFO4 {
+			w("# The estimate of the worst stage exceeds it: expect negative slack.")
+		}
+		w("set %s [expr {%s * $FO4_DELAY}]", budget, fmtFO4(u.PeriodFO4))
+	case u.Clock != "":
+		w("# No period was asked for (no clock_fo4): the period is lsugen's estimate,")
+		w("# rounded up to 0.01 FO4.")
+		w("set %s [expr {%s * $FO4_DELAY}]", budget, fmtNum(u.estimateFO4()))
+	default:
+		w("set %s [expr {%s * $FO4_DELAY}]", budget, fmtNum(u.estimateFO4()))
+	}
 	w("")
 	if u.Clock != "" {
 		w("create_clock -name %s -period $%s [get_ports %s]", clock, budget, u.Clock)
@@ -148,6 +185,22 @@ func portList(ps []Port) string {
 // fmtNum prints x with at most 2 decimals and no trailing zeros.
 func fmtNum(x float64) string {
 	s := strconv.FormatFloat(x, 'f', 2, 64)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// libTime is ps in the library's time unit with the unit's name.
+func libTime(ps float64, lib *Library) string {
+	if n := unitName(lib.TimeUnitPS, "ps", "ns", "us"); strings.HasPrefix(n, "1") {
+		return fmtTime(ps, lib) + " " + n[1:]
+	}
+	return fmtTime(ps, lib) + " × " + fmtG(lib.TimeUnitPS) + " ps"
+}
+
+// fmtFO4 prints a period in FO4 with at most 4 decimals, no trailing
+// zeros: enough for 0.1 ps at any FO4 below 1 ns.
+func fmtFO4(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 4, 64)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
 }

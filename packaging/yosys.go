@@ -3,6 +3,7 @@ package packaging
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -12,9 +13,19 @@ import (
 // checks the result, prints the cell statistics and writes NAME_synth.v.
 // Without u.Library it maps onto Yosys's internal gate library, and
 // comments show where a Liberty standard-cell mapping goes; with one it
-// maps onto that library: read_liberty -lib (so that check knows the
-// cells' ports), dfflibmap -liberty for a sequential unit, abc -liberty,
-// and stat -liberty for the area.
+// maps onto that library, named by its absolute path: read_liberty -lib
+// (so that check knows the cells' ports), dfflibmap -liberty for a
+// sequential unit, abc -liberty, and stat -liberty for the area.
+//
+// The mapping is timing-driven where the unit has a target: for a
+// clocked unit with a period asked for, abc -D gets the period in ps (the
+// SDC's clock) and -constr the SDC's driving cell and output load
+// (ABCConstraints), which run ABC's buffering and gate sizing. Other units get no -D: their only figure is lsugen's own
+// estimate, not a requirement, and a delay target above what ABC's model
+// can reach stops its delay optimization early (see package verify/sta).
+// The library's don't-use cells are listed: Yosys 0.23's abc and
+// dfflibmap take no -dont_use option and skip those cells by their
+// dont_use attribute.
 func YosysScript(u *Unit) []byte {
 	var b bytes.Buffer
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -45,16 +56,38 @@ func YosysScript(u *Unit) []byte {
 	stat := "stat"
 	if lib := u.Library; lib != nil {
 		p := yosysWord(lib.Path)
-		w("# Map onto %s (lsugen gen --liberty):", lib.Name)
-		if lib.Unpacked != nil {
-			w("# %s, beside this script, is the library unpacked:", lib.Path)
-			w("# Yosys reads no gzipped Liberty.")
+		w("# Map onto %s (lsugen gen --liberty), by its path:", lib.Name)
+		w("# lsugen copies no library.")
+		if lib.Gzipped != "" {
+			w("# Yosys 0.23's dfflibmap and abc read no gzipped Liberty: this names the")
+			w("# library unpacked beside %s; make it once with", lib.Gzipped)
+			w("#   gunzip -k %s", yosysWord(lib.Gzipped))
+		}
+		if len(lib.DontUse) > 0 {
+			w("# Don't-use cells (dont_use : true in the library), which abc and")
+			w("# dfflibmap skip by that attribute: %s.", strings.Join(lib.DontUse, ", "))
+		} else {
+			w("# The library marks no cell dont_use.")
 		}
 		w("read_liberty -lib %s", p)
 		if u.Clock != "" {
 			w("dfflibmap -liberty %s", p)
 		}
-		w("abc -liberty %s", p)
+		if t := u.TargetPS(); t > 0 {
+			w("# Timing-driven: the delay target is the target period (%s),", u.PeriodOf)
+			w("# %s ps.", fmtDelayPS(t))
+			w("# %s: the SDC's driving cell and output load, so that abc", ConstrFileName(u.Name))
+			w("# buffers and sizes for them.")
+			w("abc -D %s -constr %s -liberty %s", fmtDelayPS(t), yosysWord(ConstrFileName(u.Name)), p)
+		} else {
+			if u.Clock != "" {
+				w("# No target period (no clock_fo4), so no delay target (abc -D).")
+			} else {
+				w("# Combinational: no period, so no delay target (abc -D); the SDC's")
+				w("# max delay is lsugen's estimate, not a requirement.")
+			}
+			w("abc -liberty %s", p)
+		}
 		w("opt_clean")
 		stat = "stat -liberty " + p
 	} else {
@@ -66,7 +99,12 @@ func YosysScript(u *Unit) []byte {
 		if u.Clock != "" {
 			w("#   dfflibmap -liberty cells.lib")
 		}
-		w("#   abc -liberty cells.lib")
+		if u.PeriodFO4 > 0 {
+			w("# and map for the target period, %s FO4, in ps:", fmtFO4(u.PeriodFO4))
+			w("#   abc -D PERIOD_PS -liberty cells.lib")
+		} else {
+			w("#   abc -liberty cells.lib")
+		}
 		w("#   opt_clean")
 		w("#   stat -liberty cells.lib")
 	}
@@ -76,6 +114,23 @@ func YosysScript(u *Unit) []byte {
 	w("%s", stat)
 	w("write_verilog -noattr %s", out)
 	return b.Bytes()
+}
+
+// ABCConstraints is the constraint file of abc -constr for u's
+// timing-driven mapping: the SDC's environment, the library's unit
+// inverter driving every input and OutputLoad of its input capacitances,
+// in fF, on every output. nil without a target period or a library.
+func ABCConstraints(u *Unit) []byte {
+	lib := u.Library
+	if u.TargetPS() <= 0 || lib == nil {
+		return nil
+	}
+	return []byte(fmt.Sprintf("set_driving_cell %s\nset_load %s\n", lib.Inverter, fmtG(u.OutputLoad*lib.InverterCap*lib.CapUnitFF)))
+}
+
+// fmtDelayPS prints a delay target in whole ps, as abc -D reads it.
+func fmtDelayPS(ps float64) string {
+	return strconv.FormatInt(int64(math.Round(ps)), 10)
 }
 
 // yosysWord quotes s as one argument of a Yosys command.

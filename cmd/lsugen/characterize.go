@@ -27,7 +27,10 @@ const characterizeLong = `Describes a cell library in the terms of lsugen's logi
 lsugen timing --liberty and crosscheck-timing use it: for every gate kind
 the unit-drive cell that implements it, each pin's input capacitance,
 logical effort g and parasitic delay p (fitted to the cell's delay tables
-at the input transition of an FO4 chain), tau in ps and the wire load.
+at the input transition of an FO4 chain), tau in ps, the wire load and
+the library's FO4: the unit inverter driving four copies of itself and a
+fanout-4 net's wire, rise and fall averaged, the one FO4 figure lsugen
+uses for the library everywhere (SDC, crosscheck-timing, periods).
 Each pin's delay and output transition for a rising and a falling output,
 as functions of its input transition and load, are sampled from the tables
 too: timing with the library propagates both edges' transitions net by
@@ -90,7 +93,8 @@ func writeCharacterization(stdout io.Writer, ch *liberty.Characterization) error
 	if wl == "" {
 		wl = "none"
 	}
-	fmt.Fprintf(stdout, "FO4        %.2f ps predicted (%.3f tau); wire load %s\n\n", ch.FO4PS, ch.FO4PS/ch.TauPS, wl)
+	fmt.Fprintf(stdout, "FO4        %.2f ps (%.3f tau): the library's FO4, %s driving four copies of itself and a fanout-4 net's wire; wire load %s\n\n",
+		ch.FO4PS, ch.FO4PS/ch.TauPS, ch.Inverter, wl)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "kind\tcell\tcandidates\tarea GE\tpin\tcap fF\tCin\tg\tp\td = a + b·C (ps, fF)")
 	for _, k := range ch.Kinds {

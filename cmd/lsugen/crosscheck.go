@@ -24,8 +24,9 @@ RTL is synthesised with Yosys to the library twice (plain ABC mapping, and
 timing-driven: -D TARGET -constr; both with Yosys's default ABC scripts
 but a bounded &fraig) and timed with OpenSTA; lsugen's own
 gate netlist, each gate in the library cell the model characterizes for
-it, is timed too (mapped); the library's FO4 is measured with OpenSTA on an
-inverter chain. Prints per unit the delays in FO4 beside lsugen's unsized
+it, is timed too (mapped). Delays convert to FO4 by the library's FO4 as
+lsugen characterize computes it; OpenSTA's measure of it on an FO4
+inverter chain is shown beside it. Prints per unit the delays in FO4 beside lsugen's unsized
 and sized estimates with the gate table characterized from the library
 (lsugen characterize) and with the default textbook table, and the
 errors: unsized against mapped and plain, sized against timing-driven.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -30,8 +31,10 @@ golden vectors (inputs and the behavioural model's outputs). With both,
 NAME.core also has the targets sim and sim_gates, which run the testbench
 on the RTL and on the gate netlist under Icarus Verilog. With --fusesoc
 --liberty LIB the SDC and the Yosys script target that cell library (its
-FO4, unit inverter and cells; a gzipped library is also written unpacked,
-once, for Yosys): see docs/packaging.md. With --c also DIR/NAME.h for
+FO4, unit inverter and cells), named by its absolute path, never copied;
+for a gzipped library the scripts name it unpacked beside it, which Yosys
+needs: see docs/packaging.md. A pipelined or clock_fo4 unit's SDC clock
+and Yosys delay target (abc -D) are the period asked for. With --c also DIR/NAME.h for
 every constant hash unit: a C, C++ and CUDA header with the unit's bank
 function (and for mod its index, for rap its permuted address), for
 hashing in software (docs/software-hash.md); configurable hash units have
@@ -64,6 +67,10 @@ func newGenCmd(a *app) *cobra.Command {
 				var err error
 				if lib, err = packaging.LoadLibrary(libFile, liberty.Options{}); err != nil {
 					return badInput(err)
+				}
+				if _, err := os.Stat(lib.Path); lib.Gzipped != "" && err != nil {
+					fmt.Fprintf(a.stderr, "lsugen gen: warning: the Yosys scripts name %s, which does not exist: Yosys 0.23 reads no gzipped Liberty in abc and dfflibmap and lsugen copies no library; unpack it once with gunzip -k %s\n",
+						lib.Path, lib.Gzipped)
 				}
 			}
 			units, err := loadAndGenerate(paths, b, a.stderr)
@@ -141,29 +148,19 @@ type genUnit struct {
 // default name), with tb its testbench and golden vectors. Two files of
 // one name are an error (bad input: two units whose names collide). The
 // report lists the files under dir. With lib the packaging files target
-// that cell library; its unpacked copy, which every unit's Yosys script
-// reads, is written once and listed with no unit.
+// that cell library, which they name by its path (no copy is written).
 func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) string, lib *packaging.Library) (*genReport, map[string][]byte, error) {
 	if err := checkOutputNames(units, dir, fusesoc, tb, false, lib); err != nil {
 		return nil, nil, err
 	}
 	rep := &genReport{Version: gen.Version, Dir: dir, Units: []genUnit{}, Files: []string{}}
 	set := map[string][]byte{}
-	if lib != nil && lib.Unpacked != nil {
-		set[lib.Path] = lib.Unpacked
-	}
 	for _, u := range units {
 		one := []unit{u}
 		own := map[string][]byte{}
 		parts := []func() (map[string][]byte, error){func() (map[string][]byte, error) { return verilogFiles(one) }}
 		if fusesoc {
-			parts = append(parts, func() (map[string][]byte, error) {
-				files, err := packagingFiles(one, vlnv, tb, lib)
-				if lib != nil && lib.Unpacked != nil {
-					delete(files, lib.Path)
-				}
-				return files, err
-			})
+			parts = append(parts, func() (map[string][]byte, error) { return packagingFiles(one, vlnv, tb, lib) })
 		}
 		if tb {
 			parts = append(parts, func() (map[string][]byte, error) { return testbenchFiles(one) })
@@ -200,8 +197,7 @@ func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) strin
 // RTL. The file sets follow unitFiles and addCHeaders: every unit and
 // the units it instantiates write their RTL and gate netlist; the units
 // named write the packaging files (fusesoc), testbench and vectors (tb)
-// and, for a constant hash unit, a C header (cHeaders); lib, gzipped, is
-// written unpacked once.
+// and, for a constant hash unit, a C header (cHeaders).
 func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib *packaging.Library) error {
 	type owner struct{ who, what string }
 	owners := map[string]owner{}
@@ -214,11 +210,6 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 		return nil
 	}
 	unitName := func(u unit) string { return fmt.Sprintf("unit %s (%s)", u.Design.Name, source(u.Spec)) }
-	if lib != nil && lib.Unpacked != nil {
-		if err := claim(lib.Path, "--liberty", "unpacked cell library"); err != nil {
-			return err
-		}
-	}
 	for _, u := range withSubunits(units) {
 		who := unitName(u)
 		if err := claim(rtl.RTLFileName(u.Design), who, "RTL"); err != nil {
@@ -241,6 +232,7 @@ func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib 
 				[2]string{packaging.CoreFileName(n), "FuseSoC core"},
 				[2]string{packaging.YosysFileName(n), "Yosys script"},
 				[2]string{packaging.SDCFileName(n), "SDC constraints"},
+				[2]string{packaging.ConstrFileName(n), "ABC constraints"},
 				[2]string{packaging.SynthOutputName(n), "Yosys script's output netlist"})
 		}
 		if tb {

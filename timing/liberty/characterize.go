@@ -64,8 +64,12 @@ type Characterization struct {
 	// its input switches instantly: that of the inverters that drive the
 	// primary inputs (timing.Tech.InputP).
 	InputPInv float64 `json:"input_p_inv"`
-	// FO4PS is the FO4 delay the characterized model predicts (the
-	// reference inverter driving four copies of itself and their wire).
+	// FO4PS is the library's FO4 delay, the one figure lsugen uses for
+	// it everywhere (characterize, the SDC, crosscheck-timing, periods in
+	// time units): the reference inverter driving four copies of itself
+	// and the wire of a fanout-4 net under the default wire-load model,
+	// rise and fall averaged, at SlewPS. It is timing.Options.FO4PS of
+	// Tech (timing.OptionsFor), computed by that function.
 	FO4PS float64 `json:"fo4_ps"`
 	// WireLoad names the wire-load model used ("" when the library names
 	// no default).
@@ -433,10 +437,6 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 		return nil, fmt.Errorf("inverter %s: %w", inv.Name, err)
 	}
 	ch.InputPInv = aIn / tau
-	// fo4 in τ: the inverter's delay with four copies of itself and
-	// their wire.
-	fo4Tau := fo4Load/ref + ch.PInv
-	ch.FO4PS = fo4Tau * ch.TauPS
 
 	tech := &timing.Tech{Name: l.Name, TauPS: ch.TauPS, RefCapFF: ch.RefCapFF, InputP: ch.InputPInv}
 	if wl != nil {
@@ -552,5 +552,8 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 		ch.Kinds[k].AreaGE = tech.Cells[k].Area
 	}
 	ch.Tech = tech
+	// The library's FO4, computed where the timing model computes it, so
+	// that every figure in FO4 converts to ps by this one.
+	ch.FO4PS = timing.OptionsFor(tech).FO4PS()
 	return ch, nil
 }

@@ -2,8 +2,11 @@
 // a real timing flow: Yosys synthesises a unit's readable RTL (or its gate
 // netlist) to a standard cell library, once plainly and once with ABC's
 // timing-driven mapping, and OpenSTA times the two netlists; the library's
-// own FO4 delay, measured by OpenSTA on an inverter chain, converts the
-// delays to FO4 so that they compare with the figures of package timing.
+// FO4 delay as lsugen characterizes it (liberty.Characterization.FO4PS,
+// timing.Options.FO4PS of the characterized Tech), the figure of every
+// other output too, converts the delays to FO4 so that they compare with
+// the figures of package timing. OpenSTA's own measure of it, on an FO4
+// chain (MeasureFO4), is reported beside it as a check.
 //
 // # The flow
 //
@@ -55,12 +58,13 @@
 //     unit-inverter input caps for small units; the flow puts LoadFactor
 //     (default 4) driver input capacitances on each output bit, the load of
 //     an FO4 stage.
-//   - FO4: lsugen measures it as an inverter driving four copies of itself
-//     under its own wire model; the flow does the same under the library's:
-//     a chain driver -> 4 x driver -> 16 x driver (the last stage loaded
-//     with LoadFactor driver caps per output), FO4 being the delay of the
-//     middle stage, from its input pin to its loads' input pins, the mean
-//     of its rising and falling output transitions.
+//   - FO4: the library's is the characterized one, the reference inverter
+//     driving four copies of itself and a fanout-4 net's wire under the
+//     library's wire load, rise and fall averaged, at an FO4 stage's input
+//     transition. The check measures the same in OpenSTA: an FO4 chain of
+//     the driver cell (FO4ChainVerilog), the delay of its fourth stage from
+//     its input pin to the next stage's, the mean of its rising and falling
+//     output transitions.
 //   - Mode Unsized is compared with the plain flow and Mode Sized with the
 //     timing-driven one.
 //
@@ -252,36 +256,61 @@ func (f *Flow) Source() Source { return f.cfg.Source }
 // FraigConflicts is the conflict limit of ABC's SAT sweeping in the flow.
 func (f *Flow) FraigConflicts() int { return f.cfg.FraigConflicts }
 
-// FO4 is the library's fanout-of-4 delay as the flow measures it.
+// FO4 is the library's fanout-of-4 delay as OpenSTA measures it. It is a
+// check of the library's FO4 figure, the one lsugen's characterization
+// computes (timing.Options.FO4PS of the characterized Tech), by which
+// every FO4 figure of the cross-check converts; see MeasureFO4.
 type FO4 struct {
-	// RisePS and FallPS are the middle stage's delay for a rising and a
+	// RisePS and FallPS are the measured stage's delay for a rising and a
 	// falling output, PS their mean.
 	RisePS float64 `json:"rise_ps"`
 	FallPS float64 `json:"fall_ps"`
 	PS     float64 `json:"ps"`
 }
 
-// MeasureFO4 times the chain driver -> 4 x driver -> 16 x driver with
-// OpenSTA and returns the middle stage's delay.
+// FO4Stages is the length of MeasureFO4's chain and FO4Measured the stage
+// it times: by the fourth stage the input transition has settled to that of
+// an endless chain (the first is driven by the port's driving cell).
+const (
+	FO4Stages   = 6
+	FO4Measured = 4
+)
+
+// FO4ChainVerilog is an FO4 chain of inverter cell (input pin in, output
+// out): FO4Stages inverters c1..c6 in a row, each of c1..c5 driving the
+// next and three more copies of itself (l<k>_1..3, outputs open), so that
+// every net of the chain has a fanout of four and the library's
+// fanout-4 wire load; c6 drives the output port y.
+func FO4ChainVerilog(cell, in, out string) string {
+	var v strings.Builder
+	fmt.Fprintf(&v, "module lsugen_fo4 (a, y);\n  input a;\n  output y;\n  wire [%d:1] n;\n", FO4Stages)
+	fmt.Fprintf(&v, "  %s c1 (.%s(a), .%s(n[1]));\n", cell, in, out)
+	for k := 2; k <= FO4Stages; k++ {
+		fmt.Fprintf(&v, "  %s c%d (.%s(n[%d]), .%s(n[%d]));\n", cell, k, in, k-1, out, k)
+	}
+	for k := 1; k < FO4Stages; k++ {
+		for j := 1; j <= 3; j++ {
+			fmt.Fprintf(&v, "  %s l%d_%d (.%s(n[%d]), .%s());\n", cell, k, j, in, k, out)
+		}
+	}
+	fmt.Fprintf(&v, "  assign y = n[%d];\nendmodule\n", FO4Stages)
+	return v.String()
+}
+
+// MeasureFO4 times an FO4 chain of the driver cell (FO4ChainVerilog) with
+// OpenSTA under the library's default wire-load model and returns the delay
+// of stage FO4Measured, from its input pin to the next stage's input pin
+// (cell and wire), for a rising and a falling output.
 func (f *Flow) MeasureFO4(ctx context.Context) (FO4, error) {
 	dir := filepath.Join(f.cfg.WorkDir, "fo4")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return FO4{}, err
 	}
 	c, in, out := f.Driver.Name, f.DriverIn, f.DriverOut
-	var v strings.Builder
-	v.WriteString("module lsugen_fo4 (a, y);\n  input a;\n  output [15:0] y;\n  wire n1;\n  wire [3:0] n2;\n")
-	fmt.Fprintf(&v, "  %s u1 (.%s(a), .%s(n1));\n", c, in, out)
-	for i := 0; i < 4; i++ {
-		fmt.Fprintf(&v, "  %s u2_%d (.%s(n1), .%s(n2[%d]));\n", c, i, in, out, i)
-	}
-	for i := 0; i < 16; i++ {
-		fmt.Fprintf(&v, "  %s u3_%d (.%s(n2[%d]), .%s(y[%d]));\n", c, i, in, i/4, out, i)
-	}
-	v.WriteString("endmodule\n")
-	if err := os.WriteFile(filepath.Join(dir, "fo4.v"), []byte(v.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "fo4.v"), []byte(FO4ChainVerilog(c, in, out)), 0o644); err != nil {
 		return FO4{}, err
 	}
+	stage, next := fmt.Sprintf("c%d", FO4Measured), fmt.Sprintf("c%d", FO4Measured+1)
 	var t strings.Builder
 	fmt.Fprintf(&t, "read_liberty {%s}\nread_verilog {fo4.v}\nlink_design lsugen_fo4\n", f.Lib.Path)
 	fmt.Fprintf(&t, "create_clock -name lsugen_vclk -period %g\n", f.period())
@@ -290,7 +319,7 @@ func (f *Flow) MeasureFO4(ctx context.Context) (FO4, error) {
 	fmt.Fprintf(&t, "set_load %g [all_outputs]\n", f.OutputLoad)
 	for _, tr := range []string{"rise", "fall"} {
 		fmt.Fprintf(&t, "puts \"lsugen-fo4 %s\"\n", tr)
-		fmt.Fprintf(&t, "report_checks -path_delay max -format full -digits 6 -fields {input_pins} -%s_through [get_pins {u2_0/%s}]\n", tr, out)
+		fmt.Fprintf(&t, "report_checks -path_delay max -format full -digits 6 -fields {input_pins} -%s_through [get_pins {%s/%s}]\n", tr, stage, out)
 	}
 	t.WriteString("exit\n")
 	if err := os.WriteFile(filepath.Join(dir, "fo4.tcl"), []byte(t.String()), 0o644); err != nil {
@@ -305,10 +334,10 @@ func (f *Flow) MeasureFO4(ctx context.Context) (FO4, error) {
 	for _, s := range sections[1:] {
 		tr, rest, _ := strings.Cut(s, "\n")
 		lines := pathLines(rest)
-		a, okA := lines["u2_0/"+in]
-		b, okB := lines["u3_0/"+in]
+		a, okA := lines[stage+"/"+in]
+		b, okB := lines[next+"/"+in]
 		if !okA || !okB {
-			return FO4{}, outputError("fo4", fmt.Errorf("no %s path through u2_0 in OpenSTA's report", tr), outp)
+			return FO4{}, outputError("fo4", fmt.Errorf("no %s path through %s in OpenSTA's report", tr, stage), outp)
 		}
 		d := (b - a) * f.Lib.TimeUnitPS
 		switch tr {

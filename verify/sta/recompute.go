@@ -11,8 +11,9 @@ import (
 )
 
 // Recompute is a cross-check whose flow side comes from a previous run:
-// prev is that run's report (`crosscheck-timing --json`); its FO4, tool
-// versions and each unit's flow, mapped and target figures are kept, and
+// prev is that run's report (`crosscheck-timing --json`); its measured FO4,
+// tool versions and each unit's flow, mapped and target figures in ps are
+// kept (converted to FO4 by the new characterization's FO4), and
 // lsugen's estimates are computed anew with lib (the same liberty, read
 // with the don't-use cells of Crosscheck left out) characterized afresh.
 // A unit not in prev, or skipped there, is reported as skipped. It runs
@@ -84,6 +85,12 @@ func Recompute(units []CrosscheckUnit, prev *Report, lib *liberty.Library, bandP
 		}
 		ur := f
 		ur.Kind, ur.Variant, ur.Gates = u.Kind, u.Variant, len(d.Gates)
+		// prev's flow delays in ps, converted anew: prev may have
+		// converted by another FO4 figure.
+		fo4 := r.FO4PS()
+		for _, fr := range []*FlowReport{&ur.Plain, &ur.TimingDriven, &ur.Mapped} {
+			fr.FO4 = round(fr.DelayPS/fo4, 2)
+		}
 		r.setEstimates(&ur, ur.Mapped.DelayPS, ur.Plain.DelayPS, ur.TimingDriven.DelayPS, lib, textbook, fixed)
 		if ur.Pipeline != nil {
 			// The stages' OpenSTA figures are prev's, the model's new.
@@ -92,7 +99,14 @@ func Recompute(units []CrosscheckUnit, prev *Report, lib *liberty.Library, bandP
 			}
 			p := *ur.Pipeline
 			p.Stages = append([]StageReport(nil), p.Stages...)
-			if err := setStageModels(&p, d, libOpt, r.FO4.PS); err != nil {
+			for i := range p.Stages {
+				for _, st := range []*StageTiming{&p.Stages[i].Mapped, &p.Stages[i].TimingDriven} {
+					if st.Endpoints > 0 {
+						st.FO4 = round((st.ArrivalPS+st.SetupPS)/fo4, 2)
+					}
+				}
+			}
+			if err := setStageModels(&p, d, libOpt, r.FO4PS()); err != nil {
 				return nil, err
 			}
 			ur.Pipeline = &p

@@ -49,9 +49,17 @@ func TestRecompute(t *testing.T) {
 		t.Errorf("skipped %+v", r.Skipped)
 	}
 	u := r.Units[0]
-	if u.TimingDriven != prev.Units[0].TimingDriven || u.Mapped != prev.Units[0].Mapped || u.Seconds != prev.Units[0].Seconds ||
+	// The flows' delays in ps are prev's; their FO4 converts by the
+	// library's FO4, whichever figure prev converted by.
+	if r.FO4PS() != round(ch.FO4PS, 4) {
+		t.Errorf("report's FO4 %v ps, the characterization's %v", r.FO4PS(), ch.FO4PS)
+	}
+	pu := prev.Units[0]
+	pu.TimingDriven.FO4 = round(pu.TimingDriven.DelayPS/r.FO4PS(), 2)
+	pu.Mapped.FO4 = round(pu.Mapped.DelayPS/r.FO4PS(), 2)
+	if u.TimingDriven != pu.TimingDriven || u.Mapped != pu.Mapped || u.Seconds != pu.Seconds ||
 		u.Kind != "hash" || u.Gates != len(units[0].Design.Gates) {
-		t.Errorf("unit %+v, previous %+v", u, prev.Units[0])
+		t.Errorf("unit %+v, previous %+v", u, pu)
 	}
 	opt := timing.OptionsFor(ch.Tech)
 	opt.OutputLoad, opt.Mode = 4, timing.Sized
@@ -59,7 +67,7 @@ func TestRecompute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := round(want.DelayPS/prev.FO4.PS, 2); u.Lib.SizedFO4 != got || u.Lib.SizedErrorPct == nil {
+	if got := round(want.DelayPS/r.FO4PS(), 2); u.Lib.SizedFO4 != got || u.Lib.SizedErrorPct == nil {
 		t.Errorf("sized %v FO4, want %v", u.Lib.SizedFO4, got)
 	}
 	if u.LibFixedSlew == nil || u.LibFixedSlew.SizedFO4 == u.Lib.SizedFO4 {

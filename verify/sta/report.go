@@ -38,11 +38,13 @@ type Report struct {
 	// FraigConflicts is the conflict limit per candidate of ABC's SAT
 	// sweeping in both flows.
 	FraigConflicts int `json:"fraig_conflicts"`
-	// FO4 is the library's FO4 delay as measured.
+	// FO4 is the library's FO4 delay as OpenSTA measures it on an FO4
+	// chain (Flow.MeasureFO4): a check of Model.FO4PS, beside which the
+	// reports show it.
 	FO4 FO4 `json:"fo4"`
 	// Model is the library as the logical-effort model sees it, from
 	// liberty.Characterize: τ, the reference inverter's parasitic delay,
-	// the FO4 the model predicts, the cell chosen for each gate kind.
+	// the library's FO4, the cell chosen for each gate kind.
 	Model ModelTech `json:"model"`
 	// BandPct is the tolerance of the sized model (characterized from the
 	// library) against the timing-driven flow, in percent.
@@ -63,25 +65,35 @@ type Report struct {
 
 // ModelTech summarizes a characterization.
 type ModelTech struct {
-	Inverter  string            `json:"inverter"`
-	TauPS     float64           `json:"tau_ps"`
-	PInv      float64           `json:"p_inv"`
-	InputPInv float64           `json:"input_p_inv"`
-	SlewPS    float64           `json:"slew_ps"`
-	FO4PS     float64           `json:"fo4_ps"`
-	WireLoad  string            `json:"wire_load"`
-	Cells     map[string]string `json:"cells"`
+	Inverter  string  `json:"inverter"`
+	TauPS     float64 `json:"tau_ps"`
+	PInv      float64 `json:"p_inv"`
+	InputPInv float64 `json:"input_p_inv"`
+	SlewPS    float64 `json:"slew_ps"`
+	// FO4PS is the library's FO4 delay, the one figure by which every FO4
+	// of the report converts from ps (Report.FO4PS):
+	// liberty.Characterization.FO4PS, which is timing.Options.FO4PS of the
+	// characterized Tech.
+	FO4PS    float64           `json:"fo4_ps"`
+	WireLoad string            `json:"wire_load"`
+	Cells    map[string]string `json:"cells"`
 }
 
 // NewModelTech summarizes ch.
 func NewModelTech(ch *liberty.Characterization) ModelTech {
 	m := ModelTech{Inverter: ch.Inverter, TauPS: round(ch.TauPS, 3), PInv: round(ch.PInv, 3), InputPInv: round(ch.InputPInv, 3),
-		SlewPS: round(ch.SlewPS, 2), FO4PS: round(ch.FO4PS, 2), WireLoad: ch.WireLoad, Cells: map[string]string{}}
+		SlewPS: round(ch.SlewPS, 2), FO4PS: round(ch.FO4PS, 4), WireLoad: ch.WireLoad, Cells: map[string]string{}}
 	for _, k := range ch.Kinds {
 		m.Cells[k.Kind] = k.Cell
 	}
 	return m
 }
+
+// FO4PS is the library's FO4 in ps by which the report converts every
+// delay to FO4: the characterized figure (Model.FO4PS), the one that
+// lsugen characterize, the SDC and the timing model use, not OpenSTA's
+// measured FO4, which the report shows beside it as a check.
+func (r *Report) FO4PS() float64 { return r.Model.FO4PS }
 
 // Skipped is a unit left out of the run.
 type Skipped struct {
@@ -131,8 +143,8 @@ type UnitReport struct {
 }
 
 // ModelEstimate is lsugen's timing of a unit in both modes, in the
-// library's FO4 as the flow measured it: the characterized model's delays
-// in ps divided by that FO4; the textbook model's in its own FO4. The
+// library's FO4 (Report.FO4PS): the characterized model's delays in ps
+// divided by it; the textbook model's in its own FO4. The
 // errors are 100·(model − flow)/flow against the unrounded flow delays,
 // unsized against the plain flow and sized against the timing-driven one;
 // null when the flow's delay is 0.
@@ -160,7 +172,8 @@ type FlowReport struct {
 	STAS     float64 `json:"sta_s"`
 }
 
-// NewReport starts a report of flow f whose FO4 was measured as fo4.
+// NewReport starts a report of flow f whose FO4 OpenSTA measured as fo4;
+// the caller sets Model, whose FO4PS converts the report's delays.
 func NewReport(f *Flow, fo4 FO4, bandPct float64) *Report {
 	return &Report{
 		Library:        f.Lib.Name,
@@ -191,7 +204,7 @@ func (r *Report) Add(u *UnitResult, mapped *Timing, kind, variant string, gates 
 // add is Add with the characterized table's analyses at a fixed
 // transition too (fixed; none when fixed[0] is nil).
 func (r *Report) add(u *UnitResult, mapped *Timing, kind, variant string, gates int, lib, textbook, fixed [2]*timing.Result, seconds float64) UnitReport {
-	fo4 := r.FO4.PS
+	fo4 := r.FO4PS()
 	flow := func(res Result) FlowReport {
 		return FlowReport{
 			DelayPS: round(res.DelayPS, 1), FO4: round(res.DelayPS/fo4, 2),
@@ -215,7 +228,7 @@ func (r *Report) add(u *UnitResult, mapped *Timing, kind, variant string, gates 
 // against the flows' delays in ps, and its band; a unit outside the band
 // is added to OutsideBand.
 func (r *Report) setEstimates(ur *UnitReport, mappedPS, plainPS, tdPS float64, lib, textbook, fixed [2]*timing.Result) {
-	fo4 := r.FO4.PS
+	fo4 := r.FO4PS()
 	plain, td := plainPS/fo4, tdPS/fo4
 	estimate := func(unsized, sized float64, res [2]*timing.Result) ModelEstimate {
 		return ModelEstimate{UnsizedFO4: round(unsized, 2), SizedFO4: round(sized, 2),
@@ -265,10 +278,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "tools     yosys %s, OpenSTA %s\n", r.Yosys, r.STA)
 	fmt.Fprintf(w, "source    %s; ABC: Yosys's default scripts, &fraig -x -C %d\n", r.Source, r.FraigConflicts)
 	fmt.Fprintf(w, "driver    %s (input %.2f fF); output load %.2f fF per bit\n", r.Driver, r.DriverCapFF, r.OutputLoadFF)
-	fmt.Fprintf(w, "FO4       %.2f ps (rise %.2f, fall %.2f): %s driving 4 copies of itself\n", r.FO4.PS, r.FO4.RisePS, r.FO4.FallPS, r.Driver)
 	m := r.Model
-	fmt.Fprintf(w, "model     characterized from the library: tau %.2f ps, p_inv %.2f tau, FO4 %.2f ps predicted (%+.1f%%), wire load %q\n",
-		m.TauPS, m.PInv, m.FO4PS, 100*(m.FO4PS-r.FO4.PS)/r.FO4.PS, m.WireLoad)
+	fmt.Fprintf(w, "FO4       %.2f ps, the library's (lsugen characterize: %s driving 4 copies of itself and their wire); every FO4 below is ps / this\n", m.FO4PS, m.Inverter)
+	fmt.Fprintf(w, "          check: OpenSTA measures %.2f ps (rise %.2f, fall %.2f) on an FO4 chain of %s, %+.1f%% from it\n",
+		r.FO4.PS, r.FO4.RisePS, r.FO4.FallPS, r.Driver, 100*(m.FO4PS-r.FO4.PS)/r.FO4.PS)
+	fmt.Fprintf(w, "model     characterized from the library: tau %.2f ps, p_inv %.2f tau, wire load %q\n",
+		m.TauPS, m.PInv, m.WireLoad)
 	fmt.Fprintf(w, "          lib: the model with that gate table; textbook: lsugen's default table and wire model\n")
 	fmt.Fprintf(w, "          mapped: lsugen's gates in those cells, timed by OpenSTA (against lib unsized); plain and td (timing-driven): Yosys + ABC\n\n")
 	// Numbers right-aligned; names padded to one width so that they read
@@ -314,7 +329,7 @@ func (r *Report) WriteText(w io.Writer) error {
 }
 
 // WriteMarkdown prints the units as a Markdown table (as in docs/crosscheck-timing.md): FO4
-// figures in the flow's measured FO4 (the textbook model's in its own),
+// figures in the library's FO4 (the textbook model's in its own),
 // the timing-driven delay also in ps, ✗ after a sized error outside the
 // band.
 func (r *Report) WriteMarkdown(w io.Writer) error {

@@ -19,7 +19,7 @@ import (
 
 // A pipelined unit (netlist.Design.Pipeline, package retime) is also timed
 // stage by stage: OpenSTA, with the clock at the unit's period (its
-// PeriodFO4 times the library's measured FO4), times every flip-flop D pin
+// PeriodFO4 times the library's FO4 (Report.FO4PS)), times every flip-flop D pin
 // of lsugen's gates in library cells (mapped) and of the timing-driven
 // netlist; the D pins are grouped by the stage their register ends, and a
 // stage's figure is its worst endpoint's arrival plus that endpoint's
@@ -50,7 +50,7 @@ type PipelineReport struct {
 	PeriodFO4 float64 `json:"period_fo4"`
 	Mode      string  `json:"mode"`
 	Latency   int     `json:"latency_cycles"`
-	// PeriodPS is PeriodFO4 in the library's measured FO4: the clock
+	// PeriodPS is PeriodFO4 in the library's FO4 (Report.FO4PS): the clock
 	// OpenSTA's slacks are against.
 	PeriodPS float64 `json:"period_ps"`
 	// Stages are the stages in order.
@@ -73,7 +73,7 @@ type StageReport struct {
 	// most PeriodFO4.
 	TextbookFO4 float64 `json:"textbook_fo4"`
 	// LibUnsizedFO4 and LibSizedFO4 are the characterized model's stage
-	// delays in the library's measured FO4.
+	// delays in the library's FO4 (Report.FO4PS).
 	LibUnsizedFO4 float64 `json:"lib_unsized_fo4"`
 	LibSizedFO4   float64 `json:"lib_sized_fo4"`
 	// Mapped and TimingDriven are OpenSTA's timing of the stage.
@@ -94,7 +94,7 @@ type StageTiming struct {
 	Endpoints int `json:"endpoints"`
 	// ArrivalPS and SetupPS are the worst endpoint's (least slack's) data
 	// arrival and library setup time; FO4 is their sum in the library's
-	// measured FO4.
+	// FO4 (Report.FO4PS).
 	ArrivalPS float64 `json:"arrival_ps"`
 	SetupPS   float64 `json:"setup_ps"`
 	FO4       float64 `json:"fo4"`
@@ -190,7 +190,7 @@ type stageTimings struct {
 }
 
 // timeStages times the D pins of the mapped and the timing-driven netlist
-// of a pipelined unit at its period (fo4PS the library's measured FO4).
+// of a pipelined unit at its period (fo4PS the library's FO4 (Report.FO4PS)).
 func (f *Flow) timeStages(ctx context.Context, d *netlist.Design, u *UnitResult, fo4PS float64) (*stageTimings, error) {
 	st := &stageTimings{periodPS: d.Pipeline.PeriodFO4 * fo4PS}
 	mapped := &Netlist{Path: filepath.Join(u.Dir, "mapped_netlist.v"), Top: d.Name + "_mapped"}
@@ -330,7 +330,7 @@ func newPipelineReport(d *netlist.Design, st *stageTimings, fo4PS float64) *Pipe
 // setStageModels sets the model's stage delays and errors of pr, a
 // pipelined design d's stages: the textbook model in the pipeline's mode,
 // and the characterized one (libOpt, its mode ignored) unsized and sized,
-// in the library's measured FO4 fo4PS.
+// in the library's FO4 (Report.FO4PS) fo4PS.
 func setStageModels(pr *PipelineReport, d *netlist.Design, libOpt timing.Options, fo4PS float64) error {
 	textbook, err := timing.StageDelays(d, timing.PipelineOptions(d.Pipeline.Mode))
 	if err != nil {
@@ -365,8 +365,8 @@ func setStageModels(pr *PipelineReport, d *netlist.Design, libOpt timing.Options
 }
 
 // libStageDelays is timing.StageDelays for the characterized model opt
-// with its delays in ps converted by the flow's measured FO4 fo4PS rather
-// than the model's own FO4, plus timing.SetupFO4.
+// with its delays in ps converted by the library's FO4 fo4PS (the
+// model's own FO4, timing.Options.FO4PS), plus timing.SetupFO4.
 func libStageDelays(d *netlist.Design, opt timing.Options, fo4PS float64) ([]float64, error) {
 	if opt.Tech == nil {
 		return nil, fmt.Errorf("sta: the characterized model has no technology")

@@ -126,8 +126,8 @@ func TestCrosscheck_PipelinedStages(t *testing.T) {
 	if p.Latency != 3 || len(p.Stages) != 3 || p.PeriodFO4 != 5 || p.Mode != "sized" || len(p.Unassigned) != 0 {
 		t.Fatalf("pipeline %+v", p)
 	}
-	if math.Abs(p.PeriodPS-5*rep.FO4.PS) > 0.1 {
-		t.Errorf("period %v ps, want 5 × %v", p.PeriodPS, rep.FO4.PS)
+	if math.Abs(p.PeriodPS-5*rep.FO4PS()) > 0.1 {
+		t.Errorf("period %v ps, want 5 × %v", p.PeriodPS, rep.FO4PS())
 	}
 	textbook, err := timing.StageDelays(d, timing.PipelineOptions("sized"))
 	if err != nil {
@@ -155,7 +155,7 @@ func TestCrosscheck_PipelinedStages(t *testing.T) {
 			// The slack is the period less the setup less the arrival; the
 			// sky130 flip-flops' setup times are some 50 to 150 ps.
 			if math.Abs(st.SlackPS-(p.PeriodPS-st.SetupPS-st.ArrivalPS)) > 0.3 || !(st.SetupPS > 20 && st.SetupPS < 300) ||
-				math.Abs(st.FO4-(st.ArrivalPS+st.SetupPS)/rep.FO4.PS) > 0.01 || st.WithinPeriod != (st.SlackPS >= 0) {
+				math.Abs(st.FO4-(st.ArrivalPS+st.SetupPS)/rep.FO4PS()) > 0.01 || st.WithinPeriod != (st.SlackPS >= 0) {
 				t.Errorf("stage %d %s: %+v", k+1, flow, st)
 			}
 		}
