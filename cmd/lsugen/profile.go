@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
@@ -53,12 +54,13 @@ type profileFlags struct {
 	clocks     string
 	spec, mode string
 	specTiming string
+	fs         *pflag.FlagSet
 }
 
 func newProfileCmd(a *app) *cobra.Command {
 	f := &profileFlags{}
 	cmd := &cobra.Command{
-		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--mode unsized|sized] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
+		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--timing-mode sized|unsized] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
 		Short: "coalescing profile of a kernel's global loads and stores: monotonic fraction, unique blocks, coalescer cycles",
 		Long:  profileLong,
 		RunE: func(cmd *cobra.Command, traces []string) error {
@@ -69,7 +71,8 @@ func newProfileCmd(a *app) *cobra.Command {
 	addJSONFlag(fs, &f.asJSON)
 	fs.IntVar(&f.blockBytes, "block-bytes", 128, "block size in bytes (a power of two): unique blocks per access, and the neighbor comparator's blocks")
 	fs.StringVar(&f.clocks, "clock", "40", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
-	fs.StringVar(&f.mode, "mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
+	addTimingModeFlag(fs, &f.mode)
+	f.fs = fs
 	fs.StringVar(&f.specTiming, "spec-timing", coalescers.Combined, "how the speculative coalescer's fast and slow paths are timed: combined (inside the generated speculative unit) or separate (003_*'s method: the detector, neighbor and all-to-all units each alone)")
 	fs.StringVar(&f.spec, "coalescers", "", "spec file whose first 32-lane all_to_all, neighbor and speculative coalescers are timed (default: the 32-lane units of specs/coalescer_thesis.hcl, built in)")
 	return cmd
@@ -88,10 +91,14 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 	if err != nil {
 		return err
 	}
+	mode, err := timingMode(f.fs)
+	if err != nil {
+		return err
+	}
 	if err := checkProfileTraces(traces); err != nil {
 		return err
 	}
-	tm, err := coalescerTiming(f.spec, periods, timing.Mode(f.mode), f.specTiming, a.stderr)
+	tm, err := coalescerTiming(f.spec, periods, mode, f.specTiming, a.stderr)
 	if err != nil {
 		return err
 	}
@@ -127,9 +134,6 @@ func (f *profileFlags) check() ([]float64, error) {
 		if p > maxProfileClock {
 			return nil, usagef("--clock %v: want at most %g FO4", p, maxProfileClock)
 		}
-	}
-	if timing.Mode(f.mode) != timing.Unsized && timing.Mode(f.mode) != timing.Sized {
-		return nil, usagef("--mode %q: want unsized or sized", f.mode)
 	}
 	if f.specTiming != coalescers.Combined && f.specTiming != coalescers.Separate {
 		return nil, usagef("--spec-timing %q: want %s or %s", f.specTiming, coalescers.Combined, coalescers.Separate)
