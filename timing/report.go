@@ -40,9 +40,12 @@ type UnitReport struct {
 type PipelineReport struct {
 	// PlacedUnder is the timing model that placed the registers at
 	// ClockFO4 (the spec's timing_mode); "" for a unit without a period.
-	PlacedUnder string  `json:"placed_under,omitempty"`
-	ClockFO4    float64 `json:"clock_fo4,omitempty"`
-	ClockPS     float64 `json:"clock_ps,omitempty"`
+	PlacedUnder string `json:"placed_under,omitempty"`
+	// ClockFO4 is the period the registers were placed at; ClockPS, and
+	// every other *_ps figure, the same at the library's FO4 delay (with
+	// --liberty only).
+	ClockFO4 float64 `json:"clock_fo4,omitempty"`
+	ClockPS  float64 `json:"clock_ps,omitempty"`
 	// LatencyCycles is L: an operation's answer comes L cycles after it.
 	LatencyCycles int `json:"latency_cycles"`
 	// A variable-latency unit (the speculative coalescer at clock_fo4)
@@ -165,7 +168,8 @@ func (u *UnitReport) endWithSetup(fo4 float64) {
 	r.FO4, r.Tau = fo4, round4(fo4*r.TauPerFO4)
 }
 
-// ClockCycles is the cycle count of a unit at one clock period.
+// ClockCycles is the cycle count of a unit at one clock period (in ps
+// too, with a library).
 type ClockCycles struct {
 	ClockFO4 float64 `json:"clock_fo4"`
 	ClockPS  float64 `json:"clock_ps,omitempty"`

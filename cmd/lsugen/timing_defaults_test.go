@@ -1,0 +1,126 @@
+package main
+
+import (
+	"io"
+	"reflect"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/lsugen/lsugen/flow"
+	"github.com/lsugen/lsugen/retime/sweep"
+	"github.com/lsugen/lsugen/timing"
+)
+
+// defaultModel is the model the commands that time get from their flags
+// when none is given: timing's and the sweep's (timingModelFlags) and
+// profile's (--timing-mode alone).
+func defaultModel(t *testing.T) (timing.Options, timing.Mode) {
+	t.Helper()
+	var m timingModelFlags
+	fs := pflag.NewFlagSet("timing", pflag.ContinueOnError)
+	m.add(fs)
+	opt, err := m.options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfs := pflag.NewFlagSet("profile", pflag.ContinueOnError)
+	addTimingModeFlag(pfs, new(string))
+	mode, err := timingMode(pfs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opt, mode
+}
+
+// TestDefaults_SameFO4Everywhere: under the defaults, a unit reads one
+// FO4 in every command that times. A combinational coalescer's critical
+// path is the same in timing and in profile; a unit pipelined by
+// --clock-fo4 (clock_fo4's default model) has the same stages, and its
+// worst stage is the same figure, in clock_fo4's own measure, in timing
+// (where it is the unit's critical path) and in the sweep at that period.
+func TestDefaults_SameFO4Everywhere(t *testing.T) {
+	opt, profileMode := defaultModel(t)
+	if opt.Mode != timing.Sized || profileMode != opt.Mode {
+		t.Fatalf("default models: timing %q, profile %q; want sized in both", opt.Mode, profileMode)
+	}
+
+	// timing and profile: the thesis's 32-lane coalescers.
+	us, err := loadAndGenerate([]string{"../../specs/coalescer_thesis.hcl"}, defaultBudget(false), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := timingReport(us, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fo4 := map[string]float64{}
+	for _, u := range rep.Units {
+		fo4[u.Name] = u.FO4
+	}
+	tm, err := coalescerTiming("", []float64{40}, profileMode, "combined", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ut := range []struct {
+		unit string
+		fo4  float64
+	}{{tm.AllToAll.Unit, tm.AllToAll.FO4}, {tm.Neighbor.Unit, tm.Neighbor.FO4}, {tm.SpeculativeSlow.Unit, tm.SpeculativeSlow.FO4}} {
+		if got, ok := fo4[ut.unit]; !ok || got != ut.fo4 {
+			t.Errorf("%s: timing %v FO4 (found %v), profile %v FO4", ut.unit, got, ok, ut.fo4)
+		}
+	}
+
+	// clock_fo4, timing and the sweep: units pipelined at one period.
+	const period = 12
+	specs := []string{"../../specs/arbiter.hcl", "../../specs/coalescer_small.hcl", "../../specs/hash_table5.hcl"}
+	comb, err := loadAndGenerate(specs, defaultBudget(false), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := defaultBudget(false)
+	b.Clock.ClockFO4 = period
+	piped, err := loadAndGenerate(specs, b, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]flow.Unit{}
+	for _, u := range comb {
+		byName[u.Design.Name] = u
+	}
+	checked := 0
+	for _, u := range piped {
+		d := u.Design
+		if d.Pipeline == nil || u.Variable != nil || d.Pipeline.PeriodFO4 != period {
+			continue // already clocked, or a variable-latency unit without stages
+		}
+		c, ok := byName[d.Name]
+		if !ok {
+			t.Fatalf("%s: no combinational unit of that name", d.Name)
+		}
+		// clock_fo4's measure: the stages under the model that placed them.
+		placed, err := timing.StageDelays(d, timing.PipelineOptions(d.Pipeline.Mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ur, err := timing.NewUnitReport(d.Name, u.Spec.UnitKind(), u.Spec.Variant(), d, nil, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := sweep.PointOf(sweep.Unit{Design: c.Design, Kind: c.Spec.UnitKind(), Variant: c.Spec.Variant()}, period, opt)
+		worst := 0.0
+		for _, s := range placed {
+			worst = max(worst, s)
+		}
+		if pt.Status != sweep.OK || !reflect.DeepEqual(pt.StageFO4, placed) || !reflect.DeepEqual(ur.Pipeline.StageFO4, placed) {
+			t.Errorf("%s at %d FO4: stages clock_fo4 %v, timing %v, sweep %v (%s)", d.Name, period, placed, ur.Pipeline.StageFO4, pt.StageFO4, pt.Status)
+		}
+		if ur.FO4 != worst || ur.Pipeline.WorstStageFO4 != worst || pt.WorstStageFO4 != worst {
+			t.Errorf("%s at %d FO4: worst stage clock_fo4 %v, timing %v (critical path %v), sweep %v", d.Name, period, worst, ur.Pipeline.WorstStageFO4, ur.FO4, pt.WorstStageFO4)
+		}
+		checked++
+	}
+	if checked < 5 {
+		t.Errorf("only %d pipelined units compared", checked)
+	}
+}
