@@ -48,7 +48,7 @@ type Timing struct {
 	// ClocksFO4 are the clock periods in FO4; every list of cycles below
 	// has one entry per clock, in this order.
 	ClocksFO4 []float64 `json:"clocks_fo4"`
-	// Mode is the timing model: "unsized" or "sized" (lsugen timing --mode).
+	// Mode is the timing model: "unsized" or "sized" (lsugen timing --timing-mode).
 	Mode string `json:"mode"`
 	// SpecTiming is how the speculative coalescer's paths were timed:
 	// "combined" (inside the speculative unit) or "separate" (the
