@@ -31,6 +31,7 @@ type UnitReport struct {
 	// characterized library), by which every *_ps figure of the report is
 	// converted; 0 without a library.
 	FO4PS float64 `json:"fo4_ps,omitempty"`
+	fo4ps float64 // FO4PS unrounded, which converts
 	*Result
 }
 
@@ -99,7 +100,8 @@ func NewUnitReport(name, kind, variant string, d *netlist.Design, v *Variable, o
 		return UnitReport{}, err
 	}
 	if opt.Tech != nil {
-		u.FO4PS = round4(OptionsFor(opt.Tech).FO4PS())
+		u.fo4ps = OptionsFor(opt.Tech).FO4PS()
+		u.FO4PS = round4(u.fo4ps)
 		u.DelayPS = u.ps(u.FO4)
 		if p := u.Pipeline; p != nil {
 			p.ClockPS, p.WorstStagePS = u.ps(p.ClockFO4), u.ps(p.WorstStageFO4)
@@ -112,7 +114,12 @@ func NewUnitReport(name, kind, variant string, d *netlist.Design, v *Variable, o
 }
 
 // ps converts fo4 FO4 to ps with the report's library FO4; 0 without one.
-func (u *UnitReport) ps(fo4 float64) float64 { return round4(fo4 * u.FO4PS) }
+func (u *UnitReport) ps(fo4 float64) float64 {
+	if u.fo4ps == 0 { // a report read back from JSON
+		return round4(fo4 * u.FO4PS)
+	}
+	return round4(fo4 * u.fo4ps)
+}
 
 // addPipeline fills the pipeline of a pipelined or clocked unit's report
 // and, where it has a period, makes its worst stage the critical path.

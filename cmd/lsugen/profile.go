@@ -31,8 +31,11 @@ neighbor comparator alone is exact only where each block's active lanes
 are contiguous. The coalescers are the 32-lane all_to_all, neighbor and
 speculative units of --coalescers SPEC (the first of each), timed as
 lsugen timing times them; by default the thesis's units of
-specs/coalescer_thesis.hcl. ATOMG/RED, generic LD/ST and other spaces are
-counted, not profiled. See docs/coalescing-profile.md.`
+specs/coalescer_thesis.hcl, in the model of --timing-mode (sized by
+default, as in every command that times; unsized is the thesis's). With
+--liberty the units are timed in that library and every delay and clock
+is also in ps, at its FO4 delay. ATOMG/RED, generic LD/ST and other
+spaces are counted, not profiled. See docs/coalescing-profile.md.`
 
 // Limits checked before any work.
 const (
@@ -54,13 +57,14 @@ type profileFlags struct {
 	clocks     string
 	spec, mode string
 	specTiming string
+	liberty    string
 	fs         *pflag.FlagSet
 }
 
 func newProfileCmd(a *app) *cobra.Command {
 	f := &profileFlags{}
 	cmd := &cobra.Command{
-		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--timing-mode sized|unsized] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
+		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--timing-mode sized|unsized] [--liberty FILE] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
 		Short: "coalescing profile of a kernel's global loads and stores: monotonic fraction, unique blocks, coalescer cycles",
 		Long:  profileLong,
 		RunE: func(cmd *cobra.Command, traces []string) error {
@@ -72,6 +76,7 @@ func newProfileCmd(a *app) *cobra.Command {
 	fs.IntVar(&f.blockBytes, "block-bytes", 128, "block size in bytes (a power of two): unique blocks per access, and the neighbor comparator's blocks")
 	fs.StringVar(&f.clocks, "clock", "40", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
 	addTimingModeFlag(fs, &f.mode)
+	addLibertyFlag(fs, &f.liberty)
 	f.fs = fs
 	fs.StringVar(&f.specTiming, "spec-timing", coalescers.Combined, "how the speculative coalescer's fast and slow paths are timed: combined (inside the generated speculative unit) or separate (003_*'s method: the detector, neighbor and all-to-all units each alone)")
 	fs.StringVar(&f.spec, "coalescers", "", "spec file whose first 32-lane all_to_all, neighbor and speculative coalescers are timed (default: the 32-lane units of specs/coalescer_thesis.hcl, built in)")
@@ -98,7 +103,15 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 	if err := checkProfileTraces(traces); err != nil {
 		return err
 	}
-	tm, err := coalescerTiming(f.spec, periods, mode, f.specTiming, a.stderr)
+	var tech *timing.Tech
+	if f.liberty != "" {
+		ch, err := characterizeFile(f.liberty)
+		if err != nil {
+			return badInput(err)
+		}
+		tech = ch.Tech
+	}
+	tm, err := coalescerTiming(f.spec, periods, mode, tech, f.specTiming, a.stderr)
 	if err != nil {
 		return err
 	}
@@ -187,7 +200,7 @@ func profileTrace(p *profile.Profiler, path string) (err error) {
 // coalescerTiming loads the coalescers (the built-in thesis units when
 // path is "") and times them with package coalescers. Spec diagnostics
 // are printed to stderr.
-func coalescerTiming(path string, clocks []float64, mode timing.Mode, specTiming string, stderr io.Writer) (profile.Timing, error) {
+func coalescerTiming(path string, clocks []float64, mode timing.Mode, tech *timing.Tech, specTiming string, stderr io.Writer) (profile.Timing, error) {
 	loader := specs.NewLoader()
 	var (
 		file  *specs.File
@@ -204,7 +217,7 @@ func coalescerTiming(path string, clocks []float64, mode timing.Mode, specTiming
 		printDiagnostics(stderr, loader, diags)
 		return profile.Timing{}, errBadInput
 	}
-	tm, gd, err := coalescers.Time(file.Units, coalescers.Options{ClocksFO4: clocks, Mode: mode, SpecTiming: specTiming, Spec: name, Generate: units.Generate})
+	tm, gd, err := coalescers.Time(file.Units, coalescers.Options{ClocksFO4: clocks, Mode: mode, Tech: tech, SpecTiming: specTiming, Spec: name, Generate: units.Generate})
 	var se *coalescers.SpecError
 	switch {
 	case gd.HasErrors():

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -10,6 +13,7 @@ import (
 	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/retime/sweep"
 	"github.com/lsugen/lsugen/timing"
+	"github.com/lsugen/lsugen/tools/profile"
 )
 
 // defaultModel is the model the commands that time get from their flags
@@ -58,7 +62,7 @@ func TestDefaults_SameFO4Everywhere(t *testing.T) {
 	for _, u := range rep.Units {
 		fo4[u.Name] = u.FO4
 	}
-	tm, err := coalescerTiming("", []float64{40}, profileMode, "combined", io.Discard)
+	tm, err := coalescerTiming("", []float64{40}, profileMode, nil, "combined", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,5 +126,81 @@ func TestDefaults_SameFO4Everywhere(t *testing.T) {
 	}
 	if checked < 5 {
 		t.Errorf("only %d pipelined units compared", checked)
+	}
+}
+
+// TestLiberty_PicosecondsBesideFO4: with --liberty, timing and profile give
+// each FO4 figure's ps beside it, at the library's one FO4 delay (that of
+// its characterization): the critical path (a pipelined unit's worst
+// stage), the stages, the period and the --clock periods; profile's
+// units, paths and clocks.
+func TestLiberty_PicosecondsBesideFO4(t *testing.T) {
+	lib := sky130Lib(t)
+	ch, err := characterizeFile(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fo4ps := timing.OptionsFor(ch.Tech).FO4PS()
+	near := func(ps, fo4 float64) bool { return math.Abs(ps-fo4*fo4ps) < 1e-3 }
+
+	code, stdout, stderr := lsugen(t, "timing", "--json", "--liberty", lib, "--clock-fo4", "12", "--clock", "20", "../../specs/arbiter.hcl")
+	if code != 0 {
+		t.Fatalf("timing: exit %d: %s", code, stderr)
+	}
+	validateJSON(t, "timing.json", stdout)
+	var rep timing.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	piped := 0
+	for _, u := range rep.Units {
+		if math.Abs(u.FO4PS-fo4ps) > 1e-3 || !near(u.DelayPS, u.FO4) || len(u.Cycles) != 1 || !near(u.Cycles[0].ClockPS, 20) {
+			t.Errorf("%s: fo4_ps %v (want %v), delay %v ps for %v FO4, cycles %+v", u.Name, u.FO4PS, fo4ps, u.DelayPS, u.FO4, u.Cycles)
+		}
+		if p := u.Pipeline; p != nil && p.ClockFO4 == 12 {
+			piped++
+			if !near(p.ClockPS, 12) || !near(p.WorstStagePS, p.WorstStageFO4) || len(p.StagePS) != len(p.StageFO4) || p.WorstStageFO4 != u.FO4 {
+				t.Errorf("%s: pipeline %+v", u.Name, p)
+			}
+			for i := range p.StagePS {
+				if !near(p.StagePS[i], p.StageFO4[i]) {
+					t.Errorf("%s: stage %d: %v ps for %v FO4", u.Name, i+1, p.StagePS[i], p.StageFO4[i])
+				}
+			}
+		}
+	}
+	if piped == 0 {
+		t.Error("no unit pipelined at 12 FO4")
+	}
+	code, text, _ := lsugen(t, "timing", "--liberty", lib, "--clock-fo4", "12", "../../specs/arbiter.hcl")
+	if code != 0 || !strings.Contains(text, "     ps") || !strings.Contains(text, "at 12 FO4 (") || !strings.Contains(text, " ps), worst ") {
+		t.Errorf("timing text: exit %d, no ps beside the figures:\n%s", code, text)
+	}
+
+	code, stdout, stderr = lsugen(t, "profile", "--json", "--liberty", lib, "--clock", "10,12", profileTraces+"profile_copy.traceg")
+	if code != 0 {
+		t.Fatalf("profile: exit %d: %s", code, stderr)
+	}
+	validateJSON(t, "profile.json", stdout)
+	var doc profileDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	tm := doc.Timing
+	if tm.Tech != ch.Tech.Name || math.Abs(tm.FO4PS-fo4ps) > 1e-3 || len(tm.ClocksPS) != 2 || !near(tm.ClocksPS[1], 12) {
+		t.Errorf("profile timing: tech %q, fo4_ps %v, clocks %v ps", tm.Tech, tm.FO4PS, tm.ClocksPS)
+	}
+	for _, u := range []profile.UnitTiming{tm.AllToAll, tm.Neighbor, tm.SpeculativeFast, tm.SpeculativeSlow} {
+		if u.FO4 <= 0 || !near(u.DelayPS, u.FO4) {
+			t.Errorf("profile %s: %v ps for %v FO4", u.Unit, u.DelayPS, u.FO4)
+		}
+	}
+	for _, p := range tm.SpeculativeParts {
+		if !near(p.DelayPS, p.FO4) {
+			t.Errorf("profile part %s: %v ps for %v FO4", p.Name, p.DelayPS, p.FO4)
+		}
+	}
+	if c := doc.Total.Cycles; len(c) != 2 || !near(c[0].ClockPS, 10) {
+		t.Errorf("profile total cycles %+v", c)
 	}
 }
