@@ -96,7 +96,7 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 	if err != nil {
 		return err
 	}
-	mode, err := timingMode(f.fs)
+	mode, err := timingMode(f.fs, f.liberty != "")
 	if err != nil {
 		return err
 	}

@@ -149,7 +149,7 @@ func TestProfile_Errors(t *testing.T) {
 		{[]string{"profile", "--clock", "", tr}, "want 1 to 16 clock periods"},
 		{[]string{"profile", "--clock", "1e7", tr}, "at most 1e+06 FO4"},
 		{[]string{"profile", "--mode", "fast", tr}, `--timing-mode "fast"`},
-		{[]string{"profile", "--timing-mode", "fast", tr}, `--timing-mode "fast": want sized or unsized`},
+		{[]string{"profile", "--timing-mode", "fast", tr}, `--timing-mode "fast": want sized`},
 		{[]string{"profile", "--spec-timing", "x", tr}, `--spec-timing "x"`},
 		{[]string{"profile", "../../specs/coalescer_thesis.hcl"}, "not an Accel-Sim trace"},
 		{[]string{"profile", tr, "../../specs/traces/accelsim/./profile_copy.traceg"}, "given twice"},

@@ -30,7 +30,7 @@ func defaultModel(t *testing.T) (timing.Options, timing.Mode) {
 	}
 	pfs := pflag.NewFlagSet("profile", pflag.ContinueOnError)
 	addTimingModeFlag(pfs, new(string))
-	mode, err := timingMode(pfs)
+	mode, err := timingMode(pfs, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,6 +171,15 @@ func TestLiberty_PicosecondsBesideFO4(t *testing.T) {
 	}
 	if piped == 0 {
 		t.Error("no unit pipelined at 12 FO4")
+	}
+	// --timing-mode liberty: the library's model, gates as built; it
+	// needs the library.
+	code, stdout, stderr = lsugen(t, "timing", "--json", "--timing-mode", "liberty", "--liberty", lib, "../../specs/hash_atomics.hcl")
+	if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil || rep.Units[0].Mode != "unsized" || rep.Units[0].Tech != ch.Tech.Name {
+		t.Errorf("--timing-mode liberty: exit %d (%s), %v, units %+v", code, stderr, err, rep.Units)
+	}
+	if code, _, stderr := lsugen(t, "timing", "--timing-mode", "liberty", "../../specs/hash_atomics.hcl"); code != 2 || !strings.Contains(stderr, "give --liberty FILE") {
+		t.Errorf("--timing-mode liberty without a library: exit %d, %s", code, stderr)
 	}
 	code, text, _ := lsugen(t, "timing", "--liberty", lib, "--clock-fo4", "12", "../../specs/arbiter.hcl")
 	if code != 0 || !strings.Contains(text, "     ps") || !strings.Contains(text, "at 12 FO4 (") || !strings.Contains(text, " ps), worst ") {

@@ -9,7 +9,12 @@ import (
 )
 
 // timingModeUsage is the help of --timing-mode in the commands that time.
-const timingModeUsage = "the timing model the figures are in: sized (the default: logical-effort buffer trees on every stage) or unsized (gates as built, unbuffered fanout); with --clock-fo4 it also places the registers"
+const timingModeUsage = "the timing model the figures are in: sized (the default: logical-effort buffer trees on every stage), unsized (gates as built, unbuffered fanout) or liberty (--liberty's characterized model, gates as built); with --clock-fo4 it also places the registers"
+
+// libertyMode is the timing mode of --liberty's characterized model with
+// gates as built: the model OpenSTA's timing of lsugen's netlist mapped
+// cell for cell follows, and the pipeliner's timing_mode "liberty".
+const libertyMode = "liberty"
 
 // timingModelFlags are the flags of the timing model: lsugen timing's and
 // its sweep subcommands', declared once.
@@ -45,16 +50,22 @@ func addTimingModeFlag(fs *pflag.FlagSet, p *string) {
 	deprecatedAlias(fs, "mode", "timing-mode")
 }
 
-// timingMode is the model --timing-mode (or --mode) names on fs, the
-// default when neither was given.
-func timingMode(fs *pflag.FlagSet) (timing.Mode, error) {
-	switch v := fs.Lookup("timing-mode").Value.String(); timing.Mode(v) {
+// timingMode is the sizing regime of the model --timing-mode (or
+// --mode) names on fs, the default when neither was given; liberty, the
+// unsized regime in the library, needs one (withLibrary).
+func timingMode(fs *pflag.FlagSet, withLibrary bool) (timing.Mode, error) {
+	switch v := fs.Lookup("timing-mode").Value.String(); v {
 	case "":
 		return timing.DefaultReportOptions().Mode, nil
-	case timing.Sized, timing.Unsized:
+	case string(timing.Sized), string(timing.Unsized):
 		return timing.Mode(v), nil
+	case libertyMode:
+		if !withLibrary {
+			return "", usagef("--timing-mode liberty times in a cell library's characterized model: give --liberty FILE")
+		}
+		return timing.Unsized, nil
 	default:
-		return "", usagef("--timing-mode %q: want sized or unsized", v)
+		return "", usagef("--timing-mode %q: want sized, unsized or liberty", v)
 	}
 }
 
@@ -62,7 +73,7 @@ func timingMode(fs *pflag.FlagSet) (timing.Mode, error) {
 // the --liberty library.
 func (m *timingModelFlags) options() (timing.Options, error) {
 	opt := m.opt
-	mode, err := timingMode(m.fs)
+	mode, err := timingMode(m.fs, m.liberty != "")
 	if err != nil {
 		return opt, err
 	}
