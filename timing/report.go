@@ -66,12 +66,11 @@ type PipelineReport struct {
 }
 
 // Variable is what the composer of a variable-latency unit (package
-// compose) measured of it, kept beside its design: the latency of its fast
-// answers (its slow answers' is the design's Pipeline.Latency) and its
-// slowest register-to-register path, with clock-to-Q and setup.
+// compose) knows of it, kept beside its design: the latency of its fast
+// answers (its slow answers' is the design's Pipeline.Latency). Its
+// slowest stage the report times itself, in the report's model.
 type Variable struct {
-	FastLatency   int
-	WorstStageFO4 float64
+	FastLatency int
 }
 
 // DefaultReportOptions is the model of every lsugen command that times
