@@ -102,6 +102,9 @@ func NewUnitReport(name, kind, variant string, d *netlist.Design, v *Variable, o
 		u.fo4ps = OptionsFor(opt.Tech).FO4PS()
 		u.FO4PS = round4(u.fo4ps)
 		u.DelayPS = u.ps(u.FO4)
+		for i := range u.Paths {
+			u.Paths[i].DelayPS = u.ps(u.Paths[i].FO4)
+		}
 		if p := u.Pipeline; p != nil {
 			p.ClockPS, p.WorstStagePS = u.ps(p.ClockFO4), u.ps(p.WorstStageFO4)
 			for _, t := range p.StageFO4 {
@@ -334,7 +337,7 @@ func (r *Report) writeDetails(w io.Writer) error {
 		for _, p := range u.Paths {
 			delay := fmt.Sprintf("%7.2f FO4", p.FO4)
 			if u.FO4PS > 0 {
-				delay += fmt.Sprintf(" %9.1f ps", u.ps(p.FO4))
+				delay += fmt.Sprintf(" %9.1f ps", p.DelayPS)
 			}
 			cells := strings.Join(p.Cells, " ")
 			if len(p.Cells) > 6 {

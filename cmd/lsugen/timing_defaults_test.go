@@ -143,7 +143,7 @@ func TestLiberty_PicosecondsBesideFO4(t *testing.T) {
 	fo4ps := timing.OptionsFor(ch.Tech).FO4PS()
 	near := func(ps, fo4 float64) bool { return math.Abs(ps-fo4*fo4ps) < 1e-3 }
 
-	code, stdout, stderr := lsugen(t, "timing", "--json", "--liberty", lib, "--clock-fo4", "12", "--clock", "20", "../../specs/arbiter.hcl")
+	code, stdout, stderr := lsugen(t, "timing", "--json", "--liberty", lib, "--clock-fo4", "12", "--clock", "20", "../../specs/arbiter.hcl", "../../specs/pipeline.hcl")
 	if code != 0 {
 		t.Fatalf("timing: exit %d: %s", code, stderr)
 	}
@@ -152,10 +152,16 @@ func TestLiberty_PicosecondsBesideFO4(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
-	piped := 0
+	piped, paths := 0, 0
 	for _, u := range rep.Units {
 		if math.Abs(u.FO4PS-fo4ps) > 1e-3 || !near(u.DelayPS, u.FO4) || len(u.Cycles) != 1 || !near(u.Cycles[0].ClockPS, 20) {
 			t.Errorf("%s: fo4_ps %v (want %v), delay %v ps for %v FO4, cycles %+v", u.Name, u.FO4PS, fo4ps, u.DelayPS, u.FO4, u.Cycles)
+		}
+		for _, np := range u.Paths {
+			paths++
+			if !near(np.DelayPS, np.FO4) {
+				t.Errorf("%s: path %s: %v ps for %v FO4", u.Name, np.Name, np.DelayPS, np.FO4)
+			}
 		}
 		if p := u.Pipeline; p != nil && p.ClockFO4 == 12 {
 			piped++
@@ -169,8 +175,8 @@ func TestLiberty_PicosecondsBesideFO4(t *testing.T) {
 			}
 		}
 	}
-	if piped == 0 {
-		t.Error("no unit pipelined at 12 FO4")
+	if piped == 0 || paths == 0 {
+		t.Errorf("%d units pipelined at 12 FO4, %d named paths: want some of each", piped, paths)
 	}
 	// --timing-mode liberty: the library's model, gates as built; it
 	// needs the library.
