@@ -474,9 +474,10 @@ func newSweepCmds(a *app) []*cobra.Command {
 
 const sweepLong = `Pipelines every combinational unit of the specs at each clock period
 LO, LO+STEP, ... up to HI FO4 (package retime, with the model of
---timing-mode, sized by default, as in every command that times) and reports per point the latency in cycles, the
-flip-flops, the area and the worst stage; a unit with a clock already is
-marked, not swept. --jobs N computes N points at once. With --job-list
+--timing-mode, sized by default as in every command that times) and
+reports per point the latency in cycles, the flip-flops, the area and the
+worst stage; a unit with a clock already is marked, not swept. --jobs N
+computes N points at once. With --job-list
 FILE --out-dir DIR it computes nothing: it writes one shell command per
 point (lsugen timing sweep-point, in its older spelling --sweep-point) for
 GNU parallel or a Slurm array, and the sweep's manifest into DIR; then

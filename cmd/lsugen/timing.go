@@ -34,7 +34,7 @@ func newTimingCmd(a *app) *cobra.Command {
 		sw            sweepFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "timing [--json] [--paths] [--driver-size X] [--load C] [--timing-mode sized|unsized] [--no-wire] [--liberty FILE] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...",
+		Use:   "timing [--json] [--paths] [--driver-size X] [--load C] [--timing-mode sized|unsized|liberty] [--no-wire] [--liberty FILE] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...",
 		Short: "critical path in FO4, area in NAND2 equivalents, transistors",
 		Long:  timingLong,
 		RunE: func(cmd *cobra.Command, specPaths []string) error {
@@ -97,11 +97,13 @@ func newTimingCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.BoolVar(&paths, "paths", false, "print each unit's critical path gate by gate")
-	addBudgetFlags(fs, &b, false)
-	m.add(fs)
 	fs.StringVar(&clocks, "clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
 	fs.StringVar(&svg, "svg", "", "also write an SVG figure: FO4 against lanes of the coalescers and detectors with the clock periods, and the critical path of one unit gate by gate")
 	fs.StringVar(&svgUnit, "svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
+	// The budget's flags before the model's, whose --timing-mode is the
+	// budget's: one model places the registers (--clock-fo4) and times.
+	addBudgetFlags(fs, &b, false)
+	m.add(fs)
 	addSweepFlags(fs, &sw)
 	cmd.AddCommand(newSweepCmds(a)...)
 	return cmd
