@@ -64,7 +64,7 @@ type profileFlags struct {
 func newProfileCmd(a *app) *cobra.Command {
 	f := &profileFlags{}
 	cmd := &cobra.Command{
-		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--timing-mode sized|unsized] [--liberty FILE] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
+		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--timing-mode sized|unsized|liberty] [--liberty FILE] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
 		Short: "coalescing profile of a kernel's global loads and stores: monotonic fraction, unique blocks, coalescer cycles",
 		Long:  profileLong,
 		RunE: func(cmd *cobra.Command, traces []string) error {
