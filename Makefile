@@ -49,7 +49,7 @@ run: deps build
 	$(BIN) conflicts --hash $(OUT)/transpose_hash.hcl:transpose_bvxor specs/traces/transpose.trace
 	$(BIN) conflicts --lock-hash specs/locks_002.hcl:lock_xor specs/traces/accelsim/kernelslist.g
 	$(BIN) search --compare --addr-bits 12 --bank-bits 5 specs/traces/accelsim/kernelslist.g
-	$(BIN) profile --clock 40,48,56 specs/traces/accelsim/profile_*.traceg
+	$(BIN) profile --timing-mode unsized --clock 40,48,56 specs/traces/accelsim/profile_*.traceg
 	$(BIN) pipesim specs/pipeline_study.hcl --accelsim specs/traces/accelsim/pipesim_example.traceg
 	$(BIN) pipesim specs/pipeline_figure4.hcl --trace specs/traces/figure4.ptrace
 	$(BIN) pipesim specs/pipeline_study.hcl --preset aes_encrypt

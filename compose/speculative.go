@@ -1178,5 +1178,5 @@ func (t *Timing) Report() *timing.Variable {
 	if t == nil {
 		return nil
 	}
-	return &timing.Variable{FastLatency: t.FastLatency, WorstStageFO4: t.WorstStageFO4}
+	return &timing.Variable{FastLatency: t.FastLatency}
 }

@@ -90,12 +90,8 @@ func report(t testing.TB, us []unit) []byte {
 	t.Helper()
 	rep := &timing.Report{}
 	for _, u := range us {
-		res, err := timing.Analyze(u.design, timing.DefaultOptions())
+		ur, err := timing.NewUnitReport(u.design.Name, u.spec.UnitKind(), u.spec.Variant(), u.design, u.variable.Report(), timing.DefaultReportOptions())
 		if err != nil {
-			t.Fatal(err)
-		}
-		ur := timing.UnitReport{Name: u.design.Name, Kind: u.spec.UnitKind(), Variant: u.spec.Variant(), Result: res}
-		if err := ur.AddPipeline(u.design, u.variable.Report()); err != nil {
 			t.Fatal(err)
 		}
 		rep.Units = append(rep.Units, ur)

@@ -31,8 +31,12 @@ func (b *builder) dff(d netlist.Net, rank int) netlist.Net {
 // stageOf (0-based).
 //
 // With buffer set (the unsized model, whose gates drive their whole
-// fanout alone) the valid mask reaches the output registers through a
-// tree of buffers of fanout at most MaxBufferFanout.
+// fanout alone) the reset reaches the valid chain, and the valid mask the
+// output registers, through trees of buffers of fanout at most
+// MaxBufferFanout, as a designer builds them; the sized model's cost of a
+// fanout is already that of a tree (and an explicit one would cost more
+// in it). The trees are the gate view's only: the readable view reads rst
+// and the valid bits directly, the same logic.
 func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, error) {
 	out := &netlist.Design{
 		Name:     d.Name,
@@ -152,12 +156,18 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	// The valid chain: valid_q[k] holds the operation of boundary k+1;
 	// rst clears it. next is the last register's D: the output registers
 	// load their data masked with it, so outputs are 0 when valid_o is.
-	rstN := b.gate(netlist.INV, rst)
+	tree := func(n netlist.Net, loads int) []netlist.Net {
+		if !buffer {
+			return repeatNet(n, loads)
+		}
+		return BufferTree(n, loads, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
+	}
+	rstN := tree(b.gate(netlist.INV, rst), L)
 	v := validI
 	var next netlist.Net
 	validQ := make(netlist.Bus, L)
 	for k := 0; k < L; k++ {
-		next = b.gate(netlist.AND2, v, rstN)
+		next = b.gate(netlist.AND2, v, rstN[k])
 		v = b.dff(next, k)
 		validQ[k] = v
 	}
@@ -167,14 +177,8 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	for _, p := range d.Outputs() {
 		masked += p.Width()
 	}
-	var masks []netlist.Net
-	if buffer {
-		masks = BufferTree(next, masked, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
-	}
+	masks := tree(next, masked)
 	mask := func() netlist.Net {
-		if len(masks) == 0 {
-			return next
-		}
 		m := masks[0]
 		masks = masks[1:]
 		return m

@@ -70,11 +70,7 @@ const MaxBufferFanout = 6
 // load reads, in order: net itself for a constant or a small fanout.
 func BufferTree(net netlist.Net, loads int, buf func(netlist.Net) netlist.Net) []netlist.Net {
 	if loads <= MaxBufferFanout || net == netlist.Const0 || net == netlist.Const1 {
-		out := make([]netlist.Net, loads)
-		for i := range out {
-			out[i] = net
-		}
-		return out
+		return repeatNet(net, loads)
 	}
 	// One level of buffers, each serving a share of the loads.
 	groups := min(MaxBufferFanout, (loads+MaxBufferFanout-1)/MaxBufferFanout)
@@ -85,6 +81,15 @@ func BufferTree(net netlist.Net, loads int, buf func(netlist.Net) netlist.Net) [
 			share++
 		}
 		out = append(out, BufferTree(buf(net), share, buf)...)
+	}
+	return out
+}
+
+// repeatNet is n loads all reading net.
+func repeatNet(net netlist.Net, n int) []netlist.Net {
+	out := make([]netlist.Net, n)
+	for i := range out {
+		out[i] = net
 	}
 	return out
 }

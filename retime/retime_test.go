@@ -209,3 +209,68 @@ func TestPipeline_RefusesMemories(t *testing.T) {
 		t.Errorf("Pipeline of a design with memories: %v", err)
 	}
 }
+
+// TestPipeline_UnsizedBuffersResetAndValid: placed by the unsized model, a
+// pipeline of more than MaxBufferFanout stages (the detector at 9 FO4)
+// drives its reset, and one of more than MaxBufferFanout output bits (the
+// all-to-all) its valid mask, through buffer trees: no net of either tree
+// is read by more than MaxBufferFanout pins, and the pipeline still
+// answers as its original in lockstep.
+func TestPipeline_UnsizedBuffersResetAndValid(t *testing.T) {
+	ds := designs(t)
+	for _, c := range []struct {
+		d    *netlist.Design
+		rst  bool // the reset's tree (else the valid mask's) must have buffers
+		want string
+	}{{ds[1], true, "reset"}, {ds[0], false, "valid mask"}} {
+		opt := timing.DefaultOptions()
+		opt.Mode = timing.Unsized
+		r, err := retime.Pipeline(c.d, retime.Options{PeriodFO4: 9, Timing: opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.Design
+		readers := make([]int, p.NumNets)
+		driver := map[netlist.Net]netlist.Gate{}
+		for _, g := range p.Gates {
+			driver[g.Out] = g
+			for _, n := range g.In {
+				readers[n]++
+			}
+		}
+		// The roots: rst's inverter, and the last valid register's D (the
+		// mask of the output registers).
+		rst := p.Port("rst").Bits[0]
+		var rstRoot netlist.Net = -1
+		for _, g := range p.Gates {
+			if g.Kind == netlist.INV && len(g.In) == 1 && g.In[0] == rst {
+				rstRoot = g.Out
+			}
+		}
+		maskRoot := driver[p.Port("valid_o").Bits[0]].In[0]
+		tree := func(root netlist.Net) (bufs int) {
+			for todo := []netlist.Net{root}; len(todo) > 0; todo = todo[1:] {
+				n := todo[0]
+				if readers[n] > retime.MaxBufferFanout {
+					t.Errorf("%s: net %s has %d readers, more than %d", c.d.Name, p.NetName(n), readers[n], retime.MaxBufferFanout)
+				}
+				for _, g := range p.Gates {
+					if g.Kind == netlist.BUF && g.In[0] == n {
+						todo = append(todo, g.Out)
+						bufs++
+					}
+				}
+			}
+			return bufs
+		}
+		if rstRoot < 0 {
+			t.Fatalf("%s: no inverter of rst", c.d.Name)
+		}
+		rb, mb := tree(rstRoot), tree(maskRoot)
+		if (c.rst && rb == 0) || (!c.rst && mb == 0) {
+			t.Errorf("%s: latency %d: no buffers in the %s's tree (reset %d, mask %d)", c.d.Name, r.Latency, c.want, rb, mb)
+		}
+		t.Logf("%s: latency %d; buffers: reset %d, valid mask %d", c.d.Name, r.Latency, rb, mb)
+		checkLockstep(t, c.d, r)
+	}
+}

@@ -13,6 +13,9 @@ type PathResult struct {
 	Name string  `json:"name"`
 	Doc  string  `json:"doc,omitempty"`
 	FO4  float64 `json:"fo4"`
+	// DelayPS is FO4 in ps at the library's FO4 delay, in a report with
+	// a library (UnitReport).
+	DelayPS float64 `json:"delay_ps,omitempty"`
 	// Cells lists the cells of the worst such path, start point first
 	// ("input" for a primary input's driver, "DFF" for clock to Q, the
 	// bank module for a memory's read data).

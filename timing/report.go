@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -12,6 +13,10 @@ import (
 )
 
 // UnitReport is the timing of one spec unit, as `lsugen timing` reports it.
+// Every figure is in the one model the embedded Result's Mode names; for a
+// pipelined or clocked unit with a period, its FO4 (and Tau, DelayPS,
+// CriticalPath) is its worst stage: the slowest register-to-register path
+// with the setup time, the period the unit needs.
 type UnitReport struct {
 	Name    string `json:"name"`
 	Kind    string `json:"kind"`    // the spec block type, e.g. "hash"
@@ -19,68 +24,174 @@ type UnitReport struct {
 	// Cycles is the number of clock cycles of ClockFO4 the critical path
 	// needs, when a clock was given.
 	Cycles []ClockCycles `json:"cycles,omitempty"`
-	// A unit pipelined at clock_fo4: the period, the timing model that
-	// placed its registers, its latency L in cycles and each of its L
-	// stages' delay in FO4 under that model (each at most ClockFO4).
-	ClockFO4      float64   `json:"clock_fo4,omitempty"`
-	TimingMode    string    `json:"timing_mode,omitempty"`
-	LatencyCycles int       `json:"latency_cycles,omitempty"`
-	StageFO4      []float64 `json:"stage_fo4,omitempty"`
-	// A variable-latency unit (the speculative coalescer at clock_fo4)
-	// answers fast warps in FastLatencyCycles and the others in
-	// LatencyCycles; its stages are not one chain, so instead of
-	// StageFO4 it reports its slowest register-to-register path. A
-	// clocked unit with a protocol of its own (the shared memory) states
-	// LatencyCycles, and at its clock_fo4 the same slowest path.
-	FastLatencyCycles int     `json:"fast_latency_cycles,omitempty"`
-	WorstStageFO4     float64 `json:"worst_stage_fo4,omitempty"`
+	// Pipeline is the clocking of a pipelined unit (clock_fo4) or of a
+	// clocked unit with a latency of its own; nil for a combinational one.
+	Pipeline *PipelineReport `json:"pipeline,omitempty"`
+	// FO4PS is the library's FO4 delay in ps (Options.FO4PS of the
+	// characterized library), by which every *_ps figure of the report is
+	// converted; 0 without a library.
+	FO4PS float64 `json:"fo4_ps,omitempty"`
+	fo4ps float64 // FO4PS unrounded, which converts
 	*Result
 }
 
-// Variable is what the composer of a variable-latency unit (package
-// compose) measured of it, kept beside its design: the latency of its fast
-// answers (its slow answers' is the design's Pipeline.Latency) and its
-// slowest register-to-register path, with clock-to-Q and setup.
-type Variable struct {
-	FastLatency   int
-	WorstStageFO4 float64
+// PipelineReport is the clocking of a pipelined or clocked unit. Its
+// stage delays are timed in the report's model (UnitReport.Mode); the
+// model that placed the registers is PlacedUnder, and may differ.
+type PipelineReport struct {
+	// PlacedUnder is the timing model that placed the registers at
+	// ClockFO4 (the spec's timing_mode); "" for a unit without a period.
+	PlacedUnder string `json:"placed_under,omitempty"`
+	// ClockFO4 is the period the registers were placed at; ClockPS, and
+	// every other *_ps figure, the same at the library's FO4 delay (with
+	// --liberty only).
+	ClockFO4 float64 `json:"clock_fo4,omitempty"`
+	ClockPS  float64 `json:"clock_ps,omitempty"`
+	// LatencyCycles is L: an operation's answer comes L cycles after it.
+	LatencyCycles int `json:"latency_cycles"`
+	// A variable-latency unit (the speculative coalescer at clock_fo4)
+	// answers fast warps in FastLatencyCycles and the others in
+	// LatencyCycles; its stages are not one chain, so it has no
+	// StageFO4, only WorstStageFO4.
+	FastLatencyCycles int `json:"fast_latency_cycles,omitempty"`
+	// StageFO4 is each of a fixed-latency pipeline's L stages: the worst
+	// arrival at the registers that end it, plus the setup time.
+	StageFO4 []float64 `json:"stage_fo4,omitempty"`
+	StagePS  []float64 `json:"stage_ps,omitempty"`
+	// WorstStageFO4 is the slowest register-to-register path with the
+	// setup time (the largest of StageFO4 where there are stages): the
+	// unit's critical path.
+	WorstStageFO4 float64 `json:"worst_stage_fo4,omitempty"`
+	WorstStagePS  float64 `json:"worst_stage_ps,omitempty"`
 }
 
-// AddPipeline fills the pipeline fields of a pipelined unit's report
-// from its design, timing its stages under the model that cut them; v
-// is the composer's measure of a variable-latency unit, nil for others.
-func (u *UnitReport) AddPipeline(d *netlist.Design, v *Variable) error {
-	if pr := d.Protocol; pr != nil {
-		u.LatencyCycles = pr.Latency
-		if pr.PeriodFO4 > 0 {
-			w, err := SlowestPath(d, PipelineOptions(pr.Mode))
-			if err != nil {
-				return err
+// Variable is what the composer of a variable-latency unit (package
+// compose) knows of it, kept beside its design: the latency of its fast
+// answers (its slow answers' is the design's Pipeline.Latency). Its
+// slowest stage the report times itself, in the report's model.
+type Variable struct {
+	FastLatency int
+}
+
+// DefaultReportOptions is the model of every lsugen command that times
+// (timing, its sweep, profile) unless told otherwise: DefaultOptions,
+// sized, the model clock_fo4 places registers under by default, so that
+// a unit reads the same FO4 in each.
+func DefaultReportOptions() Options {
+	o := DefaultOptions()
+	o.Mode = Sized
+	return o
+}
+
+// NewUnitReport times the unit d under opt: its critical path, area and
+// named paths (Analyze), and for a pipelined or clocked unit with a
+// period its stages, the worst of them its critical path; v is the
+// composer's measure of a variable-latency unit, nil for others. With a
+// library (opt.Tech) every FO4 figure has its ps beside it. lsugen timing
+// and the golden timing reports are made by it.
+func NewUnitReport(name, kind, variant string, d *netlist.Design, v *Variable, opt Options) (UnitReport, error) {
+	res, err := Analyze(d, opt)
+	if err != nil {
+		return UnitReport{}, err
+	}
+	u := UnitReport{Name: name, Kind: kind, Variant: variant, Result: res}
+	if err := u.addPipeline(d, v, opt); err != nil {
+		return UnitReport{}, err
+	}
+	if opt.Tech != nil {
+		u.fo4ps = OptionsFor(opt.Tech).FO4PS()
+		u.FO4PS = round4(u.fo4ps)
+		u.DelayPS = u.ps(u.FO4)
+		for i := range u.Paths {
+			u.Paths[i].DelayPS = u.ps(u.Paths[i].FO4)
+		}
+		if p := u.Pipeline; p != nil {
+			p.ClockPS, p.WorstStagePS = u.ps(p.ClockFO4), u.ps(p.WorstStageFO4)
+			for _, t := range p.StageFO4 {
+				p.StagePS = append(p.StagePS, u.ps(t))
 			}
-			u.ClockFO4, u.TimingMode, u.WorstStageFO4 = pr.PeriodFO4, pr.Mode, w
 		}
 	}
-	p := d.Pipeline
-	if p == nil {
+	return u, nil
+}
+
+// ps converts fo4 FO4 to ps with the report's library FO4; 0 without one.
+func (u *UnitReport) ps(fo4 float64) float64 {
+	if u.fo4ps == 0 { // a report read back from JSON
+		return round4(fo4 * u.FO4PS)
+	}
+	return round4(fo4 * u.fo4ps)
+}
+
+// addPipeline fills the pipeline of a pipelined or clocked unit's report
+// and, where it has a period, makes its worst stage the critical path.
+func (u *UnitReport) addPipeline(d *netlist.Design, v *Variable, opt Options) error {
+	var p *PipelineReport
+	switch {
+	case d.Pipeline != nil && v != nil:
+		p = &PipelineReport{PlacedUnder: d.Pipeline.Mode, ClockFO4: d.Pipeline.PeriodFO4, LatencyCycles: d.Pipeline.Latency, FastLatencyCycles: v.FastLatency}
+	case d.Pipeline != nil:
+		st, err := StageDelays(d, opt)
+		if err != nil {
+			return err
+		}
+		p = &PipelineReport{PlacedUnder: d.Pipeline.Mode, ClockFO4: d.Pipeline.PeriodFO4, LatencyCycles: d.Pipeline.Latency, StageFO4: st}
+	case d.Protocol != nil:
+		p = &PipelineReport{LatencyCycles: d.Protocol.Latency}
+		if d.Protocol.PeriodFO4 > 0 {
+			p.PlacedUnder, p.ClockFO4 = d.Protocol.Mode, d.Protocol.PeriodFO4
+		}
+	default:
 		return nil
 	}
-	if v != nil {
-		u.ClockFO4, u.TimingMode, u.LatencyCycles = p.PeriodFO4, p.Mode, p.Latency
-		u.FastLatencyCycles, u.WorstStageFO4 = v.FastLatency, round4(v.WorstStageFO4)
+	u.Pipeline = p
+	if p.ClockFO4 == 0 {
 		return nil
 	}
-	st, err := StageDelays(d, PipelineOptions(p.Mode))
+	w, err := SlowestPath(d, opt)
 	if err != nil {
 		return err
 	}
-	u.ClockFO4, u.TimingMode, u.LatencyCycles, u.StageFO4 = p.PeriodFO4, p.Mode, p.Latency, st
+	for _, t := range p.StageFO4 {
+		w = max(w, t)
+	}
+	p.WorstStageFO4 = w
+	u.endWithSetup(w)
 	return nil
 }
 
-// ClockCycles is the cycle count of a unit at one clock period.
+// endWithSetup makes the critical path the worst stage of fo4: a path
+// that ends at a register's D input gets a last step for the setup time,
+// and the path's delay becomes the stage's.
+func (u *UnitReport) endWithSetup(fo4 float64) {
+	r := *u.Result // the analysis's result stays as it was
+	u.Result = &r
+	if fo4 <= r.FO4 {
+		return
+	}
+	if n := len(r.CriticalPath); n > 0 && strings.HasSuffix(r.Endpoint, ".D") {
+		last := r.CriticalPath[n-1]
+		r.CriticalPath = append(slices.Clone(r.CriticalPath), Step{Gate: r.Endpoint, Cell: netlist.DFF.String(), From: last.Net, Net: last.Net,
+			Fanout: last.Fanout, Load: last.Load, Delay: round4(fo4 - last.Arrival), Arrival: fo4})
+	}
+	r.FO4, r.Tau = fo4, round4(fo4*r.TauPerFO4)
+}
+
+// ClockCycles is the cycle count of a unit at one clock period (in ps
+// too, with a library).
 type ClockCycles struct {
 	ClockFO4 float64 `json:"clock_fo4"`
+	ClockPS  float64 `json:"clock_ps,omitempty"`
 	Cycles   int     `json:"cycles"`
+}
+
+// AddCycles sets the cycles the unit's critical path needs at each clock
+// period, in FO4.
+func (u *UnitReport) AddCycles(periodsFO4 []float64) {
+	u.Cycles = nil
+	for _, p := range periodsFO4 {
+		u.Cycles = append(u.Cycles, ClockCycles{ClockFO4: p, ClockPS: u.ps(p), Cycles: CyclesAt(u.FO4, p)})
+	}
 }
 
 // CyclesAt is the number of whole clock periods of clockFO4 that a path of
@@ -113,18 +224,24 @@ func (r *Report) JSON() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// WriteTable prints one line per unit.
+// WriteTable prints one line per unit: its critical path (a pipelined
+// unit's worst stage), in ps too where a library is known, its area and
+// gates; then the pipelines, named paths and storage of the units that
+// have them.
 func (r *Report) WriteTable(w io.Writer) error {
 	// Text columns left, numbers right.
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "unit\tkind\tvariant\t    FO4\tlevels\t  area GE\ttransistors\t  gates"
-	withPS := len(r.Units) > 0 && r.Units[0].Tech != ""
+	withPS := len(r.Units) > 0 && r.Units[0].FO4PS > 0
 	if withPS {
 		head = "unit\tkind\tvariant\t    FO4\t     ps\tlevels\t  area GE\ttransistors\t  gates"
 	}
 	if len(r.Units) > 0 {
 		for _, c := range r.Units[0].Cycles {
 			head += fmt.Sprintf("\t@%g FO4", c.ClockFO4)
+			if withPS {
+				head += fmt.Sprintf(" (%.0f ps)", c.ClockPS)
+			}
 		}
 	}
 	fmt.Fprintln(tw, head)
@@ -145,40 +262,88 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return r.writeDetails(w)
 }
 
-// writeDetails prints, under the table, the named paths (delay, gates,
-// area) and the storage of the units that have them.
+// fo4 prints a delay in FO4, and in ps beside it where a library is known.
+func (u *UnitReport) fo4(f float64) string {
+	if u.FO4PS > 0 {
+		return fmt.Sprintf("%.2f FO4 (%.1f ps)", f, u.ps(f))
+	}
+	return fmt.Sprintf("%.2f FO4", f)
+}
+
+// period prints a clock period given in FO4, and in ps where a library is
+// known.
+func (u *UnitReport) period(f float64) string {
+	if u.FO4PS > 0 {
+		return fmt.Sprintf("%g FO4 (%.1f ps)", f, u.ps(f))
+	}
+	return fmt.Sprintf("%g FO4", f)
+}
+
+// pipelineLine is the detail line of a pipelined or clocked unit: its
+// latency, its period and the model that placed its registers, and its
+// stages (the worst one is the unit's FO4).
+func (u *UnitReport) pipelineLine() string {
+	p := u.Pipeline
+	at := ""
+	if p.ClockFO4 > 0 {
+		at = fmt.Sprintf("\tat %s, registers placed %s", u.period(p.ClockFO4), p.PlacedUnder)
+	}
+	switch {
+	case p.FastLatencyCycles > 0:
+		lat := fmt.Sprintf("%d cycles fast, %d slow", p.FastLatencyCycles, p.LatencyCycles)
+		if p.FastLatencyCycles == p.LatencyCycles {
+			lat = fmt.Sprintf("%d cycles, fast or slow", p.LatencyCycles)
+		}
+		return fmt.Sprintf("  pipeline\t%s%s\tvariable latency, worst stage %s\n", lat, at, u.fo4(p.WorstStageFO4))
+	case len(p.StageFO4) > 0:
+		st := make([]string, len(p.StageFO4))
+		for i, t := range p.StageFO4 {
+			st[i] = fmt.Sprintf("%.2f", t)
+		}
+		stages := strings.Join(st, ", ") + " FO4"
+		if u.FO4PS > 0 {
+			for i, t := range p.StagePS {
+				st[i] = fmt.Sprintf("%.1f", t)
+			}
+			stages += " (" + strings.Join(st, ", ") + " ps)"
+		}
+		return fmt.Sprintf("  pipeline\t%s%s\tstages %s, worst %s\n", cyclesWord(p.LatencyCycles), at, stages, u.fo4(p.WorstStageFO4))
+	case p.ClockFO4 > 0:
+		return fmt.Sprintf("  latency\t%s%s\tworst register-to-register stage %s\n", cyclesWord(p.LatencyCycles), at, u.fo4(p.WorstStageFO4))
+	}
+	return fmt.Sprintf("  latency\t%s\n", cyclesWord(p.LatencyCycles))
+}
+
+// cyclesWord is "1 cycle" or "N cycles".
+func cyclesWord(n int) string {
+	if n == 1 {
+		return "1 cycle"
+	}
+	return fmt.Sprintf("%d cycles", n)
+}
+
+// writeDetails prints, under the table, the pipelines, the named paths
+// (delay, gates, area) and the storage of the units that have them.
 func (r *Report) writeDetails(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, u := range r.Units {
-		if len(u.Paths) == 0 && len(u.Storage) == 0 && u.LatencyCycles == 0 {
+		if len(u.Paths) == 0 && len(u.Storage) == 0 && u.Pipeline == nil {
 			continue
 		}
 		fmt.Fprintf(tw, "\n%s:\n", u.Name)
-		if u.FastLatencyCycles > 0 {
-			lat := fmt.Sprintf("%d cycles fast, %d slow", u.FastLatencyCycles, u.LatencyCycles)
-			if u.FastLatencyCycles == u.LatencyCycles {
-				lat = fmt.Sprintf("%d cycles, fast or slow", u.LatencyCycles)
-			}
-			fmt.Fprintf(tw, "  pipeline\t%s\tat %g FO4 (%s)\tvariable latency, slowest stage %.2f FO4\n", lat, u.ClockFO4, u.TimingMode, u.WorstStageFO4)
-		} else if u.LatencyCycles > 0 && len(u.StageFO4) == 0 {
-			at := ""
-			if u.ClockFO4 > 0 {
-				at = fmt.Sprintf("\tat %g FO4 (%s)\tslowest register-to-register path %.2f FO4", u.ClockFO4, u.TimingMode, u.WorstStageFO4)
-			}
-			fmt.Fprintf(tw, "  latency\t%d cycles%s\n", u.LatencyCycles, at)
-		} else if u.LatencyCycles > 0 {
-			st := make([]string, len(u.StageFO4))
-			for i, t := range u.StageFO4 {
-				st[i] = fmt.Sprintf("%.2f", t)
-			}
-			fmt.Fprintf(tw, "  pipeline\t%d cycles\tat %g FO4 (%s)\tstages %s FO4\n", u.LatencyCycles, u.ClockFO4, u.TimingMode, strings.Join(st, ", "))
+		if u.Pipeline != nil {
+			fmt.Fprint(tw, u.pipelineLine())
 		}
 		for _, p := range u.Paths {
+			delay := fmt.Sprintf("%7.2f FO4", p.FO4)
+			if u.FO4PS > 0 {
+				delay += fmt.Sprintf(" %9.1f ps", p.DelayPS)
+			}
 			cells := strings.Join(p.Cells, " ")
 			if len(p.Cells) > 6 {
 				cells = fmt.Sprintf("%s ... %s (%d stages)", strings.Join(p.Cells[:2], " "), strings.Join(p.Cells[len(p.Cells)-2:], " "), len(p.Cells))
 			}
-			fmt.Fprintf(tw, "  path %s\t%7.2f FO4\t%7d gates\t%9.1f GE\t%s\t%s\n", p.Name, p.FO4, p.Gates, p.AreaGE, cells, p.Doc)
+			fmt.Fprintf(tw, "  path %s\t%s\t%7d gates\t%9.1f GE\t%s\t%s\n", p.Name, delay, p.Gates, p.AreaGE, cells, p.Doc)
 		}
 		if len(u.Paths) > 1 {
 			fmt.Fprintf(tw, "  paths together\t\t%7d gates\t%9.1f GE\ta path's gates: its logic between its start and end points, no flip-flops; paths may share gates, here counted once\n", u.PathsGates, u.PathsAreaGE)

@@ -39,10 +39,11 @@ func TestClocked_ExampleSpecsAtThesisClocks(t *testing.T) {
 				t.Fatalf("%s at %v FO4: %v", u.UnitName(), period, diags)
 			}
 			pd := pb.Design
-			rep := timing.UnitReport{}
-			if err := rep.AddPipeline(pd, pb.Variable.Report()); err != nil {
+			ur, err := timing.NewUnitReport(u.UnitName(), "", "", pd, pb.Variable.Report(), timing.PipelineOptions(pd.Pipeline.Mode))
+			if err != nil {
 				t.Fatal(err)
 			}
+			rep := ur.Pipeline
 			if rep.FastLatencyCycles > 0 {
 				// The speculative coalescer: a variable-latency unit.
 				if rep.LatencyCycles < rep.FastLatencyCycles || !(rep.WorstStageFO4 > 0 && rep.WorstStageFO4 <= period) || pd.Port("fast_o") == nil {
@@ -51,8 +52,8 @@ func TestClocked_ExampleSpecsAtThesisClocks(t *testing.T) {
 				n++
 				continue
 			}
-			if rep.LatencyCycles < 1 || len(rep.StageFO4) != rep.LatencyCycles || rep.ClockFO4 != period || rep.TimingMode != "sized" {
-				t.Fatalf("%s at %v FO4: latency %d, stages %v, clock %v (%s)", u.UnitName(), period, rep.LatencyCycles, rep.StageFO4, rep.ClockFO4, rep.TimingMode)
+			if rep.LatencyCycles < 1 || len(rep.StageFO4) != rep.LatencyCycles || rep.ClockFO4 != period || rep.PlacedUnder != "sized" {
+				t.Fatalf("%s at %v FO4: latency %d, stages %v, clock %v (%s)", u.UnitName(), period, rep.LatencyCycles, rep.StageFO4, rep.ClockFO4, rep.PlacedUnder)
 			}
 			for i, s := range rep.StageFO4 {
 				if !(s > 0 && s <= period) {

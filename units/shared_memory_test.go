@@ -58,18 +58,18 @@ func TestSharedMemory_ClockChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ur := timing.UnitReport{Name: "m", Result: res}
-	if err := ur.AddPipeline(b.Design, nil); err != nil {
+	ur, err := timing.NewUnitReport("m", "", "", b.Design, nil, timing.PipelineOptions("sized"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if ur.LatencyCycles != specs.ShmemLatency || ur.ClockFO4 != 60 || ur.TimingMode != "sized" {
-		t.Errorf("report: latency %d, clock %g, mode %q; want %d, 60, sized", ur.LatencyCycles, ur.ClockFO4, ur.TimingMode, specs.ShmemLatency)
+	if p := ur.Pipeline; p == nil || p.LatencyCycles != specs.ShmemLatency || p.ClockFO4 != 60 || p.PlacedUnder != "sized" {
+		t.Fatalf("report: pipeline %+v; want latency %d, clock 60, placed sized", p, specs.ShmemLatency)
 	}
-	if ur.WorstStageFO4 <= 0 || ur.WorstStageFO4 > 60 {
-		t.Errorf("slowest path %g FO4, want within (0, 60]", ur.WorstStageFO4)
+	if w := ur.Pipeline.WorstStageFO4; w <= 0 || w > 60 || w != ur.FO4 {
+		t.Errorf("slowest path %g FO4, want within (0, 60] and the report's critical path (%g)", w, ur.FO4)
 	}
-	if ur.WorstStageFO4 < res.FO4 {
-		t.Errorf("slowest path %g FO4 is below the critical path %g", ur.WorstStageFO4, res.FO4)
+	if ur.Pipeline.WorstStageFO4 < res.FO4 {
+		t.Errorf("slowest path %g FO4 is below the critical path %g", ur.Pipeline.WorstStageFO4, res.FO4)
 	}
 }
 

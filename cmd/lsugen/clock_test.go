@@ -9,7 +9,8 @@ import (
 
 // TestClockFO4Flag: --clock-fo4 pipelines the combinational units of a
 // spec, leaves clocked ones and the hashes other units instantiate alone,
-// and refuses a period out of range or --timing-mode without it.
+// and refuses a period out of range; gen refuses --timing-mode without
+// it, which in timing chooses the model of the figures alone.
 func TestClockFO4Flag(t *testing.T) {
 	code, stdout, stderr := lsugen(t, "timing", "--json", "--clock-fo4", "40", "../../specs/arbiter.hcl")
 	if code != 0 {
@@ -17,9 +18,11 @@ func TestClockFO4Flag(t *testing.T) {
 	}
 	var doc struct {
 		Units []struct {
-			Name          string  `json:"name"`
-			ClockFO4      float64 `json:"clock_fo4"`
-			LatencyCycles int     `json:"latency_cycles"`
+			Name     string `json:"name"`
+			Pipeline *struct {
+				ClockFO4      float64 `json:"clock_fo4"`
+				LatencyCycles int     `json:"latency_cycles"`
+			} `json:"pipeline"`
 		} `json:"units"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
@@ -27,7 +30,9 @@ func TestClockFO4Flag(t *testing.T) {
 	}
 	got := map[string]int{}
 	for _, u := range doc.Units {
-		got[u.Name] = u.LatencyCycles
+		if u.Pipeline != nil && u.Pipeline.ClockFO4 > 0 {
+			got[u.Name] = u.Pipeline.LatencyCycles
+		}
 	}
 	// arb_xor_3 is the hash arb_serial_8 instantiates; arb_serial_8
 	// serializes (clocked already); arb_mod_8 is combinational.
@@ -42,12 +47,17 @@ func TestClockFO4Flag(t *testing.T) {
 		{[]string{"--clock-fo4", "3"}, "--clock-fo4 3: want a period from 4 to 10000 FO4"},
 		{[]string{"--clock-fo4", "1e9"}, "--clock-fo4 1e+09: want a period"},
 		{[]string{"--clock-fo4", "NaN"}, "--clock-fo4 NaN: want a period"},
-		{[]string{"--timing-mode", "sized"}, "give --clock-fo4 too"},
-		{[]string{"--clock-fo4", "40", "--timing-mode", "fast"}, `--timing-mode "fast": want sized or unsized`},
+		{[]string{"--clock-fo4", "40", "--timing-mode", "fast"}, `--timing-mode "fast": want sized`},
 	} {
 		code, _, stderr := lsugen(t, append(append([]string{"timing"}, c.args...), spec)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
 		}
+	}
+	if code, _, stderr := lsugen(t, "gen", "-o", t.TempDir(), "--timing-mode", "sized", spec); code != 2 || !strings.Contains(stderr, "give --clock-fo4 too") {
+		t.Errorf("gen --timing-mode without --clock-fo4: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := lsugen(t, "timing", "--timing-mode", "unsized", spec); code != 0 {
+		t.Errorf("timing --timing-mode unsized: exit %d, stderr %q", code, stderr)
 	}
 }

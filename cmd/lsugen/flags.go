@@ -22,11 +22,12 @@ var flagNameExceptions = map[string]struct {
 	// types: the flag's type may differ between commands too.
 	types bool
 }{
-	"banks":   {reason: "the bank count of a mod mapping: conflicts and pipesim --accelsim map banks with it (unless --hash), search --compare adds its mod N row"},
-	"output":  {reason: "the command's output (-o): a directory for gen and fusesoc-gen, a file for search and pipesim"},
-	"seed":    {reason: "the seed of the command's random numbers; each command says what they draw"},
-	"svg":     {reason: "an SVG figure of the command's results; each command says which figure"},
-	"timeout": {reason: "a time limit on each external tool run; each command says which runs"},
+	"banks":       {reason: "the bank count of a mod mapping: conflicts and pipesim --accelsim map banks with it (unless --hash), search --compare adds its mod N row"},
+	"output":      {reason: "the command's output (-o): a directory for gen and fusesoc-gen, a file for search and pipesim"},
+	"seed":        {reason: "the seed of the command's random numbers; each command says what they draw"},
+	"svg":         {reason: "an SVG figure of the command's results; each command says which figure"},
+	"timeout":     {reason: "a time limit on each external tool run; each command says which runs"},
+	"timing-mode": {reason: "the timing model: where a command pipelines (--clock-fo4) the model that places the registers; where it times (timing, its sweep, profile) also the model its figures are in"},
 	"unit": {reason: "selects units by name: verify takes repeatable glob patterns, pipesim one elastic_pipeline unit",
 		types: true},
 }

@@ -96,7 +96,7 @@ func TestGen_FailedRunKeepsEarlierOutputs(t *testing.T) {
 // TestTiming_JSON: the documented JSON shape.
 func TestTiming_JSON(t *testing.T) {
 	spec := writeSpec(t, t.TempDir(), "a.hcl", goodSpec)
-	code, stdout, stderr := lsugen(t, "timing", "--json", spec)
+	code, stdout, stderr := lsugen(t, "timing", "--json", "--timing-mode", "unsized", spec)
 	if code != 0 {
 		t.Fatal(stderr)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
@@ -30,8 +31,11 @@ neighbor comparator alone is exact only where each block's active lanes
 are contiguous. The coalescers are the 32-lane all_to_all, neighbor and
 speculative units of --coalescers SPEC (the first of each), timed as
 lsugen timing times them; by default the thesis's units of
-specs/coalescer_thesis.hcl. ATOMG/RED, generic LD/ST and other spaces are
-counted, not profiled. See docs/coalescing-profile.md.`
+specs/coalescer_thesis.hcl, in the model of --timing-mode (sized by
+default, as in every command that times; unsized is the thesis's). With
+--liberty the units are timed in that library and every delay and clock
+is also in ps, at its FO4 delay. ATOMG/RED, generic LD/ST and other
+spaces are counted, not profiled. See docs/coalescing-profile.md.`
 
 // Limits checked before any work.
 const (
@@ -53,12 +57,14 @@ type profileFlags struct {
 	clocks     string
 	spec, mode string
 	specTiming string
+	liberty    string
+	fs         *pflag.FlagSet
 }
 
 func newProfileCmd(a *app) *cobra.Command {
 	f := &profileFlags{}
 	cmd := &cobra.Command{
-		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--mode unsized|sized] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
+		Use:   "profile [--json] [--block-bytes N] [--clock FO4,...] [--timing-mode sized|unsized|liberty] [--liberty FILE] [--spec-timing combined|separate] [--coalescers SPEC] TRACE...",
 		Short: "coalescing profile of a kernel's global loads and stores: monotonic fraction, unique blocks, coalescer cycles",
 		Long:  profileLong,
 		RunE: func(cmd *cobra.Command, traces []string) error {
@@ -69,7 +75,9 @@ func newProfileCmd(a *app) *cobra.Command {
 	addJSONFlag(fs, &f.asJSON)
 	fs.IntVar(&f.blockBytes, "block-bytes", 128, "block size in bytes (a power of two): unique blocks per access, and the neighbor comparator's blocks")
 	fs.StringVar(&f.clocks, "clock", "40", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
-	fs.StringVar(&f.mode, "mode", string(timing.Unsized), "unsized: gates as built, unbuffered fanout; sized: logical-effort buffer trees on every stage")
+	addTimingModeFlag(fs, &f.mode)
+	addLibertyFlag(fs, &f.liberty)
+	f.fs = fs
 	fs.StringVar(&f.specTiming, "spec-timing", coalescers.Combined, "how the speculative coalescer's fast and slow paths are timed: combined (inside the generated speculative unit) or separate (003_*'s method: the detector, neighbor and all-to-all units each alone)")
 	fs.StringVar(&f.spec, "coalescers", "", "spec file whose first 32-lane all_to_all, neighbor and speculative coalescers are timed (default: the 32-lane units of specs/coalescer_thesis.hcl, built in)")
 	return cmd
@@ -88,10 +96,22 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 	if err != nil {
 		return err
 	}
+	mode, err := timingMode(f.fs, f.liberty != "")
+	if err != nil {
+		return err
+	}
 	if err := checkProfileTraces(traces); err != nil {
 		return err
 	}
-	tm, err := coalescerTiming(f.spec, periods, timing.Mode(f.mode), f.specTiming, a.stderr)
+	var tech *timing.Tech
+	if f.liberty != "" {
+		ch, err := characterizeFile(f.liberty)
+		if err != nil {
+			return badInput(err)
+		}
+		tech = ch.Tech
+	}
+	tm, err := coalescerTiming(f.spec, periods, mode, tech, f.specTiming, a.stderr)
 	if err != nil {
 		return err
 	}
@@ -127,9 +147,6 @@ func (f *profileFlags) check() ([]float64, error) {
 		if p > maxProfileClock {
 			return nil, usagef("--clock %v: want at most %g FO4", p, maxProfileClock)
 		}
-	}
-	if timing.Mode(f.mode) != timing.Unsized && timing.Mode(f.mode) != timing.Sized {
-		return nil, usagef("--mode %q: want unsized or sized", f.mode)
 	}
 	if f.specTiming != coalescers.Combined && f.specTiming != coalescers.Separate {
 		return nil, usagef("--spec-timing %q: want %s or %s", f.specTiming, coalescers.Combined, coalescers.Separate)
@@ -183,7 +200,7 @@ func profileTrace(p *profile.Profiler, path string) (err error) {
 // coalescerTiming loads the coalescers (the built-in thesis units when
 // path is "") and times them with package coalescers. Spec diagnostics
 // are printed to stderr.
-func coalescerTiming(path string, clocks []float64, mode timing.Mode, specTiming string, stderr io.Writer) (profile.Timing, error) {
+func coalescerTiming(path string, clocks []float64, mode timing.Mode, tech *timing.Tech, specTiming string, stderr io.Writer) (profile.Timing, error) {
 	loader := specs.NewLoader()
 	var (
 		file  *specs.File
@@ -200,7 +217,7 @@ func coalescerTiming(path string, clocks []float64, mode timing.Mode, specTiming
 		printDiagnostics(stderr, loader, diags)
 		return profile.Timing{}, errBadInput
 	}
-	tm, gd, err := coalescers.Time(file.Units, coalescers.Options{ClocksFO4: clocks, Mode: mode, SpecTiming: specTiming, Spec: name, Generate: units.Generate})
+	tm, gd, err := coalescers.Time(file.Units, coalescers.Options{ClocksFO4: clocks, Mode: mode, Tech: tech, SpecTiming: specTiming, Spec: name, Generate: units.Generate})
 	var se *coalescers.SpecError
 	switch {
 	case gd.HasErrors():

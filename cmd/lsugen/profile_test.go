@@ -33,7 +33,7 @@ func profileJSON(t *testing.T, args ...string) profileDoc {
 // tile read (lane l at row l%8, column l/8: 8 blocks, not monotonic,
 // each block's lanes spread over 4 runs: 32 runs, 24 extra requests).
 func TestProfile_TransposeTrace(t *testing.T) {
-	doc := profileJSON(t, profileTraces+"profile_transpose.traceg")
+	doc := profileJSON(t, "--timing-mode", "unsized", profileTraces+"profile_transpose.traceg")
 	if len(doc.Kernels) != 1 {
 		t.Fatalf("%d kernels, want 1", len(doc.Kernels))
 	}
@@ -74,10 +74,10 @@ func TestProfile_TransposeTrace(t *testing.T) {
 }
 
 // TestProfile_ThesisTables: with 003_*'s method (--spec-timing separate)
-// the cycles at 40, 48 and 56 FO4 are Table 5.1's: all-to-all 2 / 2 / 1,
+// and the unsized model the cycles at 40, 48 and 56 FO4 are Table 5.1's: all-to-all 2 / 2 / 1,
 // the fast path (detector) 2 / 1 / 1.
 func TestProfile_ThesisTables(t *testing.T) {
-	doc := profileJSON(t, "--spec-timing", "separate", "--clock", "40,48,56", profileTraces+"profile_transpose.traceg")
+	doc := profileJSON(t, "--timing-mode", "unsized", "--spec-timing", "separate", "--clock", "40,48,56", profileTraces+"profile_transpose.traceg")
 	tm := doc.Timing
 	got := [][]int{tm.AllToAll.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles}
 	if want := [][]int{{2, 2, 1}, {2, 1, 1}, {2, 2, 1}}; !reflect.DeepEqual(got, want) {
@@ -148,7 +148,8 @@ func TestProfile_Errors(t *testing.T) {
 		{[]string{"profile", "--clock", "40,x", tr}, `"x" is not a positive number`},
 		{[]string{"profile", "--clock", "", tr}, "want 1 to 16 clock periods"},
 		{[]string{"profile", "--clock", "1e7", tr}, "at most 1e+06 FO4"},
-		{[]string{"profile", "--mode", "fast", tr}, `--mode "fast"`},
+		{[]string{"profile", "--mode", "fast", tr}, `--timing-mode "fast"`},
+		{[]string{"profile", "--timing-mode", "fast", tr}, `--timing-mode "fast": want sized`},
 		{[]string{"profile", "--spec-timing", "x", tr}, `--spec-timing "x"`},
 		{[]string{"profile", "../../specs/coalescer_thesis.hcl"}, "not an Accel-Sim trace"},
 		{[]string{"profile", tr, "../../specs/traces/accelsim/./profile_copy.traceg"}, "given twice"},

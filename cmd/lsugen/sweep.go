@@ -93,12 +93,11 @@ type sweepDoc struct {
 
 // runSweep is a sweep step, from the subcommands or from timing with
 // --sweep-clock, --sweep-point or --sweep-merge; opt is the timing
-// model, its mode sized unless --mode was given.
+// model (--timing-mode: sized unless given), which places the registers
+// at each period and times the stages.
 func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, specPaths []string, b budget, asJSON bool, svg string) error {
 	fl := cmd.Flags()
-	if !flagChanged(fl, "mode") {
-		opt.Mode = timing.Sized
-	}
+	b.Clock.TimingMode = "" // the sweep's model, not a pipelining before it
 	if err := s.check(fl, specPaths, asJSON, svg); err != nil {
 		return err
 	}
@@ -192,10 +191,8 @@ func checkNotReport(fl *pflag.FlagSet) error {
 			return usagef("--%s is for the timing report, not a sweep (its periods are --sweep-clock LO:HI:STEP)", f)
 		}
 	}
-	for _, f := range []string{"clock-fo4", "timing-mode"} {
-		if flagChanged(fl, f) {
-			return usagef("--%s pipelines the units at one period before a sweep could: the sweep pipelines them at each period of --sweep-clock, with the model of --mode", f)
-		}
+	if flagChanged(fl, "clock-fo4") {
+		return usagef("--clock-fo4 pipelines the units at one period before a sweep could: the sweep pipelines them at each period of --sweep-clock, with the model of --timing-mode")
 	}
 	return nil
 }
@@ -424,17 +421,17 @@ func (s *sweepFlags) jobExe() (string, error) {
 }
 
 // jobTail is what follows a job line's point: the model's and budget's
-// flags as given (the mode always, a library by its absolute path), the
+// flags as given (the model always, a library by its absolute path), the
 // result directory and the spec files, absolute.
 func jobTail(fl *pflag.FlagSet, opt timing.Options, dir string, specPaths []string) (string, error) {
-	common := []string{"--mode=" + string(opt.Mode)}
+	common := []string{"--timing-mode=" + string(opt.Mode)}
 	fl.VisitAll(func(f *pflag.Flag) {
-		if !f.Changed || !passThrough(f) || f.Name == "mode" {
-			return
-		}
 		name := f.Name
 		if to, ok := f.Annotations[deprecatedFor]; ok {
 			name = to[0]
+		}
+		if !f.Changed || !passThrough(f) || name == "timing-mode" {
+			return
 		}
 		v := f.Value.String()
 		if name == "liberty" {
@@ -476,10 +473,11 @@ func newSweepCmds(a *app) []*cobra.Command {
 }
 
 const sweepLong = `Pipelines every combinational unit of the specs at each clock period
-LO, LO+STEP, ... up to HI FO4 (package retime, with the model of --mode,
-sized by default) and reports per point the latency in cycles, the
-flip-flops, the area and the worst stage; a unit with a clock already is
-marked, not swept. --jobs N computes N points at once. With --job-list
+LO, LO+STEP, ... up to HI FO4 (package retime, with the model of
+--timing-mode, sized by default as in every command that times) and
+reports per point the latency in cycles, the flip-flops, the area and the
+worst stage; a unit with a clock already is marked, not swept. --jobs N
+computes N points at once. With --job-list
 FILE --out-dir DIR it computes nothing: it writes one shell command per
 point (lsugen timing sweep-point, in its older spelling --sweep-point) for
 GNU parallel or a Slurm array, and the sweep's manifest into DIR; then
@@ -518,7 +516,7 @@ func newSweepClockCmd(a *app) *cobra.Command {
 	fs.StringVar(&s.jobCommand, "job-command", "", jobCommandUsage)
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
 	addJobsFlag(fs, &s.jobs, 1)
-	m.add(fs, timing.Sized)
+	m.add(fs)
 	addGateBudgetFlag(fs, &b)
 	return cmd
 }
@@ -557,15 +555,16 @@ func newSweepPointCmd(a *app) *cobra.Command {
 	addJSONFlag(fs, &asJSON)
 	fs.StringVar(&s.outDir, "out-dir", "", outDirUsage)
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
-	m.add(fs, timing.Sized)
+	m.add(fs)
 	addGateBudgetFlag(fs, &b)
 	s.jobs = 1
 	return cmd
 }
 
 // addGateBudgetFlag declares the budget's --gate-budget alone: a sweep
-// pipelines at its own periods, so --clock-fo4 and --timing-mode, which
-// timing refuses with a sweep, are not the subcommands' flags.
+// pipelines at its own periods, so --clock-fo4, which timing refuses with
+// a sweep, is not the subcommands' flag (their --timing-mode is the
+// sweep's model).
 func addGateBudgetFlag(fs *pflag.FlagSet, b *budget) {
 	all := pflag.NewFlagSet("budget", pflag.ContinueOnError)
 	addBudgetFlags(all, b, false)

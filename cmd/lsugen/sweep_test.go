@@ -308,7 +308,7 @@ func TestSweep_JobListParallelMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
-	want0 := jobCmd + " timing --sweep-point=h@0.5 --mode=sized --driver-size=2 --out-dir=" + shellQuote(out) + " -- " + shellQuote(spec)
+	want0 := jobCmd + " timing --sweep-point=h@0.5 --timing-mode=sized --driver-size=2 --out-dir=" + shellQuote(out) + " -- " + shellQuote(spec)
 	if len(lines) != 6 || lines[0] != want0 || !strings.Contains(lines[5], "--sweep-point=mono@40.5 ") {
 		t.Fatalf("job list:\n%s\nwant 6 lines, the first\n%s", raw, want0)
 	}
@@ -374,7 +374,7 @@ func TestSweep_JobListDefaultCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	raw, _ := os.ReadFile(jobs)
-	if !strings.HasPrefix(string(raw), shellQuote(exe)+" timing --sweep-point=h@20 --mode=sized ") || strings.Count(string(raw), "\n") != 2 {
+	if !strings.HasPrefix(string(raw), shellQuote(exe)+" timing --sweep-point=h@20 --timing-mode=sized ") || strings.Count(string(raw), "\n") != 2 {
 		t.Errorf("job list:\n%s", raw)
 	}
 	var man sweep.Manifest
@@ -503,7 +503,7 @@ func TestSweep_SubcommandsMatchFlags(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", spelling, code, stderr)
 		}
 	}
-	if j1, j2 := read(filepath.Join(dir, "jobs1")), read(filepath.Join(dir, "jobs2")); j1 != j2 || !strings.HasPrefix(j1, "lsugen timing --sweep-point=h@20 --mode=sized --driver-size=2 ") {
+	if j1, j2 := read(filepath.Join(dir, "jobs1")), read(filepath.Join(dir, "jobs2")); j1 != j2 || !strings.HasPrefix(j1, "lsugen timing --sweep-point=h@20 --timing-mode=sized --driver-size=2 ") {
 		t.Errorf("job lists differ:\n%s\n%s", j1, j2)
 	}
 	// Points: the same file, written by either spelling.

@@ -13,9 +13,13 @@ import (
 )
 
 const timingLong = `Static timing by logical effort with a wire-load model: critical path in
-FO4, area in NAND2 equivalents and transistor count of every unit. With
---liberty the gate table, wire load and time scale are the library's
-(characterized as lsugen characterize prints it) and delays are also in ps.
+FO4, area in NAND2 equivalents and transistor count of every unit, in the
+model of --timing-mode (sized by default, as clock_fo4, profile and the
+sweep). A pipelined unit's critical path is its worst stage, with the
+setup time; its stages are listed under the table. With --liberty the
+gate table, wire load and time scale are the library's (characterized as
+lsugen characterize prints it) and every delay and period is also in ps,
+at the library's FO4 delay.
 --svg draws FO4 against lanes (clock lines at the --clock periods, else
 40, 48 and 56 FO4) and one unit's critical path; the file is written
 atomically. The model is described in docs/timing-model.md.`
@@ -30,7 +34,7 @@ func newTimingCmd(a *app) *cobra.Command {
 		sw            sweepFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "timing [--json] [--paths] [--driver-size X] [--load C] [--mode unsized|sized] [--no-wire] [--liberty FILE] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...",
+		Use:   "timing [--json] [--paths] [--driver-size X] [--load C] [--timing-mode sized|unsized|liberty] [--no-wire] [--liberty FILE] [--clock FO4,...] [--svg FILE [--svg-unit NAME]] SPEC...",
 		Short: "critical path in FO4, area in NAND2 equivalents, transistors",
 		Long:  timingLong,
 		RunE: func(cmd *cobra.Command, specPaths []string) error {
@@ -45,6 +49,11 @@ func newTimingCmd(a *app) *cobra.Command {
 			if svgUnit != "" && svg == "" {
 				return usagef("--svg-unit needs --svg FILE")
 			}
+			// --timing-mode is the budget's too: without --clock-fo4 it
+			// chooses only the model of the figures.
+			if b.Clock.ClockFO4 == 0 {
+				b.Clock.TimingMode = ""
+			}
 			if sw.active() {
 				return runSweep(a, cmd, &sw, opt, specPaths, b, asJSON, svg)
 			}
@@ -57,9 +66,7 @@ func newTimingCmd(a *app) *cobra.Command {
 				return err
 			}
 			for i := range rep.Units {
-				for _, p := range periods {
-					rep.Units[i].Cycles = append(rep.Units[i].Cycles, timing.ClockCycles{ClockFO4: p, Cycles: timing.CyclesAt(rep.Units[i].FO4, p)})
-				}
+				rep.Units[i].AddCycles(periods)
 			}
 			if svg != "" {
 				b, err := timingSVG(units, rep, opt, periods, svgUnit)
@@ -90,11 +97,13 @@ func newTimingCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.BoolVar(&paths, "paths", false, "print each unit's critical path gate by gate")
-	m.add(fs, timing.Unsized)
 	fs.StringVar(&clocks, "clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
 	fs.StringVar(&svg, "svg", "", "also write an SVG figure: FO4 against lanes of the coalescers and detectors with the clock periods, and the critical path of one unit gate by gate")
 	fs.StringVar(&svgUnit, "svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
+	// The budget's flags before the model's, whose --timing-mode is the
+	// budget's: one model places the registers (--clock-fo4) and times.
 	addBudgetFlags(fs, &b, false)
+	m.add(fs)
 	addSweepFlags(fs, &sw)
 	cmd.AddCommand(newSweepCmds(a)...)
 	return cmd
@@ -128,15 +137,13 @@ func parseClocks(s string) ([]float64, error) {
 	return out, nil
 }
 
+// timingReport times every unit under opt, as lsugen timing reports
+// them.
 func timingReport(units []unit, opt timing.Options) (*timing.Report, error) {
 	rep := &timing.Report{}
 	for _, u := range units {
-		res, err := timing.Analyze(u.Design, opt)
+		ur, err := timing.NewUnitReport(u.Design.Name, u.Spec.UnitKind(), u.Spec.Variant(), u.Design, u.Variable.Report(), opt)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Design.Name, err)
-		}
-		ur := timing.UnitReport{Name: u.Design.Name, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant(), Result: res}
-		if err := ur.AddPipeline(u.Design, u.Variable.Report()); err != nil {
 			return nil, fmt.Errorf("%s: %w", u.Design.Name, err)
 		}
 		rep.Units = append(rep.Units, ur)

@@ -32,7 +32,7 @@ func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float
 	if len(series) > 0 {
 		c := &plot.LineChart{
 			Title:    "(a) Critical path of the coalescers and monotonicity detectors against lanes",
-			Subtitle: fmt.Sprintf("%s (--mode %s); dashed lines: clock periods", opt.Mode.Words(), mode),
+			Subtitle: fmt.Sprintf("%s (--timing-mode %s); dashed lines: clock periods", opt.Mode.Words(), mode),
 			XLabel:   "lanes (log scale)",
 			YLabel:   "critical path (FO4)",
 			LogX:     true,

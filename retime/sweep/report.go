@@ -141,7 +141,7 @@ func (s *Sweep) SVG() ([]byte, error) {
 	if len(area) == 0 {
 		return nil, ErrNothingToDraw
 	}
-	sub := fmt.Sprintf("%s (--mode %s); each unit pipelined at each period; hover a point for its cycles and flip-flops", timing.Mode(s.Model.Mode).Words(), s.Model.Mode)
+	sub := fmt.Sprintf("%s (--timing-mode %s); each unit pipelined at each period; hover a point for its cycles and flip-flops", timing.Mode(s.Model.Mode).Words(), s.Model.Mode)
 	if len(left) > 0 {
 		sub += "; not drawn (clocked, or no period met): " + strings.Join(left, ", ")
 	}

@@ -48,7 +48,7 @@ type Timing struct {
 	// ClocksFO4 are the clock periods in FO4; every list of cycles below
 	// has one entry per clock, in this order.
 	ClocksFO4 []float64 `json:"clocks_fo4"`
-	// Mode is the timing model: "unsized" or "sized" (lsugen timing --mode).
+	// Mode is the timing model: "unsized" or "sized" (lsugen timing --timing-mode).
 	Mode string `json:"mode"`
 	// SpecTiming is how the speculative coalescer's paths were timed:
 	// "combined" (inside the speculative unit) or "separate" (the
@@ -57,6 +57,12 @@ type Timing struct {
 	SpecTiming string `json:"spec_timing"`
 	// Spec is the spec file the units were declared in.
 	Spec string `json:"spec"`
+	// Tech names the characterized cell library that timed the units
+	// (lsugen profile --liberty); FO4PS is its FO4 delay in ps, which
+	// converts every *_ps figure, and ClocksPS are the clocks in ps.
+	Tech     string    `json:"tech,omitempty"`
+	FO4PS    float64   `json:"fo4_ps,omitempty"`
+	ClocksPS []float64 `json:"clocks_ps,omitempty"`
 	// AllToAll answers every access.
 	AllToAll UnitTiming `json:"all_to_all"`
 	// Neighbor is exact only on accesses whose lanes of one block are
@@ -76,12 +82,29 @@ type Timing struct {
 	SpeculativeParts []PathTiming `json:"speculative_parts,omitempty"`
 }
 
+// SetLibrary records the cell library that timed the units, and sets
+// every figure's ps beside its FO4 at the library's FO4 delay fo4PS.
+func (t *Timing) SetLibrary(name string, fo4PS float64) {
+	ps := func(fo4 float64) float64 { return round4(fo4 * fo4PS) }
+	t.Tech, t.FO4PS, t.ClocksPS = name, round4(fo4PS), nil
+	for _, c := range t.ClocksFO4 {
+		t.ClocksPS = append(t.ClocksPS, ps(c))
+	}
+	for _, u := range []*UnitTiming{&t.AllToAll, &t.Neighbor, &t.SpeculativeFast, &t.SpeculativeSlow} {
+		u.DelayPS = ps(u.FO4)
+	}
+	for i := range t.SpeculativeParts {
+		t.SpeculativeParts[i].DelayPS = ps(t.SpeculativeParts[i].FO4)
+	}
+}
+
 // PathTiming is the delay of one path inside a unit.
 type PathTiming struct {
 	// Name says which path.
 	Name string `json:"name"`
-	// FO4 is its delay in FO4.
-	FO4 float64 `json:"fo4"`
+	// FO4 is its delay in FO4; DelayPS the same in ps, with a library.
+	FO4     float64 `json:"fo4"`
+	DelayPS float64 `json:"delay_ps,omitempty"`
 }
 
 // UnitTiming is one generated unit's delay and cycles at the clock.
@@ -92,8 +115,10 @@ type UnitTiming struct {
 	Lanes     int `json:"lanes"`
 	AddrBits  int `json:"addr_bits"`
 	BlockBits int `json:"block_bits"`
-	// FO4 is the path's delay in FO4.
-	FO4 float64 `json:"fo4"`
+	// FO4 is the path's delay in FO4; DelayPS the same in ps, with a
+	// library.
+	FO4     float64 `json:"fo4"`
+	DelayPS float64 `json:"delay_ps,omitempty"`
 	// Cycles is ceil(FO4 / clock), at least 1, at each clock.
 	Cycles []int `json:"cycles"`
 }
@@ -196,8 +221,10 @@ type BlockCount struct {
 
 // Cycles are the coalescer cycles of a set of accesses at one clock.
 type Cycles struct {
-	// ClockFO4 is the clock period in FO4.
+	// ClockFO4 is the clock period in FO4; ClockPS the same in ps, with
+	// a library.
 	ClockFO4 float64 `json:"clock_fo4"`
+	ClockPS  float64 `json:"clock_ps,omitempty"`
 	// AllToAll is Σ over accesses of the all-to-all unit's cycles.
 	AllToAll int64 `json:"all_to_all"`
 	// Speculative is Σ of the fast path's cycles on monotonic accesses and
@@ -483,6 +510,9 @@ func (g *agg) stats(t Timing) Stats {
 	}
 	for i, clock := range t.ClocksFO4 {
 		c := Cycles{ClockFO4: clock, Speedup: 1}
+		if i < len(t.ClocksPS) {
+			c.ClockPS = t.ClocksPS[i]
+		}
 		c.AllToAll = s.Accesses * int64(t.AllToAll.Cycles[i])
 		c.Speculative = s.Monotonic*int64(t.SpeculativeFast.Cycles[i]) + (s.Accesses-s.Monotonic)*int64(t.SpeculativeSlow.Cycles[i])
 		if s.Accesses > 0 {

@@ -17,8 +17,16 @@ func (r *Report) WriteTable(w io.Writer) error {
 	for i, c := range t.ClocksFO4 {
 		clocks[i] = fmt.Sprintf("%g", c)
 	}
-	fmt.Fprintf(w, "Coalescers of %s at a clock of %s FO4 (%s timing, speculative paths %s); blocks of %d bytes:\n",
-		t.Spec, strings.Join(clocks, " / "), t.Mode, t.SpecTiming, r.BlockBytes)
+	at := strings.Join(clocks, " / ") + " FO4"
+	if t.FO4PS > 0 {
+		ps := make([]string, len(t.ClocksPS))
+		for i, c := range t.ClocksPS {
+			ps[i] = fmt.Sprintf("%.0f", c)
+		}
+		at += fmt.Sprintf(" (%s ps in %s, FO4 = %.2f ps)", strings.Join(ps, " / "), t.Tech, t.FO4PS)
+	}
+	fmt.Fprintf(w, "Coalescers of %s at a clock of %s (%s timing, speculative paths %s); blocks of %d bytes:\n",
+		t.Spec, at, t.Mode, t.SpecTiming, r.BlockBytes)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	unit := func(structure string, u UnitTiming, what string) {
 		cyc := make([]string, len(u.Cycles))
@@ -29,7 +37,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if len(u.Cycles) == 1 && u.Cycles[0] == 1 {
 			word = "cycle"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%7.2f FO4\t%s %s\t%s\n", structure, u.Unit, u.FO4, strings.Join(cyc, " / "), word, what)
+		delay := fmt.Sprintf("%7.2f FO4", u.FO4)
+		if t.FO4PS > 0 {
+			delay += fmt.Sprintf("\t%8.1f ps", u.DelayPS)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s %s\t%s\n", structure, u.Unit, delay, strings.Join(cyc, " / "), word, what)
 	}
 	unit("all-to-all", t.AllToAll, "every access")
 	unit("neighbor", t.Neighbor, "exact only where each block's active lanes are contiguous")
@@ -42,6 +54,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		parts := make([]string, len(t.SpeculativeParts))
 		for i, p := range t.SpeculativeParts {
 			parts[i] = fmt.Sprintf("%s %.2f FO4", strings.ReplaceAll(p.Name, "_", "-"), p.FO4)
+			if t.FO4PS > 0 {
+				parts[i] += fmt.Sprintf(" (%.1f ps)", p.DelayPS)
+			}
 		}
 		fmt.Fprintf(w, "  inside %s, at its output multiplexers: %s\n", t.SpeculativeFast.Unit, strings.Join(parts, ", "))
 	}

@@ -71,6 +71,10 @@ type Options struct {
 	ClocksFO4 []float64
 	// Mode is the timing model's sizing regime.
 	Mode timing.Mode
+	// Tech is the characterized cell library whose gate table and wire
+	// load time the units, every FO4 figure then also in ps at its FO4
+	// delay; nil for the textbook table.
+	Tech *timing.Tech
 	// SpecTiming is Combined or Separate.
 	SpecTiming string
 	// Spec names the spec the units came from, in errors and the report.
@@ -96,6 +100,9 @@ func Time(us []specs.Unit, opt Options) (profile.Timing, hcl.Diagnostics, error)
 		return profile.Timing{}, nil, err
 	}
 	topt := timing.DefaultOptions()
+	if opt.Tech != nil {
+		topt = timing.OptionsFor(opt.Tech)
+	}
 	topt.Mode = opt.Mode
 	timed := map[string]profile.UnitTiming{}
 	var specDesign *netlist.Design
@@ -121,9 +128,13 @@ func Time(us []specs.Unit, opt Options) (profile.Timing, hcl.Diagnostics, error)
 	if opt.SpecTiming == Separate {
 		tm.SpeculativeFast = slower(timed[detector], timed[string(specs.Neighbor)])
 		tm.SpeculativeSlow = slower(timed[detector], timed[string(specs.AllToAll)])
-		return tm, diags, nil
+	} else if err := timeSpeculative(&tm, specDesign, timed[string(specs.Speculative)], topt); err != nil {
+		return tm, diags, err
 	}
-	return tm, diags, timeSpeculative(&tm, specDesign, timed[string(specs.Speculative)], topt)
+	if opt.Tech != nil {
+		tm.SetLibrary(opt.Tech.Name, timing.OptionsFor(opt.Tech).FO4PS())
+	}
+	return tm, diags, nil
 }
 
 // needed are the structures a timing needs.
