@@ -218,6 +218,9 @@ func (r *Report) writeAreaSummary(w *bufio.Writer) {
 		if n == 0 {
 			return "n/a"
 		}
+		if n == 1 {
+			return fmt.Sprintf("%+.1f%% (1 unit)", lo)
+		}
 		return fmt.Sprintf("%+.1f%% to %+.1f%% (%d units)", lo, hi, n)
 	}
 	fmt.Fprintf(w, "Area errors, from the least to the greatest, of %d units:\n\n", len(units))

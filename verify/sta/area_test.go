@@ -143,6 +143,18 @@ func TestReport_AreaColumns(t *testing.T) {
 		t.Errorf("JSON unit without area figures has one: %s", b)
 	}
 
+	var page bytes.Buffer
+	if err := r.WritePage(&page, PageInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(nand2_1, 4 µm² per GE;", md.String(),
+		"- the characterized model: unsized against lsugen's gates in library cells +0.0% (1 unit); unsized against the plain flow +100.0% (1 unit); " +
+			"sized against the timing-driven flow -25.0% (1 unit);\n"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("page lacks %q:\n%s", want, page.String())
+		}
+	}
+
 	// Without a NAND2 area nothing converts: no area.
 	r.Model.NAND2Area = 0
 	r.setArea(&ur, lib, textbook)

@@ -269,7 +269,8 @@ func errorPct(model, ref float64) *float64 {
 	if !(ref > 0) {
 		return nil
 	}
-	e := round(100*(model-ref)/ref, 1)
+	// + 0 turns a rounded -0 into 0, so that no report shows "-0.0%".
+	e := round(100*(model-ref)/ref, 1) + 0
 	return &e
 }
 
