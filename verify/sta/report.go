@@ -171,8 +171,9 @@ type ModelEstimate struct {
 
 // FlowReport is one flow's result for a unit. Cells and Area (in the
 // library's unit) are Yosys's stat -liberty for the flows; for the mapped
-// netlist, lsugen's gate count and the sum of its cells' areas in the
-// library (MappedArea), memory macros left out.
+// netlist, its cell instances (a gate built as core and inverter is two)
+// and the sum of their areas in the library (MappedArea), memory macros
+// left out.
 type FlowReport struct {
 	DelayPS  float64 `json:"delay_ps"`
 	FO4      float64 `json:"fo4"`
