@@ -34,6 +34,12 @@ A pipelined unit (clock_fo4, --clock-fo4) is also timed stage by stage:
 OpenSTA's worst arrival plus setup at the D pins of each stage's
 registers, clock at the period in the library's FO4, in the mapped and the
 timing-driven netlist, beside the model's stage delays (docs/pipelining.md).
+Area: the cell area of the mapped netlist (summed from the library), of
+the plain and of the timing-driven netlist (Yosys stat -liberty), in the
+library's unit and in its NAND2 equivalents, beside lsugen's unsized and
+sized GE (characterized and textbook), with the errors: unsized against
+mapped (the same gates) and plain, sized against timing-driven
+(docs/timing-model.md#area).
 Large errors are reported, not failed: the exit status is 1 only when a
 run fails, 2 for bad flags or an unreadable library or spec.`
 
@@ -205,14 +211,20 @@ func writeCrosscheck(a *app, f *crosscheckFlags, rep *sta.Report, jobs, cpus int
 		if err := rep.WriteMarkdown(a.stdout); err != nil {
 			return err
 		}
-		// A pipelined unit's stages, in a table of their own.
-		var st bytes.Buffer
-		if err := rep.WriteStagesMarkdown(&st); err != nil || st.Len() == 0 {
-			return err
+		// The areas and a pipelined unit's stages, in tables of their own.
+		for _, table := range []func(io.Writer) error{rep.WriteAreaMarkdown, rep.WriteStagesMarkdown} {
+			var b bytes.Buffer
+			if err := table(&b); err != nil {
+				return err
+			}
+			if b.Len() > 0 {
+				fmt.Fprintln(a.stdout)
+				if _, err := a.stdout.Write(b.Bytes()); err != nil {
+					return err
+				}
+			}
 		}
-		fmt.Fprintln(a.stdout)
-		_, err := a.stdout.Write(st.Bytes())
-		return err
+		return nil
 	}
 	return rep.WriteText(a.stdout)
 }

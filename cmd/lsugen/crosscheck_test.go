@@ -78,6 +78,7 @@ func TestCrosscheck_JSON(t *testing.T) {
 				DelayPS float64 `json:"delay_ps"`
 				FO4     float64 `json:"fo4"`
 			} `json:"timing_driven"`
+			Area *sta.AreaReport `json:"area"`
 		} `json:"units"`
 		OutsideBand []string `json:"outside_band"`
 	}
@@ -91,13 +92,16 @@ func TestCrosscheck_JSON(t *testing.T) {
 	if u.Name != "h" || !(u.TimingDriven.DelayPS > 0) || u.Lib.SizedErr == nil || !(u.Lib.SizedFO4 > 0) || rep.OutsideBand == nil {
 		t.Errorf("unit %+v", u)
 	}
+	if a := u.Area; a == nil || !(a.Mapped.GE > 0) || !(a.Plain.GE > 0) || !(a.TimingDriven.GE > 0) || a.Lib.TimingDrivenErrorPct == nil {
+		t.Errorf("unit's area %+v", a)
+	}
 	// --doc writes the page with the same table as --markdown.
 	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"# lsugen's timing model against Yosys + OpenSTA on sky130_fd_sc_hd__tt_025C_1v80\n",
-		"| unit | gates |", "\n| h | ", "## Provenance\n", "Library `sky130_fd_sc_hd__tt_025C_1v80.lib.gz`"} {
+		"| unit | gates |", "\n| h | ", "| unit | lsugen's gates in library cells | flow plain |", "## Provenance\n", "Library `sky130_fd_sc_hd__tt_025C_1v80.lib.gz`"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("--doc page lacks %q:\n%s", want, b)
 		}
@@ -165,6 +169,14 @@ func TestCrosscheck_FlowFrom(t *testing.T) {
 	if s := string(b); !strings.Contains(s, "(`crosscheck-timing --flow-from`)") || !strings.Contains(s, "that run took 1 min 39 s in all") ||
 		!strings.Contains(s, "\n| h | ") || strings.Contains(s, "units at a time") {
 		t.Errorf("--doc page:\n%s", s)
+	}
+
+	// --markdown: the delays' table, then the areas' (mapped computed now,
+	// the flows' areas prev's 0: no error against them).
+	code, stdout, stderr = lsugen(t, "crosscheck-timing", "--liberty", lib, "--flow-from", from, "--markdown", spec)
+	if tables := strings.Split(stdout, "\n\n"); code != 0 || len(tables) != 2 || !strings.HasPrefix(tables[1], "| unit | lsugen's gates in library cells |") ||
+		!strings.Contains(tables[1], "\n| h | ") || !strings.Contains(tables[1], "| 0.0 GE (0.0) |") || !strings.Contains(tables[1], "n/a") {
+		t.Errorf("--markdown: exit %d, %s\n%s", code, stderr, stdout)
 	}
 
 	for _, args := range [][]string{

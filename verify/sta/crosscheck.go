@@ -137,6 +137,9 @@ func (c *crosscheck) setUp(ctx context.Context) error {
 	}
 	c.report = NewReport(c.flow, fo4, c.opts.BandPct)
 	c.report.Model = NewModelTech(c.ch)
+	if c.report.Model.NAND2Area, err = NAND2Area(c.ch, c.flow.Lib.Library); err != nil {
+		return err
+	}
 	// The same driver and output load as the flow, in reference-inverter
 	// caps.
 	c.libOpt = timing.OptionsFor(c.ch.Tech)
@@ -244,7 +247,11 @@ func (c *crosscheck) add(u CrosscheckUnit, o outcome) error {
 	if err != nil {
 		return err
 	}
-	c.report.add(o.res, o.mapped, u.Kind, u.Variant, len(d.Gates), lib, textbook, fixed, o.seconds)
+	area, cells, err := MappedArea(d, c.ch, c.flow.Lib.Library)
+	if err != nil {
+		return err
+	}
+	c.report.add(o.res, o.mapped, area, cells, u.Kind, u.Variant, len(d.Gates), lib, textbook, fixed, o.seconds)
 	if o.stages != nil {
 		pr := newPipelineReport(d, o.stages, c.report.FO4PS())
 		if err := setStageModels(pr, d, c.libOpt, c.report.FO4PS()); err != nil {
@@ -310,6 +317,17 @@ func (r *Report) WritePage(w io.Writer, p PageInfo) error {
 		r.FO4PS(), r.BandPct)
 	if err := r.WriteMarkdown(bw); err != nil {
 		return err
+	}
+	if len(r.areaUnits()) > 0 {
+		fmt.Fprintf(bw, "\nThe units' cell areas in the library's NAND2 equivalents (%s, %g %s per GE; the area in that unit in parentheses), memory macros left out: "+
+			"lsugen's gates in library cells summed from the library's cell areas, the two flows from Yosys's `stat -liberty`; "+
+			"beside them lsugen's unsized and sized area (sized: with the inverters of its buffer trees), with the characterized table (the library's own cell areas) "+
+			"and with the textbook one (GE from transistor counts). The unsized area's errors are against lsugen's gates in library cells "+
+			"(the same gates: the gate table's areas alone) and against the plain flow (what area-oriented synthesis makes of them), the sized area's against the timing-driven flow.\n\n",
+			r.Model.Cells[netlist.NAND2.String()], r.Model.NAND2Area, areaUnit(r.Library))
+		if err := r.WriteAreaMarkdown(bw); err != nil {
+			return err
+		}
 	}
 	if len(r.pipelinedUnits()) > 0 {
 		fmt.Fprintf(bw, "\nThe pipelined units' stages: OpenSTA's worst arrival plus the library's setup time at the D pins of the registers that end each stage, "+
@@ -422,6 +440,7 @@ func (r *Report) writeSummary(w *bufio.Writer) {
 		w.WriteString(";\n")
 	}
 	fmt.Fprintf(w, "- the textbook model, sized, against the timing-driven flow: %d.\n\n", within(func(u UnitReport) *float64 { return u.Textbook.SizedErrorPct }))
+	r.writeAreaSummary(w)
 }
 
 // writeProvenance lists what produced the figures.

@@ -58,6 +58,35 @@ func TestCrosscheck_Sky130(t *testing.T) {
 			t.Errorf("unit %+v", u)
 		}
 	}
+	// The area columns: the three netlists in µm² and in sky130's NAND2
+	// equivalents (nand2_1, 3.7536 µm²), the characterized unsized GE
+	// equal to the mapped netlist's, the errors set.
+	if rep.Model.NAND2Area != 3.7536 {
+		t.Errorf("NAND2 area %v, want 3.7536", rep.Model.NAND2Area)
+	}
+	for _, u := range rep.Units {
+		a := u.Area
+		if a == nil {
+			t.Errorf("%s: no area", u.Name)
+			continue
+		}
+		for _, f := range []AreaFigure{a.Mapped, a.Plain, a.TimingDriven} {
+			if !(f.Area > 0) || math.Abs(f.GE-f.Area/3.7536) > 0.05 {
+				t.Errorf("%s: area %+v", u.Name, f)
+			}
+		}
+		if a.Mapped.Area != u.Mapped.Area || a.Plain.Area != u.Plain.Area || a.TimingDriven.Area != u.TimingDriven.Area || u.Mapped.Cells < u.Gates {
+			t.Errorf("%s: area %+v, flows' %v, %v, %v (%d mapped cells)", u.Name, a, u.Mapped.Area, u.Plain.Area, u.TimingDriven.Area, u.Mapped.Cells)
+		}
+		if e := a.Lib.MappedErrorPct; e == nil || math.Abs(*e) > 0.1 || a.Lib.PlainErrorPct == nil || a.Lib.TimingDrivenErrorPct == nil ||
+			a.Textbook.MappedErrorPct == nil || a.Textbook.TimingDrivenErrorPct == nil || a.Lib.SizedGE < a.Lib.UnsizedGE {
+			t.Errorf("%s: area estimates %+v %+v", u.Name, a.Lib, a.Textbook)
+		}
+	}
+	var md bytes.Buffer
+	if err := rep.WriteAreaMarkdown(&md); err != nil || strings.Count(md.String(), "\n") != 2+len(rep.Units) {
+		t.Errorf("area table (%v):\n%s", err, md.String())
+	}
 	// The characterized model's FO4 is near OpenSTA's (within 15%).
 	if !(rep.Model.TauPS > 0) || math.Abs(rep.Model.FO4PS-rep.FO4.PS) > 0.15*rep.FO4.PS {
 		t.Errorf("model τ %v ps, FO4 %v ps; OpenSTA's FO4 %v ps", rep.Model.TauPS, rep.Model.FO4PS, rep.FO4.PS)

@@ -32,6 +32,9 @@ func Recompute(units []CrosscheckUnit, prev *Report, lib *liberty.Library, bandP
 		return nil, err
 	}
 	model := NewModelTech(ch)
+	if model.NAND2Area, err = NAND2Area(ch, lib); err != nil {
+		return nil, err
+	}
 	var differ []string
 	for k, c := range model.Cells {
 		if p, ok := prev.Model.Cells[k]; !ok || p != c {
@@ -79,12 +82,19 @@ func Recompute(units []CrosscheckUnit, prev *Report, lib *liberty.Library, bandP
 			r.Skipped = append(r.Skipped, Skipped{Name: d.Name, Gates: len(d.Gates), Reason: reason})
 			continue
 		}
+		// The mapped area needs no tool: computed anew, as prev's run may
+		// not have reported it.
+		area, cells, err := MappedArea(d, ch, lib)
+		if err != nil {
+			return nil, err
+		}
 		lib, textbook, fixed, err := estimates(u, libOpt)
 		if err != nil {
 			return nil, err
 		}
 		ur := f
 		ur.Kind, ur.Variant, ur.Gates = u.Kind, u.Variant, len(d.Gates)
+		ur.Mapped.Area, ur.Mapped.Cells = round(area, 2), cells
 		// prev's flow delays in ps, converted anew: prev may have
 		// converted by another FO4 figure.
 		fo4 := r.FO4PS()

@@ -57,6 +57,15 @@ func TestRecompute(t *testing.T) {
 	pu := prev.Units[0]
 	pu.TimingDriven.FO4 = round(pu.TimingDriven.DelayPS/r.FO4PS(), 2)
 	pu.Mapped.FO4 = round(pu.Mapped.DelayPS/r.FO4PS(), 2)
+	// The mapped area is computed anew, from the library: prev has none.
+	area, cells, err := MappedArea(units[0].Design, ch, lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pu.Mapped.Area, pu.Mapped.Cells = round(area, 2), cells
+	if u.Area == nil || u.Area.Mapped.Area != pu.Mapped.Area || !(u.Area.Mapped.GE > 0) || r.Model.NAND2Area != 3.7536 {
+		t.Errorf("area %+v, NAND2 area %v", u.Area, r.Model.NAND2Area)
+	}
 	if u.TimingDriven != pu.TimingDriven || u.Mapped != pu.Mapped || u.Seconds != pu.Seconds ||
 		u.Kind != "hash" || u.Gates != len(units[0].Design.Gates) {
 		t.Errorf("unit %+v, previous %+v", u, pu)

@@ -77,6 +77,11 @@ type ModelTech struct {
 	FO4PS    float64           `json:"fo4_ps"`
 	WireLoad string            `json:"wire_load"`
 	Cells    map[string]string `json:"cells"`
+	// NAND2Area is the area of the NAND2 cell (Cells["NAND2"]) in the
+	// library's area unit (µm² for sky130): the library's NAND2
+	// equivalent, by which the units' areas convert to GE. The
+	// characterized model's GE are the same unit.
+	NAND2Area float64 `json:"nand2_area"`
 }
 
 // NewModelTech summarizes ch.
@@ -134,6 +139,10 @@ type UnitReport struct {
 	LibFixedSlew *ModelEstimate `json:"lib_fixed_slew,omitempty"`
 	// WithinBand is |Lib.SizedErrorPct| ≤ the report's BandPct.
 	WithinBand bool `json:"within_band"`
+	// Area is the unit's cell area in the three netlists beside lsugen's
+	// unsized and sized estimates (area.go); absent when the report has
+	// no NAND2 area (a --flow-from report of an older run).
+	Area *AreaReport `json:"area,omitempty"`
 	// Pipeline is a pipelined unit's stages, OpenSTA's beside the
 	// model's (stages.go); absent for other units and for a
 	// variable-latency one.
@@ -160,7 +169,11 @@ type ModelEstimate struct {
 	MappedErrorPct *float64 `json:"mapped_error_pct,omitempty"`
 }
 
-// FlowReport is one flow's result for a unit.
+// FlowReport is one flow's result for a unit. Cells and Area (in the
+// library's unit) are Yosys's stat -liberty for the flows; for the mapped
+// netlist, its cell instances (a gate built as core and inverter is two)
+// and the sum of their areas in the library (MappedArea), memory macros
+// left out.
 type FlowReport struct {
 	DelayPS  float64 `json:"delay_ps"`
 	FO4      float64 `json:"fo4"`
@@ -196,14 +209,16 @@ func NewReport(f *Flow, fo4 FO4, bandPct float64) *Report {
 
 // Add compares a unit's flow results with lsugen's analyses of the same
 // design, unsized and sized, with the library's characterized gate table
-// (lib) and with the textbook one, and appends the comparison.
-func (r *Report) Add(u *UnitResult, mapped *Timing, kind, variant string, gates int, lib, textbook [2]*timing.Result, seconds float64) UnitReport {
-	return r.add(u, mapped, kind, variant, gates, lib, textbook, [2]*timing.Result{}, seconds)
+// (lib) and with the textbook one, and appends the comparison. mappedArea
+// and mappedCells are the area and the cell count of the unit's gates in
+// library cells (MappedArea).
+func (r *Report) Add(u *UnitResult, mapped *Timing, mappedArea float64, mappedCells int, kind, variant string, gates int, lib, textbook [2]*timing.Result, seconds float64) UnitReport {
+	return r.add(u, mapped, mappedArea, mappedCells, kind, variant, gates, lib, textbook, [2]*timing.Result{}, seconds)
 }
 
 // add is Add with the characterized table's analyses at a fixed
 // transition too (fixed; none when fixed[0] is nil).
-func (r *Report) add(u *UnitResult, mapped *Timing, kind, variant string, gates int, lib, textbook, fixed [2]*timing.Result, seconds float64) UnitReport {
+func (r *Report) add(u *UnitResult, mapped *Timing, mappedArea float64, mappedCells int, kind, variant string, gates int, lib, textbook, fixed [2]*timing.Result, seconds float64) UnitReport {
 	fo4 := r.FO4PS()
 	flow := func(res Result) FlowReport {
 		return FlowReport{
@@ -216,7 +231,7 @@ func (r *Report) add(u *UnitResult, mapped *Timing, kind, variant string, gates 
 		Name: u.Name, Kind: kind, Variant: variant, Sequential: u.Clock != "", Gates: gates,
 		Plain: flow(u.Plain), TimingDriven: flow(u.TimingDriven), TargetPS: u.TargetPS,
 		Mapped: FlowReport{DelayPS: round(mapped.DelayPS, 1), FO4: round(mapped.DelayPS/fo4, 2), Depth: mapped.Depth,
-			Endpoint: mapped.Endpoint, STAS: round(mapped.Seconds, 2)},
+			Endpoint: mapped.Endpoint, Cells: mappedCells, Area: round(mappedArea, 2), STAS: round(mapped.Seconds, 2)},
 		Seconds: round(seconds, 2),
 	}
 	r.setEstimates(&ur, mapped.DelayPS, u.Plain.DelayPS, u.TimingDriven.DelayPS, lib, textbook, fixed)
@@ -244,6 +259,7 @@ func (r *Report) setEstimates(ur *UnitReport, mappedPS, plainPS, tdPS float64, l
 		e.MappedErrorPct = errorPct(fixed[0].DelayPS/fo4, mappedPS/fo4)
 		ur.LibFixedSlew = &e
 	}
+	r.setArea(ur, lib, textbook)
 	ur.WithinBand = ur.Lib.SizedErrorPct != nil && math.Abs(*ur.Lib.SizedErrorPct) <= r.BandPct
 	if !ur.WithinBand {
 		r.OutsideBand = append(r.OutsideBand, ur.Name)
@@ -254,7 +270,8 @@ func errorPct(model, ref float64) *float64 {
 	if !(ref > 0) {
 		return nil
 	}
-	e := round(100*(model-ref)/ref, 1)
+	// + 0 turns a rounded -0 into 0, so that no report shows "-0.0%".
+	e := round(100*(model-ref)/ref, 1) + 0
 	return &e
 }
 
@@ -305,6 +322,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			u.Lib.SizedFO4, pct(u.Lib.SizedErrorPct), mark, u.Textbook.SizedFO4, pct(u.Textbook.SizedErrorPct), u.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := r.writeAreaText(w, nw); err != nil {
 		return err
 	}
 	if err := r.writeStagesText(w); err != nil {

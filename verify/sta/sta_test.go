@@ -213,6 +213,9 @@ func TestSky130(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep.Model = NewModelTech(ch)
+	if rep.Model.NAND2Area, err = NAND2Area(ch, f.Lib.Library); err != nil {
+		t.Fatal(err)
+	}
 	// The library's FO4 against OpenSTA's (86.1 against 95.6 ps here;
 	// TestFO4_CharacterizedMatchesOpenSTA holds it to its tolerance).
 	if math.Abs(ch.FO4PS-fo4.PS) > 0.15*fo4.PS {
@@ -268,7 +271,11 @@ func TestSky130(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ur := rep.Add(res, mapped, u.spec.UnitKind(), u.spec.Variant(), len(u.design.Gates), lib, textbook, time.Since(start).Seconds())
+		area, cells, err := MappedArea(u.design, ch, f.Lib.Library)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ur := rep.Add(res, mapped, area, cells, u.spec.UnitKind(), u.spec.Variant(), len(u.design.Gates), lib, textbook, time.Since(start).Seconds())
 		if ur.Lib.SizedErrorPct == nil || ur.Lib.UnsizedErrorPct == nil || ur.Textbook.SizedErrorPct == nil {
 			t.Fatalf("%s: no error figure", name)
 		}
