@@ -33,6 +33,27 @@ type Options struct {
 	PeriodFO4 float64
 	// Timing is the model that sets the cuts (its Mode: unsized or sized).
 	Timing timing.Options
+	// ModeName, when set, is the timing mode the design records
+	// (netlist.Pipeline.Mode) instead of Timing.Mode: "liberty" for a
+	// library's model (Timing.Tech), whose name it records too.
+	ModeName string
+}
+
+// Recorded is the timing mode and library a design pipelined under opt
+// records: ModeName or the model's mode, and the library's name under a
+// library's model.
+func (opt Options) Recorded() (mode, library string) {
+	mode = opt.ModeName
+	if mode == "" {
+		mode = string(opt.Timing.Mode)
+	}
+	if mode == "" {
+		mode = string(timing.Unsized)
+	}
+	if opt.Timing.Tech != nil {
+		library = opt.Timing.Tech.Name
+	}
+	return mode, library
 }
 
 // Result is a pipelined unit.
@@ -87,9 +108,9 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 	if d.Clock != "" {
 		return nil, fmt.Errorf("retime: %s is already clocked", d.Name)
 	}
-	setup := timing.SetupFO4
+	setup := opt.Timing.SetupFO4()
 	if !(opt.PeriodFO4 > setup) || math.IsInf(opt.PeriodFO4, 0) {
-		return nil, fmt.Errorf("retime: %s: period %v FO4 must be finite and above the setup time %v FO4: %w", d.Name, opt.PeriodFO4, setup, ErrPeriod)
+		return nil, fmt.Errorf("retime: %s: period %.4g FO4 must be finite and above the setup time %v FO4: %w", d.Name, opt.PeriodFO4, setup, ErrPeriod)
 	}
 	for _, p := range d.Ports {
 		switch p.Name {
@@ -111,20 +132,17 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 	for try := 0; try < tries; try++ {
 		stageOf, L, err := s.schedule(budget)
 		if err != nil && try > 0 {
-			return nil, fmt.Errorf("retime: %s at %v FO4: the last placement had a stage of %.2f FO4 once its registers loaded the nets; with the budget cut to match: %w", d.Name, opt.PeriodFO4, worst, err)
+			return nil, fmt.Errorf("retime: %s at %.4g FO4: the last placement had a stage of %.2f FO4 once its registers loaded the nets; with the budget cut to match: %w", d.Name, opt.PeriodFO4, worst, err)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("retime: %s at %v FO4: %w", d.Name, opt.PeriodFO4, err)
+			return nil, fmt.Errorf("retime: %s at %.4g FO4: %w", d.Name, opt.PeriodFO4, err)
 		}
 		r, err := build(d, stageOf, L, opt.Timing.Mode != timing.Sized)
 		if err != nil {
 			return nil, err
 		}
-		mode := string(opt.Timing.Mode)
-		if mode == "" {
-			mode = string(timing.Unsized)
-		}
-		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Latency: L, RegStage: r.regStage()}
+		mode, lib := opt.Recorded()
+		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: L, RegStage: r.regStage()}
 		worst, err = r.measure(opt.Timing)
 		if err != nil {
 			return nil, err

@@ -73,6 +73,7 @@ func newGenCmd(a *app) *cobra.Command {
 						lib.Path, lib.Gzipped)
 				}
 			}
+			b.LibraryPath = libFile
 			units, err := loadAndGenerate(paths, b, a.stderr)
 			if err != nil {
 				return err
