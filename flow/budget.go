@@ -107,12 +107,9 @@ func (o Options) checkRange() error {
 		return fmt.Errorf("--clock-fo4 %g: want a period from %d to %d FO4", c.ClockFO4, specs.MinClockFO4, specs.MaxClockFO4)
 	}
 	if c.PeriodPS != 0 {
+		// In FO4 it is checked once the library is known (resolveClock).
 		if err := specs.CheckPeriodPS(c.PeriodPS); err != nil {
 			return fmt.Errorf("--clock: %v", err)
-		}
-		if fo4 := c.PeriodPS / o.Library.fo4PS(); !(fo4 >= specs.MinClockFO4 && fo4 <= specs.MaxClockFO4) {
-			return fmt.Errorf("--clock: %s is %.4g FO4 in %s (FO4 = %.2f ps), outside %d to %d FO4",
-				specs.FormatPS(c.PeriodPS), fo4, o.Library.libraryName(), o.Library.fo4PS(), specs.MinClockFO4, specs.MaxClockFO4)
 		}
 	}
 	switch m := c.TimingMode; {
@@ -121,7 +118,7 @@ func (o Options) checkRange() error {
 		return fmt.Errorf("--timing-mode %q: it chooses how --clock-fo4 or --clock places registers; give one of them too", m)
 	case m != "sized" && m != "unsized" && m != "liberty":
 		return fmt.Errorf("--timing-mode %q: want sized, unsized or liberty", m)
-	case m == "liberty" && o.Library == nil:
+	case m == "liberty" && o.Library == nil && o.LibraryPath == "":
 		return fmt.Errorf("--timing-mode liberty places registers with a cell library's model: give --liberty FILE")
 	}
 	if o.Gates < 0 {

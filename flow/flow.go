@@ -98,6 +98,9 @@ func Load(paths []string, o Options) (*Session, error) {
 		}
 		all = []specs.Unit{one}
 	}
+	if err := o.Check(all); err != nil {
+		return s, err
+	}
 	if o.Library == nil && o.LibraryPath != "" {
 		lib, err := LoadLibrary(o.LibraryPath)
 		if err != nil {
@@ -106,15 +109,9 @@ func Load(paths []string, o Options) (*Session, error) {
 		o.Library = lib
 	}
 	s.Library = o.Library
-	if err := o.checkRange(); err != nil {
-		return s, err
-	}
 	clock := o.Clock
 	if !s.resolveClocks(all, &clock, o.Library) {
 		return s, ErrInvalid
-	}
-	if err := o.Check(all); err != nil {
-		return s, err
 	}
 	units := s.generate(file.Units, all, clock, o.Library)
 	if s.Diags.HasErrors() {

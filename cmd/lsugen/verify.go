@@ -190,7 +190,7 @@ func (f *verifyFlags) addCommonFlags(fs *pflag.FlagSet) {
 	addWorkFlag(fs, &f.work)
 	addToolMemoryFlag(fs)
 	addBudgetFlags(fs, &f.budget, false)
-	fs.StringVar(&f.budget.LibraryPath, "liberty", "", "cell library in liberty format, plain or gzipped: clocks in time units are converted with its FO4, timing_mode liberty uses it, and units pipelined under another model are warned about when a stage would miss its period in it")
+	addLibertyFlag(fs, &f.budget.LibraryPath)
 	fs.StringArrayVar(&f.units, "unit", nil, "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)")
 	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
 	addJSONFlag(fs, &f.asJSON)
