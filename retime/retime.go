@@ -33,6 +33,10 @@ type Options struct {
 	PeriodFO4 float64
 	// Timing is the model that sets the cuts (its Mode: unsized or sized).
 	Timing timing.Options
+	// Margin is the share of the period kept free for the model's error
+	// (timing.LibertyMargin under a library's model): stages are cut to
+	// fit PeriodFO4·(1−Margin). 0 for the textbook model.
+	Margin float64
 	// ModeName, when set, is the timing mode the design records
 	// (netlist.Pipeline.Mode) instead of Timing.Mode: "liberty" for a
 	// library's model (Timing.Tech), whose name it records too.
@@ -126,7 +130,11 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 		return nil, err
 	}
 	s := newScheduler(d, nt, opt.Timing)
-	budget := (opt.PeriodFO4 - setup) * nt.TauPerFO4
+	target := opt.PeriodFO4 * (1 - opt.Margin)
+	if !(opt.Margin >= 0 && opt.Margin < 0.5) || !(target > setup) {
+		return nil, fmt.Errorf("retime: %s: period %.4g FO4 less the margin %g leaves nothing above the setup time %.4g FO4: %w", d.Name, opt.PeriodFO4, opt.Margin, setup, ErrPeriod)
+	}
+	budget := (target - setup) * nt.TauPerFO4
 	const tries = 12
 	worst := 0.0
 	for try := 0; try < tries; try++ {
@@ -147,13 +155,13 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if worst <= opt.PeriodFO4+1e-9 {
+		if worst <= target+1e-9 {
 			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, mode, r.Latency, r.StageFO4)...)
 			return r, nil
 		}
 		// The registers load nets differently from the fanout they replace:
 		// shrink the budget by the excess and place again.
-		budget -= max(worst-opt.PeriodFO4+0.05, 0.02*opt.PeriodFO4) * nt.TauPerFO4
+		budget -= max(worst-target+0.05, 0.02*target) * nt.TauPerFO4
 	}
 	return nil, fmt.Errorf("retime: %s: no placement met %v FO4 in %d tries", d.Name, opt.PeriodFO4, tries)
 }

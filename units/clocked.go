@@ -48,6 +48,9 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 		return fail("Cannot pipeline at this clock", err)
 	}
 	opt := retime.Options{PeriodFO4: c.ClockFO4, Timing: topt, ModeName: c.TimingMode}
+	if c.TimingMode == timing.Liberty {
+		opt.Margin = timing.LibertyMargin
+	}
 	if f, _ := For(u); f != nil && f.Compose != nil {
 		b, ok, err := f.Compose(u, opt)
 		if err != nil {

@@ -71,8 +71,9 @@ type Characterization struct {
 	// rise and fall averaged, at SlewPS. It is timing.Options.FO4PS of
 	// Tech (timing.OptionsFor), computed by that function.
 	FO4PS float64 `json:"fo4_ps"`
-	// SetupPS is the flip-flop's setup time at SlewPS (clock and data),
-	// rising and falling data averaged; 0 when the library gives none.
+	// SetupPS is the flip-flop's setup time with data at SlewPS and an
+	// ideal clock, rising and falling data averaged; 0 when the library
+	// gives none.
 	SetupPS float64 `json:"setup_ps,omitempty"`
 	// WireLoad names the wire-load model used ("" when the library names
 	// no default).
@@ -539,10 +540,12 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 		return nil, fmt.Errorf("library %s has no usable cell for %s", clipName(l.Name), strings.Join(missing, ", "))
 	}
 	composites(ch, tech)
-	// The flip-flop's setup time at the reference transition, for the
-	// pipeliner's stages (timing.Options.SetupFO4).
+	// The flip-flop's setup time for the pipeliner's stages
+	// (timing.Options.SetupFO4): data at the reference transition, the
+	// clock ideal (transition 0), as a static timing check before clock
+	// tree synthesis (and OpenSTA by default) takes it.
 	if ff := l.Cells[ch.Kinds[netlist.DFF].Cell]; ff != nil {
-		if s, err := l.SetupPS(ff, ch.Kinds[netlist.DFF].Pins[0].Pin, slew); err == nil && s > 0 {
+		if s, err := l.SetupPS(ff, ch.Kinds[netlist.DFF].Pins[0].Pin, 0, slew); err == nil && s > 0 {
 			tech.SetupPS, ch.SetupPS = s, s
 		}
 	}

@@ -118,10 +118,10 @@ func constraintTable(g *Group, templates map[string]*Group) (*Table, error) {
 }
 
 // SetupPS is the setup time in ps of flip-flop cell c's data pin d, with
-// clock and data transitions of slew library units: the mean of the
-// rising and falling data's constraints, as the FO4 figures average rise
-// and fall.
-func (l *Library) SetupPS(c *Cell, d string, slew float64) (float64, error) {
+// clock and data transitions clockSlew and dataSlew (library units): the
+// mean of the rising and falling data's constraints, as the FO4 figures
+// average rise and fall.
+func (l *Library) SetupPS(c *Cell, d string, clockSlew, dataSlew float64) (float64, error) {
 	for _, p := range c.Inputs {
 		if p.Name != d {
 			continue
@@ -138,7 +138,7 @@ func (l *Library) SetupPS(c *Cell, d string, slew float64) (float64, error) {
 		sum, n := 0.0, 0
 		for _, t := range []*Table{s.Rise, s.Fall} {
 			if t != nil {
-				sum += t.At(slew, slew)
+				sum += t.At(clockSlew, dataSlew)
 				n++
 			}
 		}
