@@ -51,10 +51,20 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 	if c.TimingMode == timing.Liberty {
 		opt.Margin = timing.LibertyMargin
 	}
+	// refused names the shortest period that works, when the period is
+	// what fails.
+	refused := func(err error, meets func(retime.Options) bool) (Built, hcl.Diagnostics) {
+		if errors.Is(err, retime.ErrPeriod) {
+			if least, ok := leastPeriod(opt, meets); ok {
+				err = fmt.Errorf("%w. The shortest period it can be pipelined at under the %s model is about %.2f FO4%s", err, c.TimingMode, least, inPS(least, tech, c.TimingMode))
+			}
+		}
+		return fail("Cannot pipeline at this clock", err)
+	}
 	if f, _ := For(u); f != nil && f.Compose != nil {
 		b, ok, err := f.Compose(u, opt)
 		if err != nil {
-			return fail("Cannot pipeline at this clock", err)
+			return refused(err, func(o retime.Options) bool { _, _, err := f.Compose(u, o); return err == nil })
 		}
 		if ok {
 			return b, diags
@@ -62,27 +72,20 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 	}
 	r, err := retime.Pipeline(d, opt)
 	if err != nil {
-		if errors.Is(err, retime.ErrPeriod) {
-			if least, ok := leastPeriod(d, opt); ok {
-				err = fmt.Errorf("%w. The shortest period it can be pipelined at under the %s model is about %.2f FO4%s", err, c.TimingMode, least, inPS(least, tech, c.TimingMode))
-			}
-		}
-		return fail("Cannot pipeline at this clock", err)
+		return refused(err, func(o retime.Options) bool { _, err := retime.Pipeline(d, o); return err == nil })
 	}
 	return Built{Design: r.Design}, diags
 }
 
-// leastPeriod searches, for a design that cannot be pipelined at
+// leastPeriod searches, for a unit that cannot be pipelined at
 // opt.PeriodFO4, the shortest period in FO4 (to about 1 %) at which it
-// can: a period 1.25× longer at a time until one is met, then bisection.
-// A dozen placements at most; ok is false when none up to MaxClockFO4
-// is met.
-func leastPeriod(d *netlist.Design, opt retime.Options) (float64, bool) {
+// can (meets): a period 1.25× longer at a time until one is met, then
+// bisection. ok is false when none up to MaxClockFO4 is met.
+func leastPeriod(opt retime.Options, meets func(retime.Options) bool) (float64, bool) {
 	try := func(p float64) bool {
 		o := opt
 		o.PeriodFO4 = p
-		_, err := retime.Pipeline(d, o)
-		return err == nil
+		return meets(o)
 	}
 	lo, hi := opt.PeriodFO4, 0.0
 	for p := lo * 1.25; p <= specs.MaxClockFO4; p *= 1.25 {
