@@ -60,6 +60,16 @@ func (opt Options) Recorded() (mode, library string) {
 	return mode, library
 }
 
+// modeWords names the model that placed the registers, for the header:
+// "sized timing model", or a library's model with the period in ps.
+func (opt Options) modeWords() string {
+	mode, lib := opt.Recorded()
+	if lib == "" {
+		return mode + " timing model"
+	}
+	return fmt.Sprintf("%s timing model of %s, %.6g ps, stages cut to %g%% of it", mode, lib, opt.PeriodFO4*opt.Timing.FO4PS(), 100*(1-opt.Margin))
+}
+
 // Result is a pipelined unit.
 type Result struct {
 	Design *netlist.Design
@@ -156,7 +166,7 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 			return nil, err
 		}
 		if worst <= target+1e-9 {
-			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, mode, r.Latency, r.StageFO4)...)
+			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
 			return r, nil
 		}
 		// The registers load nets differently from the fanout they replace:
