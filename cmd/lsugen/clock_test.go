@@ -54,7 +54,7 @@ func TestClockFO4Flag(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
 		}
 	}
-	if code, _, stderr := lsugen(t, "gen", "-o", t.TempDir(), "--timing-mode", "sized", spec); code != 2 || !strings.Contains(stderr, "give --clock-fo4 too") {
+	if code, _, stderr := lsugen(t, "gen", "-o", t.TempDir(), "--timing-mode", "sized", spec); code != 2 || !strings.Contains(stderr, "give one of them too") {
 		t.Errorf("gen --timing-mode without --clock-fo4: exit %d, stderr %q", code, stderr)
 	}
 	if code, _, stderr := lsugen(t, "timing", "--timing-mode", "unsized", spec); code != 0 {
