@@ -115,7 +115,8 @@ func SpeculativeBuild(c *specs.Coalescer, opt retime.Options) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: string(opt.Timing.Mode), Latency: b.Timing.SlowLatency}
+	mode, lib := opt.Recorded()
+	b.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: b.Timing.SlowLatency}
 	return b, nil
 }
 
@@ -978,7 +979,7 @@ func (k *composer) measure(opt timing.Options, period float64) (measurement, err
 		return t
 	}
 	m.entryFast, m.entrySlow = entry(k.fastGates), entry(k.slowGates)
-	fo4 := func(n netlist.Net) float64 { return nt.Arrival[n]/nt.TauPerFO4 + timing.SetupFO4 }
+	fo4 := func(n netlist.Net) float64 { return nt.Arrival[n]/nt.TauPerFO4 + opt.SetupFO4() }
 	for _, g := range k.d.Gates {
 		if g.Kind == netlist.DFF {
 			m.worst = max(m.worst, math.Round(fo4(g.In[0])*1e4)/1e4)

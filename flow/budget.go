@@ -35,10 +35,17 @@ type Options struct {
 	// checked when Writes is set, for the commands that write it.
 	Bytes  int64
 	Writes bool
-	// Clock pipelines every combinational unit whose spec has no
-	// clock_fo4 at this clocking (--clock-fo4, --timing-mode); the zero
+	// Clock pipelines every combinational unit whose spec has no clock
+	// at this clocking (--clock-fo4 or --clock, --timing-mode); the zero
 	// value leaves units as the specs say.
 	Clock specs.Clocking
+	// Library is the run's cell library (--liberty), nil for none: it
+	// converts clocks in time units and is the model of timing_mode
+	// "liberty", the default mode with a library.
+	Library *Library
+	// LibraryPath, when Library is nil, is the liberty file Load reads
+	// and characterizes into Library.
+	LibraryPath string
 	// Unit, when set, is the one unit to check and generate (the specs
 	// are loaded whole); a name the specs do not declare is a
 	// *NoUnitError.
@@ -92,15 +99,27 @@ func (o Options) Check(us []specs.Unit) error {
 // checkRange refuses a clock override out of the specs' range, a timing
 // mode without a clock, or a negative limit.
 func (o Options) checkRange() error {
-	if c := o.Clock; c.ClockFO4 != 0 && !(c.ClockFO4 >= specs.MinClockFO4 && c.ClockFO4 <= specs.MaxClockFO4) {
+	c := o.Clock
+	if c.ClockFO4 != 0 && c.PeriodPS != 0 {
+		return fmt.Errorf("--clock-fo4 and --clock: give the period once")
+	}
+	if c.ClockFO4 != 0 && !(c.ClockFO4 >= specs.MinClockFO4 && c.ClockFO4 <= specs.MaxClockFO4) {
 		return fmt.Errorf("--clock-fo4 %g: want a period from %d to %d FO4", c.ClockFO4, specs.MinClockFO4, specs.MaxClockFO4)
 	}
-	switch m := o.Clock.TimingMode; {
+	if c.PeriodPS != 0 {
+		// In FO4 it is checked once the library is known (resolveClock).
+		if err := specs.CheckPeriodPS(c.PeriodPS); err != nil {
+			return fmt.Errorf("--clock: %v", err)
+		}
+	}
+	switch m := c.TimingMode; {
 	case m == "":
-	case o.Clock.ClockFO4 == 0:
-		return fmt.Errorf("--timing-mode %q: it chooses how --clock-fo4 places registers; give --clock-fo4 too", m)
-	case m != "sized" && m != "unsized":
-		return fmt.Errorf("--timing-mode %q: want sized or unsized", m)
+	case c.ClockFO4 == 0 && c.PeriodPS == 0:
+		return fmt.Errorf("--timing-mode %q: it chooses how --clock-fo4 or --clock places registers; give one of them too", m)
+	case m != "sized" && m != "unsized" && m != "liberty":
+		return fmt.Errorf("--timing-mode %q: want sized, unsized or liberty", m)
+	case m == "liberty" && o.Library == nil && o.LibraryPath == "":
+		return fmt.Errorf("--timing-mode liberty places registers with a cell library's model: give --liberty FILE")
 	}
 	if o.Gates < 0 {
 		return fmt.Errorf("--gate-budget %d: want 0 (no limit) or more", o.Gates)

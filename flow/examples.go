@@ -95,8 +95,8 @@ func loadExample(file, name string) (*Session, error) {
 	s := &Session{Paths: []string{name}, Loader: specs.NewLoader()}
 	f, diags := s.Loader.Parse(src, name)
 	s.Diags = diags
-	if !diags.HasErrors() {
-		s.Units = s.generate(f.Units, f.Units, specs.Clocking{})
+	if !diags.HasErrors() && s.resolveClocks(f.Units, &specs.Clocking{}, nil) {
+		s.Units = s.generate(f.Units, f.Units, specs.Clocking{}, nil)
 	}
 	if s.Diags.HasErrors() {
 		return nil, fmt.Errorf("%s: %s", name, s.Diags.Error())

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/units"
 )
 
@@ -49,6 +50,9 @@ type Session struct {
 	// returned an error, so that no caller starts work on a partly valid
 	// input.
 	Units []Unit
+	// Library is the run's cell library (Options.Library, or the one
+	// read from Options.LibraryPath); nil for none.
+	Library *Library
 }
 
 var (
@@ -97,7 +101,19 @@ func Load(paths []string, o Options) (*Session, error) {
 	if err := o.Check(all); err != nil {
 		return s, err
 	}
-	units := s.generate(file.Units, all, o.Clock)
+	if o.Library == nil && o.LibraryPath != "" {
+		lib, err := LoadLibrary(o.LibraryPath)
+		if err != nil {
+			return s, err
+		}
+		o.Library = lib
+	}
+	s.Library = o.Library
+	clock := o.Clock
+	if !s.resolveClocks(all, &clock, o.Library) {
+		return s, ErrInvalid
+	}
+	units := s.generate(file.Units, all, clock, o.Library)
 	if s.Diags.HasErrors() {
 		return s, ErrInvalid
 	}
@@ -121,21 +137,29 @@ func pick(us []specs.Unit, name string) (specs.Unit, error) {
 }
 
 // generate generates the units gen of the loaded units all, appending
-// their diagnostics. A clock override pipelines every combinational unit
+// their diagnostics. Each unit's clock is first completed in library lib
+// (resolveClock). A clock override pipelines every combinational unit
 // but one that others instantiate: they place it under its own module
 // name.
-func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking) []Unit {
+func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking, lib *Library) []Unit {
 	used := map[string]bool{}
 	for _, su := range all {
 		for _, r := range specs.References(su) {
 			used[r.Name] = true
 		}
 	}
+	var tech *timing.Tech
+	if lib != nil {
+		tech = lib.Tech
+	}
 	var out []Unit
 	for _, su := range gen {
-		b, gd := units.Build(su)
+		b, gd := units.BuildIn(su, tech)
 		if d := b.Design; clock.ClockFO4 > 0 && d != nil && d.Clock == "" && !gd.HasErrors() && !used[su.UnitName()] {
-			b, gd = units.Pipeline(su, d, clock, gd)
+			b, gd = units.Pipeline(su, d, clock, tech, gd)
+		}
+		if lib != nil && b.Design != nil && !gd.HasErrors() {
+			gd = append(gd, missesInLibrary(su, b.Design, lib)...)
 		}
 		s.Diags = append(s.Diags, gd...)
 		if b.Design != nil {
@@ -143,6 +167,31 @@ func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking) []Unit {
 		}
 	}
 	return out
+}
+
+// resolveClocks completes the clock override and every clock of the
+// units us in library lib (resolveClock), appending the errors; it
+// reports whether there were none.
+func (s *Session) resolveClocks(us []specs.Unit, clock *specs.Clocking, lib *Library) bool {
+	ok := true
+	if clock.ClockFO4 > 0 || clock.PeriodPS > 0 {
+		if clock.TimingMode == "" {
+			clock.ModeDefaulted = true
+		}
+		if d := resolveClock(clock, lib, "--clock"); d != nil {
+			s.Diags = append(s.Diags, d)
+			ok = false
+		}
+	}
+	for _, su := range us {
+		if c, isClocked := su.(specs.Clocked); isClocked {
+			if d := resolveClock(c.Clocks(), lib, "clock"); d != nil {
+				s.Diags = append(s.Diags, d)
+				ok = false
+			}
+		}
+	}
+	return ok
 }
 
 // WithSubunits is the session's units followed by the units they

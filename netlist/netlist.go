@@ -178,9 +178,11 @@ type Design struct {
 // Pipeline is the protocol and register placement of a pipelined unit.
 type Pipeline struct {
 	// PeriodFO4 is the clock period the stages were cut for, and Mode the
-	// timing model that cut them ("sized" or "unsized").
+	// timing model that cut them ("sized" or "unsized", or "liberty":
+	// the characterized model of cell library Library).
 	PeriodFO4 float64
 	Mode      string
+	Library   string
 	// Latency is L: an input presented with valid_i in cycle t is on the
 	// outputs with valid_o in cycle t+L.
 	Latency int
@@ -198,10 +200,12 @@ type Protocol struct {
 	// Latency is its response latency in cycles (the shared memory's L).
 	Latency int
 	// PeriodFO4 is the clock period its paths must fit (clock_fo4) and
-	// Mode the timing model ("sized" or "unsized") that checks them; 0
-	// and "" when none was asked for.
+	// Mode the timing model ("sized", "unsized" or "liberty", that of
+	// cell library Library) that checks them; 0 and "" when none was
+	// asked for.
 	PeriodFO4 float64
 	Mode      string
+	Library   string
 }
 
 // Path names a timing path the generator wants reported on its own: the

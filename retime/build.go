@@ -254,7 +254,8 @@ func describe(periodFO4 float64, mode string, L int, stages []float64) []string 
 		st[i] = fmt.Sprintf("%g", t)
 	}
 	return []string{
-		fmt.Sprintf("Pipelined at a clock period of %g FO4 (%s timing model): latency %s; stage delays %s FO4,", periodFO4, mode, cycles(L), strings.Join(st, ", ")),
+		fmt.Sprintf("Pipelined at a clock period of %.6g FO4 (%s): latency %s;", periodFO4, mode, cycles(L)),
+		fmt.Sprintf("stage delays %s FO4,", strings.Join(st, ", ")),
 		"each with a register's clock-to-Q and setup.",
 		"Protocol: an input presented with valid_i = 1 in cycle t is on the outputs with valid_o = 1 in",
 		fmt.Sprintf("cycle t+%d; an input is accepted every cycle. Outputs come from registers and are 0 while", L),

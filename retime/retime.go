@@ -33,6 +33,41 @@ type Options struct {
 	PeriodFO4 float64
 	// Timing is the model that sets the cuts (its Mode: unsized or sized).
 	Timing timing.Options
+	// Margin is the share of the period kept free for the model's error
+	// (timing.LibertyMargin under a library's model): stages are cut to
+	// fit PeriodFO4·(1−Margin). 0 for the textbook model.
+	Margin float64
+	// ModeName, when set, is the timing mode the design records
+	// (netlist.Pipeline.Mode) instead of Timing.Mode: "liberty" for a
+	// library's model (Timing.Tech), whose name it records too.
+	ModeName string
+}
+
+// Recorded is the timing mode and library a design pipelined under opt
+// records: ModeName or the model's mode, and the library's name under a
+// library's model.
+func (opt Options) Recorded() (mode, library string) {
+	mode = opt.ModeName
+	if mode == "" {
+		mode = string(opt.Timing.Mode)
+	}
+	if mode == "" {
+		mode = string(timing.Unsized)
+	}
+	if opt.Timing.Tech != nil {
+		library = opt.Timing.Tech.Name
+	}
+	return mode, library
+}
+
+// modeWords names the model that placed the registers, for the header:
+// "sized timing model", or a library's model with the period in ps.
+func (opt Options) modeWords() string {
+	mode, lib := opt.Recorded()
+	if lib == "" {
+		return mode + " timing model"
+	}
+	return fmt.Sprintf("%s timing model of %s, %.6g ps, stages cut to %g%% of it", mode, lib, opt.PeriodFO4*opt.Timing.FO4PS(), 100*(1-opt.Margin))
 }
 
 // Result is a pipelined unit.
@@ -87,9 +122,9 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 	if d.Clock != "" {
 		return nil, fmt.Errorf("retime: %s is already clocked", d.Name)
 	}
-	setup := timing.SetupFO4
+	setup := opt.Timing.SetupFO4()
 	if !(opt.PeriodFO4 > setup) || math.IsInf(opt.PeriodFO4, 0) {
-		return nil, fmt.Errorf("retime: %s: period %v FO4 must be finite and above the setup time %v FO4: %w", d.Name, opt.PeriodFO4, setup, ErrPeriod)
+		return nil, fmt.Errorf("retime: %s: period %.4g FO4 must be finite and above the setup time %v FO4: %w", d.Name, opt.PeriodFO4, setup, ErrPeriod)
 	}
 	for _, p := range d.Ports {
 		switch p.Name {
@@ -105,37 +140,38 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 		return nil, err
 	}
 	s := newScheduler(d, nt, opt.Timing)
-	budget := (opt.PeriodFO4 - setup) * nt.TauPerFO4
+	target := opt.PeriodFO4 * (1 - opt.Margin)
+	if !(opt.Margin >= 0 && opt.Margin < 0.5) || !(target > setup) {
+		return nil, fmt.Errorf("retime: %s: period %.4g FO4 less the margin %g leaves nothing above the setup time %.4g FO4: %w", d.Name, opt.PeriodFO4, opt.Margin, setup, ErrPeriod)
+	}
+	budget := (target - setup) * nt.TauPerFO4
 	const tries = 12
 	worst := 0.0
 	for try := 0; try < tries; try++ {
 		stageOf, L, err := s.schedule(budget)
 		if err != nil && try > 0 {
-			return nil, fmt.Errorf("retime: %s at %v FO4: the last placement had a stage of %.2f FO4 once its registers loaded the nets; with the budget cut to match: %w", d.Name, opt.PeriodFO4, worst, err)
+			return nil, fmt.Errorf("retime: %s at %.4g FO4: the last placement had a stage of %.2f FO4 once its registers loaded the nets; with the budget cut to match: %w", d.Name, opt.PeriodFO4, worst, err)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("retime: %s at %v FO4: %w", d.Name, opt.PeriodFO4, err)
+			return nil, fmt.Errorf("retime: %s at %.4g FO4: %w", d.Name, opt.PeriodFO4, err)
 		}
 		r, err := build(d, stageOf, L, opt.Timing.Mode != timing.Sized)
 		if err != nil {
 			return nil, err
 		}
-		mode := string(opt.Timing.Mode)
-		if mode == "" {
-			mode = string(timing.Unsized)
-		}
-		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Latency: L, RegStage: r.regStage()}
+		mode, lib := opt.Recorded()
+		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: L, RegStage: r.regStage()}
 		worst, err = r.measure(opt.Timing)
 		if err != nil {
 			return nil, err
 		}
-		if worst <= opt.PeriodFO4+1e-9 {
-			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, mode, r.Latency, r.StageFO4)...)
+		if worst <= target+1e-9 {
+			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
 			return r, nil
 		}
 		// The registers load nets differently from the fanout they replace:
 		// shrink the budget by the excess and place again.
-		budget -= max(worst-opt.PeriodFO4+0.05, 0.02*opt.PeriodFO4) * nt.TauPerFO4
+		budget -= max(worst-target+0.05, 0.02*target) * nt.TauPerFO4
 	}
 	return nil, fmt.Errorf("retime: %s: no placement met %v FO4 in %d tries", d.Name, opt.PeriodFO4, tries)
 }

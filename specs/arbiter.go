@@ -48,7 +48,7 @@ var bankArbiterAttrs = []Attr{
 	{Name: "broadcast", Type: "bool", Doc: "Lanes on one address are served together (default true); false counts and grants lanes, as for atomics."},
 	{Name: "lock_hash", Type: "reference", Refers: "hash", Doc: "002_*: the lock index of each address, a `hash` unit written `hash.NAME` (e.g. the 10 low word-address bits, or a hash of them); adds `lock_o`, `lock_degree_o` and `position_degree_o`."},
 	{Name: "serialize", Type: "bool", Doc: "Clocked: grant the warp's lanes over degree cycles (see above); default false."},
-	clockingAttrs[0], clockingAttrs[1],
+	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
 }
 
 var bankArbiterSchema = schemaOf(bankArbiterAttrs)
@@ -120,7 +120,7 @@ func (a *BankArbiter) checkRefs() hcl.Diagnostics {
 		if h == nil {
 			continue
 		}
-		if h.ClockFO4 > 0 {
+		if h.HasClock() {
 			diags = append(diags, refDiag(r, "Pipelined hash",
 				fmt.Sprintf("hash %q has clock_fo4, but the arbiter places one combinational instance of it per lane, under the same module name. Remove clock_fo4 from the hash and give it to the arbiter, which is then pipelined with the hash inside.", h.Name)))
 			continue
@@ -169,8 +169,8 @@ func (d *decoder) decodeBankArbiterBlock(block *hcl.Block) (*BankArbiter, hcl.Di
 		a.Serialize, _ = bd.bool("serialize")
 	}
 	a.Clocking = bd.clocking()
-	if a.Serialize && a.ClockFO4 > 0 {
-		bd.errorf(bd.rng("clock_fo4"), "Argument not allowed", "A serializing arbiter is clocked already, with its own protocol; clock_fo4 pipelines combinational units only. Remove clock_fo4 or serialize.")
+	if a.Serialize && a.HasClock() {
+		bd.errorf(a.Clocking.Range, "Argument not allowed", "A serializing arbiter is clocked already, with its own protocol; clock_fo4 pipelines combinational units only. Remove clock_fo4 or serialize.")
 	}
 	if bd.failed {
 		return nil, bd.diags

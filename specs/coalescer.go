@@ -50,7 +50,7 @@ var coalescerAttrs = []Attr{
 	{Name: "adder", Type: "string", Doc: "speculative only. " + subtractorAdderDoc},
 	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes take part (default false)."},
 	{Name: "requests", Type: "bool", Doc: "Add the request outputs `req_count_o`, `req_addr_o`, `req_mask_o` and `lane_req_o` (default false)."},
-	clockingAttrs[0], clockingAttrs[1],
+	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
 }
 
 var coalescerBlockSchema = schemaOf(coalescerAttrs)
@@ -116,7 +116,7 @@ var detectorAttrs = []Attr{
 	{Name: "addr_bits", Required: true, Type: "number", Doc: "Address bits per lane, 1..64."},
 	{Name: "adder", Type: "string", Doc: subtractorAdderDoc},
 	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes' addresses are compared (default false)."},
-	clockingAttrs[0], clockingAttrs[1],
+	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
 }
 
 var detectorBlockSchema = schemaOf(detectorAttrs)

@@ -68,7 +68,7 @@ var hashAttrs = []Attr{
 	{Name: "seed", Type: "number", Doc: "rap: a seed to draw the permutation from; the same seed always gives the same permutation."},
 	{Name: "polynomial", Type: "list", Doc: "ipoly: P(x) as the list of its exponents, e.g. `[5, 2, 0]` for x^5 + x^2 + 1 (any order; stored highest first). Degree 1..16 and <= addr_bits; it is bank_bits. The constant term 0 is required: without it x divides P and bank bit 0 is always address bit 0. A reducible P is accepted with a warning (strides sharing a factor with P conflict); GPGPU-Sim's IPOLY uses x^4+x+1, x^5+x^2+1 and x^6+x+1."},
 	{Name: "banks", Type: "number", Doc: "mod: the bank count, 2..1024 and <= 2^addr_bits. `bank_o` = addr mod banks (clog2(banks) bits), `index_o` = addr / banks (the word within the bank, wide enough for every quotient)."},
-	clockingAttrs[0], clockingAttrs[1],
+	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
 }
 
 var hashBlockSchema = schemaOf(hashAttrs)
@@ -153,8 +153,8 @@ func (d *decoder) decodeHashBlock(block *hcl.Block) (*Hash, hcl.Diagnostics) {
 		}
 	}
 	h.Clocking = hd.clocking()
-	if h.Registered() && h.ClockFO4 > 0 {
-		hd.errorf(hd.rng("clock_fo4"), "Argument not allowed", "With config = \"register\" the hash is clocked already, with its own protocol; clock_fo4 pipelines combinational units only. Remove clock_fo4 or use config = \"ports\".")
+	if h.Registered() && h.HasClock() {
+		hd.errorf(h.Clocking.Range, "Argument not allowed", "With config = \"register\" the hash is clocked already, with its own protocol; clock_fo4 pipelines combinational units only. Remove clock_fo4 or use config = \"ports\".")
 	}
 	if hd.failed {
 		return nil, hd.diags
@@ -255,7 +255,7 @@ func (hd *blockDecoder) missing(name, why string) {
 // rejectArgs reports written arguments that the function does not take, and
 // constant configuration given to a configurable unit.
 func (hd *blockDecoder) rejectArgs(fn HashFunction, configurable bool) {
-	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true, "config": true, "clock_fo4": true, "timing_mode": true}
+	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true, "config": true, "clock_fo4": true, "clock": true, "timing_mode": true}
 	for _, name := range hashArgs[fn] {
 		accepted[name] = true
 	}

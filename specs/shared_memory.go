@@ -188,11 +188,15 @@ var sharedMemoryAttrs = []Attr{
 	{Name: "bank_access_fo4", Type: "number", Doc: fmt.Sprintf("The bank macro's access time (clock to read data), in FO4; default %d, a typical small single-port SRAM macro. Give your SRAM's figure.", DefaultBankAccessFO4)},
 	{Name: "bank_setup_fo4", Type: "number", Doc: fmt.Sprintf("The bank macro's setup time of its address, data and enables before the clock, in FO4; default %d.", DefaultBankSetupFO4)},
 	{Name: "clock_fo4", Type: "number", Doc: fmt.Sprintf("Clock period in FO4, %d..%d: the memory gets a pipelined front end (two instruction buffers served in turn, req_ready_o from registers, each lane word's bank and row computed as the instruction is taken), and every register-to-register path, the bank macros' access and setup included, must fit the period under timing_mode's model; a memory that cannot is refused with its slowest path. The latency stays 3. Default: one instruction buffer, no period.", MinClockFO4, MaxClockFO4)},
-	{Name: "timing_mode", Type: "string", Doc: "With clock_fo4: the timing model the paths are checked with, `sized` (default) or `unsized`."},
+	{Name: "timing_mode", Type: "string", Doc: "With clock_fo4 or clock: the timing model the paths are checked with, `sized`, `unsized` or `liberty` (the run's library, `--liberty`); default `liberty` with a library, else `sized`."},
+	{Name: "clock", Type: "string", Doc: "As clock_fo4, in time units (`\"1GHz\"`, `\"1.25ns\"`), converted with the FO4 of the run's library or of the default library (see the hash's clock)."},
 	{Name: "bank_area_per_bit", Type: "number", Doc: fmt.Sprintf("The bank macro's area per stored bit, in NAND2 equivalents; default %g (a typical small single-port SRAM macro).", DefaultBankAreaPerBit)},
 }
 
 var sharedMemorySchema = schemaOf(sharedMemoryAttrs)
+
+// Clocks returns the memory's clocking to be completed (Clocked).
+func (m *SharedMemory) Clocks() *Clocking { return &m.Clock }
 
 // SharedMemory is a decoded `shared_memory "NAME" { ... }` block.
 type SharedMemory struct {
@@ -346,7 +350,7 @@ func (m *SharedMemory) checkRefs() hcl.Diagnostics {
 		return hcl.Diagnostics{refDiag(r, summary, fmt.Sprintf(format, args...))}
 	}
 	switch {
-	case h.ClockFO4 > 0:
+	case h.HasClock():
 		return bad("Pipelined hash", "hash %q has clock_fo4, but the shared memory computes the bank of every lane in its own front end. Remove clock_fo4 from the hash.", h.Name)
 	case h.Registered():
 		return bad("Hash with configuration registers", "hash %q keeps its configuration in registers (config = \"register\"), but the shared memory uses one instance per lane. Give the hash config = \"ports\": the memory then has its configuration ports (hash_cfg_*), shared by every lane.", h.Name)

@@ -274,9 +274,9 @@ func (u *UnitReport) fo4(f float64) string {
 // known.
 func (u *UnitReport) period(f float64) string {
 	if u.FO4PS > 0 {
-		return fmt.Sprintf("%g FO4 (%.1f ps)", f, u.ps(f))
+		return fmt.Sprintf("%.4g FO4 (%.1f ps)", f, u.ps(f))
 	}
-	return fmt.Sprintf("%g FO4", f)
+	return fmt.Sprintf("%.4g FO4", f)
 }
 
 // pipelineLine is the detail line of a pipelined or clocked unit: its

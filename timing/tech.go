@@ -31,6 +31,10 @@ type Tech struct {
 	// fitted: that of a stage in a chain of FO4 inverters. Cells with a
 	// SlewModel correct their delays for any other input transition.
 	SlewTau float64 `json:"slew_tau,omitempty"`
+	// SetupPS is the flip-flop's setup time in ps at the reference
+	// transition (its setup_rising constraint); 0 when the library gives
+	// none, and SetupFO4 applies.
+	SetupPS float64 `json:"setup_ps,omitempty"`
 }
 
 // OptionsFor is DefaultOptions in technology t: its gate table and its
@@ -50,4 +54,17 @@ func (o Options) FO4PS() float64 {
 		return 0
 	}
 	return o.TauPerFO4() * o.Tech.TauPS
+}
+
+// SetupFO4 is the setup time charged at a register's D input when stages
+// are cut and timed, in FO4 of the options' model: the technology's
+// flip-flop setup (Tech.SetupPS) where it has one, else the textbook
+// figure SetupFO4.
+func (o Options) SetupFO4() float64 {
+	if o.Tech != nil && o.Tech.SetupPS > 0 {
+		if fo4 := o.FO4PS(); fo4 > 0 {
+			return o.Tech.SetupPS / fo4
+		}
+	}
+	return SetupFO4
 }

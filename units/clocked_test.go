@@ -34,7 +34,7 @@ func TestClocked_ExampleSpecsAtThesisClocks(t *testing.T) {
 		}
 		for _, period := range []float64{40, 48, 56} {
 			start := time.Now()
-			pb, diags := units.Pipeline(u, d, specs.Clocking{ClockFO4: period}, nil)
+			pb, diags := units.Pipeline(u, d, specs.Clocking{ClockFO4: period}, nil, nil)
 			if diags.HasErrors() {
 				t.Fatalf("%s at %v FO4: %v", u.UnitName(), period, diags)
 			}

@@ -39,7 +39,7 @@ func TestSharedMemory_ClockChecked(t *testing.T) {
 	if l := err.(*locErr); l.line != 5 || l.col != 15 {
 		t.Errorf("diagnostic at %d:%d, want 5:15 (clock_fo4's value)", l.line, l.col)
 	}
-	for _, want := range []string{"Cannot meet clock_fo4", "slowest register-to-register path is", "more than clock_fo4 = 12", "give clock_fo4 of at least"} {
+	for _, want := range []string{"Cannot meet clock_fo4", "slowest register-to-register path is", "more than the period, 12 FO4", "give clock_fo4 of at least"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("diagnostic %q lacks %q", msg, want)
 		}

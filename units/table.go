@@ -142,7 +142,7 @@ var table = []Family{
 		kind:       "shared_memory",
 		summary:    "shared memory: hashed banks of storage, crossbars, wide accesses, broadcast and atomics, one pass per cycle",
 		source:     "000_*, 001_*, 002_*",
-		generate:   sharedMemoryAtClock,
+		generate:   gen.SharedMemory, // then sharedMemoryAtClock (BuildIn)
 		size:       sharedMemorySize,
 		sequential: model.ForSharedMemory,
 		stimulus:   sharedMemoryStimulus,

@@ -23,6 +23,7 @@ import (
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/retime"
 	"github.com/lsugen/lsugen/specs"
+	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/verify"
 )
 
@@ -223,18 +224,32 @@ type Built struct {
 }
 
 // Build builds any unit: its family's generator, then, for a unit with
-// clock_fo4, the pipeline (clocked.go).
-func Build(u specs.Unit) (Built, hcl.Diagnostics) {
+// a clock, the pipeline (clocked.go), in the textbook model (no library;
+// a clock in time units in the default library's FO4, package flow).
+func Build(u specs.Unit) (Built, hcl.Diagnostics) { return BuildIn(u, nil) }
+
+// BuildIn is Build in library tech (nil: none), the model of timing_mode
+// "liberty". The unit's clock must be in FO4 (package flow converts a
+// period in time units before it builds).
+func BuildIn(u specs.Unit, tech *timing.Tech) (Built, hcl.Diagnostics) {
 	f, diags := For(u)
 	if diags.HasErrors() {
 		return Built{}, diags
+	}
+	if c, ok := u.(specs.Clocked); ok && c.Clocks().PeriodPS > 0 && c.Clocks().ClockFO4 == 0 {
+		return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Clock not converted",
+			Detail:  fmt.Sprintf("%s's clock is in time units; build it through package flow, which converts it to FO4 in the run's library.", u.UnitName()),
+			Subject: c.Clocks().Range.Ptr()})
 	}
 	d, diags := f.Generate(u)
 	if diags.HasErrors() || d == nil {
 		return Built{Design: d}, diags
 	}
+	if m, ok := u.(*specs.SharedMemory); ok {
+		return sharedMemoryAtClock(m, d, tech, diags)
+	}
 	if p, ok := u.(specs.Pipelinable); ok && p.Clock().ClockFO4 > 0 {
-		return pipelined(p, d, diags)
+		return pipelined(p, d, tech, diags)
 	}
 	return Built{Design: d}, diags
 }

@@ -27,6 +27,31 @@ func addBudgetFlags(fs *pflag.FlagSet, b *budget, writes bool) {
 			"refuse a run whose Verilog is estimated at more bytes than this in all, before generating any (0: no limit)")
 	}
 	fs.Float64Var(&b.Clock.ClockFO4, "clock-fo4", 0,
-		fmt.Sprintf("pipeline every combinational unit whose spec has no clock_fo4 at this clock period, %d to %d FO4 (as clock_fo4 does)", specs.MinClockFO4, specs.MaxClockFO4))
-	fs.StringVar(&b.Clock.TimingMode, "timing-mode", "", "with --clock-fo4: the model that places the registers, sized (default) or unsized")
+		fmt.Sprintf("pipeline every combinational unit whose spec has no clock at this clock period, %d to %d FO4 (as clock_fo4 does)", specs.MinClockFO4, specs.MaxClockFO4))
+	if fs.Lookup("clock") == nil {
+		fs.Var(periodFlag{&b.Clock.PeriodPS}, "clock",
+			"as --clock-fo4, but in time units: 1GHz, 800MHz, 1.25ns, 900ps (converted with the FO4 of --liberty's library, or of the default library)")
+	}
+	fs.StringVar(&b.Clock.TimingMode, "timing-mode", "", "with --clock-fo4 or --clock: the model that places the registers, sized, unsized or liberty (default: liberty with --liberty, else sized)")
 }
+
+// periodFlag is a clock period in time units (specs.ParsePeriod), in ps.
+type periodFlag struct{ ps *float64 }
+
+func (p periodFlag) String() string {
+	if p.ps == nil || *p.ps == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%gps", *p.ps)
+}
+
+func (p periodFlag) Set(s string) error {
+	ps, err := specs.ParsePeriod(s)
+	if err != nil {
+		return err
+	}
+	*p.ps = ps
+	return nil
+}
+
+func (periodFlag) Type() string { return "period" }

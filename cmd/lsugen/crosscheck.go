@@ -122,6 +122,7 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	f.budget.LibraryPath = f.libFile
 	units, err := loadAndGenerate(paths, f.budget, a.stderr)
 	if err != nil {
 		return err

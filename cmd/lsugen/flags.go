@@ -22,7 +22,9 @@ var flagNameExceptions = map[string]struct {
 	// types: the flag's type may differ between commands too.
 	types bool
 }{
-	"banks":       {reason: "the bank count of a mod mapping: conflicts and pipesim --accelsim map banks with it (unless --hash), search --compare adds its mod N row"},
+	"banks": {reason: "the bank count of a mod mapping: conflicts and pipesim --accelsim map banks with it (unless --hash), search --compare adds its mod N row"},
+	"clock": {reason: "a clock period in time units: as --clock-fo4 (pipelines the units) in the commands that take it; in timing and profile, which had --clock first, the periods to count each unit's cycles at",
+		types: true},
 	"output":      {reason: "the command's output (-o): a directory for gen and fusesoc-gen, a file for search and pipesim"},
 	"seed":        {reason: "the seed of the command's random numbers; each command says what they draw"},
 	"svg":         {reason: "an SVG figure of the command's results; each command says which figure"},

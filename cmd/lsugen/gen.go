@@ -34,7 +34,10 @@ on the RTL and on the gate netlist under Icarus Verilog. With --fusesoc
 FO4, unit inverter and cells), named by its absolute path, never copied;
 for a gzipped library the scripts name it unpacked beside it, which Yosys
 needs: see docs/packaging.md. A pipelined or clock_fo4 unit's SDC clock
-and Yosys delay target (abc -D) are the period asked for. With --c also DIR/NAME.h for
+and Yosys delay target (abc -D) are the period asked for. --liberty also
+converts clocks given in time units with the library's FO4 and places
+pipeline registers with its model (timing_mode liberty, docs/clocks.md),
+with or without --fusesoc. With --c also DIR/NAME.h for
 every constant hash unit: a C, C++ and CUDA header with the unit's bank
 function (and for mod its index, for rap its permuted address), for
 hashing in software (docs/software-hash.md); configurable hash units have
@@ -55,15 +58,12 @@ func newGenCmd(a *app) *cobra.Command {
 		b            budget
 	)
 	cmd := &cobra.Command{
-		Use:   "gen [-o DIR] [--fusesoc [--liberty FILE]] [--tb] [--c] [--json] SPEC...",
+		Use:   "gen [-o DIR] [--fusesoc] [--liberty FILE] [--tb] [--c] [--json] SPEC...",
 		Short: "write the RTL and gate-level Verilog of every unit (and testbenches, FuseSoC cores, C headers)",
 		Long:  genLong,
 		RunE: func(cmd *cobra.Command, paths []string) error {
-			if libFile != "" && !fusesoc {
-				return usagef("--liberty targets the SDC and Yosys script of --fusesoc: give both")
-			}
 			var lib *packaging.Library
-			if libFile != "" {
+			if libFile != "" && fusesoc {
 				var err error
 				if lib, err = packaging.LoadLibrary(libFile, liberty.Options{}); err != nil {
 					return badInput(err)
@@ -73,6 +73,7 @@ func newGenCmd(a *app) *cobra.Command {
 						lib.Path, lib.Gzipped)
 				}
 			}
+			b.LibraryPath = libFile
 			units, err := loadAndGenerate(paths, b, a.stderr)
 			if err != nil {
 				return err

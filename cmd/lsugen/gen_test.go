@@ -76,13 +76,17 @@ func TestGen_FuseSoC(t *testing.T) {
 // TestGen_FuseSoCLiberty: gen --fusesoc --liberty LIB writes SDC and Yosys
 // scripts for the library, which they name by its absolute path, unpacked
 // beside a gzipped one, with a warning when that file is missing: no
-// library is copied. --liberty alone, or a missing library, is a usage
-// error.
+// library is copied. A missing library is bad input, with --fusesoc or
+// without (--liberty alone is the library of clocks and timing_mode
+// liberty).
 func TestGen_FuseSoCLiberty(t *testing.T) {
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "a.hcl", goodSpec+seqSpec)
-	if code, _, stderr := lsugen(t, "gen", "--liberty", filepath.Join(dir, "x.lib"), spec); code != 2 || !strings.Contains(stderr, "--liberty targets the SDC and Yosys script of --fusesoc") {
-		t.Errorf("--liberty without --fusesoc: exit %d, %s", code, stderr)
+	if code, _, stderr := lsugen(t, "gen", "--liberty", filepath.Join(dir, "x.lib"), "-o", filepath.Join(dir, "none"), spec); code != 2 || !strings.Contains(stderr, "x.lib") {
+		t.Errorf("a missing library without --fusesoc: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none")); err == nil {
+		t.Error("a run refused for its library wrote its output directory")
 	}
 	if code, _, stderr := lsugen(t, "gen", "--fusesoc", "--liberty", filepath.Join(dir, "x.lib"), spec); code != 2 || !strings.Contains(stderr, "x.lib") {
 		t.Errorf("a missing library: exit %d, %s", code, stderr)

@@ -57,6 +57,7 @@ func newTimingCmd(a *app) *cobra.Command {
 			if sw.active() {
 				return runSweep(a, cmd, &sw, opt, specPaths, b, asJSON, svg)
 			}
+			b.LibraryPath = m.liberty
 			units, err := loadAndGenerate(specPaths, b, a.stderr)
 			if err != nil {
 				return err

@@ -190,6 +190,7 @@ func (f *verifyFlags) addCommonFlags(fs *pflag.FlagSet) {
 	addWorkFlag(fs, &f.work)
 	addToolMemoryFlag(fs)
 	addBudgetFlags(fs, &f.budget, false)
+	addLibertyFlag(fs, &f.budget.LibraryPath)
 	fs.StringArrayVar(&f.units, "unit", nil, "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)")
 	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
 	addJSONFlag(fs, &f.asJSON)
@@ -463,7 +464,7 @@ func writeVerdict(w io.Writer, mode string, rep *verifyReport, sel []unit) {
 // checkVerifyFlags refuses flags that the mode does not use.
 func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true, "gate-budget": true, "tool-memory": true,
-		"clock-fo4": true, "timing-mode": true}
+		"clock-fo4": true, "clock": true, "timing-mode": true, "liberty": true}
 	for _, n := range verifyModeFlags[mode] {
 		allowed[n] = true
 	}

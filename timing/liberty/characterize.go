@@ -71,6 +71,10 @@ type Characterization struct {
 	// rise and fall averaged, at SlewPS. It is timing.Options.FO4PS of
 	// Tech (timing.OptionsFor), computed by that function.
 	FO4PS float64 `json:"fo4_ps"`
+	// SetupPS is the flip-flop's setup time with data at SlewPS and an
+	// ideal clock, rising and falling data averaged; 0 when the library
+	// gives none.
+	SetupPS float64 `json:"setup_ps,omitempty"`
 	// WireLoad names the wire-load model used ("" when the library names
 	// no default).
 	WireLoad string `json:"wire_load"`
@@ -536,6 +540,15 @@ func Characterize(l *Library, opt Options) (*Characterization, error) {
 		return nil, fmt.Errorf("library %s has no usable cell for %s", clipName(l.Name), strings.Join(missing, ", "))
 	}
 	composites(ch, tech)
+	// The flip-flop's setup time for the pipeliner's stages
+	// (timing.Options.SetupFO4): data at the reference transition, the
+	// clock ideal (transition 0), as a static timing check before clock
+	// tree synthesis (and OpenSTA by default) takes it.
+	if ff := l.Cells[ch.Kinds[netlist.DFF].Cell]; ff != nil {
+		if s, err := l.SetupPS(ff, ch.Kinds[netlist.DFF].Pins[0].Pin, 0, slew); err == nil && s > 0 {
+			tech.SetupPS, ch.SetupPS = s, s
+		}
+	}
 	if err := slewModels(l, ch, tech, slew, tau, ref); err != nil {
 		// All or none: the model reads every table at SlewPS.
 		for k := range tech.Cells {

@@ -84,6 +84,8 @@ type Pin struct {
 	Function string
 	// Arcs are an output pin's timing arcs.
 	Arcs []*Arc
+	// Setup is an input pin's setup_rising constraint, if any (setup.go).
+	Setup *Constraint
 }
 
 // Arc is one timing group of an output pin.
@@ -412,7 +414,7 @@ func cell(g *Group, templates map[string]*Group) *Cell {
 					if cp == 0 {
 						cp = math.Max(num(pg.Attrs["rise_capacitance"]), num(pg.Attrs["fall_capacitance"]))
 					}
-					c.Inputs = append(c.Inputs, &Pin{Name: name, Cap: cp})
+					c.Inputs = append(c.Inputs, &Pin{Name: name, Cap: cp, Setup: setupArc(pg, templates)})
 				case "output", "inout":
 					p := &Pin{Name: name, Function: pg.Attrs["function"]}
 					for _, tg := range pg.Subs {

@@ -332,7 +332,11 @@ func newPipelineReport(d *netlist.Design, st *stageTimings, fo4PS float64) *Pipe
 // and the characterized one (libOpt, its mode ignored) unsized and sized,
 // in the library's FO4 (Report.FO4PS) fo4PS.
 func setStageModels(pr *PipelineReport, d *netlist.Design, libOpt timing.Options, fo4PS float64) error {
-	textbook, err := timing.StageDelays(d, timing.PipelineOptions(d.Pipeline.Mode))
+	placed, err := timing.PipelineOptionsIn(d.Pipeline.Mode, libOpt.Tech)
+	if err != nil {
+		return err
+	}
+	textbook, err := timing.StageDelays(d, placed)
 	if err != nil {
 		return err
 	}
