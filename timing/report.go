@@ -238,7 +238,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	if len(r.Units) > 0 {
 		for _, c := range r.Units[0].Cycles {
-			head += fmt.Sprintf("\t@%g FO4", c.ClockFO4)
+			head += fmt.Sprintf("\t@%.4g FO4", c.ClockFO4)
 			if withPS {
 				head += fmt.Sprintf(" (%.0f ps)", c.ClockPS)
 			}

@@ -61,3 +61,17 @@ func TestClockFO4Flag(t *testing.T) {
 		t.Errorf("timing --timing-mode unsized: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestParseClocks: timing's and profile's --clock takes periods in FO4
+// or in time units, converted with the FO4 given.
+func TestParseClocks(t *testing.T) {
+	got, err := parseClocks("40, 1GHz,2ns", 100)
+	if err != nil || len(got) != 3 || got[0] != 40 || got[1] != 10 || got[2] != 20 {
+		t.Errorf("parseClocks = %v, %v; want [40 10 20]", got, err)
+	}
+	for _, s := range []string{"0", "1 parsec", "1GHz,", "-2ns", "2e6"} {
+		if p, err := parseClocks(s, 100); err == nil {
+			t.Errorf("parseClocks(%q) = %v, want an error", s, p)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
@@ -74,7 +75,7 @@ func newProfileCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &f.asJSON)
 	fs.IntVar(&f.blockBytes, "block-bytes", 128, "block size in bytes (a power of two): unique blocks per access, and the neighbor comparator's blocks")
-	fs.StringVar(&f.clocks, "clock", "40", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
+	fs.StringVar(&f.clocks, "clock", "40", clocksUsage)
 	addTimingModeFlag(fs, &f.mode)
 	addLibertyFlag(fs, &f.liberty)
 	f.fs = fs
@@ -92,7 +93,16 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 	if len(traces) > maxProfileTraces {
 		return usagef("%d trace files: at most %d", len(traces), maxProfileTraces)
 	}
-	periods, err := f.check()
+	var tech *timing.Tech
+	fo4PS := flow.DefaultLibraryFO4PS
+	if f.liberty != "" {
+		ch, err := characterizeFile(f.liberty)
+		if err != nil {
+			return badInput(err)
+		}
+		tech, fo4PS = ch.Tech, timing.OptionsFor(ch.Tech).FO4PS()
+	}
+	periods, err := f.check(fo4PS)
 	if err != nil {
 		return err
 	}
@@ -102,14 +112,6 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 	}
 	if err := checkProfileTraces(traces); err != nil {
 		return err
-	}
-	var tech *timing.Tech
-	if f.liberty != "" {
-		ch, err := characterizeFile(f.liberty)
-		if err != nil {
-			return badInput(err)
-		}
-		tech = ch.Tech
 	}
 	tm, err := coalescerTiming(f.spec, periods, mode, tech, f.specTiming, a.stderr)
 	if err != nil {
@@ -132,11 +134,11 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 }
 
 // check refuses bad flags and returns the clock periods.
-func (f *profileFlags) check() ([]float64, error) {
+func (f *profileFlags) check(fo4PS float64) ([]float64, error) {
 	if f.blockBytes < 1 || f.blockBytes > profile.MaxBlockBytes || f.blockBytes&(f.blockBytes-1) != 0 {
 		return nil, usagef("--block-bytes %d: want a power of two from 1 to %d", f.blockBytes, profile.MaxBlockBytes)
 	}
-	periods, err := parseClocks(f.clocks)
+	periods, err := parseClocks(f.clocks, fo4PS)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

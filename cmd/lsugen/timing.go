@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/timing"
 )
 
@@ -42,7 +44,7 @@ func newTimingCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			periods, err := parseClocks(clocks)
+			periods, err := parseClocks(clocks, fo4PSOf(opt))
 			if err != nil {
 				return usagef("%v", err)
 			}
@@ -98,7 +100,7 @@ func newTimingCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.BoolVar(&paths, "paths", false, "print each unit's critical path gate by gate")
-	fs.StringVar(&clocks, "clock", "", "comma-separated clock periods in FO4: report the cycles each unit needs at each")
+	fs.StringVar(&clocks, "clock", "", clocksUsage)
 	fs.StringVar(&svg, "svg", "", "also write an SVG figure: FO4 against lanes of the coalescers and detectors with the clock periods, and the critical path of one unit gate by gate")
 	fs.StringVar(&svgUnit, "svg-unit", "", "the unit whose critical path the SVG draws (default: the slowest)")
 	// The budget's flags before the model's, whose --timing-mode is the
@@ -118,17 +120,36 @@ const (
 	maxClockFO4 = 1e6
 )
 
-// parseClocks reads "40,48,56" into clock periods in FO4, each a finite
-// number from minClockFO4 to maxClockFO4.
-func parseClocks(s string) ([]float64, error) {
+// clocksUsage is the help of timing's and profile's --clock.
+const clocksUsage = "comma-separated clock periods, in FO4 or in time units (1GHz, 1.25ns: converted with --liberty's FO4, or the default library's): report the cycles each unit needs at each"
+
+// fo4PSOf is the FO4 in ps that converts periods in time units under opt:
+// its library's, or the default library's.
+func fo4PSOf(opt timing.Options) float64 {
+	if ps := opt.FO4PS(); ps > 0 {
+		return ps
+	}
+	return flow.DefaultLibraryFO4PS
+}
+
+// parseClocks reads "40,48,56" or "1GHz,800MHz" into clock periods in
+// FO4, each a finite number from minClockFO4 to maxClockFO4; a period in
+// time units is converted with fo4PS, the library's FO4 in ps (the
+// default library's without one).
+func parseClocks(s string, fo4PS float64) ([]float64, error) {
 	if s == "" {
 		return nil, nil
 	}
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			if ps, perr := specs.ParsePeriod(f); perr == nil {
+				p, err = ps/fo4PS, nil
+			}
+		}
 		if err != nil || !(p > 0) || math.IsInf(p, 0) {
-			return nil, fmt.Errorf("--clock: %q is not a positive number of FO4 (want %g to %g)", f, minClockFO4, maxClockFO4)
+			return nil, fmt.Errorf("--clock: %q is not a positive number of FO4 or a period in time units such as 1GHz or 1.25ns (want %g to %g FO4)", f, minClockFO4, maxClockFO4)
 		}
 		if p < minClockFO4 || p > maxClockFO4 {
 			return nil, fmt.Errorf("--clock: %q: want a period of at least %g and at most %g FO4", f, minClockFO4, maxClockFO4)
