@@ -18,6 +18,7 @@ type Clocking struct {
 	// TimingMode is the model that sets the cuts: "sized" (the default)
 	// or "unsized".
 	TimingMode string
+	Style      string // pipeline: PipelineStages (default with ClockFO4) or PipelineRetime
 	// Range is clock_fo4's expression, for diagnostics.
 	Range hcl.Range
 }
@@ -72,6 +73,7 @@ func (bd *blockDecoder) clocking() Clocking {
 			c.TimingMode = s
 		}
 	}
+	c.Style = bd.pipelineStyle(c.ClockFO4 > 0)
 	if c.ClockFO4 > 0 && c.TimingMode == "" {
 		c.TimingMode = "sized"
 	}

@@ -49,7 +49,7 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, diags hcl.Diagn
 			return b, diags
 		}
 	}
-	r, err := retime.Pipeline(d, opt)
+	r, err := pipelineStyle(c)(d, opt)
 	if err != nil {
 		return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot pipeline at this clock",
 			Detail: err.Error(), Subject: c.Range.Ptr()})

@@ -1,0 +1,77 @@
+package retime_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/retime"
+	"github.com/lsugen/lsugen/timing"
+)
+
+// TestPipelineForRetiming_LogicThenRegisters checks the retime style: the
+// latency of the placed pipeline, the original's gates first and intact,
+// every register after them (named <port>_s<k>, <port>_q, valid_q), a
+// word-level view with those registers, and the protocol in lockstep with
+// the combinational design.
+func TestPipelineForRetiming_LogicThenRegisters(t *testing.T) {
+	for _, d := range designs(t) {
+		opt := retime.Options{PeriodFO4: 20, Timing: timing.PipelineOptions("sized")}
+		placed, err := retime.Pipeline(d, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := retime.PipelineForRetiming(d, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.Design
+		if r.Latency != placed.Latency || p.Pipeline == nil || p.Pipeline.Latency != r.Latency {
+			t.Fatalf("%s: latency %d, placed %d", d.Name, r.Latency, placed.Latency)
+		}
+		for i, g := range d.Gates {
+			if pg := p.Gates[i]; pg.Kind != g.Kind || pg.Out != g.Out || fmt.Sprint(pg.In) != fmt.Sprint(g.In) {
+				t.Fatalf("%s: gate %d changed", d.Name, i)
+			}
+		}
+		names := map[string]bool{}
+		for _, g := range p.Gates[len(d.Gates):] {
+			if g.Kind == netlist.DFF {
+				names[p.NetNames[g.Out]] = true
+			}
+		}
+		for _, pt := range d.Outputs() {
+			for _, reg := range []string{fmt.Sprintf("%s_s%d", pt.Name, r.Latency-1), pt.Name + "_q"} {
+				if r.Latency == 1 && reg != pt.Name+"_q" {
+					continue
+				}
+				bit := reg
+				if pt.Width() > 1 {
+					bit = reg + "_0"
+				}
+				if !names[bit] {
+					t.Errorf("%s: no flip-flop %s", d.Name, bit)
+				}
+				found := false
+				for _, rg := range p.RTL.Regs {
+					found = found || rg.Name == reg && rg.Width == pt.Width()
+				}
+				if !found {
+					t.Errorf("%s: no register %s in the word-level view", d.Name, reg)
+				}
+			}
+		}
+		if want := r.Latency * (1 + outputBits(d)); r.Registers != want {
+			t.Errorf("%s: %d registers, want %d (L per output bit and the valid chain)", d.Name, r.Registers, want)
+		}
+		checkLockstep(t, d, r)
+	}
+}
+
+func outputBits(d *netlist.Design) int {
+	n := 0
+	for _, p := range d.Outputs() {
+		n += p.Width()
+	}
+	return n
+}
