@@ -17,8 +17,8 @@ import (
 // them (StageFO4 says so).
 //
 // The readable module is d's word-level view with its outputs renamed to
-// wires <port>_comb, then per output the registers <port>_s1 ...
-// <port>_s<L-1> and <port>_q; d's instances stay instances in both
+// wires <port>_comb, then per output the registers <port>_q1 ...
+// <port>_q<L-1> and <port>_q; d's instances stay instances in both
 // modules. The gate-level flip-flops are named <reg>_<bit> after them,
 // so that the proof pairs the two views' registers.
 func PipelineForRetiming(d *netlist.Design, opt Options) (*Result, error) {
@@ -115,7 +115,7 @@ func buildRetimed(d *netlist.Design, L int, buffer bool) (*Result, error) {
 			for i, n := range cur {
 				q[i] = b.dff(n, k-1)
 			}
-			name := fmt.Sprintf("%s_s%d", p.Name, k)
+			name := fmt.Sprintf("%s_q%d", p.Name, k)
 			nameBus(out, name, q)
 			names = append(names, name)
 			stageRegs[k-1] += len(q)

@@ -51,8 +51,8 @@ hash "arb_xor_rt" {
   bits      = [[0, 3, 6], [1, 4, 7], [2, 5, 8]]
 }
 
-bank_arbiter "arbiter_8_c10_retime" {
-  lanes     = 8
+bank_arbiter "arbiter_4_c10_retime" {
+  lanes     = 4
   addr_bits = 10
   hash      = hash.arb_xor_rt
   clock_fo4 = 10
