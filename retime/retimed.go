@@ -89,13 +89,20 @@ func buildRetimed(d *netlist.Design, L int, buffer bool) (*Result, error) {
 		port(p.Name, netlist.In, p.Bits, p.Doc)
 	}
 
-	// The valid chain, as build makes it.
-	rstN := b.gate(netlist.INV, rst)
+	// The valid chain, as build makes it (with the unsized model the
+	// reset and the valid mask through buffer trees).
+	tree := func(n netlist.Net, loads int) []netlist.Net {
+		if !buffer {
+			return repeatNet(n, loads)
+		}
+		return BufferTree(n, loads, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
+	}
+	rstN := tree(b.gate(netlist.INV, rst), L)
 	v := validI
 	var next netlist.Net
 	validQ := make(netlist.Bus, L)
 	for k := 0; k < L; k++ {
-		next = b.gate(netlist.AND2, v, rstN)
+		next = b.gate(netlist.AND2, v, rstN[k])
 		v = b.dff(next, k)
 		validQ[k] = v
 	}
@@ -128,14 +135,8 @@ func buildRetimed(d *netlist.Design, L int, buffer bool) (*Result, error) {
 	for _, p := range outs {
 		masked += p.Width()
 	}
-	var masks []netlist.Net
-	if buffer {
-		masks = BufferTree(next, masked, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
-	}
+	masks := tree(next, masked)
 	mask := func() netlist.Net {
-		if len(masks) == 0 {
-			return next
-		}
 		m := masks[0]
 		masks = masks[1:]
 		return m

@@ -18,8 +18,13 @@ import (
 // word-level view with those registers, and the protocol in lockstep with
 // the combinational design.
 func TestPipelineForRetiming_LogicThenRegisters(t *testing.T) {
-	for _, d := range designs(t) {
+	for i, d := range append(designs(t), designs(t)...) {
+		// Each design sized at 20 FO4, then unsized (buffer trees on the
+		// reset and the valid mask) at 40.
 		opt := retime.Options{PeriodFO4: 20, Timing: timing.PipelineOptions("sized")}
+		if i >= len(designs(t)) {
+			opt = retime.Options{PeriodFO4: 40, Timing: timing.PipelineOptions("unsized")}
+		}
 		placed, err := retime.Pipeline(d, opt)
 		if err != nil {
 			t.Fatal(err)
