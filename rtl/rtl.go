@@ -65,13 +65,19 @@ type file struct {
 	sb strings.Builder
 }
 
+// line writes one line, broken over several where it is longer than
+// MaxLineLength (wrap).
 func (f *file) line(format string, args ...any) {
-	if len(args) == 0 {
-		f.sb.WriteString(format)
-	} else {
-		fmt.Fprintf(&f.sb, format, args...)
+	s := format
+	if len(args) > 0 {
+		s = fmt.Sprintf(format, args...)
 	}
-	f.sb.WriteByte('\n')
+	for _, l := range strings.Split(s, "\n") {
+		for _, w := range wrap(l, MaxLineLength) {
+			f.sb.WriteString(w)
+			f.sb.WriteByte('\n')
+		}
+	}
 }
 
 func (f *file) blank() { f.sb.WriteByte('\n') }

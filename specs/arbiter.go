@@ -49,6 +49,7 @@ var bankArbiterAttrs = []Attr{
 	{Name: "lock_hash", Type: "reference", Refers: "hash", Doc: "002_*: the lock index of each address, a `hash` unit written `hash.NAME` (e.g. the 10 low word-address bits, or a hash of them); adds `lock_o`, `lock_degree_o` and `position_degree_o`."},
 	{Name: "serialize", Type: "bool", Doc: "Clocked: grant the warp's lanes over degree cycles (see above); default false."},
 	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
+	pipelineAttr,
 }
 
 var bankArbiterSchema = schemaOf(bankArbiterAttrs)

@@ -40,3 +40,21 @@ bank_arbiter "arbiter_8_c10" {
   broadcast = true
   clock_fo4 = 10
 }
+
+# For a flow that retimes: the combinational arbiter, its bank hash an
+# instance per lane, followed by the register stages that placing them in
+# the logic at 10 FO4 would take (pipeline = "retime").
+hash "arb_xor_rt" {
+  function  = "xor_matrix"
+  addr_bits = 10
+  bank_bits = 3
+  bits      = [[0, 3, 6], [1, 4, 7], [2, 5, 8]]
+}
+
+bank_arbiter "arbiter_4_c10_retime" {
+  lanes     = 4
+  addr_bits = 10
+  hash      = hash.arb_xor_rt
+  clock_fo4 = 10
+  pipeline  = "retime"
+}

@@ -30,6 +30,9 @@ type Clocking struct {
 	// ModeDefaulted is set when the spec gave no timing_mode: the mode is
 	// then the default, which a library given to the run changes.
 	ModeDefaulted bool
+	// Style is pipeline: PipelineStages (the default with a clock) or
+	// PipelineRetime.
+	Style string
 	// Range is clock_fo4's or clock's expression, for diagnostics.
 	Range hcl.Range
 }
@@ -185,6 +188,7 @@ func (bd *blockDecoder) clocking() Clocking {
 			c.TimingMode = s
 		}
 	}
+	c.Style = bd.pipelineStyle(c.ClockFO4 > 0 || c.PeriodPS > 0)
 	if (c.ClockFO4 > 0 || c.PeriodPS > 0) && c.TimingMode == "" {
 		c.TimingMode, c.ModeDefaulted = DefaultTimingMode(false), true
 	}

@@ -51,6 +51,7 @@ var coalescerAttrs = []Attr{
 	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes take part (default false)."},
 	{Name: "requests", Type: "bool", Doc: "Add the request outputs `req_count_o`, `req_addr_o`, `req_mask_o` and `lane_req_o` (default false)."},
 	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
+	pipelineAttr,
 }
 
 var coalescerBlockSchema = schemaOf(coalescerAttrs)
@@ -90,6 +91,9 @@ func (d *decoder) decodeCoalescerBlock(block *hcl.Block) (*Coalescer, hcl.Diagno
 	c.ActiveMask, _ = cd.bool("active_mask")
 	c.Requests, _ = cd.bool("requests")
 	c.Clocking = cd.clocking()
+	if c.Style == PipelineRetime && c.Structure == Speculative {
+		cd.errorf(cd.rng("pipeline"), "Unsupported pipeline", "pipeline = \"retime\" writes a fixed latency; the speculative coalescer at a clock has two (its fast and slow paths). Remove pipeline or use another structure.")
+	}
 	if cd.failed {
 		return nil, cd.diags
 	}
@@ -117,6 +121,7 @@ var detectorAttrs = []Attr{
 	{Name: "adder", Type: "string", Doc: subtractorAdderDoc},
 	{Name: "active_mask", Type: "bool", Doc: "Add the input `active_i [lanes-1:0]`: only active lanes' addresses are compared (default false)."},
 	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
+	pipelineAttr,
 }
 
 var detectorBlockSchema = schemaOf(detectorAttrs)

@@ -69,6 +69,7 @@ var hashAttrs = []Attr{
 	{Name: "polynomial", Type: "list", Doc: "ipoly: P(x) as the list of its exponents, e.g. `[5, 2, 0]` for x^5 + x^2 + 1 (any order; stored highest first). Degree 1..16 and <= addr_bits; it is bank_bits. The constant term 0 is required: without it x divides P and bank bit 0 is always address bit 0. A reducible P is accepted with a warning (strides sharing a factor with P conflict); GPGPU-Sim's IPOLY uses x^4+x+1, x^5+x^2+1 and x^6+x+1."},
 	{Name: "banks", Type: "number", Doc: "mod: the bank count, 2..1024 and <= 2^addr_bits. `bank_o` = addr mod banks (clog2(banks) bits), `index_o` = addr / banks (the word within the bank, wide enough for every quotient)."},
 	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
+	pipelineAttr,
 }
 
 var hashBlockSchema = schemaOf(hashAttrs)
@@ -255,7 +256,7 @@ func (hd *blockDecoder) missing(name, why string) {
 // rejectArgs reports written arguments that the function does not take, and
 // constant configuration given to a configurable unit.
 func (hd *blockDecoder) rejectArgs(fn HashFunction, configurable bool) {
-	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true, "config": true, "clock_fo4": true, "clock": true, "timing_mode": true}
+	accepted := map[string]bool{"function": true, "addr_bits": true, "configurable": true, "config": true, "clock_fo4": true, "clock": true, "timing_mode": true, "pipeline": true}
 	for _, name := range hashArgs[fn] {
 		accepted[name] = true
 	}

@@ -70,7 +70,7 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 			return b, diags
 		}
 	}
-	r, err := retime.Pipeline(d, opt)
+	r, err := pipelineStyle(c)(d, opt)
 	if err != nil {
 		return refused(err, func(o retime.Options) bool { _, err := retime.Pipeline(d, o); return err == nil })
 	}

@@ -35,7 +35,8 @@ import (
 //   - synthesised: Yosys 0.23 (synth -flatten, dfflibmap, abc,
 //     opt_clean -purge) names the flip-flops _<n>_ but keeps the readable
 //     module's register names on their Q nets: stage<k>_q[i] ends stage k
-//     (1-based; stage<k>_q without an index for a one-bit bus),
+//     (1-based; stage<k>_q without an index for a one-bit bus), as does
+//     <signal>_q<k>[i] (a word-level view's register, retime.PipelineWords),
 //     valid_q[k] ends stage k+1, and an output register's Q net is the
 //     output port it drives (<port>[i], or valid_o for the valid chain's
 //     last bit), which ends the last stage. A <name>_reg form (\stage1_q_reg[3],
@@ -214,7 +215,7 @@ func staged(d *netlist.Design) bool {
 var (
 	mappedInstRE = regexp.MustCompile(`^g(\d+)$`)
 	regNameRE    = regexp.MustCompile(`^(.*?)(?:_reg)?(?:\[(\d+)\])?$`)
-	stageRegRE   = regexp.MustCompile(`^stage(\d+)_q$`)
+	stageRegRE   = regexp.MustCompile(`^(?:stage(\d+)_q|\w+_q(\d+))$`) // stage<k>_q, or <signal>_q<k> of a word-level view
 )
 
 // mappedStage is the stage a flip-flop instance of the mapped netlist
@@ -241,7 +242,7 @@ func synthStage(d *netlist.Design, qnet string) int {
 		idx, _ = strconv.Atoi(m[2])
 	}
 	if s := stageRegRE.FindStringSubmatch(base); s != nil {
-		k, err := strconv.Atoi(s[1])
+		k, err := strconv.Atoi(s[1] + s[2])
 		if err != nil || k < 1 || k >= L {
 			return -1
 		}

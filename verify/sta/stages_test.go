@@ -41,6 +41,9 @@ func TestSynthStage(t *testing.T) {
 		"stage2_q[0]":        1,
 		`\stage2_q_reg[11]`:  1,
 		"stage1_q":           0,
+		"same_addr_q1[7]":    0, // a word-level view's registers
+		"grant_o_q2":         1,
+		"grant_o_q3[0]":      -1,
 		"stage3_q[0]":        -1, // no such boundary: the last stage ends at the outputs
 		"valid_q[0]":         0,
 		"valid_q[1]":         1,

@@ -1,0 +1,396 @@
+package retime
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/timing"
+)
+
+// PipelineWords pipelines d as Pipeline does, then tries to place the
+// cuts between d's word-level signals: each entry of d's word-level view
+// (an assign, or an instance such as a lane's hash) goes whole into one
+// stage, placed as early as it fits, so that every register holds bits of
+// a named signal. Where that gives the same latency and every stage still
+// fits the period, the readable module is d's word-level view by stage,
+// its instances kept, with registers <signal>_q<k> at boundary k (and the
+// gate-level flip-flops named <signal>_q<k>_<i> after them); otherwise
+// the result is Pipeline's, whose readable module is a gate list.
+func PipelineWords(d *netlist.Design, opt Options) (*Result, error) {
+	fine, err := Pipeline(d, opt)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := pipelineWords(d, opt, fine); err == nil {
+		return r, nil
+	}
+	return fine, nil
+}
+
+// wordGraph is d's word-level view as nodes over its gates.
+type wordGraph struct {
+	d     *netlist.Design
+	nodes []wordNode
+	owner []int32 // gate -> node, -1 for none
+	// sig maps a named net to its signal and bit: input ports, wires of
+	// the view and instance outputs.
+	sig map[netlist.Net]sigBit
+	// bits are each signal's nets (Const0/Const1 for constants, -1 for a
+	// bit with no net of its name).
+	bits map[string][]netlist.Net
+	// producer is the node that defines each signal, -1 for an input.
+	producer map[string]int
+}
+
+type sigBit struct {
+	name string
+	bit  int
+}
+
+// wordNode is one entry of the view: its gates, in order.
+type wordNode struct {
+	assign int // index in d.RTL.Assigns
+	gates  []int32
+}
+
+// newWordGraph maps d's word-level view onto its gates; an error where
+// the two do not line up (a wire's bits without nets of its name, or a
+// gate no entry owns).
+func newWordGraph(d *netlist.Design) (*wordGraph, error) {
+	if d.RTL == nil || len(d.RTL.Regs) > 0 || len(d.RTL.Mems) > 0 {
+		return nil, fmt.Errorf("no combinational word-level view")
+	}
+	w := &wordGraph{d: d, owner: make([]int32, len(d.Gates)), sig: map[netlist.Net]sigBit{},
+		bits: map[string][]netlist.Net{}, producer: map[string]int{}}
+	for i := range w.owner {
+		w.owner[i] = -1
+	}
+	byName := map[string]netlist.Net{}
+	dup := map[string]bool{}
+	for n, s := range d.NetNames {
+		if _, ok := byName[s]; ok {
+			dup[s] = true
+		}
+		byName[s] = n
+	}
+	driver := make([]int32, d.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range d.Gates {
+		driver[g.Out] = int32(gi)
+	}
+	claim := func(name string, bits []netlist.Net) {
+		w.bits[name] = bits
+		for i, n := range bits {
+			if n < 2 {
+				continue
+			}
+			if _, ok := w.sig[n]; !ok {
+				w.sig[n] = sigBit{name, i}
+			}
+		}
+	}
+	for _, p := range d.Inputs() {
+		claim(p.Name, p.Bits)
+		w.producer[p.Name] = -1
+	}
+	insts := map[string]*netlist.Instance{}
+	for i := range d.Instances {
+		insts[d.Instances[i].Name] = &d.Instances[i]
+	}
+	for ai, a := range d.RTL.Assigns {
+		node := len(w.nodes)
+		w.nodes = append(w.nodes, wordNode{assign: ai})
+		switch {
+		case a.Inst != nil:
+			inst := insts[a.Name]
+			if inst == nil {
+				return nil, fmt.Errorf("instance %s has no gates", a.Name)
+			}
+			for gi := inst.First; gi < inst.Last; gi++ {
+				w.owner[gi] = int32(node)
+			}
+			for pi, p := range inst.Design.Ports {
+				if p.Dir != netlist.Out {
+					continue
+				}
+				for _, c := range a.Inst.Ports {
+					if c.Port == p.Name && c.In == nil {
+						claim(c.Wire, inst.Conns[pi])
+						w.producer[c.Wire] = node
+					}
+				}
+			}
+		case a.Wire:
+			bits := make([]netlist.Net, a.Expr.W)
+			for i := range bits {
+				name := a.Name
+				if a.Expr.W > 1 {
+					name = fmt.Sprintf("%s_%d", a.Name, i)
+				}
+				n, ok := byName[name]
+				if !ok || dup[name] {
+					bits[i] = -1
+					continue
+				}
+				bits[i] = n
+				if g := driver[n]; g >= 0 && w.owner[g] < 0 {
+					w.owner[g] = int32(node)
+				}
+			}
+			claim(a.Name, bits)
+			w.producer[a.Name] = node
+		default:
+			p := d.Port(a.Name)
+			if p == nil {
+				return nil, fmt.Errorf("assign to %s, not a port", a.Name)
+			}
+			claim(combName(a.Name), p.Bits)
+			w.producer[combName(a.Name)] = node
+			for _, n := range p.Bits {
+				if g := driver[n]; n >= 2 && g >= 0 && w.owner[g] < 0 {
+					w.owner[g] = int32(node)
+				}
+			}
+		}
+	}
+	// The other gates belong to the entry of their first reader (the
+	// gates are in topological order, so readers come later).
+	readers := make([][]int32, d.NumNets)
+	for gi, g := range d.Gates {
+		for _, n := range g.In {
+			readers[n] = append(readers[n], int32(gi))
+		}
+	}
+	for gi := len(d.Gates) - 1; gi >= 0; gi-- {
+		if w.owner[gi] >= 0 {
+			continue
+		}
+		best := int32(-1)
+		for _, r := range readers[d.Gates[gi].Out] {
+			if o := w.owner[r]; o >= 0 && (best < 0 || o < best) {
+				best = o
+			}
+		}
+		if best < 0 {
+			return nil, fmt.Errorf("gate %d belongs to no entry of the word-level view", gi)
+		}
+		w.owner[gi] = best
+	}
+	for gi, o := range w.owner {
+		w.nodes[o].gates = append(w.nodes[o].gates, int32(gi))
+	}
+	return w, nil
+}
+
+// place puts every node whole into the earliest stage where its gates fit
+// the budget after their inputs, as the scheduler times them; it returns
+// each gate's stage and the latency.
+func (w *wordGraph) place(s *scheduler, budget float64) ([]int32, int, error) {
+	d := w.d
+	stageOf := make([]int32, len(d.Gates))
+	arr := make([]float64, len(d.Gates))
+	nodeStage := make([]int32, len(w.nodes))
+	placed := make([]bool, len(d.Gates))
+	// Nodes in dependency order: an entry's gates may read gates of
+	// entries after it in the view (a gate owned by its first reader), so
+	// order the nodes by their gates.
+	order := w.topo()
+	if order == nil {
+		return nil, 0, fmt.Errorf("the entries of the word-level view depend on each other in a cycle")
+	}
+	L := 1
+	for _, ni := range order {
+		nd := w.nodes[ni]
+		st := int32(0)
+		for _, gi := range nd.gates {
+			for _, n := range d.Gates[gi].In {
+				if g := s.driver[n]; g >= 0 && w.owner[g] != int32(ni) {
+					st = max(st, stageOf[g])
+				}
+			}
+		}
+		try := func(st int32) bool {
+			for _, gi := range nd.gates {
+				g := d.Gates[gi]
+				start := 0.0
+				for _, n := range g.In {
+					var at float64
+					switch ps, a, ok := s.producer(n, stageOf, arr); {
+					case !ok:
+						continue
+					case s.isInput[n] && st == 0, !s.isInput[n] && placed[s.driver[n]] && ps == st:
+						at = a
+					default:
+						at = s.clk2q[n]
+					}
+					start = max(start, at)
+				}
+				arr[gi] = start + s.gd[gi]
+				stageOf[gi] = st
+				placed[gi] = true
+				end := arr[gi]
+				if s.isOut[g.Out] {
+					end += s.andD
+				}
+				if end > budget {
+					return false
+				}
+			}
+			return true
+		}
+		for !try(st) {
+			st++
+			if st >= MaxLatency {
+				return nil, 0, fmt.Errorf("entry %s does not fit a stage", d.RTL.Assigns[nd.assign].Name)
+			}
+		}
+		nodeStage[ni] = st
+		L = max(L, int(st)+1)
+	}
+	return stageOf, L, nil
+}
+
+// topo orders the nodes so that each comes after the nodes whose gates
+// its gates read; nil on a cycle.
+func (w *wordGraph) topo() []int {
+	d := w.d
+	driver := map[netlist.Net]int32{}
+	for gi, g := range d.Gates {
+		driver[g.Out] = int32(gi)
+	}
+	deps := make([]map[int]bool, len(w.nodes))
+	indeg := make([]int, len(w.nodes))
+	succ := make([][]int, len(w.nodes))
+	for ni, nd := range w.nodes {
+		deps[ni] = map[int]bool{}
+		for _, gi := range nd.gates {
+			for _, n := range d.Gates[gi].In {
+				if g, ok := driver[n]; ok {
+					if o := int(w.owner[g]); o != ni && !deps[ni][o] {
+						deps[ni][o] = true
+						indeg[ni]++
+						succ[o] = append(succ[o], ni)
+					}
+				}
+			}
+		}
+	}
+	var order, ready []int
+	for ni := range w.nodes {
+		if indeg[ni] == 0 {
+			ready = append(ready, ni)
+		}
+	}
+	for len(ready) > 0 {
+		sort.Ints(ready)
+		ni := ready[0]
+		ready = ready[1:]
+		order = append(order, ni)
+		for _, s := range succ[ni] {
+			if indeg[s]--; indeg[s] == 0 {
+				ready = append(ready, s)
+			}
+		}
+	}
+	if len(order) != len(w.nodes) {
+		return nil
+	}
+	return order
+}
+
+// pipelineWords is PipelineWords' attempt: an error where the word-level
+// cut does not apply or costs latency or a stage over the period.
+func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error) {
+	if opt.Timing.Mode != timing.Sized {
+		return nil, fmt.Errorf("the unsized model buffers nets the view does not name")
+	}
+	w, err := newWordGraph(d)
+	if err != nil {
+		return nil, err
+	}
+	nt, err := timing.Times(d, opt.Timing)
+	if err != nil {
+		return nil, err
+	}
+	s := newScheduler(d, nt, opt.Timing)
+	target := opt.PeriodFO4 * (1 - opt.Margin)
+	budget := (target - opt.Timing.SetupFO4()) * nt.TauPerFO4
+	mode, lib := opt.Recorded()
+	for try := 0; try < 6; try++ {
+		stageOf, L, err := w.place(s, budget)
+		if err != nil {
+			return nil, err
+		}
+		if L != fine.Latency {
+			return nil, fmt.Errorf("the word-level cut takes %d cycles, not %d", L, fine.Latency)
+		}
+		if err := w.crossingNamed(stageOf); err != nil {
+			return nil, err
+		}
+		r, err := build(d, stageOf, L, false)
+		if err != nil {
+			return nil, err
+		}
+		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: L, RegStage: r.regStage()}
+		worst, err := r.measure(opt.Timing)
+		if err != nil {
+			return nil, err
+		}
+		if worst <= target+1e-9 {
+			if err := w.view(r, stageOf); err != nil {
+				return nil, err
+			}
+			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
+			return r, nil
+		}
+		budget -= max(worst-target+0.05, 0.02*target) * nt.TauPerFO4
+	}
+	return nil, fmt.Errorf("no word-level placement met the period")
+}
+
+// crossingNamed checks that every net read in a later stage than its
+// own is a bit of a named signal.
+func (w *wordGraph) crossingNamed(stageOf []int32) error {
+	d := w.d
+	driver := make([]int32, d.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range d.Gates {
+		driver[g.Out] = int32(gi)
+	}
+	last := int32(0)
+	for _, st := range stageOf {
+		last = max(last, st)
+	}
+	named := func(n netlist.Net, reader int32) error {
+		if h := driver[n]; h >= 0 && stageOf[h] < reader {
+			if _, ok := w.sig[n]; !ok {
+				return fmt.Errorf("net %d crosses a stage boundary without a name", n)
+			}
+		}
+		return nil
+	}
+	for gi, g := range d.Gates {
+		for _, n := range g.In {
+			if err := named(n, stageOf[gi]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range d.Outputs() {
+		for _, n := range p.Bits {
+			if err := named(n, last); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// combName is the wire that holds an output's value before its output
+// register.
+func combName(port string) string { return port + "_comb" }

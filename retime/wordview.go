@@ -1,0 +1,457 @@
+package retime
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/lsugen/lsugen/netlist"
+)
+
+// regBit is one bit of a word-level register: the register and the bit.
+type regBit struct {
+	name string
+	pos  int
+}
+
+// wordReg is the register of a signal's bits at one boundary: bits[i]
+// is the signal's bit that register bit i holds, qs[i] its flip-flop.
+type wordReg struct {
+	name   string
+	signal string
+	stage  int32 // the stage (0-based) that reads it
+	bits   []int
+	nets   []netlist.Net // the original nets
+	qs     []netlist.Net
+}
+
+// view replaces the readable module of r (built from stageOf) with d's
+// word-level view by stage, and names r's stage flip-flops after its
+// registers, <signal>_q<k>_<i>.
+func (w *wordGraph) view(r *Result, stageOf []int32) error {
+	d, p := w.d, r.Design
+	L := r.Latency
+	nodeStage := make([]int32, len(w.nodes))
+	for ni, nd := range w.nodes {
+		nodeStage[ni] = -1
+		for _, gi := range nd.gates {
+			nodeStage[ni] = stageOf[gi]
+		}
+	}
+	sigStage := func(name string) int32 {
+		pr, ok := w.producer[name]
+		if !ok || pr < 0 {
+			return 0
+		}
+		return nodeStage[pr]
+	}
+	// Gateless entries (wiring) are read in the stage of what they read.
+	refs := func(e *netlist.Expr) []string {
+		var out []string
+		var walk func(e *netlist.Expr)
+		walk = func(e *netlist.Expr) {
+			if e == nil {
+				return
+			}
+			if e.Op == netlist.OpRef {
+				if _, ok := w.bits[e.Name]; ok {
+					out = append(out, e.Name)
+				} else if _, ok := w.bits[combName(e.Name)]; ok && d.Port(e.Name) != nil {
+					out = append(out, combName(e.Name))
+				}
+			}
+			for _, a := range e.Args {
+				walk(a)
+			}
+		}
+		walk(e)
+		return out
+	}
+	nodeRefs := func(a netlist.Assign) []string {
+		if a.Inst == nil {
+			return refs(a.Expr)
+		}
+		var out []string
+		for _, c := range a.Inst.Ports {
+			out = append(out, refs(c.In)...)
+		}
+		return out
+	}
+	for ni, nd := range w.nodes {
+		a := d.RTL.Assigns[nd.assign]
+		st := nodeStage[ni]
+		for _, y := range nodeRefs(a) {
+			ys := sigStage(y)
+			if st < 0 {
+				continue
+			}
+			if ys > st {
+				return fmt.Errorf("%s in stage %d reads %s of stage %d", a.Name, st+1, y, ys+1)
+			}
+		}
+		if st < 0 {
+			st = 0
+			for _, y := range nodeRefs(a) {
+				st = max(st, sigStage(y))
+			}
+			nodeStage[ni] = st
+		}
+	}
+
+	// The stage flip-flops, by the original net they carry and the stage
+	// that reads them.
+	origin := map[netlist.Net]netlist.Net{}
+	type at struct {
+		n  netlist.Net
+		st int32
+	}
+	flop := map[at]netlist.Net{}
+	var stageFlops []int
+	for gi, g := range p.Gates {
+		if g.Kind != netlist.DFF {
+			continue
+		}
+		src := g.In[0]
+		if o, ok := origin[src]; ok {
+			src = o
+		}
+		if int(src) >= d.NumNets {
+			continue // the valid chain and the output registers
+		}
+		origin[g.Out] = src
+		flop[at{src, int32(r.rank[gi]) + 1}] = g.Out
+		stageFlops = append(stageFlops, gi)
+	}
+
+	if err := w.keepInstances(p, len(stageFlops), stageOf, nodeStage, func(n netlist.Net, st int32) (netlist.Net, bool) {
+		q, ok := flop[at{n, st}]
+		return q, ok
+	}); err != nil {
+		return err
+	}
+
+	taken := map[string]bool{"clk": true, "rst": true, "valid_i": true, "valid_o": true, "valid_q": true}
+	for _, pt := range p.Ports {
+		taken[pt.Name] = true
+	}
+	for _, pr := range d.RTL.Params {
+		taken[pr.Name] = true
+	}
+	for _, a := range d.RTL.Assigns {
+		taken[a.Name] = true
+		if a.Inst != nil {
+			for _, c := range a.Inst.Ports {
+				taken[c.Wire] = true
+			}
+		}
+	}
+	for _, pt := range d.Outputs() {
+		if taken[combName(pt.Name)] || taken[pt.Name+"_q"] {
+			return fmt.Errorf("%s or %s_q is taken", combName(pt.Name), pt.Name)
+		}
+		taken[combName(pt.Name)], taken[pt.Name+"_q"] = true, true
+	}
+	newName := func(base string) (string, error) {
+		if taken[base] {
+			return "", fmt.Errorf("%s is taken", base)
+		}
+		taken[base] = true
+		return base, nil
+	}
+
+	// Registers: a signal's bits at each boundary, in bit order.
+	regs := map[[2]string]*wordReg{}
+	var regList []*wordReg
+	for _, gi := range stageFlops {
+		q := p.Gates[gi].Out
+		n := origin[q]
+		sb, ok := w.sig[n]
+		if !ok {
+			return fmt.Errorf("a register carries net %d, which has no name", n)
+		}
+		st := int32(r.rank[gi]) + 1
+		key := [2]string{sb.name, fmt.Sprint(st)}
+		rg := regs[key]
+		if rg == nil {
+			rg = &wordReg{signal: sb.name, stage: st}
+			regs[key] = rg
+			regList = append(regList, rg)
+		}
+		rg.bits, rg.nets, rg.qs = append(rg.bits, sb.bit), append(rg.nets, n), append(rg.qs, q)
+	}
+	sort.SliceStable(regList, func(i, j int) bool { return regList[i].stage < regList[j].stage })
+	bitOf := map[netlist.Net]regBit{} // flip-flop -> its register bit
+	for _, rg := range regList {
+		idx := make([]int, len(rg.bits))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return rg.bits[idx[i]] < rg.bits[idx[j]] })
+		bits, nets, qs := make([]int, len(idx)), make([]netlist.Net, len(idx)), make([]netlist.Net, len(idx))
+		for i, k := range idx {
+			bits[i], nets[i], qs[i] = rg.bits[k], rg.nets[k], rg.qs[k]
+		}
+		rg.bits, rg.nets, rg.qs = bits, nets, qs
+		name, err := newName(fmt.Sprintf("%s_q%d", rg.signal, rg.stage))
+		if err != nil {
+			return err
+		}
+		rg.name = name
+		for i, q := range rg.qs {
+			bitOf[q] = regBit{name, i}
+			if len(rg.qs) == 1 {
+				p.NetNames[q] = name
+			} else {
+				p.NetNames[q] = fmt.Sprintf("%s_%d", name, i)
+			}
+		}
+	}
+	width := map[string]int{}
+	for _, rg := range regList {
+		width[rg.name] = len(rg.qs)
+	}
+	for name, bits := range w.bits {
+		width[name] = len(bits)
+	}
+
+	// version is signal y as stage st reads it: y itself in its own
+	// stage, else its bits from the registers (constants as they are).
+	version := func(y string, st int32) (*netlist.Expr, error) {
+		bits := w.bits[y]
+		if sigStage(y) == st {
+			return netlist.Ref(y, len(bits)), nil
+		}
+		src := make([]*regBit, len(bits))
+		consts := make([]int, len(bits)) // -1: not a constant
+		for j, n := range bits {
+			consts[j] = -1
+			switch {
+			case n == netlist.Const0:
+				consts[j] = 0
+			case n == netlist.Const1:
+				consts[j] = 1
+			case n < 0:
+				return nil, fmt.Errorf("bit %d of %s has no net", j, y)
+			default:
+				q, ok := flop[at{n, st}]
+				if !ok {
+					return nil, fmt.Errorf("bit %d of %s is not held for stage %d", j, y, st+1)
+				}
+				rb := bitOf[q]
+				src[j] = &rb
+			}
+		}
+		return runs(src, consts, width), nil
+	}
+
+	// The entries by stage, reading the signals of earlier stages through
+	// their registers.
+	view := &netlist.RTL{Params: d.RTL.Params}
+	rename := func(e *netlist.Expr, st int32) (*netlist.Expr, error) {
+		var err error
+		var walk func(e *netlist.Expr) *netlist.Expr
+		walk = func(e *netlist.Expr) *netlist.Expr {
+			if e == nil || err != nil {
+				return e
+			}
+			if e.Op == netlist.OpRef {
+				y := e.Name
+				if _, ok := w.bits[y]; !ok {
+					if _, ok := w.bits[combName(y)]; ok && d.Port(y) != nil {
+						y = combName(y)
+					} else {
+						return e
+					}
+				}
+				var v *netlist.Expr
+				v, err = version(y, st)
+				return v
+			}
+			if len(e.Args) == 0 {
+				return e
+			}
+			c := *e
+			c.Args = make([]*netlist.Expr, len(e.Args))
+			for i, a := range e.Args {
+				c.Args[i] = walk(a)
+			}
+			return &c
+		}
+		out := walk(e)
+		return out, err
+	}
+	order := make([]int, len(w.nodes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return nodeStage[order[i]] < nodeStage[order[j]] })
+	last := int32(-1)
+	for _, ni := range order {
+		a := d.RTL.Assigns[w.nodes[ni].assign]
+		st := nodeStage[ni]
+		var err error
+		if a.Inst != nil {
+			inst := *a.Inst
+			inst.Ports = make([]netlist.PortConn, len(a.Inst.Ports))
+			for i, c := range a.Inst.Ports {
+				if c.In, err = rename(c.In, st); err != nil {
+					return err
+				}
+				inst.Ports[i] = c
+			}
+			a.Inst = &inst
+		} else {
+			if a.Expr, err = rename(a.Expr, st); err != nil {
+				return err
+			}
+			if !a.Wire {
+				a.Name, a.Wire = combName(a.Name), true
+			}
+		}
+		if st != last {
+			doc := fmt.Sprintf("Stage %d.", st+1)
+			if a.Doc != "" {
+				doc += "\n" + a.Doc
+			}
+			a.Doc = doc
+			last = st
+		}
+		view.Assigns = append(view.Assigns, a)
+	}
+
+	// Registers: the valid chain, each signal's bits at each boundary,
+	// the output registers.
+	rst := netlist.Ref("rst", 1)
+	validIn := netlist.Ref("valid_i", 1)
+	next := validIn
+	if L > 1 {
+		next = netlist.Concat(validIn, netlist.Slice(netlist.Ref("valid_q", L), L-2, 0))
+	}
+	bit := func(name string, w, i int) *netlist.Expr {
+		if w == 1 {
+			return netlist.Ref(name, 1)
+		}
+		return netlist.Slice(netlist.Ref(name, w), i, i)
+	}
+	view.Regs = append(view.Regs, netlist.Reg{Name: "valid_q", Width: L, Clear: rst, Next: next,
+		Doc: "valid_q[k] holds whether stage k+2 (the outputs for k = L-1) has an operation."})
+	lastStage := int32(-1)
+	for _, rg := range regList {
+		src := make([]*regBit, len(rg.bits))
+		consts := make([]int, len(rg.bits))
+		for i, j := range rg.bits {
+			consts[i] = -1
+			if sigStage(rg.signal) == rg.stage-1 {
+				src[i] = &regBit{rg.signal, j}
+				continue
+			}
+			q, ok := flop[at{rg.nets[i], rg.stage - 1}]
+			if !ok {
+				return fmt.Errorf("bit %d of %s is not held for stage %d", j, rg.signal, rg.stage)
+			}
+			rb := bitOf[q]
+			src[i] = &rb
+		}
+		doc := ""
+		if rg.stage != lastStage {
+			doc = fmt.Sprintf("What stage %d hands to stage %d.", rg.stage, rg.stage+1)
+			lastStage = rg.stage
+		}
+		view.Regs = append(view.Regs, netlist.Reg{Name: rg.name, Width: len(rg.bits), Next: runs(src, consts, width), Doc: doc})
+	}
+	entering := netlist.AndE(validIn, netlist.NotE(rst))
+	if L > 1 {
+		entering = netlist.AndE(bit("valid_q", L, L-2), netlist.NotE(rst))
+	}
+	for _, pt := range d.Outputs() {
+		v, err := version(combName(pt.Name), int32(L-1))
+		if err != nil {
+			return err
+		}
+		view.Regs = append(view.Regs, netlist.Reg{Name: pt.Name + "_q", Width: pt.Width(), Clear: netlist.NotE(entering), Next: v,
+			Doc: fmt.Sprintf("The output register of %s.", pt.Name)})
+		view.Assigns = append(view.Assigns, netlist.Assign{Name: pt.Name, Expr: netlist.Ref(pt.Name+"_q", pt.Width())})
+	}
+	view.Assigns = append(view.Assigns, netlist.Assign{Name: "valid_o", Expr: bit("valid_q", L, L-1)})
+	p.RTL = view
+	return p.Check()
+}
+
+// runs is the concatenation of bits (bit 0 first): each from a register
+// bit or a constant, runs of consecutive bits of one signal as one slice,
+// a whole signal as its name.
+func runs(src []*regBit, consts []int, width map[string]int) *netlist.Expr {
+	var parts []*netlist.Expr
+	for j := 0; j < len(src); {
+		if src[j] == nil {
+			parts = append(parts, netlist.ConstExpr(uint64(consts[j]), 1))
+			j++
+			continue
+		}
+		k := j + 1
+		for k < len(src) && src[k] != nil && src[k].name == src[j].name && src[k].pos == src[k-1].pos+1 {
+			k++
+		}
+		name, lo, hi := src[j].name, src[j].pos, src[k-1].pos
+		w := width[name]
+		switch {
+		case lo == 0 && hi == w-1:
+			parts = append(parts, netlist.Ref(name, w))
+		case w == 1:
+			parts = append(parts, netlist.Ref(name, 1))
+		default:
+			parts = append(parts, netlist.Slice(netlist.Ref(name, w), hi, lo))
+		}
+		j = k
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return netlist.Concat(parts...)
+}
+
+// keepInstances gives the built design p d's instances again, so that its
+// gate-level module instantiates them too: build copies d's gates in
+// order after the first offset flip-flops, and an instance in stage st
+// reads its inputs' versions of that stage (flop).
+func (w *wordGraph) keepInstances(p *netlist.Design, offset int, stageOf, nodeStage []int32, flop func(netlist.Net, int32) (netlist.Net, bool)) error {
+	d := w.d
+	for i, g := range d.Gates {
+		if pg := p.Gates[offset+i]; pg.Kind != g.Kind || pg.Out != g.Out {
+			return fmt.Errorf("the built gates are not d's in order")
+		}
+	}
+	driver := make([]int32, d.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range d.Gates {
+		driver[g.Out] = int32(gi)
+	}
+	p.Instances = nil
+	for _, inst := range d.Instances {
+		st := nodeStage[w.owner[inst.First]]
+		ni := netlist.Instance{Name: inst.Name, Design: inst.Design, First: inst.First + offset, Last: inst.Last + offset}
+		for pi, pt := range inst.Design.Ports {
+			bus := append(netlist.Bus(nil), inst.Conns[pi]...)
+			if pt.Dir == netlist.In {
+				for i, n := range bus {
+					own := int32(0)
+					if g := driver[n]; g >= 0 {
+						own = stageOf[g]
+					}
+					if isConst(n) || own == st {
+						continue
+					}
+					q, ok := flop(n, st)
+					if !ok {
+						return fmt.Errorf("instance %s reads net %d, not held for stage %d", inst.Name, n, st+1)
+					}
+					bus[i] = q
+				}
+			}
+			ni.Conns = append(ni.Conns, bus)
+		}
+		p.Instances = append(p.Instances, ni)
+	}
+	return nil
+}
