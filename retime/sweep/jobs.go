@@ -105,7 +105,7 @@ func Compute(ctx context.Context, version string, u Unit, p float64, opt timing.
 // STAPoint pipelines u at p as the point did and times the pipeline with
 // crosscheck-timing's flow and its defaults on the liberty lib.
 func STAPoint(ctx context.Context, u Unit, p float64, opt timing.Options, lib string) (*STA, error) {
-	r, err := retime.Pipeline(u.Design, retime.Options{PeriodFO4: p, Timing: opt})
+	r, err := retime.PipelineWords(u.Design, retime.Options{PeriodFO4: p, Timing: opt})
 	if err != nil {
 		return nil, err
 	}

@@ -219,7 +219,9 @@ func PointOf(u Unit, p float64, opt timing.Options) (pt Point) {
 				Reason: fmt.Sprintf("internal error (please report it): %v", r)}
 		}
 	}()
-	r, err := retime.Pipeline(d, retime.Options{PeriodFO4: p, Timing: opt})
+	// The pipeliner of clock_fo4 (units.Pipeline), so that a point is the unit
+	// clock_fo4 builds.
+	r, err := retime.PipelineWords(d, retime.Options{PeriodFO4: p, Timing: opt})
 	if err != nil {
 		pt.Status, pt.Reason = Failed, err.Error()
 		if errors.Is(err, retime.ErrPeriod) {
