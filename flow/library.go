@@ -38,14 +38,11 @@ func LoadLibrary(path string) (*Library, error) {
 	return &Library{Path: path, Name: l.Name, Tech: ch.Tech, FO4PS: timing.OptionsFor(ch.Tech).FO4PS()}, nil
 }
 
-// The default library: a clock given in time units in a run without
-// --liberty is converted with the FO4 delay of sky130_fd_sc_hd at tt,
-// 25 °C, 1.8 V (the library of the shared cross-checks), as `lsugen
-// characterize` computes it; a test keeps the figure equal to the
-// characterization of that file.
+// The default library (timing.DefaultLibraryName), whose FO4 converts a
+// clock given in time units in a run without --liberty.
 const (
-	DefaultLibraryName  = "sky130_fd_sc_hd__tt_025C_1v80"
-	DefaultLibraryFO4PS = 86.0949
+	DefaultLibraryName  = timing.DefaultLibraryName
+	DefaultLibraryFO4PS = timing.DefaultLibraryFO4PS
 )
 
 // fo4PS is the FO4 delay, in ps, that converts clocks in time units: the

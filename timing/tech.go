@@ -37,6 +37,16 @@ type Tech struct {
 	SetupPS float64 `json:"setup_ps,omitempty"`
 }
 
+// The default library: a clock given in time units without a library is
+// converted with the FO4 delay of sky130_fd_sc_hd at tt, 25 °C, 1.8 V
+// (the library of the shared cross-checks), as `lsugen characterize`
+// computes it; a test (package flow) keeps the figure equal to the
+// characterization of that file.
+const (
+	DefaultLibraryName  = "sky130_fd_sc_hd__tt_025C_1v80"
+	DefaultLibraryFO4PS = 86.0949
+)
+
 // OptionsFor is DefaultOptions in technology t: its gate table and its
 // wire-load model.
 func OptionsFor(t *Tech) Options {

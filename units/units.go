@@ -229,17 +229,26 @@ type Built struct {
 func Build(u specs.Unit) (Built, hcl.Diagnostics) { return BuildIn(u, nil) }
 
 // BuildIn is Build in library tech (nil: none), the model of timing_mode
-// "liberty". The unit's clock must be in FO4 (package flow converts a
-// period in time units before it builds).
+// "liberty". Package flow converts a clock in time units with the run's
+// library before it builds; one it has not converted is in the default
+// library's FO4.
 func BuildIn(u specs.Unit, tech *timing.Tech) (Built, hcl.Diagnostics) {
 	f, diags := For(u)
 	if diags.HasErrors() {
 		return Built{}, diags
 	}
+	// A clock in time units that no run's library converted (package flow
+	// does) is in the default library's FO4.
 	if c, ok := u.(specs.Clocked); ok && c.Clocks().PeriodPS > 0 && c.Clocks().ClockFO4 == 0 {
-		return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Clock not converted",
-			Detail:  fmt.Sprintf("%s's clock is in time units; build it through package flow, which converts it to FO4 in the run's library.", u.UnitName()),
-			Subject: c.Clocks().Range.Ptr()})
+		cl := c.Clocks()
+		fo4 := cl.PeriodPS / timing.DefaultLibraryFO4PS
+		if !(fo4 >= specs.MinClockFO4 && fo4 <= specs.MaxClockFO4) {
+			return Built{}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid clock",
+				Detail: fmt.Sprintf("clock %s is %.4g FO4 in the default library %s (FO4 = %.2f ps), outside %d to %d FO4.",
+					specs.FormatPS(cl.PeriodPS), fo4, timing.DefaultLibraryName, timing.DefaultLibraryFO4PS, specs.MinClockFO4, specs.MaxClockFO4),
+				Subject: cl.Range.Ptr()})
+		}
+		cl.ClockFO4 = fo4
 	}
 	d, diags := f.Generate(u)
 	if diags.HasErrors() || d == nil {

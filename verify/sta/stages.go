@@ -371,7 +371,8 @@ func setStageModels(pr *PipelineReport, d *netlist.Design, libOpt timing.Options
 
 // libStageDelays is timing.StageDelays for the characterized model opt
 // with its delays in ps converted by the library's FO4 fo4PS (the
-// model's own FO4, timing.Options.FO4PS), plus timing.SetupFO4.
+// model's own FO4, timing.Options.FO4PS), plus the library flip-flop's
+// setup time (timing.Options.SetupFO4: timing.SetupFO4 without one).
 func libStageDelays(d *netlist.Design, opt timing.Options, fo4PS float64) ([]float64, error) {
 	if opt.Tech == nil {
 		return nil, fmt.Errorf("sta: the characterized model has no technology")
@@ -381,10 +382,14 @@ func libStageDelays(d *netlist.Design, opt timing.Options, fo4PS float64) ([]flo
 		return nil, err
 	}
 	p := d.Pipeline
+	setup := timing.SetupFO4
+	if opt.Tech.SetupPS > 0 {
+		setup = opt.Tech.SetupPS / fo4PS
+	}
 	st := make([]float64, p.Latency)
 	for gi, g := range d.Gates {
 		if k := p.RegStage[gi]; g.Kind == netlist.DFF && k >= 0 && int(k) < p.Latency {
-			st[k] = math.Max(st[k], nt.Arrival[g.In[0]]*opt.Tech.TauPS/fo4PS+timing.SetupFO4)
+			st[k] = math.Max(st[k], nt.Arrival[g.In[0]]*opt.Tech.TauPS/fo4PS+setup)
 		}
 	}
 	return st, nil
@@ -409,7 +414,7 @@ func (r *Report) writeStagesText(w io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(w, "\nstages    OpenSTA at the flip-flops' D pins, clock at the period in the library's FO4, arrival + library setup;\n")
-	fmt.Fprintf(w, "          the model's stages + %g FO4 setup: textbook (the mode that placed the registers, its own FO4), lib unsized and sized\n", timing.SetupFO4)
+	fmt.Fprintf(w, "          the model's stages + setup (the library flip-flop's for lib, %g FO4 for textbook): textbook (the mode that placed the registers, its own FO4), lib unsized and sized\n", timing.SetupFO4)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	nw := len("unit")
 	for _, u := range us {
@@ -419,7 +424,7 @@ func (r *Report) writeStagesText(w io.Writer) error {
 	for _, u := range us {
 		p := u.Pipeline
 		for _, s := range p.Stages {
-			fmt.Fprintf(tw, "%-*s\t%g FO4 %s\t%d\t%d\t%.2f\t%.2f\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t\n",
+			fmt.Fprintf(tw, "%-*s\t%.4g FO4 %s\t%d\t%d\t%.2f\t%.2f\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t\n",
 				nw, u.Name, p.PeriodFO4, p.Mode, s.Stage, s.FlipFlops, s.TextbookFO4, s.LibUnsizedFO4,
 				stageFO4(s.Mapped), stageSlack(s.Mapped), pct(s.LibUnsizedErrorPct),
 				s.LibSizedFO4, stageFO4(s.TimingDriven), stageSlack(s.TimingDriven), pct(s.LibSizedErrorPct), pct(s.TextbookErrorPct))
