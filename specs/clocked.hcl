@@ -1,6 +1,9 @@
 # Combinational units generated as pipelines at a clock period (clock_fo4,
 # docs/pipelining.md). The same units without clock_fo4 are in the other
-# example specs; `lsugen gen --clock-fo4 P` pipelines any of them.
+# example specs; `lsugen gen --clock-fo4 P` pipelines any of them. Their
+# periods are in the textbook model's FO4, and they say so (timing_mode):
+# a run given --liberty keeps them and warns where a stage would miss the
+# period in the library (docs/clocks.md).
 
 # The unsized model (gates as built, no buffer trees) places the cuts.
 monotonicity_detector "monotonic_8_c16u" {
@@ -15,30 +18,33 @@ monotonicity_detector "monotonic_8_c16u" {
 # monotonic warp is answered from the detector + neighbor path, the others
 # from the all-to-all (docs/pipelining.md).
 coalescer "coalesce_spec_8_c20" {
-  structure  = "speculative"
-  lanes      = 8
-  addr_bits  = 32
-  block_bits = 5
-  requests   = true
-  clock_fo4  = 20
+  structure   = "speculative"
+  lanes       = 8
+  addr_bits   = 32
+  block_bits  = 5
+  requests    = true
+  clock_fo4   = 20
+  timing_mode = "sized"
 }
 
 hash "bank_hash_c6" {
-  function  = "bitvector_xor"
-  addr_bits = 32
-  bank_bits = 5
-  k1        = 0
-  k2        = 5
-  mask      = 31
-  clock_fo4 = 6
+  function    = "bitvector_xor"
+  addr_bits   = 32
+  bank_bits   = 5
+  k1          = 0
+  k2          = 5
+  mask        = 31
+  clock_fo4   = 6
+  timing_mode = "sized"
 }
 
 bank_arbiter "arbiter_8_c10" {
-  lanes     = 8
-  addr_bits = 32
-  bank_bits = 4
-  broadcast = true
-  clock_fo4 = 10
+  lanes       = 8
+  addr_bits   = 32
+  bank_bits   = 4
+  broadcast   = true
+  clock_fo4   = 10
+  timing_mode = "sized"
 }
 
 # For a flow that retimes: the combinational arbiter, its bank hash an
@@ -52,9 +58,10 @@ hash "arb_xor_rt" {
 }
 
 bank_arbiter "arbiter_4_c10_retime" {
-  lanes     = 4
-  addr_bits = 10
-  hash      = hash.arb_xor_rt
-  clock_fo4 = 10
-  pipeline  = "retime"
+  lanes       = 4
+  addr_bits   = 10
+  hash        = hash.arb_xor_rt
+  clock_fo4   = 10
+  timing_mode = "sized"
+  pipeline    = "retime"
 }

@@ -67,10 +67,11 @@ shared_memory "shmem_small" {
 # 50.0 FO4 in the sized model, now the request's way through the hash of
 # 17; the latency stays 3 (docs/shared-memory.md).
 shared_memory "shmem_mod17_fe" {
-  lanes     = 16
-  bytes     = 17 * 256
-  hash      = hash.shm_mod17
-  widths    = [32]
-  atomics   = ["add", "umax"]
-  clock_fo4 = 51
+  lanes       = 16
+  bytes       = 17 * 256
+  hash        = hash.shm_mod17
+  widths      = [32]
+  atomics     = ["add", "umax"]
+  clock_fo4   = 51
+  timing_mode = "sized"
 }
