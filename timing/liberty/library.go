@@ -462,9 +462,9 @@ func arc(g *Group, templates map[string]*Group) *Arc {
 	return a
 }
 
-// table reads an NLDM table, putting its axes in (transition, load) order
-// whatever order its template gives them.
-func table(g *Group, templates map[string]*Group) (*Table, error) {
+// tableParts reads a lookup table group's indices and rows as written,
+// and its template's variables.
+func tableParts(g *Group, templates map[string]*Group) (i1, i2 []float64, rows [][]float64, v1, v2 string, err error) {
 	var tmpl *Group
 	if len(g.Args) > 0 {
 		tmpl = templates[g.Args[0]]
@@ -476,25 +476,31 @@ func table(g *Group, templates map[string]*Group) (*Table, error) {
 		}
 		return floats(strings.Join(a, ","))
 	}
-	i1, err := index("index_1")
-	if err != nil {
-		return nil, err
+	if i1, err = index("index_1"); err != nil {
+		return
 	}
-	i2, err := index("index_2")
-	if err != nil {
-		return nil, err
+	if i2, err = index("index_2"); err != nil {
+		return
 	}
-	var rows [][]float64
 	for _, r := range g.Complex1("values") {
-		v, err := floats(r)
-		if err != nil {
-			return nil, err
+		v, ferr := floats(r)
+		if ferr != nil {
+			return nil, nil, nil, "", "", ferr
 		}
 		rows = append(rows, v)
 	}
-	v1, v2 := "", ""
 	if tmpl != nil {
 		v1, v2 = strings.Trim(tmpl.Attrs["variable_1"], `"`), strings.Trim(tmpl.Attrs["variable_2"], `"`)
+	}
+	return
+}
+
+// table reads an NLDM table, putting its axes in (transition, load) order
+// whatever order its template gives them.
+func table(g *Group, templates map[string]*Group) (*Table, error) {
+	i1, i2, rows, v1, v2, err := tableParts(g, templates)
+	if err != nil {
+		return nil, err
 	}
 	if g.Args != nil && g.Args[0] == "scalar" || len(i1) == 0 && len(i2) == 0 {
 		if len(rows) != 1 || len(rows[0]) != 1 {

@@ -51,36 +51,9 @@ func setupArc(pg *Group, templates map[string]*Group) *Constraint {
 // transition) order, whatever order its template gives them; a missing
 // index has one entry.
 func constraintTable(g *Group, templates map[string]*Group) (*Table, error) {
-	var tmpl *Group
-	if len(g.Args) > 0 {
-		tmpl = templates[g.Args[0]]
-	}
-	index := func(n string) ([]float64, error) {
-		a := g.Complex1(n)
-		if a == nil && tmpl != nil {
-			a = tmpl.Complex1(n)
-		}
-		return floats(strings.Join(a, ","))
-	}
-	i1, err := index("index_1")
+	i1, i2, rows, v1, _, err := tableParts(g, templates)
 	if err != nil {
 		return nil, err
-	}
-	i2, err := index("index_2")
-	if err != nil {
-		return nil, err
-	}
-	var rows [][]float64
-	for _, r := range g.Complex1("values") {
-		v, err := floats(r)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, v)
-	}
-	v1 := ""
-	if tmpl != nil {
-		v1 = strings.Trim(tmpl.Attrs["variable_1"], `"`)
 	}
 	if len(i1) == 0 {
 		i1 = []float64{0}

@@ -128,21 +128,32 @@ func portBit(p *netlist.Port, i int) string {
 // RunMapped writes d's gates in the library's cells (MappedVerilog) into
 // WorkDir/NAME and times them with OpenSTA under the flow's conditions.
 func (f *Flow) RunMapped(ctx context.Context, d *netlist.Design, ch *liberty.Characterization) (*Timing, error) {
-	dir := filepath.Join(f.cfg.WorkDir, safeFileName(d.Name))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	top, text, err := MappedVerilog(d, ch)
+	dir, n, err := f.writeMapped(d, ch)
 	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, "mapped_netlist.v")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		return nil, err
 	}
 	mc, err := f.writeMacros(dir, d)
 	if err != nil {
 		return nil, err
 	}
-	return f.Time(ctx, dir, &Netlist{Path: path, Top: top, macros: mc}, d.Clock, "mapped")
+	n.macros = mc
+	return f.Time(ctx, dir, n, d.Clock, "mapped")
+}
+
+// writeMapped writes d's gates in the library's cells (MappedVerilog) to
+// WorkDir/NAME/mapped_netlist.v.
+func (f *Flow) writeMapped(d *netlist.Design, ch *liberty.Characterization) (dir string, n *Netlist, err error) {
+	dir = filepath.Join(f.cfg.WorkDir, safeFileName(d.Name))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	top, text, err := MappedVerilog(d, ch)
+	if err != nil {
+		return "", nil, err
+	}
+	path := filepath.Join(dir, "mapped_netlist.v")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return "", nil, err
+	}
+	return dir, &Netlist{Path: path, Top: top}, nil
 }

@@ -3,8 +3,6 @@ package sta
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/timing/liberty"
@@ -20,19 +18,11 @@ func (f *Flow) MappedStages(ctx context.Context, d *netlist.Design, ch *liberty.
 	if !staged(d) {
 		return nil, fmt.Errorf("sta: %s: not a pipelined design with its registers' stages", d.Name)
 	}
-	dir := filepath.Join(f.cfg.WorkDir, safeFileName(d.Name))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	top, text, err := MappedVerilog(d, ch)
+	dir, n, err := f.writeMapped(d, ch)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "mapped_netlist.v")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		return nil, err
-	}
-	eps, err := f.timeRegisters(ctx, dir, &Netlist{Path: path, Top: top}, d.Clock, "mapped_stages", periodPS)
+	eps, err := f.timeRegisters(ctx, dir, n, d.Clock, "mapped_stages", periodPS)
 	if err != nil {
 		return nil, err
 	}
