@@ -17,6 +17,34 @@ type builder struct {
 	version map[[2]int32]netlist.Net
 }
 
+// fanoutTree returns how a net reaches loads readers: one net for all, or
+// with buffer a tree of buffers (the unsized model's, BufferTree).
+func (b *builder) fanoutTree(buffer bool) func(n netlist.Net, loads int) []netlist.Net {
+	return func(n netlist.Net, loads int) []netlist.Net {
+		if !buffer {
+			return repeatNet(n, loads)
+		}
+		return BufferTree(n, loads, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
+	}
+}
+
+// validChain builds the valid chain of L stages, valid_q[k] holding the
+// operation of boundary k+1, cleared by rst (through tree), and returns
+// the last register's D: the output registers load their data masked
+// with it, so outputs are 0 when valid_o is.
+func (b *builder) validChain(rst, validI netlist.Net, L int, tree func(netlist.Net, int) []netlist.Net) (next netlist.Net, validQ netlist.Bus) {
+	rstN := tree(b.gate(netlist.INV, rst), L)
+	v := validI
+	validQ = make(netlist.Bus, L)
+	for k := 0; k < L; k++ {
+		next = b.gate(netlist.AND2, v, rstN[k])
+		v = b.dff(next, k)
+		validQ[k] = v
+	}
+	nameBus(b.out, "valid_q", validQ)
+	return next, validQ
+}
+
 func (b *builder) newNet() netlist.Net { return b.out.NewNet() }
 
 func (b *builder) gate(k netlist.Kind, in ...netlist.Net) netlist.Net { return b.out.AddGate(k, in...) }
@@ -156,22 +184,8 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	// The valid chain: valid_q[k] holds the operation of boundary k+1;
 	// rst clears it. next is the last register's D: the output registers
 	// load their data masked with it, so outputs are 0 when valid_o is.
-	tree := func(n netlist.Net, loads int) []netlist.Net {
-		if !buffer {
-			return repeatNet(n, loads)
-		}
-		return BufferTree(n, loads, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
-	}
-	rstN := tree(b.gate(netlist.INV, rst), L)
-	v := validI
-	var next netlist.Net
-	validQ := make(netlist.Bus, L)
-	for k := 0; k < L; k++ {
-		next = b.gate(netlist.AND2, v, rstN[k])
-		v = b.dff(next, k)
-		validQ[k] = v
-	}
-	nameBus(out, "valid_q", validQ)
+	tree := b.fanoutTree(buffer)
+	next, validQ := b.validChain(rst, validI, L, tree)
 
 	masked := 0
 	for _, p := range d.Outputs() {
@@ -195,7 +209,7 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 		outData[p.Name] = data
 		port(p.Name, netlist.Out, bits, p.Doc)
 	}
-	port("valid_o", netlist.Out, netlist.Bus{v}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
+	port("valid_o", netlist.Out, netlist.Bus{validQ[L-1]}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
 
 	// The original's header, but its protocol, which the pipeline's
 	// replaces.

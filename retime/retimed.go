@@ -88,22 +88,8 @@ func buildRetimed(d *netlist.Design, L int, buffer bool) (*Result, error) {
 
 	// The valid chain, as build makes it (with the unsized model the
 	// reset and the valid mask through buffer trees).
-	tree := func(n netlist.Net, loads int) []netlist.Net {
-		if !buffer {
-			return repeatNet(n, loads)
-		}
-		return BufferTree(n, loads, func(in netlist.Net) netlist.Net { return b.gate(netlist.BUF, in) })
-	}
-	rstN := tree(b.gate(netlist.INV, rst), L)
-	v := validI
-	var next netlist.Net
-	validQ := make(netlist.Bus, L)
-	for k := 0; k < L; k++ {
-		next = b.gate(netlist.AND2, v, rstN[k])
-		v = b.dff(next, k)
-		validQ[k] = v
-	}
-	nameBus(out, "valid_q", validQ)
+	tree := b.fanoutTree(buffer)
+	next, validQ := b.validChain(rst, validI, L, tree)
 
 	// Each output through L-1 stage registers, then its masked output
 	// register.
@@ -147,7 +133,7 @@ func buildRetimed(d *netlist.Design, L int, buffer bool) (*Result, error) {
 		nameBus(out, p.Name+"_q", bits)
 		port(p.Name, netlist.Out, bits, p.Doc)
 	}
-	port("valid_o", netlist.Out, netlist.Bus{v}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
+	port("valid_o", netlist.Out, netlist.Bus{validQ[L-1]}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
 
 	for _, l := range d.Header {
 		if !strings.HasPrefix(l, "Protocol:") {
