@@ -95,7 +95,7 @@ func LoadLibrary(path string, opt liberty.Options) (*Library, error) {
 }
 
 // EstimateOptions are the timing options of the critical-path estimate
-// that a unit's SDC states, the figures of `lsugen timing --mode sized`:
+// that a unit's SDC states, the figures of `lsugen timing --timing-mode sized`:
 // the default input driver and output load (timing.DefaultOptions), sized,
 // and with lib its characterized gate table and wire load (`--liberty`).
 func EstimateOptions(lib *Library) timing.Options {

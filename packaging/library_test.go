@@ -145,7 +145,7 @@ func TestLibertyOutputs_Sky130(t *testing.T) {
 	for _, g := range generateFor(t, false, lib) {
 		name := g.unit.Name
 		sdc, ys := string(g.files[name+".sdc"]), string(g.files[name+".ys"])
-		if g.unit.Tech != lib.Name || !strings.Contains(sdc, "(lsugen timing --mode sized --liberty LIB, the gate table of\n# "+lib.Name+"): ") {
+		if g.unit.Tech != lib.Name || !strings.Contains(sdc, "(lsugen timing --timing-mode sized --liberty LIB, the gate table of\n# "+lib.Name+"): ") {
 			t.Errorf("%s: estimate in gate table %q, want %q:\n%s", name, g.unit.Tech, lib.Name, sdc)
 		}
 		for _, want := range []string{

@@ -52,7 +52,7 @@ type Unit struct {
 	// PeriodOf says where PeriodFO4 comes from, for the files' comments.
 	PeriodOf        string
 	Inputs, Outputs []Port
-	// FO4 is the sized critical-path estimate (lsugen timing --mode sized)
+	// FO4 is the sized critical-path estimate (lsugen timing --timing-mode sized)
 	// and Depth its number of gate levels; Endpoint is where it ends.
 	FO4      float64
 	Depth    int

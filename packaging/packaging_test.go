@@ -312,7 +312,7 @@ func TestSDC(t *testing.T) {
 			"if {![info exists INV_CAP]}      { set INV_CAP 0.0 }\n",
 			"set_driving_cell -lib_cell $DRIVING_CELL -pin $DRIVING_PIN [get_ports {" + portsOf(g.unit.Inputs) + "}]\n",
 			"set_load [expr {1 * $INV_CAP}] [get_ports {" + portsOf(g.unit.Outputs) + "}]\n",
-			"set_input_delay", "set_output_delay", "(lsugen timing --mode sized): ",
+			"set_input_delay", "set_output_delay", "(lsugen timing --timing-mode sized): ",
 		} {
 			if !strings.Contains(sdc, want) {
 				t.Errorf("%s.sdc lacks %q", g.unit.Name, want)

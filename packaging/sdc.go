@@ -68,10 +68,10 @@ func SDC(u *Unit) []byte {
 		levels = "\n#" + levels
 	}
 	if u.Tech != "" {
-		w("# (lsugen timing --mode sized --liberty LIB, the gate table of")
+		w("# (lsugen timing --timing-mode sized --liberty LIB, the gate table of")
 		w("# %s): %s FO4%s,%s", u.Tech, strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, levels)
 	} else {
-		w("# (lsugen timing --mode sized): %s FO4%s,%s", strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, levels)
+		w("# (lsugen timing --timing-mode sized): %s FO4%s,%s", strconv.FormatFloat(u.FO4, 'f', -1, 64), inPS, levels)
 	}
 	w("# FO4_DELAY, DRIVING_CELL, DRIVING_PIN and INV_CAP keep a value set before")
 	w("# read_sdc.")

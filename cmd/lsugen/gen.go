@@ -320,7 +320,7 @@ func verilogFiles(units []unit) (map[string][]byte, error) {
 // file; vlnv names a unit's core ("" for the default name). With tb the
 // core also runs the testbench and golden vectors testbenchFiles writes
 // (targets sim and sim_gates). The SDC documents the sized critical-path
-// estimate with the default driver and load, as `lsugen timing --mode
+// estimate with the default driver and load, as `lsugen timing --timing-mode
 // sized` reports it; with lib in that library's gate table, and the SDC
 // and Yosys script target the library.
 func packagingFiles(units []unit, vlnv func(unit) string, tb bool, lib *packaging.Library) (map[string][]byte, error) {
