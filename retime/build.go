@@ -45,6 +45,52 @@ func (b *builder) validChain(rst, validI netlist.Net, L int, tree func(netlist.N
 	return next, validQ
 }
 
+// headerBefore is the original's header without its protocol, which the
+// pipeline's replaces, and a blank line after it.
+func headerBefore(d *netlist.Design) []string {
+	var h []string
+	for _, l := range d.Header {
+		if !strings.HasPrefix(l, "Protocol:") {
+			h = append(h, l)
+		}
+	}
+	return append(h, "")
+}
+
+// result is the pipeline built into b.out, with L stages and stageRegs
+// registers at each boundary, its flip-flops counted.
+func (b *builder) result(L int, stageRegs []int) *Result {
+	r := &Result{Design: b.out, Latency: L, StageRegisters: stageRegs, rank: b.rank}
+	for _, g := range b.out.Gates {
+		if g.Kind == netlist.DFF {
+			r.Registers++
+		}
+	}
+	return r
+}
+
+// takenNames are the names a pipelined view's new signals must avoid:
+// the protocol's, the ports' and those of view's parameters, wires and
+// instance connections.
+func takenNames(ports []netlist.Port, view *netlist.RTL) map[string]bool {
+	taken := map[string]bool{"clk": true, "rst": true, "valid_i": true, "valid_o": true, "valid_q": true}
+	for _, p := range ports {
+		taken[p.Name] = true
+	}
+	for _, p := range view.Params {
+		taken[p.Name] = true
+	}
+	for _, a := range view.Assigns {
+		taken[a.Name] = true
+		if a.Inst != nil {
+			for _, c := range a.Inst.Ports {
+				taken[c.Wire] = true
+			}
+		}
+	}
+	return taken
+}
+
 func (b *builder) newNet() netlist.Net { return b.out.NewNet() }
 
 func (b *builder) gate(k netlist.Kind, in ...netlist.Net) netlist.Net { return b.out.AddGate(k, in...) }
@@ -211,24 +257,12 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	}
 	port("valid_o", netlist.Out, netlist.Bus{validQ[L-1]}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
 
-	// The original's header, but its protocol, which the pipeline's
-	// replaces.
-	for _, l := range d.Header {
-		if !strings.HasPrefix(l, "Protocol:") {
-			out.Header = append(out.Header, l)
-		}
-	}
-	out.Header = append(out.Header, "")
+	out.Header = append(out.Header, headerBefore(d)...)
 	out.RTL = rtlView(out, stageOfNet, regs, outData, validQ, L)
 	if err := out.Check(); err != nil {
 		return nil, fmt.Errorf("retime: %s: %w", d.Name, err)
 	}
-	r := &Result{Design: out, Latency: L, StageRegisters: stageRegs, rank: b.rank}
-	for _, g := range out.Gates {
-		if g.Kind == netlist.DFF {
-			r.Registers++
-		}
-	}
+	r := b.result(L, stageRegs)
 	out.Storage = storage(stageRegs, L, r.Registers)
 	return r, nil
 }

@@ -135,12 +135,7 @@ func buildRetimed(d *netlist.Design, L int, buffer bool) (*Result, error) {
 	}
 	port("valid_o", netlist.Out, netlist.Bus{validQ[L-1]}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
 
-	for _, l := range d.Header {
-		if !strings.HasPrefix(l, "Protocol:") {
-			out.Header = append(out.Header, l)
-		}
-	}
-	out.Header = append(out.Header, "")
+	out.Header = append(out.Header, headerBefore(d)...)
 	rv, err := retimedView(d, stages, L)
 	if err != nil {
 		return nil, err
@@ -149,12 +144,7 @@ func buildRetimed(d *netlist.Design, L int, buffer bool) (*Result, error) {
 	if err := out.Check(); err != nil {
 		return nil, fmt.Errorf("retime: %s: %w", d.Name, err)
 	}
-	r := &Result{Design: out, Latency: L, StageRegisters: stageRegs, rank: b.rank}
-	for _, g := range out.Gates {
-		if g.Kind == netlist.DFF {
-			r.Registers++
-		}
-	}
+	r := b.result(L, stageRegs)
 	out.Storage = retimedStorage(d, L, r.Registers)
 	return r, nil
 }
@@ -178,21 +168,7 @@ func retimedStorage(d *netlist.Design, L, total int) []netlist.Storage {
 // <port>_comb instead, followed by the registers of stages (per output,
 // its stage registers' names) and the output registers.
 func retimedView(d *netlist.Design, stages [][]string, L int) (*netlist.RTL, error) {
-	taken := map[string]bool{"clk": true, "rst": true, "valid_i": true, "valid_o": true, "valid_q": true}
-	for _, p := range d.Ports {
-		taken[p.Name] = true
-	}
-	for _, p := range d.RTL.Params {
-		taken[p.Name] = true
-	}
-	for _, a := range d.RTL.Assigns {
-		taken[a.Name] = true
-		if a.Inst != nil {
-			for _, c := range a.Inst.Ports {
-				taken[c.Wire] = true
-			}
-		}
-	}
+	taken := takenNames(d.Ports, d.RTL)
 	outs := d.Outputs()
 	comb := map[string]string{}
 	for oi, p := range outs {

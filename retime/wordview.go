@@ -129,21 +129,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		return err
 	}
 
-	taken := map[string]bool{"clk": true, "rst": true, "valid_i": true, "valid_o": true, "valid_q": true}
-	for _, pt := range p.Ports {
-		taken[pt.Name] = true
-	}
-	for _, pr := range d.RTL.Params {
-		taken[pr.Name] = true
-	}
-	for _, a := range d.RTL.Assigns {
-		taken[a.Name] = true
-		if a.Inst != nil {
-			for _, c := range a.Inst.Ports {
-				taken[c.Wire] = true
-			}
-		}
-	}
+	taken := takenNames(p.Ports, d.RTL)
 	for _, pt := range d.Outputs() {
 		if taken[combName(pt.Name)] || taken[pt.Name+"_q"] {
 			return fmt.Errorf("%s or %s_q is taken", combName(pt.Name), pt.Name)

@@ -436,30 +436,33 @@ func arc(g *Group, templates map[string]*Group) *Arc {
 	if a.Type == "" {
 		a.Type = "combinational"
 	}
+	a.Err = readTables(g, templates, table, map[string]**Table{
+		"cell_rise": &a.CellRise, "cell_fall": &a.CellFall,
+		"rise_transition": &a.RiseTransition, "fall_transition": &a.FallTransition,
+	})
+	return a
+}
+
+// readTables reads the table groups of timing group g that dst names
+// (by group type) with read; the error is the first table's that could
+// not be read, with its line, and that table is left nil.
+func readTables(g *Group, templates map[string]*Group, read func(*Group, map[string]*Group) (*Table, error), dst map[string]**Table) error {
+	var first error
 	for _, tg := range g.Subs {
-		var dst **Table
-		switch tg.Type {
-		case "cell_rise":
-			dst = &a.CellRise
-		case "cell_fall":
-			dst = &a.CellFall
-		case "rise_transition":
-			dst = &a.RiseTransition
-		case "fall_transition":
-			dst = &a.FallTransition
-		default:
+		p, ok := dst[tg.Type]
+		if !ok {
 			continue
 		}
-		t, err := table(tg, templates)
+		t, err := read(tg, templates)
 		if err != nil {
-			if a.Err == nil {
-				a.Err = fmt.Errorf("%s (line %d): %w", clipName(tg.Type), tg.Line, err)
+			if first == nil {
+				first = fmt.Errorf("%s (line %d): %w", clipName(tg.Type), tg.Line, err)
 			}
 			continue
 		}
-		*dst = t
+		*p = t
 	}
-	return a
+	return first
 }
 
 // tableParts reads a lookup table group's indices and rows as written,

@@ -23,25 +23,7 @@ func setupArc(pg *Group, templates map[string]*Group) *Constraint {
 			continue
 		}
 		c := &Constraint{RelatedPin: strings.Trim(tg.Attrs["related_pin"], `"`)}
-		for _, t := range tg.Subs {
-			var dst **Table
-			switch t.Type {
-			case "rise_constraint":
-				dst = &c.Rise
-			case "fall_constraint":
-				dst = &c.Fall
-			default:
-				continue
-			}
-			tab, err := constraintTable(t, templates)
-			if err != nil {
-				if c.Err == nil {
-					c.Err = fmt.Errorf("%s (line %d): %w", clipName(t.Type), t.Line, err)
-				}
-				continue
-			}
-			*dst = tab
-		}
+		c.Err = readTables(tg, templates, constraintTable, map[string]**Table{"rise_constraint": &c.Rise, "fall_constraint": &c.Fall})
 		return c
 	}
 	return nil
