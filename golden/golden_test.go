@@ -226,6 +226,9 @@ func TestGolden_Vectors(t *testing.T) {
 	for _, ex := range examples(t) {
 		for _, u := range ex.units {
 			for name, b := range testbenchFiles(t, u) {
+				if strings.HasSuffix(name, ".v") {
+					checkLineLengths(t, name, b)
+				}
 				if len(b) > maxVectorBytes {
 					if !strings.HasSuffix(name, ".vec") {
 						t.Errorf("%s is %d bytes, more than %d", name, len(b), maxVectorBytes)
@@ -241,6 +244,19 @@ func TestGolden_Vectors(t *testing.T) {
 	}
 	if total > maxVectorDirBytes {
 		t.Errorf("golden/vectors holds %d bytes, more than %d", total, maxVectorDirBytes)
+	}
+}
+
+// checkLineLengths fails on a line of generated Verilog longer than
+// rtl.MaxLineLength (the testbenches here; rtl's own test reads the
+// modules).
+func checkLineLengths(t *testing.T, name string, b []byte) {
+	t.Helper()
+	for n, l := range strings.Split(string(b), "\n") {
+		if len(l) > rtl.MaxLineLength {
+			t.Errorf("%s line %d: %d characters, more than %d: %.80s...", name, n+1, len(l), rtl.MaxLineLength, strings.TrimSpace(l))
+			return
+		}
 	}
 }
 

@@ -8,6 +8,27 @@ import "strings"
 // indented by their nesting so that the structure reads down the page.
 const MaxLineLength = 200
 
+// WrapText breaks every line of a Verilog text longer than MaxLineLength
+// as the writers of this package do (wrap): for the other writers of
+// generated Verilog (testbenches).
+func WrapText(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		for j, w := range wrap(l, MaxLineLength) {
+			if j > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(w)
+		}
+		if i < len(lines)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 // wrap breaks line into lines of at most limit characters where it can:
 // only at spaces outside string literals, so that the Verilog's tokens are
 // unchanged. A comment line wraps into comment lines; a trailing comment

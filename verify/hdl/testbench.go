@@ -298,7 +298,7 @@ func (t *Testbench) Write() ([]byte, error) {
 		w.what, w.whats = "cycle", "cycles"
 	}
 	w.write()
-	return []byte(w.b.String()), nil
+	return []byte(rtl.WrapText(w.b.String())), nil
 }
 
 type tbWriter struct {
@@ -738,7 +738,7 @@ func (w *tbWriter) goldenBody() {
 		w.p("                tb_check = 1'b1;\n")
 	}
 	w.p("                #1;\n")
-	inFmt, inArgs := inputsText(tp.ins)
+	ins := inputsText(tp.ins)
 	w.p("                if (%s) begin\n", MismatchSignal)
 	outs := tp.outs
 	for k, f := range outs {
@@ -756,8 +756,7 @@ func (w *tbWriter) goldenBody() {
 		if len(outs) == 1 {
 			ind = "                    "
 		}
-		w.p("%s$display(\"FAIL %s %%0d (%%0s line %%0d): %s expected %d'h%%h, got %d'h%%h; inputs %s\",\n", ind, w.what, f.name, f.width, f.width, inFmt)
-		w.p("%s    tb_n, tb_file, tb_line, %s, %s%s);\n", ind, exp, f.name, inArgs)
+		w.failLine(ind, f, exp, ins)
 	}
 	if len(outs) > 1 {
 		w.p("                    end\n")
@@ -877,18 +876,47 @@ func (w *tbWriter) harnessRead() {
 }
 
 // inputsText is the $display format and arguments (each with a leading
-// ", ") that print every input as name=W'hVALUE.
-func inputsText(ins []field) (format, args string) {
-	var fs []string
-	var as strings.Builder
+// ", ") that print every input as name=W'hVALUE, in parts whose format
+// strings fit a line (a Verilog-2005 string cannot be broken), each part's
+// format starting with a space.
+func inputsText(ins []field) []textPart {
+	if len(ins) == 0 {
+		return []textPart{{format: " (none)"}}
+	}
+	var parts []textPart
+	var cur textPart
 	for _, f := range ins {
-		fs = append(fs, fmt.Sprintf("%s=%d'h%%h", f.name, f.width))
-		as.WriteString(", " + f.name)
+		item := fmt.Sprintf(" %s=%d'h%%h", f.name, f.width)
+		if cur.format != "" && len(cur.format)+len(item) > maxFormatLength {
+			parts = append(parts, cur)
+			cur = textPart{}
+		}
+		cur.format += item
+		cur.args += ", " + f.name
 	}
-	if len(fs) == 0 {
-		return "(none)", ""
+	return append(parts, cur)
+}
+
+// textPart is one $write or $display's format string and its arguments.
+type textPart struct{ format, args string }
+
+// maxFormatLength bounds a format string of the failure message, so that
+// its statement stays within rtl.MaxLineLength at the deepest indent.
+const maxFormatLength = 120
+
+// failLine prints the failure of output f against its expected value exp:
+// one line of output from a $write per part and a closing $display, so
+// that no line of the testbench is longer than rtl.MaxLineLength.
+func (w *tbWriter) failLine(ind string, f field, exp string, ins []textPart) {
+	w.p("%s$write(\"FAIL %s %%0d (%%0s line %%0d): %s expected %d'h%%h, got %d'h%%h; inputs\",\n", ind, w.what, f.name, f.width, f.width)
+	w.p("%s    tb_n, tb_file, tb_line, %s, %s);\n", ind, exp, f.name)
+	for i, part := range ins {
+		task := "$write"
+		if i == len(ins)-1 {
+			task = "$display"
+		}
+		w.p("%s%s(\"%s\"%s);\n", ind, task, part.format, part.args)
 	}
-	return strings.Join(fs, " "), as.String()
 }
 
 // declRange is the range of a declaration of width w: "[w-1:0]", or "" for
