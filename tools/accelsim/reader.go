@@ -30,12 +30,23 @@ const (
 	maxRegs       = 16       // register operands of one instruction (the tracer writes at most 5)
 )
 
-// Tracer versions this reader understands: 3 and 4 write the same
-// instruction line, 4 adds the immediate at its end (older versions start
-// each line with the thread block and warp).
+// Tracer versions this reader understands (accel-sim-framework's
+// tracer_tool.cu and trace_parser.cc): before 3 (and in traces without a
+// version line, which Accel-Sim reads as version 0) each instruction line
+// starts with the thread block and the warp; 4 adds the optional source
+// line (-enable lineinfo) and, from 2023 on, the immediate at the end of
+// every line; 5 always ends a line with the immediate.
 const (
-	minVersion = 3
-	maxVersion = 4
+	minVersion = 1
+	maxVersion = 5
+)
+
+// Instruction sizes: SASS instructions are 8 bytes before Volta (binary
+// version below 70) and 16 bytes from Volta on.
+const (
+	InstrBytesPreVolta = 8
+	InstrBytesVolta    = 16
+	voltaBinaryVersion = 70
 )
 
 // Address compressions of the tracer (tracer_tool.cu's address_format).
@@ -45,10 +56,10 @@ const (
 	baseDelta  = 2 // base, then per further active lane its distance from the previous active lane
 )
 
-// IsTracePath reports whether path names an Accel-Sim input: a
-// kernelslist.g (any *.g) or a kernel trace (*.traceg, *.traceg.xz).
+// IsTracePath reports whether path is an Accel-Sim input (Sniff): a
+// kernelslist.g or a kernel trace, by name or by content.
 func IsTracePath(path string) bool {
-	return strings.HasSuffix(path, ".traceg") || strings.HasSuffix(path, ".traceg.xz") || strings.HasSuffix(path, ".g")
+	return Sniff(path) != NotAccelSim
 }
 
 // Reader yields the memory instructions of Accel-Sim kernel traces one
@@ -79,7 +90,10 @@ type kernelFile struct {
 	// header
 	id          int
 	name        string
-	version     int // 0 until the "-accelsim tracer version" line
+	version     int  // 0 until the "-accelsim tracer version" line
+	headed      bool // a "-kernel ..." or version header line was read
+	imm         int  // version 4: -1 until the first memory line, then 1 with an immediate, 0 without
+	instrBytes  int  // from "-binary version": 8 or 16; 0 when absent
 	lineinfo    bool
 	shmemBase   uint64
 	localBase   uint64
@@ -99,7 +113,7 @@ type kernelFile struct {
 // traces (relative to its directory, never outside it), or one kernel
 // trace (.traceg, .traceg.xz).
 func Open(path string) (*Reader, error) {
-	if strings.HasSuffix(path, ".traceg") || strings.HasSuffix(path, ".traceg.xz") {
+	if Sniff(path) != KernelsList {
 		return &Reader{kernels: []kernelRef{{path: path}}}, nil
 	}
 	refs, err := readKernelsList(path)
@@ -228,10 +242,10 @@ func openKernelFile(ref kernelRef) (*kernelFile, error) {
 		}
 		return nil, err
 	}
-	if !strings.HasSuffix(ref.path, ".xz") {
-		return newKernelFile(ref.path, f, f), nil
-	}
 	br := bufio.NewReaderSize(f, 64<<10)
+	if !isXz(br) && !strings.HasSuffix(ref.path, ".xz") { // by content: a kernel trace need not be named .xz
+		return newKernelFile(ref.path, br, f), nil
+	}
 	if err := checkXzDict(br); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s:1: %v", ref.path, err)
@@ -306,7 +320,7 @@ func checkXzDict(br *bufio.Reader) error {
 func newKernelFile(path string, r io.Reader, c io.Closer) *kernelFile {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 16<<10), MaxLineBytes)
-	return &kernelFile{path: path, closer: c, sc: sc, warp: -1}
+	return &kernelFile{path: path, closer: c, sc: sc, warp: -1, imm: -1}
 }
 
 // errorf locates an error at the current line.
@@ -338,11 +352,14 @@ func (k *kernelFile) next(total *int64, all bool) (*WarpAccess, error) {
 				if !strings.HasPrefix(text, "#BEGIN_TB") {
 					continue // "#traces format = ..." and other comments
 				}
-				if k.version == 0 {
-					return nil, k.errorf("no \"-accelsim tracer version\" line before the first thread block: lsugen reads tracer versions %d and %d", minVersion, maxVersion)
+				if !k.headed {
+					return nil, k.errorf("thread block before any \"-kernel name\" or \"-accelsim tracer version\" header line: not an Accel-Sim kernel trace")
 				}
-				k.inBody = true
+				k.inBody = true // no version line: the layout before version 3, as Accel-Sim reads it
 			default:
+				if k.headed && text[0] >= '0' && text[0] <= '9' {
+					return nil, k.errorf("instruction line before the first #BEGIN_TB: a raw trace of the tracer; run its post-traces-processing to group it into thread blocks and warps (.traceg)")
+				}
 				return nil, k.errorf("%q before the first #BEGIN_TB: want a \"-name = value\" header line", clip(text))
 			}
 		}
@@ -364,8 +381,12 @@ func (k *kernelFile) next(total *int64, all bool) (*WarpAccess, error) {
 	return nil, io.EOF
 }
 
-// finish checks the end of a file: no thread block left open.
+// finish checks the end of a file: an Accel-Sim header, no thread block
+// left open.
 func (k *kernelFile) finish() error {
+	if !k.headed {
+		return k.errorf("no \"-kernel name\" or \"-accelsim tracer version\" header line: not an Accel-Sim kernel trace")
+	}
 	if k.inBlock {
 		return k.errorf("file ends inside a thread block (no #END_TB)")
 	}
@@ -379,6 +400,9 @@ func (k *kernelFile) header(text string) error {
 		return nil // other tools' lines: ignored as Accel-Sim does
 	}
 	key, value = strings.Join(strings.Fields(key), " "), strings.TrimSpace(value)
+	if strings.HasPrefix(key, "kernel ") || key == "accelsim tracer version" {
+		k.headed = true
+	}
 	num := func(base int) (uint64, error) {
 		v := value
 		if base == 16 {
@@ -408,9 +432,18 @@ func (k *kernelFile) header(text string) error {
 			return err
 		}
 		if n < minVersion || n > maxVersion {
-			return k.errorf("tracer version %d: lsugen reads versions %d and %d", n, minVersion, maxVersion)
+			return k.errorf("tracer version %d: lsugen reads versions %d to %d", n, minVersion, maxVersion)
 		}
 		k.version = int(n)
+	case "binary version":
+		n, err := num(10)
+		if err != nil {
+			return err
+		}
+		k.instrBytes = InstrBytesVolta
+		if n < voltaBinaryVersion {
+			k.instrBytes = InstrBytesPreVolta
+		}
 	case "enable lineinfo":
 		n, err := num(10)
 		if err != nil {
@@ -560,7 +593,18 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 		p++
 		return f[p-1], nil
 	}
-	a := &WarpAccess{File: k.path, Line: k.line, Kernel: k.id, KernelName: k.name, Block: k.block, Warp: k.warp}
+	a := &WarpAccess{File: k.path, Line: k.line, Kernel: k.id, KernelName: k.name, Block: k.block, Warp: k.warp, InstrBytes: k.instrBytes}
+	if k.version < 3 { // thread block x, y, z and warp, as its section says
+		for _, what := range []string{"thread block x", "thread block y", "thread block z", "warp"} {
+			s, err := take(what)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := strconv.ParseUint(s, 10, 31); err != nil {
+				return nil, k.errorf("%s %q is not a decimal number (traces before tracer version 3 start each line with the thread block and warp)", what, clip(s))
+			}
+		}
+	}
 	if k.lineinfo {
 		s, err := take("source line number")
 		if err != nil {
@@ -578,6 +622,9 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 	}
 	if a.PC, err = parseHex(s); err != nil {
 		return nil, k.errorf("PC %q is not a hex number", clip(s))
+	}
+	if k.instrBytes != 0 && a.PC%uint64(k.instrBytes) != 0 {
+		return nil, k.errorf("PC 0x%x is not a multiple of %d, the instruction size of the header's -binary version", a.PC, k.instrBytes)
 	}
 	if s, err = take("active mask"); err != nil {
 		return nil, err
@@ -685,9 +732,26 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 	default:
 		return nil, k.errorf("address format %q: want 0 (list_all), 1 (base_stride) or 2 (base_delta)", clip(s))
 	}
-	// Version 4 ends the line with the immediate; version 3 ends it here.
+	// Before version 4 a line ends here; version 5 ends it with the
+	// immediate; version 4 with or without, by the tracer's build, so the
+	// file's first memory line decides for the rest.
 	rest := len(f) - p
-	if want := k.version - 3; rest != want {
+	want := 0
+	switch {
+	case k.version >= 5:
+		want = 1
+	case k.version == 4 && k.imm < 0 && (rest == 0 || rest == 1):
+		k.imm, want = rest, rest
+	case k.version == 4:
+		want = k.imm
+	}
+	if rest != want {
+		if k.version == 4 && k.imm < 0 {
+			return nil, k.errorf("%d fields after the addresses, tracer version 4 writes 0 or 1 (the immediate): the address count does not match the mask %08x (%d lanes)", rest, a.Mask, lanes)
+		}
+		if k.version == 4 {
+			return nil, k.errorf("%d fields after the addresses, this file's tracer (version 4) writes %d, as on its first memory line: the address count does not match the mask %08x (%d lanes)", rest, want, a.Mask, lanes)
+		}
 		return nil, k.errorf("%d fields after the addresses, tracer version %d writes %d: the address count does not match the mask %08x (%d lanes)", rest, k.version, want, a.Mask, lanes)
 	}
 	if rest == 1 {

@@ -140,9 +140,15 @@ func TestReader_VersionsAndLineInfo(t *testing.T) {
 func TestReader_Errors(t *testing.T) {
 	ok := "insts = 1\n0100 00000003 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n#END_TB\n"
 	cases := []struct{ name, text, want string }{
-		{"no version", "-kernel id = 1\n#BEGIN_TB\n", `t.traceg:2: no "-accelsim tracer version"`},
-		{"version 2", "-accelsim tracer version = 2\n", "t.traceg:1: tracer version 2"},
-		{"too few addresses", header("4", false) + "insts = 1\n0100 00000007 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", "t.traceg:10: 0 fields after the addresses, tracer version 4 writes 1: the address count does not match the mask 00000007"},
+		{"no header", "#BEGIN_TB\n", `t.traceg:1: thread block before any "-kernel name" or "-accelsim tracer version" header line`},
+		{"empty", "", `t.traceg:0: no "-kernel name" or "-accelsim tracer version" header line`},
+		{"comments only", "#traces format = x\n\n", `t.traceg:2: no "-kernel name"`},
+		{"version 6", "-accelsim tracer version = 6\n", "t.traceg:1: tracer version 6: lsugen reads versions 1 to 5"},
+		{"too few addresses", header("5", false) + "insts = 1\n0100 00000007 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", "t.traceg:10: 0 fields after the addresses, tracer version 5 writes 1: the address count does not match the mask 00000007"},
+		{"v4 immediate dropped", header("4", false) + "insts = 2\n0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0\n0110 00000001 1 R1 LDS 1 R2 4 0 0x10\n", "t.traceg:11: 0 fields after the addresses, this file's tracer (version 4) writes 1, as on its first memory line"},
+		{"v4 two extra", header("4", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", "t.traceg:10: 2 fields after the addresses, tracer version 4 writes 0 or 1"},
+		{"old layout", "-kernel name = k\n#BEGIN_TB\nwarp = 0\ninsts = 1\n0 0 x 0 0100 00000001 1 R1 LDS 1 R2 4 0 0x10\n", `t.traceg:5: thread block z "x" is not a decimal number`},
+		{"pc size", "-kernel name = k\n-binary version = 70\n-accelsim tracer version = 3\n#BEGIN_TB\nwarp = 0\ninsts = 1\n0108 00000001 1 R1 LDS 1 R2 4 0 0x10\n", "t.traceg:7: PC 0x108 is not a multiple of 16"},
 		{"missing address", header("3", false) + "insts = 1\n0100 00000007 1 R1 LDS 1 R2 4 0 0x10 0x14\n", "t.traceg:10: line ends before the address of active lane 3 of 3"},
 		{"too many addresses", header("3", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0x14\n", "t.traceg:10: 1 fields after the addresses, tracer version 3 writes 0"},
 		{"width", header("4", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 12 0 0x10 0\n", "t.traceg:10: memory width 12 bytes"},

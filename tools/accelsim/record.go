@@ -45,6 +45,9 @@ type WarpAccess struct {
 	Block      [3]int   // "thread block = X,Y,Z" of the warp
 	Warp       int      // "warp = N" within its thread block
 	SourceLine int      // CUDA source line (traces with -enable lineinfo = 1), else 0
+	// InstrBytes is the SASS instruction size the header's -binary version
+	// implies (8 before Volta, 16 from Volta on), 0 without that line.
+	InstrBytes int
 }
 
 // KernelLabel names w's kernel "k<id> <name>" ("k<id>" without a name),
