@@ -56,7 +56,9 @@ alu. A shmem instruction's degree for subwarp s (lanes s*simd_width ..
 (mod N, default 32) or --hash SPEC:UNIT, words of --bank-bytes bytes: the
 sum of the degrees of the access's phases within the subwarp (64- and
 128-bit accesses are served in phases, docs/traces.md), at least 1, at most
-simd_width. PC = byte PC / 16 mod 2^pc_bits. The g-th warp of the trace
+simd_width. PC = byte PC / the instruction size mod 2^pc_bits: 8 bytes
+before Volta, 16 from Volta on, by the trace's -binary version (without it,
+16 when every PC is a multiple of 16, else 8). The g-th warp of the trace
 (in trace order over thread blocks and kernels) runs on warp context g mod
 warp_contexts, after the warps before it there.
 
@@ -328,7 +330,7 @@ func checkPipesimWork(limit time.Duration, wk pipesim.Work, shrink string) error
 func accelSimOptions(a *app, f *pipesimFlags) (pipesim.AccelSimOptions, error) {
 	opt := pipesim.AccelSimOptions{BankBytes: f.bankBytes}
 	if !accelsim.IsTracePath(f.accelSim) {
-		return opt, usagef("--accelsim %s: want a kernelslist.g (*.g), a kernel-N.traceg or a .traceg.xz", f.accelSim)
+		return opt, usagef("--accelsim %s: not an Accel-Sim trace (want a kernelslist.g, or a kernel trace that starts with its \"-kernel name\" header, plain or xz)", f.accelSim)
 	}
 	var err error
 	if f.hash != "" {

@@ -129,7 +129,7 @@ func TestPipesimAccelSim_KernelsListAndMappings(t *testing.T) {
 func TestPipesimAccelSim_Errors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.traceg")
-	trace := "-accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0008 ffffffff 0 EXIT 0 0 0\n#END_TB\n"
+	trace := "-accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0004 ffffffff 0 EXIT 0 0 0\n#END_TB\n"
 	if err := os.WriteFile(bad, []byte(trace), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -139,9 +139,9 @@ func TestPipesimAccelSim_Errors(t *testing.T) {
 		want string
 		spec string // pipelineSpec when ""
 	}{
-		{[]string{"--accelsim", bad}, 2, bad + ":6: PC 0x8 is not a multiple of 16", ""},
+		{[]string{"--accelsim", bad}, 2, bad + ":6: PC 0x4 is not a multiple of 8", ""},
 		{[]string{"--accelsim", filepath.Join(dir, "missing.traceg")}, 2, "missing.traceg", ""},
-		{[]string{"--accelsim", pipelineSpec}, 2, "want a kernelslist.g", ""},
+		{[]string{"--accelsim", pipelineSpec}, 2, "not an Accel-Sim trace", ""},
 		{[]string{"--accelsim", pipesimAccelSim, "--trace", "x.ptrace"}, 2, "exclude each other", ""},
 		{[]string{"--accelsim", pipesimAccelSim, "--banks", "0"}, 2, "--banks: 0 banks", ""},
 		{[]string{"--accelsim", pipesimAccelSim, "--bank-bytes", "2"}, 2, "--bank-bytes 2: want 4 or 8", ""},

@@ -11,11 +11,6 @@ import (
 	"github.com/lsugen/lsugen/tools/trace"
 )
 
-// SASSInstrBytes is the size of one SASS instruction from Volta on (the
-// architectures the Accel-Sim tracer's versions 3 and 4 trace): a traced
-// byte PC divided by it is the instruction's index, the PC pipesim uses.
-const SASSInstrBytes = 16
-
 // accelSimLimit is MaxInstructions; a test lowers it.
 var accelSimLimit = MaxInstructions
 
@@ -37,8 +32,13 @@ type AccelSimInfo struct {
 	TracedWarps int `json:"traced_warps"`
 	// Contexts: the warp contexts the traced warps ran on.
 	Contexts int `json:"contexts"`
-	// PCWrapped: instructions whose index (byte PC / 16) was at or above
-	// 2^pc_bits and was taken mod 2^pc_bits.
+	// InstrBytes: the SASS instruction size a byte PC is divided by, 8
+	// before Volta and 16 from Volta on: from the kernels' -binary version,
+	// or for kernels without one from their PCs (16 when every PC is a
+	// multiple of 16, else 8).
+	InstrBytes int `json:"instr_bytes"`
+	// PCWrapped: instructions whose index (byte PC / instr_bytes) was at
+	// or above 2^pc_bits and was taken mod 2^pc_bits.
 	PCWrapped int `json:"pc_wrapped"`
 	// DegreeClamped: subwarps of shared-memory instructions whose bank
 	// cycles exceeded simd_width and were taken as simd_width.
@@ -60,8 +60,12 @@ type AccelSimInfo struct {
 //   - Each instruction is one instruction of its context's program:
 //     shared memory (accelsim.Shared) is shmem, every other memory space
 //     mem, an instruction without a memory access alu.
-//   - Its PC is the byte PC / SASSInstrBytes mod 2^shape.PCBits; a byte
-//     PC that is not a multiple of SASSInstrBytes is an error.
+//   - Its PC is the byte PC / the instruction size mod 2^shape.PCBits.
+//     The size is the one the kernel's -binary version implies
+//     (WarpAccess.InstrBytes); for kernels without that header line it is
+//     derived from their PCs once all are read: 16 when every one is a
+//     multiple of 16, else 8 (a PC not a multiple of 8 is an error). All
+//     kernels of a trace must have one size (they ran on one GPU).
 //   - A shmem instruction's degree of subwarp s (lanes s*SIMDWidth ..
 //     (s+1)*SIMDWidth-1) is the bank cycles of its active lanes: they are
 //     split into accelsim.Phases, and the degrees (largest number of
@@ -102,7 +106,18 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		sub     accelsim.WarpAccess
 		lastSeq = -1
 		ctx     int
+		// instructions of kernels without -binary version, whose PC
+		// waits for the size their PCs imply
+		pending   []pendingPC
+		pending16 = true // every pending PC is a multiple of 16
 	)
+	setSize := func(size int, file string, line int) error {
+		if info.InstrBytes != 0 && info.InstrBytes != size {
+			return fmt.Errorf("%s:%d: %d-byte instructions after kernels of %d-byte instructions: trace the kernels of one GPU", file, line, size, info.InstrBytes)
+		}
+		info.InstrBytes = size
+		return nil
+	}
 	for {
 		in, err := r.NextInstr()
 		if err == io.EOF {
@@ -122,13 +137,21 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		if wl.Instructions() >= accelSimLimit {
 			return nil, nil, errorf("more than %d warp instructions, pipesim's limit: trace fewer thread blocks or kernels", accelSimLimit)
 		}
-		if in.PC%SASSInstrBytes != 0 {
-			return nil, nil, errorf("PC 0x%x is not a multiple of %d: pipesim reads traces of GPUs with %d-byte SASS instructions (Volta and later)", in.PC, SASSInstrBytes, SASSInstrBytes)
-		}
-		idx := in.PC / SASSInstrBytes
-		if idx > pcMask {
-			info.PCWrapped++
-			idx &= pcMask
+		var idx uint64
+		if in.InstrBytes != 0 {
+			if err := setSize(in.InstrBytes, in.File, in.Line); err != nil {
+				return nil, nil, err
+			}
+			idx = in.PC / uint64(in.InstrBytes)
+			if idx > pcMask {
+				info.PCWrapped++
+				idx &= pcMask
+			}
+		} else {
+			if in.PC%accelsim.InstrBytesPreVolta != 0 {
+				return nil, nil, errorf("PC 0x%x is not a multiple of %d: SASS instructions are %d or %d bytes", in.PC, accelsim.InstrBytesPreVolta, accelsim.InstrBytesPreVolta, accelsim.InstrBytesVolta)
+			}
+			pending16 = pending16 && in.PC%accelsim.InstrBytesVolta == 0
 		}
 		kind := ALU
 		var degs []int
@@ -173,10 +196,40 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		}
 		p := wl.Programs[ctx]
 		p[len(p)-1].Line = int32(min(in.Line, 1<<31-1))
+		if in.InstrBytes == 0 {
+			pending = append(pending, pendingPC{ctx: int32(ctx), pos: int32(len(p) - 1), pc: in.PC})
+		}
 	}
 	if wl.Instructions() == 0 {
 		return nil, nil, fmt.Errorf("%s: the Accel-Sim trace holds no instructions", name)
 	}
+	if len(pending) > 0 {
+		size := accelsim.InstrBytesVolta
+		if !pending16 {
+			size = accelsim.InstrBytesPreVolta
+		}
+		if info.InstrBytes != 0 && info.InstrBytes != size && !(info.InstrBytes == accelsim.InstrBytesPreVolta && pending16) {
+			return nil, nil, fmt.Errorf("%s: kernels without -binary version have %d-byte PCs, the others %d-byte instructions: trace the kernels of one GPU", name, size, info.InstrBytes)
+		}
+		if info.InstrBytes == 0 {
+			info.InstrBytes = size
+		}
+		for _, p := range pending {
+			idx := p.pc / uint64(info.InstrBytes)
+			if idx > pcMask {
+				info.PCWrapped++
+				idx &= pcMask
+			}
+			wl.Programs[p.ctx][p.pos].PC = uint32(idx)
+		}
+	}
 	info.Contexts = len(wl.Programs)
 	return wl, info, nil
+}
+
+// pendingPC is an instruction whose PC index waits for the instruction
+// size: its place in its context's program and its byte PC.
+type pendingPC struct {
+	ctx, pos int32
+	pc       uint64
 }

@@ -82,7 +82,7 @@ func TestFromAccelSim_ExampleInstructionByInstruction(t *testing.T) {
 	if p[0].Line != 54 || p[2].Line != 56 {
 		t.Errorf("context 3 lines %d..%d, want 54..56", p[0].Line, p[2].Line)
 	}
-	want := AccelSimInfo{Banks: "mod 32", NumBanks: 32, BankBytes: 4, TracedWarps: 4, Contexts: 4, InactiveSubwarps: 4}
+	want := AccelSimInfo{Banks: "mod 32", NumBanks: 32, BankBytes: 4, TracedWarps: 4, Contexts: 4, InstrBytes: 16, InactiveSubwarps: 4}
 	if *info != want {
 		t.Errorf("info %+v, want %+v", *info, want)
 	}
@@ -160,8 +160,8 @@ func TestFromAccelSim_Errors(t *testing.T) {
 		shape       Shape
 		want        string
 	}{
-		{"pc not a multiple of 16", head + "insts = 2\n0000 ffffffff 0 NOP 0 0 0\n0008 ffffffff 0 EXIT 0 0 0\n#END_TB\n",
-			paperShape, "t.traceg:8: PC 0x8 is not a multiple of 16"},
+		{"pc not a multiple of 8", head + "insts = 2\n0000 ffffffff 0 NOP 0 0 0\n0004 ffffffff 0 EXIT 0 0 0\n#END_TB\n",
+			paperShape, "t.traceg:8: PC 0x4 is not a multiple of 8"},
 		{"bad line from the reader", head + "insts = 1\n0000 ffffffff 0 LDS 0 4 1 0x0\n#END_TB\n",
 			paperShape, "t.traceg:7: line ends before the stride"},
 		{"warp of 16 lanes", head + "insts = 1\n0000 ffffffff 0 EXIT 0 0 0\n#END_TB\n",
@@ -174,6 +174,41 @@ func TestFromAccelSim_Errors(t *testing.T) {
 			_, _, err := FromAccelSim(r, "t.traceg", c.shape, mod32(t, 32))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestFromAccelSim_InstrBytes: the PC index is the byte PC over the
+// instruction size, from -binary version (61, Pascal: 8 bytes; 70, Volta:
+// 16) or, without it, from the PCs (a PC that is an odd multiple of 8
+// makes the kernel's instructions 8 bytes).
+func TestFromAccelSim_InstrBytes(t *testing.T) {
+	body := "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n0000 ffffffff 0 NOP 0 0\n0010 ffffffff 0 NOP 0 0\n0028 ffffffff 0 EXIT 0 0\n#END_TB\n"
+	volta := strings.Replace(body, "0028", "0030", 1)
+	cases := []struct {
+		name, trace string
+		size        int
+		pcs         []uint32
+	}{
+		{"pascal header", "-kernel id = 1\n-binary version = 61\n-accelsim tracer version = 4\n" + body, 8, []uint32{0, 2, 5}},
+		{"pascal by PCs", "-kernel id = 1\n-accelsim tracer version = 4\n" + body, 8, []uint32{0, 2, 5}},
+		{"volta header", "-kernel id = 1\n-binary version = 70\n-accelsim tracer version = 3\n" + volta, 16, []uint32{0, 1, 3}},
+		{"volta by PCs", "-kernel id = 1\n-accelsim tracer version = 3\n" + volta, 16, []uint32{0, 1, 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := accelsim.NewReader(strings.NewReader(c.trace), "t.traceg")
+			wl, info, err := FromAccelSim(r, "t.traceg", paperShape, mod32(t, 32))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pcs []uint32
+			for _, in := range wl.Programs[0] {
+				pcs = append(pcs, in.PC)
+			}
+			if info.InstrBytes != c.size || !slices.Equal(pcs, c.pcs) {
+				t.Errorf("%d-byte instructions, PCs %v; want %d, %v", info.InstrBytes, pcs, c.size, c.pcs)
 			}
 		})
 	}

@@ -150,7 +150,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		wl.Warps, wl.WarpInstructions, wl.SubwarpInstructions, 100*wl.ShmemIntensity, 100*wl.MemIntensity, wl.MeanDegree)
 	if a := wl.AccelSim; a != nil {
 		fmt.Fprintf(&b, "Accel-Sim: %d traced warps on %d warp contexts; banks %s (%d banks) of %d bytes; PC = byte PC / %d mod 2^%d (%d wrapped); %d subwarp degrees clamped to simd_width, %d subwarps without an active lane at 1\n",
-			a.TracedWarps, a.Contexts, a.Banks, a.NumBanks, a.BankBytes, SASSInstrBytes, m.PCBits, a.PCWrapped, a.DegreeClamped, a.InactiveSubwarps)
+			a.TracedWarps, a.Contexts, a.Banks, a.NumBanks, a.BankBytes, a.InstrBytes, m.PCBits, a.PCWrapped, a.DegreeClamped, a.InactiveSubwarps)
 	}
 	b.WriteString("\n")
 

@@ -178,6 +178,6 @@ func (src Source) accelSim(pipe *specs.ElasticPipeline, shape Shape) (_ *Workloa
 	}
 	hdr := []string{fmt.Sprintf("lsugen pipesim workload of Accel-Sim trace %s for %s (warp_size %d, simd_width %d)", src.AccelSim, pipe.Name, pipe.WarpSize, pipe.SIMDWidth),
 		fmt.Sprintf("banks %s (%d banks) of %d bytes; pc = byte PC / %d mod 2^%d; traced warp g on warp g mod %d",
-			info.Banks, info.NumBanks, info.BankBytes, SASSInstrBytes, pcBits, max(info.Contexts, 1))}
+			info.Banks, info.NumBanks, info.BankBytes, info.InstrBytes, pcBits, max(info.Contexts, 1))}
 	return wl, WorkloadInfo{Source: "accelsim", Trace: src.AccelSim, AccelSim: info}, hdr, nil
 }
