@@ -226,3 +226,21 @@ func TestCheckXzDict(t *testing.T) {
 		t.Errorf("4 GiB dictionary: %v", err)
 	}
 }
+
+// TestReader_Version5AndOldLayout: version 5 (NVBit 1.7 tracer) with
+// line info ends every line with the immediate, a non-memory one too; a
+// version-2 line starts with the thread block and warp.
+func TestReader_Version5AndOldLayout(t *testing.T) {
+	v5 := header("5", true) + "insts = 2\n12 0000 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0 0\n13 0010 00000003 1 R1 LDS 1 R2 4 2 0x7f0000000010 -4 16\n#END_TB\n"
+	got, err := parse(v5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].SourceLine != 13 || !slices.Equal(got[0].Addrs, []uint64{0x10, 0xc}) {
+		t.Fatalf("v5: %+v", got)
+	}
+	v2 := header("2", false) + "insts = 1\n1 2 3 4 0010 00000001 1 R1 LDS 1 R2 4 1 0x20 0\n#END_TB\n"
+	if got, err = parse(v2); err != nil || len(got) != 1 || !slices.Equal(got[0].Addrs, []uint64{0x20}) {
+		t.Fatalf("v2: %v %+v", err, got)
+	}
+}
