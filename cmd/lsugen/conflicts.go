@@ -19,7 +19,8 @@ const conflictsLong = `Bank conflicts of warp accesses: per access the largest n
 addresses in one bank (its degree); conflicts = sum of (degree - 1). Inputs
 are lsugen trace files, spec files (.hcl) whose pattern blocks are expanded,
 or Accel-Sim (NVBit tracer) traces: a kernelslist.g, a kernel-N.traceg or
-.traceg.xz, streamed. Of those only shared-memory instructions (LDS*, STS*,
+.traceg.xz (or a kernel trace of any name, recognised by its header; tracer
+versions 1 to 5), streamed. Of those only shared-memory instructions (LDS*, STS*,
 ATOMS*, LDSM) are counted, one instruction group per PC of each kernel; a
 byte address becomes word address / --bank-bytes, and a 64- or 128-bit
 access is served in phases of the lanes that fill the banks once, each
