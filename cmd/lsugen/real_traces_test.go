@@ -127,6 +127,32 @@ func TestRealTraces_ByContent(t *testing.T) {
 			}
 		}
 	}
+	// The raw form (before post-processing): the same lines without the
+	// thread block and warp sections, and the tracer's own kernelslist.
+	var raw []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "#BEGIN_TB") && !strings.HasPrefix(line, "#END_TB") && !strings.HasPrefix(line, "thread block") &&
+			!strings.HasPrefix(line, "warp") && !strings.HasPrefix(line, "insts") {
+			raw = append(raw, line)
+		}
+	}
+	rawPath, list := filepath.Join(dir, "kernel-8.trace"), filepath.Join(dir, "kernelslist")
+	if err := os.WriteFile(rawPath, []byte(strings.Join(raw, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(list, []byte("kernel-8.trace\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{rawPath, list} {
+		code, out, errOut := lsugen(t, "conflicts", path)
+		if code != 0 || !strings.Contains(out, "total: 9 accesses, 20 bank conflicts (max 8-way)") {
+			t.Errorf("raw %s: code %d\n%s%s", path, code, out, errOut)
+		}
+	}
+	code, _, errOut := lsugen(t, "pipesim", pipelineSpec, "--accelsim", rawPath)
+	if code == 0 || !strings.Contains(errOut, "a raw trace") {
+		t.Errorf("pipesim on a raw trace: code %d: %s", code, errOut)
+	}
 }
 
 // firstKey is a key of m (the sampled PCs all name one kernel).

@@ -12,8 +12,13 @@ type Instr struct {
 	IsMemory bool // mem_width > 0: Space, Op, Width and Addrs are set
 	// WarpSeq numbers the warps of all files in trace order from 0: it
 	// grows by one at every "warp = N" line, so two sections of one warp
-	// number are told apart even when their thread block repeats.
+	// number are told apart even when their thread block repeats. In a
+	// raw trace it numbers the distinct (thread block, warp) pairs in the
+	// order of their first lines.
 	WarpSeq int
+	// Raw: the instruction comes from a raw trace (the tracer's output
+	// before post-processing), whose warps' instructions interleave.
+	Raw bool
 }
 
 // NextInstr returns the next instruction of the traces, memory or not, in
@@ -25,5 +30,5 @@ func (r *Reader) NextInstr() (*Instr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Instr{WarpAccess: *a, IsMemory: a.Width > 0, WarpSeq: r.warpBase + r.k.warps - 1}, nil
+	return &Instr{WarpAccess: *a, IsMemory: a.Width > 0, WarpSeq: r.warpBase + r.k.seq, Raw: r.k.raw}, nil
 }

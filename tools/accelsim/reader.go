@@ -28,6 +28,7 @@ const (
 	MaxTotalBytes = 1 << 36  // bytes of trace text in all files, after xz decompression (64 GiB)
 	MaxXzDict     = 64 << 20 // LZMA2 dictionary of an .xz file (xz -9 uses 64 MiB)
 	maxRegs       = 16       // register operands of one instruction (the tracer writes at most 5)
+	MaxRawWarps   = 1 << 20  // distinct warps of one raw (not post-processed) kernel trace
 )
 
 // Tracer versions this reader understands (accel-sim-framework's
@@ -103,15 +104,23 @@ type kernelFile struct {
 	warp        int
 	haveWarp    bool
 	insts, seen int // declared and read instructions of the current warp
-	warps       int // "warp = N" sections read in this file
-	instsLine   int
+	warps       int // "warp = N" sections read in this file (raw: distinct warps)
+	seq         int // the current instruction's warp among them, from 0
+
+	// A raw trace (the tracer's output before post-processing): no thread
+	// block sections; every instruction line starts with its thread block
+	// and warp, and the warps' lines interleave.
+	raw       bool
+	rawWarps  map[[4]int]int // thread block x, y, z and warp -> seq
+	instsLine int
 
 	fields []string // scratch for one line's fields
 }
 
-// Open reads path: a kernelslist.g, whose kernel lines name the kernel
-// traces (relative to its directory, never outside it), or one kernel
-// trace (.traceg, .traceg.xz).
+// Open reads path: a kernel list (kernelslist.g, or the tracer's raw
+// kernelslist), whose kernel lines name the kernel traces (relative to
+// its directory, never outside it), or one kernel trace, post-processed
+// or raw, plain or xz; which of the two by Sniff.
 func Open(path string) (*Reader, error) {
 	if Sniff(path) != KernelsList {
 		return &Reader{kernels: []kernelRef{{path: path}}}, nil
@@ -160,8 +169,9 @@ func readKernelsList(path string) ([]kernelRef, error) {
 		if !filepath.IsLocal(text) {
 			return nil, fmt.Errorf("%s:%d: kernel file %q is not a path inside the list's directory (absolute or with \"..\")", path, line, clip(text))
 		}
-		if !strings.HasSuffix(text, ".traceg") && !strings.HasSuffix(text, ".traceg.xz") {
-			return nil, fmt.Errorf("%s:%d: kernel file %q: want a post-processed .traceg or .traceg.xz (run the tracer's post-traces-processing on raw .trace files)", path, line, clip(text))
+		if !strings.HasSuffix(text, ".traceg") && !strings.HasSuffix(text, ".traceg.xz") &&
+			!strings.HasSuffix(text, ".trace") && !strings.HasSuffix(text, ".trace.xz") {
+			return nil, fmt.Errorf("%s:%d: kernel file %q: want a .traceg or .traceg.xz (post-processed) or a raw .trace or .trace.xz", path, line, clip(text))
 		}
 		if len(refs) >= MaxKernels {
 			return nil, fmt.Errorf("%s:%d: more than %d kernels", path, line, MaxKernels)
@@ -358,7 +368,8 @@ func (k *kernelFile) next(total *int64, all bool) (*WarpAccess, error) {
 				k.inBody = true // no version line: the layout before version 3, as Accel-Sim reads it
 			default:
 				if k.headed && text[0] >= '0' && text[0] <= '9' {
-					return nil, k.errorf("instruction line before the first #BEGIN_TB: a raw trace of the tracer; run its post-traces-processing to group it into thread blocks and warps (.traceg)")
+					k.raw, k.inBody, k.rawWarps = true, true, map[[4]int]int{}
+					break
 				}
 				return nil, k.errorf("%q before the first #BEGIN_TB: want a \"-name = value\" header line", clip(text))
 			}
@@ -469,6 +480,16 @@ func (k *kernelFile) header(text string) error {
 // body reads one line after the header: thread-block structure or an
 // instruction, returning the instruction (Width 0 when not a memory one).
 func (k *kernelFile) body(text string) (*WarpAccess, error) {
+	if k.raw {
+		switch {
+		case strings.HasPrefix(text, "#BEGIN_TB") || strings.HasPrefix(text, "#END_TB") ||
+			strings.HasPrefix(text, "thread block") || strings.HasPrefix(text, "warp") || strings.HasPrefix(text, "insts"):
+			return nil, k.errorf("%q in a raw trace (its instruction lines came before any thread block section)", clip(text))
+		case text[0] == '#':
+			return nil, nil
+		}
+		return k.instruction(text)
+	}
 	switch {
 	case strings.HasPrefix(text, "#BEGIN_TB"):
 		if k.inBlock {
@@ -516,6 +537,7 @@ func (k *kernelFile) body(text string) (*WarpAccess, error) {
 			return nil, err
 		}
 		k.warp, k.haveWarp, k.insts, k.seen, k.instsLine = n, true, -1, 0, 0
+		k.seq = k.warps
 		k.warps++
 		return nil, nil
 	case strings.HasPrefix(text, "insts"):
@@ -594,15 +616,34 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 		return f[p-1], nil
 	}
 	a := &WarpAccess{File: k.path, Line: k.line, Kernel: k.id, KernelName: k.name, Block: k.block, Warp: k.warp, InstrBytes: k.instrBytes}
-	if k.version < 3 { // thread block x, y, z and warp, as its section says
-		for _, what := range []string{"thread block x", "thread block y", "thread block z", "warp"} {
+	// Raw traces, and post-processed ones before version 3, start a line
+	// with the thread block x, y, z and the warp (in the latter as its
+	// section says).
+	if k.raw || k.version < 3 {
+		var id [4]int
+		for i, what := range []string{"thread block x", "thread block y", "thread block z", "warp"} {
 			s, err := take(what)
 			if err != nil {
 				return nil, err
 			}
-			if _, err := strconv.ParseUint(s, 10, 31); err != nil {
-				return nil, k.errorf("%s %q is not a decimal number (traces before tracer version 3 start each line with the thread block and warp)", what, clip(s))
+			n, err := strconv.ParseUint(s, 10, 31)
+			if err != nil {
+				return nil, k.errorf("%s %q is not a decimal number (raw traces and those before tracer version 3 start each line with the thread block and warp)", what, clip(s))
 			}
+			id[i] = int(n)
+		}
+		if k.raw {
+			seq, ok := k.rawWarps[id]
+			if !ok {
+				if len(k.rawWarps) >= MaxRawWarps {
+					return nil, k.errorf("more than %d warps in a raw trace: run the tracer's post-traces-processing", MaxRawWarps)
+				}
+				seq = len(k.rawWarps)
+				k.rawWarps[id] = seq
+				k.warps++
+			}
+			k.seq = seq
+			a.Block, a.Warp = [3]int{id[0], id[1], id[2]}, id[3]
 		}
 	}
 	if k.lineinfo {

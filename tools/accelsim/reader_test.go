@@ -182,7 +182,7 @@ func TestOpen_KernelsListErrors(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{"kernel-1.traceg\n../kernel-2.traceg", "kernelslist.g:2: kernel file \"../kernel-2.traceg\" is not a path inside"},
 		{"/tmp/kernel-2.traceg", "kernelslist.g:1: kernel file \"/tmp/kernel-2.traceg\""},
-		{"kernel-1.trace", "kernelslist.g:1: kernel file \"kernel-1.trace\": want a post-processed"},
+		{"kernel-1.txt", "kernelslist.g:1: kernel file \"kernel-1.txt\": want a .traceg or .traceg.xz (post-processed) or a raw .trace"},
 		{"MemcpyHtoD,0x1,4\nfoo", "kernelslist.g:2: \"foo\" is neither"},
 	} {
 		path := filepath.Join(dir, "kernelslist.g")

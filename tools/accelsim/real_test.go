@@ -1,8 +1,12 @@
 package accelsim
 
 import (
+	"fmt"
 	"io"
+	"maps"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +73,119 @@ func TestReader_RealTraces(t *testing.T) {
 					instrs, mem, shared, warps, firstMem, last, c.instrs, c.mem, c.shared, c.warps, c.firstMemPC, c.lastPC)
 			}
 		})
+	}
+}
+
+// rawFromTraceg turns a post-processed trace of one thread block back
+// into the tracer's raw output: the header, then the warps' instruction
+// lines interleaved round-robin, each prefixed with "X Y Z WARP".
+func rawFromTraceg(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head strings.Builder
+	var warps [][]string
+	block := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case warps == nil && !strings.HasPrefix(line, "#BEGIN_TB"):
+			head.WriteString(line + "\n")
+		case strings.HasPrefix(line, "#BEGIN_TB"):
+			warps = [][]string{}
+		case strings.HasPrefix(line, "thread block = "):
+			block = strings.ReplaceAll(strings.TrimPrefix(line, "thread block = "), ",", " ")
+		case strings.HasPrefix(line, "warp = "):
+			warps = append(warps, nil)
+		case line == "" || strings.HasPrefix(line, "insts") || strings.HasPrefix(line, "#END_TB"):
+		default:
+			w := len(warps) - 1
+			warps[w] = append(warps[w], fmt.Sprintf("%s %d %s", block, w, line))
+		}
+	}
+	for i := 0; ; i++ {
+		any := false
+		for _, w := range warps {
+			if i < len(w) {
+				head.WriteString(w[i] + "\n")
+				any = true
+			}
+		}
+		if !any {
+			return head.String()
+		}
+	}
+}
+
+// TestReader_RawTrace reads the raw form of the Pascal excerpt (named
+// kernel-1.trace, listed by the tracer's own kernelslist): the same
+// instructions, block and warp as the post-processed file, in another
+// order, recognised by content.
+func TestReader_RawTrace(t *testing.T) {
+	src := filepath.Join(realDir, "pascal-matrixmul.traceg")
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "kernel-1.trace")
+	list := filepath.Join(dir, "kernelslist")
+	if err := os.WriteFile(raw, []byte(rawFromTraceg(t, src)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(list, []byte("MemcpyHtoD,0x00007fb02d700000,4096\nkernel-1.trace\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if Sniff(raw) != KernelTrace || Sniff(list) != KernelsList {
+		t.Fatalf("Sniff: %v %v", Sniff(raw), Sniff(list))
+	}
+	key := func(in *Instr) string {
+		return fmt.Sprintf("%v %d %#x %s %08x %v", in.Block, in.Warp, in.PC, in.Opcode, in.Mask, in.Addrs)
+	}
+	count := func(path string) (map[string]int, int) {
+		r, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		m, warps := map[string]int{}, map[int]bool{}
+		for {
+			in, err := r.NextInstr()
+			if err == io.EOF {
+				return m, len(warps)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[key(in)]++
+			warps[in.WarpSeq] = true
+			if in.Raw != (path != src) {
+				t.Fatalf("%s:%d: Raw %v", in.File, in.Line, in.Raw)
+			}
+		}
+	}
+	want, wantWarps := count(src)
+	for _, path := range []string{raw, list} {
+		got, warps := count(path)
+		if !maps.Equal(got, want) || warps != wantWarps {
+			t.Errorf("%s: %d distinct instructions in %d warps, want %d in %d", path, len(got), warps, len(want), wantWarps)
+		}
+	}
+	// A thread block section after raw lines is an error.
+	bad := filepath.Join(dir, "bad.trace")
+	text := rawFromTraceg(t, src)
+	if err := os.WriteFile(bad, []byte(text+"#BEGIN_TB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := Open(bad)
+	defer r.Close()
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			t.Fatal("no error")
+		}
+		if err != nil {
+			if want := fmt.Sprintf(`bad.trace:%d: "#BEGIN_TB" in a raw trace`, strings.Count(text, "\n")+1); !strings.Contains(err.Error(), want) {
+				t.Errorf("error %v", err)
+			}
+			break
+		}
 	}
 }

@@ -129,6 +129,9 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		errorf := func(format string, a ...any) error {
 			return fmt.Errorf("%s:%d: %s", in.File, in.Line, fmt.Sprintf(format, a...))
 		}
+		if in.Raw {
+			return nil, nil, errorf("a raw trace, whose warps' instructions interleave: pipesim runs each warp's instructions in order, so run the tracer's post-traces-processing first (conflicts, search and profile read raw traces)")
+		}
 		if in.WarpSeq != lastSeq {
 			lastSeq = in.WarpSeq
 			ctx = info.TracedWarps % contexts

@@ -167,6 +167,7 @@ func TestFromAccelSim_Errors(t *testing.T) {
 		{"warp of 16 lanes", head + "insts = 1\n0000 ffffffff 0 EXIT 0 0 0\n#END_TB\n",
 			Shape{Subwarps: 2, SIMDWidth: 8}, "warps of 32 lanes; the pipeline's warps have 16"},
 		{"no instructions", head + "insts = 0\n#END_TB\n", paperShape, "t.traceg: the Accel-Sim trace holds no instructions"},
+		{"raw trace", "-kernel id = 1\n-accelsim tracer version = 4\n0 0 0 0 0000 ffffffff 0 EXIT 0 0\n", paperShape, "t.traceg:3: a raw trace, whose warps' instructions interleave"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
