@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/bits"
+	"slices"
 
 	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/conflicts"
@@ -57,6 +59,10 @@ type AccelSimInfo struct {
 //     from 0) runs on warp context g mod C, C = shape.Warps (MaxWarps when
 //     0): a context's program is the programs of its warps concatenated in
 //     trace order.
+//   - A raw trace's warps (accelsim.Instr.Raw: the tracer's output before
+//     post-processing, warps interleaved) are held until their file ends
+//     and then added warp by warp in the order of their first lines, as
+//     the post-processed file would give them.
 //   - Each instruction is one instruction of its context's program:
 //     shared memory (accelsim.Shared) is shmem, every other memory space
 //     mem, an instruction without a memory access alu.
@@ -110,12 +116,74 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		// waits for the size their PCs imply
 		pending   []pendingPC
 		pending16 = true // every pending PC is a multiple of 16
+		// a raw file's instructions by warp (WarpSeq), held until the file
+		// ends, then added warp by warp; their degrees in rawDegs
+		raw      = map[int][]rawInstr{}
+		rawDegs  []int
+		rawCount int
+		curFile  string
 	)
 	setSize := func(size int, file string, line int) error {
 		if info.InstrBytes != 0 && info.InstrBytes != size {
 			return fmt.Errorf("%s:%d: %d-byte instructions after kernels of %d-byte instructions: trace the kernels of one GPU", file, line, size, info.InstrBytes)
 		}
 		info.InstrBytes = size
+		return nil
+	}
+	// add appends one instruction to its warp's context, the g-th traced
+	// warp's (g counted at each new warp) being context g mod contexts.
+	add := func(x rawInstr, file string, degs []int) error {
+		errorf := func(format string, a ...any) error {
+			return fmt.Errorf("%s:%d: %s", file, x.line, fmt.Sprintf(format, a...))
+		}
+		if int(x.seq) != lastSeq {
+			lastSeq = int(x.seq)
+			ctx = info.TracedWarps % contexts
+			info.TracedWarps++
+		}
+		var idx uint64
+		if x.instrBytes != 0 {
+			if err := setSize(int(x.instrBytes), file, int(x.line)); err != nil {
+				return err
+			}
+			idx = x.pc / uint64(x.instrBytes)
+			if idx > pcMask {
+				info.PCWrapped++
+				idx &= pcMask
+			}
+		} else {
+			if x.pc%accelsim.InstrBytesPreVolta != 0 {
+				return errorf("PC 0x%x is not a multiple of %d: SASS instructions are %d or %d bytes", x.pc, accelsim.InstrBytesPreVolta, accelsim.InstrBytesPreVolta, accelsim.InstrBytesVolta)
+			}
+			pending16 = pending16 && x.pc%accelsim.InstrBytesVolta == 0
+		}
+		if err := wl.Add(ctx, x.kind, idx, degs); err != nil {
+			return errorf("%v", err)
+		}
+		p := wl.Programs[ctx]
+		p[len(p)-1].Line = x.line
+		if x.instrBytes == 0 {
+			pending = append(pending, pendingPC{ctx: int32(ctx), pos: int32(len(p) - 1), pc: x.pc})
+		}
+		return nil
+	}
+	// flushRaw adds the held instructions of a raw file, warp by warp in
+	// the order of the warps' first lines.
+	flushRaw := func() error {
+		seqs := slices.Sorted(maps.Keys(raw))
+		for _, seq := range seqs {
+			for _, x := range raw[seq] {
+				var degs []int
+				if x.kind == Shmem {
+					degs = rawDegs[x.deg : int(x.deg)+shape.Subwarps]
+				}
+				if err := add(x, curFile, degs); err != nil {
+					return err
+				}
+			}
+		}
+		clear(raw)
+		rawDegs, rawCount = rawDegs[:0], 0
 		return nil
 	}
 	for {
@@ -129,32 +197,14 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		errorf := func(format string, a ...any) error {
 			return fmt.Errorf("%s:%d: %s", in.File, in.Line, fmt.Sprintf(format, a...))
 		}
-		if in.Raw {
-			return nil, nil, errorf("a raw trace, whose warps' instructions interleave: pipesim runs each warp's instructions in order, so run the tracer's post-traces-processing first (conflicts, search and profile read raw traces)")
-		}
-		if in.WarpSeq != lastSeq {
-			lastSeq = in.WarpSeq
-			ctx = info.TracedWarps % contexts
-			info.TracedWarps++
-		}
-		if wl.Instructions() >= accelSimLimit {
-			return nil, nil, errorf("more than %d warp instructions, pipesim's limit: trace fewer thread blocks or kernels", accelSimLimit)
-		}
-		var idx uint64
-		if in.InstrBytes != 0 {
-			if err := setSize(in.InstrBytes, in.File, in.Line); err != nil {
+		if in.File != curFile {
+			if err := flushRaw(); err != nil {
 				return nil, nil, err
 			}
-			idx = in.PC / uint64(in.InstrBytes)
-			if idx > pcMask {
-				info.PCWrapped++
-				idx &= pcMask
-			}
-		} else {
-			if in.PC%accelsim.InstrBytesPreVolta != 0 {
-				return nil, nil, errorf("PC 0x%x is not a multiple of %d: SASS instructions are %d or %d bytes", in.PC, accelsim.InstrBytesPreVolta, accelsim.InstrBytesPreVolta, accelsim.InstrBytesVolta)
-			}
-			pending16 = pending16 && in.PC%accelsim.InstrBytesVolta == 0
+			curFile = in.File
+		}
+		if wl.Instructions()+rawCount >= accelSimLimit {
+			return nil, nil, errorf("more than %d warp instructions, pipesim's limit: trace fewer thread blocks or kernels", accelSimLimit)
 		}
 		kind := ALU
 		var degs []int
@@ -194,14 +244,22 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		case in.IsMemory:
 			kind = Mem
 		}
-		if err := wl.Add(ctx, kind, idx, degs); err != nil {
-			return nil, nil, errorf("%v", err)
+		x := rawInstr{line: int32(min(in.Line, 1<<31-1)), seq: int64(in.WarpSeq), kind: kind, pc: in.PC, instrBytes: uint8(in.InstrBytes)}
+		if in.Raw {
+			if kind == Shmem {
+				x.deg = int32(len(rawDegs))
+				rawDegs = append(rawDegs, degs...)
+			}
+			raw[in.WarpSeq] = append(raw[in.WarpSeq], x)
+			rawCount++
+			continue
 		}
-		p := wl.Programs[ctx]
-		p[len(p)-1].Line = int32(min(in.Line, 1<<31-1))
-		if in.InstrBytes == 0 {
-			pending = append(pending, pendingPC{ctx: int32(ctx), pos: int32(len(p) - 1), pc: in.PC})
+		if err := add(x, in.File, degs); err != nil {
+			return nil, nil, err
 		}
+	}
+	if err := flushRaw(); err != nil {
+		return nil, nil, err
 	}
 	if wl.Instructions() == 0 {
 		return nil, nil, fmt.Errorf("%s: the Accel-Sim trace holds no instructions", name)
@@ -235,4 +293,15 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 type pendingPC struct {
 	ctx, pos int32
 	pc       uint64
+}
+
+// rawInstr is a converted instruction on its way to the workload: held
+// while its raw file is read, added at once otherwise.
+type rawInstr struct {
+	pc         uint64 // byte PC
+	line       int32
+	seq        int64 // its warp, accelsim.Instr.WarpSeq
+	deg        int32 // Shmem: offset of its degrees in the held degrees
+	kind       Kind
+	instrBytes uint8 // 0: from the PCs
 }

@@ -167,7 +167,6 @@ func TestFromAccelSim_Errors(t *testing.T) {
 		{"warp of 16 lanes", head + "insts = 1\n0000 ffffffff 0 EXIT 0 0 0\n#END_TB\n",
 			Shape{Subwarps: 2, SIMDWidth: 8}, "warps of 32 lanes; the pipeline's warps have 16"},
 		{"no instructions", head + "insts = 0\n#END_TB\n", paperShape, "t.traceg: the Accel-Sim trace holds no instructions"},
-		{"raw trace", "-kernel id = 1\n-accelsim tracer version = 4\n0 0 0 0 0000 ffffffff 0 EXIT 0 0\n", paperShape, "t.traceg:3: a raw trace, whose warps' instructions interleave"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -288,5 +287,61 @@ func TestFromAccelSim_AtomicsWithoutBroadcast(t *testing.T) {
 	}
 	if want := []string{"[8 1 1 1]", "[1 1 1 1]"}; !slices.Equal(got, want) {
 		t.Errorf("degrees %v, want %v", got, want)
+	}
+}
+
+// TestFromAccelSim_RawTrace: the example in the tracer's raw form (no
+// thread block sections, each line prefixed with its thread block and
+// warp, the four warps' lines interleaved round-robin) gives the same
+// programs as the post-processed file: each warp's instructions are held
+// until the file ends, then added warp by warp.
+func TestFromAccelSim_RawTrace(t *testing.T) {
+	data, err := os.ReadFile(exampleAccelSim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head strings.Builder
+	var warps [][]string
+	block, inBody := "", false
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "#BEGIN_TB"):
+			inBody = true
+		case !inBody:
+			head.WriteString(line + "\n")
+		case strings.HasPrefix(line, "thread block = "):
+			block = strings.ReplaceAll(strings.TrimPrefix(line, "thread block = "), ",", " ")
+		case strings.HasPrefix(line, "warp = "):
+			warps = append(warps, nil)
+		case line == "" || strings.HasPrefix(line, "insts") || strings.HasPrefix(line, "#"):
+		default:
+			w := len(warps) - 1
+			warps[w] = append(warps[w], fmt.Sprintf("%s %d %s", block, w%2, line))
+		}
+	}
+	for i := 0; i < 8; i++ {
+		for _, w := range warps {
+			if i < len(w) {
+				head.WriteString(w[i] + "\n")
+			}
+		}
+	}
+	build := func(text string) (*Workload, *AccelSimInfo) {
+		r := accelsim.NewReader(strings.NewReader(text), "t.trace")
+		wl, info, err := FromAccelSim(r, "t.trace", paperShape, mod32(t, 32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wl, info
+	}
+	wantWl, wantInfo := build(string(data))
+	gotWl, gotInfo := build(head.String())
+	if len(warps) != 4 || *gotInfo != *wantInfo {
+		t.Errorf("%d warps; info %+v, want %+v", len(warps), *gotInfo, *wantInfo)
+	}
+	for ctx := range wantWl.Programs {
+		if got, want := program(gotWl, ctx), program(wantWl, ctx); got != want {
+			t.Errorf("context %d:\n got %s\nwant %s", ctx, got, want)
+		}
 	}
 }
