@@ -165,7 +165,7 @@ func checkProfileTraces(traces []string) error {
 		}
 		seen[filepath.Clean(t)] = true
 		if !accelsim.IsTracePath(t) {
-			return usagef("%s: not an Accel-Sim trace (want a kernelslist.g, *.traceg or *.traceg.xz)", t)
+			return usagef("%s: not an Accel-Sim trace (want a kernelslist.g, or a kernel trace that starts with its \"-kernel name\" header, plain or xz)", t)
 		}
 		if _, err := os.Stat(t); err != nil {
 			return badInput(err)
