@@ -237,6 +237,15 @@ func FuzzFromAccelSim(f *testing.F) {
 	}
 	f.Add(data, uint8(0))
 	f.Add(data, uint8(1))
+	// excerpts of real traces: Pascal (8-byte PCs), Volta (before version 3)
+	for _, name := range []string{"pascal-matrixmul.traceg", "volta-lud-excerpt.traceg"} {
+		real, err := os.ReadFile("../accelsim/testdata/real/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(real, uint8(31))
+	}
+	f.Add([]byte("-kernel id = 1\n-accelsim tracer version = 4\n0 0 0 1 0010 ffffffff 0 LDS 0 4 1 0x0 128\n0 0 0 0 0000 ffffffff 0 EXIT 0 0\n"), uint8(31))
 	f.Fuzz(func(t *testing.T, data []byte, banks uint8) {
 		opt := mod32(t, int(banks%40)+1)
 		r := accelsim.NewReader(bytes.NewReader(data), "f.traceg")
