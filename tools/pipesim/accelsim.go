@@ -112,9 +112,10 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		sub     accelsim.WarpAccess
 		lastSeq = -1
 		ctx     int
-		// instructions of kernels without -binary version, whose PC
-		// waits for the size their PCs imply
-		pending   []pendingPC
+		// instructions of kernels without -binary version, whose PC holds
+		// byte PC / 8 until the size their PCs imply is known: runs of
+		// consecutive ones in a context (about one per warp section)
+		pending   []pendingRun
 		pending16 = true // every pending PC is a multiple of 16
 		// a raw file's instructions by warp (WarpSeq), held until the file
 		// ends, then added warp by warp; their degrees in rawDegs
@@ -155,6 +156,9 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 			if x.pc%accelsim.InstrBytesPreVolta != 0 {
 				return errorf("PC 0x%x is not a multiple of %d: SASS instructions are %d or %d bytes", x.pc, accelsim.InstrBytesPreVolta, accelsim.InstrBytesPreVolta, accelsim.InstrBytesVolta)
 			}
+			if idx = x.pc / accelsim.InstrBytesPreVolta; idx > MaxPC {
+				return errorf("PC 0x%x is beyond the %d-bit instruction index pipesim holds", x.pc, 32)
+			}
 			pending16 = pending16 && x.pc%accelsim.InstrBytesVolta == 0
 		}
 		if err := wl.Add(ctx, x.kind, idx, degs); err != nil {
@@ -162,8 +166,12 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		}
 		p := wl.Programs[ctx]
 		p[len(p)-1].Line = x.line
-		if x.instrBytes == 0 {
-			pending = append(pending, pendingPC{ctx: int32(ctx), pos: int32(len(p) - 1), pc: x.pc})
+		if pos := int32(len(p) - 1); x.instrBytes == 0 {
+			if n := len(pending); n > 0 && pending[n-1].ctx == int32(ctx) && pending[n-1].to == pos {
+				pending[n-1].to++
+			} else {
+				pending = append(pending, pendingRun{ctx: int32(ctx), from: pos, to: pos + 1})
+			}
 		}
 		return nil
 	}
@@ -275,24 +283,30 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		if info.InstrBytes == 0 {
 			info.InstrBytes = size
 		}
-		for _, p := range pending {
-			idx := p.pc / uint64(info.InstrBytes)
-			if idx > pcMask {
-				info.PCWrapped++
-				idx &= pcMask
+		shift := uint(0) // the held byte PC / 8 becomes byte PC / size
+		if info.InstrBytes == accelsim.InstrBytesVolta {
+			shift = 1
+		}
+		for _, run := range pending {
+			prog := wl.Programs[run.ctx][run.from:run.to]
+			for i := range prog {
+				idx := uint64(prog[i].PC) >> shift
+				if idx > pcMask {
+					info.PCWrapped++
+					idx &= pcMask
+				}
+				prog[i].PC = uint32(idx)
 			}
-			wl.Programs[p.ctx][p.pos].PC = uint32(idx)
 		}
 	}
 	info.Contexts = len(wl.Programs)
 	return wl, info, nil
 }
 
-// pendingPC is an instruction whose PC index waits for the instruction
-// size: its place in its context's program and its byte PC.
-type pendingPC struct {
-	ctx, pos int32
-	pc       uint64
+// pendingRun is the instructions from..to-1 of a context's program whose
+// PC index waits for the instruction size.
+type pendingRun struct {
+	ctx, from, to int32
 }
 
 // rawInstr is a converted instruction on its way to the workload: held

@@ -210,6 +210,16 @@ func TestFromAccelSim_InstrBytes(t *testing.T) {
 			if info.InstrBytes != c.size || !slices.Equal(pcs, c.pcs) {
 				t.Errorf("%d-byte instructions, PCs %v; want %d, %v", info.InstrBytes, pcs, c.size, c.pcs)
 			}
+			// 2-bit PCs: index 5 wraps to 1, 3 to 3; counted once the size is known.
+			r = accelsim.NewReader(strings.NewReader(c.trace), "t.traceg")
+			wl, info, err = FromAccelSim(r, "t.traceg", Shape{Subwarps: 4, SIMDWidth: 8, PCBits: 2}, mod32(t, 32))
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := wl.Programs[0][2].PC
+			if wantLast, wrapped := c.pcs[2]&3, c.pcs[2]/4; last != wantLast || info.PCWrapped != int(wrapped) {
+				t.Errorf("2-bit PCs: last %d, %d wrapped; want %d, %d", last, info.PCWrapped, wantLast, wrapped)
+			}
 		})
 	}
 }
