@@ -22,8 +22,8 @@ through a generated shared_memory unit, in lockstep with its behavioural
 model, and report per instruction group (one PC of one kernel) and per
 kernel the passes lsugen conflicts predicts under the unit's hash and bank
 width beside the passes (rsp_passes_o) and bank cycles measured on the unit.
-TRACE is an Accel-Sim trace (kernelslist.g, kernel-N.traceg, .traceg.xz) or
-an lsugen trace (word addresses, replayed as loads of the bank width).
+TRACE is an Accel-Sim trace (kernelslist.g, kernel-N.traceg, .traceg.xz, or
+a kernel trace of any name, recognised by its header) or an lsugen trace (word addresses, replayed as loads of the bank width).
 The replay first stores every byte of the storage (the fill, reported
 apart), then offers the trace's warp instructions one after another with
 data of its own making. A warp lane the unit lacks, a width or atomic it

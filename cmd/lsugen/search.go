@@ -133,8 +133,9 @@ type searchCountJSON struct {
 const searchLong = `Chooses the hash configuration with the fewest bank conflicts for warp
 accesses: lsugen traces (one access per line, word addresses, '#' comments,
 '@name' lines naming the instruction), the pattern blocks of spec files
-(*.hcl), Accel-Sim traces (kernelslist.g, kernel-N.traceg[.xz]: their
-shared-memory accesses) and the --stride reference accesses. A
+(*.hcl), Accel-Sim traces (kernelslist.g, kernel-N.traceg[.xz], or a
+kernel trace of any name, recognised by its header: their shared-memory
+accesses) and the --stride reference accesses. A
 conflict-degree d access costs d-1: d is the most distinct addresses one
 bank receives. Conflicts are reported per kernel (an Accel-Sim kernel, else
 an input file) and in total, before (bank = addr mod 2^m) and after.

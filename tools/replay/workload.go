@@ -153,8 +153,8 @@ func (w *Workload) group(in int, name, kernel string) int32 {
 	return int32(g)
 }
 
-// AddFile reads a trace: an Accel-Sim input (kernelslist.g, *.traceg,
-// *.traceg.xz) or an lsugen trace (any other file).
+// AddFile reads a trace: an Accel-Sim input (kernelslist.g, a kernel
+// trace, by name or content: accelsim.Sniff) or an lsugen trace.
 func (w *Workload) AddFile(path string) error {
 	w.Inputs = append(w.Inputs, Input{File: path})
 	if accelsim.IsTracePath(path) {
