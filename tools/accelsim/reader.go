@@ -438,6 +438,12 @@ func (k *kernelFile) header(text string) error {
 		}
 		k.id = int(n)
 	case "accelsim tracer version":
+		// The 2020 tracer wrote "1.2"; Accel-Sim reads its major number.
+		if major, minor, ok := strings.Cut(value, "."); ok {
+			if _, err := strconv.ParseUint(minor, 10, 16); err == nil {
+				value = major
+			}
+		}
 		n, err := num(10)
 		if err != nil {
 			return err

@@ -239,8 +239,13 @@ func TestReader_Version5AndOldLayout(t *testing.T) {
 	if len(got) != 1 || got[0].SourceLine != 13 || !slices.Equal(got[0].Addrs, []uint64{0x10, 0xc}) {
 		t.Fatalf("v5: %+v", got)
 	}
-	v2 := header("2", false) + "insts = 1\n1 2 3 4 0010 00000001 1 R1 LDS 1 R2 4 1 0x20 0\n#END_TB\n"
-	if got, err = parse(v2); err != nil || len(got) != 1 || !slices.Equal(got[0].Addrs, []uint64{0x20}) {
-		t.Fatalf("v2: %v %+v", err, got)
+	for _, v := range []string{"2", "1.2"} { // the 2020 tracer wrote "1.2"
+		old := header(v, false) + "insts = 1\n1 2 3 4 0010 00000001 1 R1 LDS 1 R2 4 1 0x20 0\n#END_TB\n"
+		if got, err = parse(old); err != nil || len(got) != 1 || !slices.Equal(got[0].Addrs, []uint64{0x20}) {
+			t.Fatalf("version %s: %v %+v", v, err, got)
+		}
+	}
+	if _, err := parse("-accelsim tracer version = 1.x\n"); err == nil || !strings.Contains(err.Error(), `t.traceg:1: -accelsim tracer version = "1.x" is not a number`) {
+		t.Errorf("1.x: %v", err)
 	}
 }
