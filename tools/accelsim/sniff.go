@@ -28,7 +28,7 @@ const sniffBytes = 16 << 10
 // .trace or without an extension is still read as one. A kernel trace
 // starts (after blank lines) with a "-kernel ..." or "-accelsim tracer
 // version" header line, a "#traces format" comment or #BEGIN_TB; a list
-// with a Memcpy line or a kernel file name. Only a regular file is read:
+// with a Memcpy line or a kernel file name (other comments are skipped). Only a regular file is read:
 // any other (a FIFO, a device) is judged by name alone.
 func Sniff(path string) Kind {
 	switch {
@@ -62,7 +62,8 @@ func Sniff(path string) Kind {
 	return sniffText(head)
 }
 
-// sniffText judges the first bytes of a file by its first non-blank line.
+// sniffText judges the first bytes of a file by its first line that is
+// neither blank nor a comment.
 func sniffText(head []byte) Kind {
 	for len(head) > 0 {
 		line := head
@@ -78,6 +79,8 @@ func sniffText(head []byte) Kind {
 		case strings.HasPrefix(s, "-kernel ") || strings.HasPrefix(s, "-accelsim tracer version") ||
 			strings.HasPrefix(s, "#traces format") || strings.HasPrefix(s, "#BEGIN_TB"):
 			return KernelTrace
+		case strings.HasPrefix(s, "#"):
+			continue // a comment, in either format
 		case strings.HasPrefix(s, "Memcpy") ||
 			strings.HasPrefix(s, "kernel") && (strings.HasSuffix(s, ".traceg") || strings.HasSuffix(s, ".traceg.xz") ||
 				strings.HasSuffix(s, ".trace") || strings.HasSuffix(s, ".trace.xz")):
