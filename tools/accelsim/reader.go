@@ -396,6 +396,9 @@ func (k *kernelFile) next(total *int64, all bool) (*WarpAccess, error) {
 // left open.
 func (k *kernelFile) finish() error {
 	if !k.headed {
+		if k.line == 0 {
+			return fmt.Errorf("%s:1: empty file: not an Accel-Sim kernel trace", k.path)
+		}
 		return k.errorf("no \"-kernel name\" or \"-accelsim tracer version\" header line: not an Accel-Sim kernel trace")
 	}
 	if k.inBlock {

@@ -141,7 +141,7 @@ func TestReader_Errors(t *testing.T) {
 	ok := "insts = 1\n0100 00000003 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n#END_TB\n"
 	cases := []struct{ name, text, want string }{
 		{"no header", "#BEGIN_TB\n", `t.traceg:1: thread block before any "-kernel name" or "-accelsim tracer version" header line`},
-		{"empty", "", `t.traceg:0: no "-kernel name" or "-accelsim tracer version" header line`},
+		{"empty", "", `t.traceg:1: empty file: not an Accel-Sim kernel trace`},
 		{"comments only", "#traces format = x\n\n", `t.traceg:2: no "-kernel name"`},
 		{"version 6", "-accelsim tracer version = 6\n", "t.traceg:1: tracer version 6: lsugen reads versions 1 to 5"},
 		{"too few addresses", header("5", false) + "insts = 1\n0100 00000007 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", "t.traceg:10: 0 fields after the addresses, tracer version 5 writes 1: the address count does not match the mask 00000007"},
