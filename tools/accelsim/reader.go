@@ -104,15 +104,19 @@ type kernelFile struct {
 	warp        int
 	haveWarp    bool
 	insts, seen int // declared and read instructions of the current warp
+	instsLine   int
 	warps       int // "warp = N" sections read in this file (raw: distinct warps)
 	seq         int // the current instruction's warp among them, from 0
 
 	// A raw trace (the tracer's output before post-processing): no thread
 	// block sections; every instruction line starts with its thread block
 	// and warp, and the warps' lines interleave.
-	raw       bool
-	rawWarps  map[[4]int]int // thread block x, y, z and warp -> seq
-	instsLine int
+	raw      bool
+	rawWarps map[[4]int]int // thread block x, y, z and warp -> seq
+	// per warp (seq): whether its next LDGSTS line is the first of a
+	// pair, which post-processing drops (one LDGSTS is traced twice,
+	// once per memory operand; the first line carries the shared one)
+	ldgstsFirst []bool
 
 	fields []string // scratch for one line's fields
 }
@@ -497,7 +501,15 @@ func (k *kernelFile) body(text string) (*WarpAccess, error) {
 		case text[0] == '#':
 			return nil, nil
 		}
-		return k.instruction(text)
+		a, err := k.instruction(text)
+		if err == nil && strings.Contains(a.Opcode, "LDGSTS") {
+			first := k.ldgstsFirst[k.seq]
+			k.ldgstsFirst[k.seq] = !first
+			if first {
+				return nil, nil
+			}
+		}
+		return a, err
 	}
 	switch {
 	case strings.HasPrefix(text, "#BEGIN_TB"):
@@ -649,6 +661,7 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 				}
 				seq = len(k.rawWarps)
 				k.rawWarps[id] = seq
+				k.ldgstsFirst = append(k.ldgstsFirst, true)
 				k.warps++
 			}
 			k.seq = seq

@@ -249,3 +249,27 @@ func TestReader_Version5AndOldLayout(t *testing.T) {
 		t.Errorf("1.x: %v", err)
 	}
 }
+
+// TestReader_RawLDGSTS: the tracer writes an LDGSTS twice, the shared
+// operand's line first; post-processing keeps the second of each warp's
+// pair, and so does the reader of a raw trace, per warp even when the
+// warps' lines interleave.
+func TestReader_RawLDGSTS(t *testing.T) {
+	raw := "-kernel name = k\n-accelsim tracer version = 5\n" +
+		"0 0 0 0 0010 00000001 0 LDGSTS.E 1 R2 4 1 0x100 0 0\n" +
+		"0 0 0 1 0010 00000001 0 LDGSTS.E 1 R2 4 1 0x200 0 0\n" +
+		"0 0 0 0 0010 00000001 0 LDGSTS.E 1 R2 4 1 0x7f0000000000 0 0\n" +
+		"0 0 0 1 0010 00000001 0 LDGSTS.E 1 R2 4 1 0x7f0000000100 0 0\n" +
+		"0 0 0 0 0020 00000001 0 LDGSTS.E 1 R2 4 1 0x104 0 0\n"
+	got, err := parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var addrs []uint64
+	for _, a := range got {
+		addrs = append(addrs, a.Addrs[0])
+	}
+	if want := []uint64{0x7f0000000000, 0x7f0000000100}; !slices.Equal(addrs, want) {
+		t.Errorf("kept %#x, want %#x", addrs, want)
+	}
+}

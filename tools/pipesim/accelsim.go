@@ -61,8 +61,8 @@ type AccelSimInfo struct {
 //     trace order.
 //   - A raw trace's warps (accelsim.Instr.Raw: the tracer's output before
 //     post-processing, warps interleaved) are held until their file ends
-//     and then added warp by warp in the order of their first lines, as
-//     the post-processed file would give them.
+//     and then added warp by warp in the order post-processing writes
+//     them: by thread block (z, then y, then x) and warp.
 //   - Each instruction is one instruction of its context's program:
 //     shared memory (accelsim.Shared) is shmem, every other memory space
 //     mem, an instruction without a memory access alu.
@@ -119,7 +119,7 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		pending16 = true // every pending PC is a multiple of 16
 		// a raw file's instructions by warp (WarpSeq), held until the file
 		// ends, then added warp by warp; their degrees in rawDegs
-		raw      = map[int][]rawInstr{}
+		raw      = map[int]*rawWarp{}
 		rawDegs  []int
 		rawCount int
 		curFile  string
@@ -178,9 +178,11 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 	// flushRaw adds the held instructions of a raw file, warp by warp in
 	// the order of the warps' first lines.
 	flushRaw := func() error {
-		seqs := slices.Sorted(maps.Keys(raw))
-		for _, seq := range seqs {
-			for _, x := range raw[seq] {
+		warps := slices.SortedFunc(maps.Values(raw), func(a, b *rawWarp) int {
+			return slices.Compare(a.key[:], b.key[:])
+		})
+		for _, w := range warps {
+			for _, x := range w.instrs {
 				var degs []int
 				if x.kind == Shmem {
 					degs = rawDegs[x.deg : int(x.deg)+shape.Subwarps]
@@ -258,7 +260,12 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 				x.deg = int32(len(rawDegs))
 				rawDegs = append(rawDegs, degs...)
 			}
-			raw[in.WarpSeq] = append(raw[in.WarpSeq], x)
+			w := raw[in.WarpSeq]
+			if w == nil {
+				w = &rawWarp{key: [4]int{in.Block[2], in.Block[1], in.Block[0], in.Warp}}
+				raw[in.WarpSeq] = w
+			}
+			w.instrs = append(w.instrs, x)
 			rawCount++
 			continue
 		}
@@ -307,6 +314,13 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 // PC index waits for the instruction size.
 type pendingRun struct {
 	ctx, from, to int32
+}
+
+// rawWarp is one warp of a raw file: its thread block z, y, x and warp,
+// the order post-processing writes warps in, and its instructions.
+type rawWarp struct {
+	key    [4]int
+	instrs []rawInstr
 }
 
 // rawInstr is a converted instruction on its way to the workload: held

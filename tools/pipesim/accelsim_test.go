@@ -311,9 +311,10 @@ func TestFromAccelSim_AtomicsWithoutBroadcast(t *testing.T) {
 
 // TestFromAccelSim_RawTrace: the example in the tracer's raw form (no
 // thread block sections, each line prefixed with its thread block and
-// warp, the four warps' lines interleaved round-robin) gives the same
-// programs as the post-processed file: each warp's instructions are held
-// until the file ends, then added warp by warp.
+// warp, the four warps' lines interleaved round-robin, the last warp
+// first) gives the same programs as the post-processed file: each warp's
+// instructions are held until the file ends, then added warp by warp in
+// thread block and warp order.
 func TestFromAccelSim_RawTrace(t *testing.T) {
 	data, err := os.ReadFile(exampleAccelSim)
 	if err != nil {
@@ -339,7 +340,7 @@ func TestFromAccelSim_RawTrace(t *testing.T) {
 		}
 	}
 	for i := 0; i < 8; i++ {
-		for _, w := range warps {
+		for _, w := range slices.Backward(warps) {
 			if i < len(w) {
 				head.WriteString(w[i] + "\n")
 			}
