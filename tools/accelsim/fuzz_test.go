@@ -38,6 +38,7 @@ func FuzzReader(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	f.Add([]byte("-kernel name = k\n-accelsim tracer version = 4\n0 0 0 1 0010 00000003 0 LDGSTS.E 1 R2 4 2 0x10 8 0\n0 0 0 0 0020 ffffffff 0 STS 1 R2 4 1 0x0 4 0\n")) // raw
 	f.Add([]byte(header("5", true) + "insts = 1\n12 0100 00000003 1 R1 LDS 1 R2 4 2 0x7f0000000010 4 -7\n#END_TB\n"))
 	f.Add([]byte(header("3", true) + "insts = 1\n7 0100 00000005 1 R1 LDS.U.16 1 R2 2 0 0x7f0000000002 0x7f0000000006\n#END_TB\n"))
 	f.Add([]byte(header("4", false) + "insts = 1\n0100 f0f0f0f0 1 R1 ATOMS 1 R2 8 2 0x10 8 -8 8 -8 8 -8 8 -8 8 -8 8 -8 8 -8 8 0\n#END_TB\n"))
