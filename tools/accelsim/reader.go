@@ -815,6 +815,9 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 		if k.version == 4 {
 			return nil, k.errorf("%d fields after the addresses, this file's tracer (version 4) writes %d, as on its first memory line: the address count does not match the mask %08x (%d lanes)", rest, want, a.Mask, lanes)
 		}
+		if k.version == 0 {
+			return nil, k.errorf("%d fields after the addresses, a trace without a tracer version (the layout before version 3) writes 0: the address count does not match the mask %08x (%d lanes)", rest, a.Mask, lanes)
+		}
 		return nil, k.errorf("%d fields after the addresses, tracer version %d writes %d: the address count does not match the mask %08x (%d lanes)", rest, k.version, want, a.Mask, lanes)
 	}
 	if rest == 1 {

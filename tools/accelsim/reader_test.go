@@ -148,6 +148,7 @@ func TestReader_Errors(t *testing.T) {
 		{"v4 immediate dropped", header("4", false) + "insts = 2\n0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0\n0110 00000001 1 R1 LDS 1 R2 4 0 0x10\n", "t.traceg:11: 0 fields after the addresses, this file's tracer (version 4) writes 1, as on its first memory line"},
 		{"v4 two extra", header("4", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0x14 0\n", "t.traceg:10: 2 fields after the addresses, tracer version 4 writes 0 or 1"},
 		{"old layout", "-kernel name = k\n#BEGIN_TB\nwarp = 0\ninsts = 1\n0 0 x 0 0100 00000001 1 R1 LDS 1 R2 4 0 0x10\n", `t.traceg:5: thread block z "x" is not a decimal number`},
+		{"no version, extra field", "-kernel name = k\n#BEGIN_TB\nwarp = 0\ninsts = 1\n0 0 0 0 0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0\n", "t.traceg:5: 1 fields after the addresses, a trace without a tracer version (the layout before version 3) writes 0"},
 		{"pc size", "-kernel name = k\n-binary version = 70\n-accelsim tracer version = 3\n#BEGIN_TB\nwarp = 0\ninsts = 1\n0108 00000001 1 R1 LDS 1 R2 4 0 0x10\n", "t.traceg:7: PC 0x108 is not a multiple of 16"},
 		{"missing address", header("3", false) + "insts = 1\n0100 00000007 1 R1 LDS 1 R2 4 0 0x10 0x14\n", "t.traceg:10: line ends before the address of active lane 3 of 3"},
 		{"too many addresses", header("3", false) + "insts = 1\n0100 00000001 1 R1 LDS 1 R2 4 0 0x10 0x14\n", "t.traceg:10: 1 fields after the addresses, tracer version 3 writes 0"},
