@@ -157,7 +157,7 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 				return errorf("PC 0x%x is not a multiple of %d: SASS instructions are %d or %d bytes", x.pc, accelsim.InstrBytesPreVolta, accelsim.InstrBytesPreVolta, accelsim.InstrBytesVolta)
 			}
 			if idx = x.pc / accelsim.InstrBytesPreVolta; idx > MaxPC {
-				return errorf("PC 0x%x is beyond the %d-bit instruction index pipesim holds", x.pc, 32)
+				return errorf("PC 0x%x is beyond the 32-bit instruction index pipesim holds", x.pc)
 			}
 			pending16 = pending16 && x.pc%accelsim.InstrBytesVolta == 0
 		}
@@ -176,7 +176,7 @@ func FromAccelSim(r *accelsim.Reader, name string, shape Shape, opt AccelSimOpti
 		return nil
 	}
 	// flushRaw adds the held instructions of a raw file, warp by warp in
-	// the order of the warps' first lines.
+	// the order post-processing writes them (thread block z, y, x, warp).
 	flushRaw := func() error {
 		warps := slices.SortedFunc(maps.Values(raw), func(a, b *rawWarp) int {
 			return slices.Compare(a.key[:], b.key[:])
