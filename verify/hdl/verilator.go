@@ -87,6 +87,7 @@ func verilatorTools() (verilator, mk, cxx *toolchain.Tool, err error) {
 func compileVerilated(ctx context.Context, mkCmd *command, mdir, prefix string, verilator, cxx *toolchain.Tool) error {
 	rt := runtimeCache(mdir, prefix, verilator, cxx)
 	seeded := rt.seed()
+	seedPCH(ctx, mdir, prefix, mkCmd.Path, cxx)
 	if out, err := mkCmd.run(ctx); err != nil {
 		return err
 	} else if _, err := os.Stat(filepath.Join(mdir, "sim")); err != nil {

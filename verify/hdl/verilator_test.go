@@ -7,8 +7,10 @@ import (
 	"github.com/lsugen/lsugen/toolchain"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -288,5 +290,85 @@ func TestVerilatorBench_SimulatorCache(t *testing.T) {
 	}
 	if cpps(third) == 0 {
 		t.Error("a changed source was served from the cache")
+	}
+}
+
+// TestVerilatorBench_PrecompiledHeaderUsed: a build with a cache gets
+// verilated.h precompiled for each set of flags its model's files are
+// compiled with (fast and slow files, where they differ), and g++ takes it
+// for each (-H marks a precompiled header it uses with "!"); the model
+// still computes what the Go model does.
+func TestVerilatorBench_PrecompiledHeaderUsed(t *testing.T) {
+	requireEngine(t, Verilator)
+	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
+	// A model split into files as the large units' are (a small one is
+	// compiled as one file, where there is nothing to gain).
+	saved := verilatorFlags
+	verilatorFlags = []string{"-fno-dfg", "--output-split", "2000", "--output-split-cfuncs", "200"}
+	defer func() { verilatorFlags = saved }()
+	b := newA2ABench(t)
+	vs := [][][]uint64{{{0}}, {{0x0102030405}}, {{0x0101010101}}}
+	outs, err := b.Run(context.Background(), Verilator, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, vec := range vs {
+		if got, want := outs[1][v][0][0], a2aGo(vec[0][0]); got != want {
+			t.Fatalf("vector %d: unique_o %02x, want %02x", v, got, want)
+		}
+	}
+	mdir := filepath.Join(b.Dir, "obj_verilator")
+	gch, _ := filepath.Glob(filepath.Join(mdir, pchDir, "*.gch"))
+	if len(gch) == 0 {
+		t.Fatalf("no precompiled header in %s", mdir)
+	}
+	mk, err := toolchain.Find("make")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cxx, err := toolchain.Find("g++")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := "V" + TopModule
+	dry, err := exec.Command(mk.Path, "-C", mdir, "-f", prefix+".mk", "-n", "-B",
+		"OPT_FAST="+verilatorOptFast, "OPT_SLOW="+verilatorOptSlow, "OPT_GLOBAL="+verilatorOptGlobal, "CXX="+cxx.Path, "sim").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, sets := modelCompileFlags(string(dry), prefix)
+	if header == "" || len(sets) != len(gch) {
+		t.Fatalf("make -n: verilated.h %q, %d flag sets for %d precompiled headers:\n%s", header, len(sets), len(gch), dry)
+	}
+	// Each model file that starts with #include "verilated.h" (most; the
+	// top's class starts with its own header) is compiled as make would,
+	// with -H instead of its object.
+	checked := 0
+	for _, line := range strings.Split(string(dry), "\n") {
+		f := strings.Fields(line)
+		c := slices.Index(f, "-c")
+		if c < 1 || !modelFile(f[len(f)-1], prefix) {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(mdir, f[len(f)-1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first := regexp.MustCompile(`(?m)^#include "([^"]+)"`).FindSubmatch(src); first == nil || string(first[1]) != "verilated.h" {
+			continue
+		}
+		cmd := exec.Command(cxx.Path, append(slices.Clone(f[1:c]), "-H", "-Winvalid-pch", "-fsyntax-only", f[len(f)-1])...)
+		cmd.Dir = mdir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+		}
+		if !regexp.MustCompile(`(?m)^! .*\.gch$`).Match(out) {
+			t.Errorf("%s: g++ did not use a precompiled verilated.h:\n%.1500s", f[len(f)-1], out)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatalf("no model file starts with verilated.h:\n%s", dry)
 	}
 }
