@@ -29,6 +29,14 @@ ATOMS*, LDSM) are counted, one instruction group per PC of each kernel; a
 byte address becomes word address / --bank-bytes, and a 64- or 128-bit
 access is served in phases of the lanes that fill the banks once, each
 phase one access (docs/traces.md).
+Per instruction, kernel and input the report gives requests (warp
+instructions executed), wavefronts (bank passes), ideal wavefronts (what a
+conflict-free layout needs) and excess wavefronts (the bank conflicts), as
+Nsight Compute's shared-memory metrics count them, with each instruction's
+share of its kernel's excess, its PC, opcode and CUDA source line, and
+demangled kernel names. --sort and --top choose the instructions shown,
+--csv prints CSV, --diff SPEC:UNIT compares the excess per instruction
+under the banks of --hash or --banks and under that hash unit.
 With --lock-bits N (lock = address bits N-1:0) or --lock-hash SPEC:UNIT (lock
 = the bank output of that hash unit) the accesses are atomics: lock
 conflicts (distinct addresses sharing a lock) and position conflicts (lanes
