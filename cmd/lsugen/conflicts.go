@@ -43,14 +43,17 @@ conflicts (distinct addresses sharing a lock) and position conflicts (lanes
 on one address) are counted too (for Accel-Sim traces, of ATOMS only). Conflicts are results, not failures: the
 exit status is 0 whatever they count.`
 
+// conflictsFlags are the flags of conflicts.
+type conflictsFlags struct {
+	asJSON, perAccess, asCSV bool
+	hash, lockHash, diffHash string
+	banks, lockBits          int
+	bankBytes, top           int
+	sortKey                  string
+}
+
 func newConflictsCmd(a *app) *cobra.Command {
-	var (
-		asJSON, perAccess, asCSV bool
-		hash, lockHash, diffHash string
-		banks, lockBits          int
-		bankBytes, top           int
-		sortKey                  string
-	)
+	var f conflictsFlags
 	cmd := &cobra.Command{
 		Use:   "conflicts [--json | --csv] [--accesses] [--sort KEY] [--top N] [--hash SPEC:UNIT | --banks N] [--diff SPEC:UNIT] [--bank-bytes 4|8] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC|KERNELSLIST...",
 		Short: "bank, lock and position conflicts of access traces",
@@ -59,105 +62,118 @@ func newConflictsCmd(a *app) *cobra.Command {
 			if len(inputs) == 0 {
 				return usagef("no trace or spec files given")
 			}
-			fs := cmd.Flags()
-			if fs.Changed("lock-bits") && fs.Changed("lock-hash") {
-				return usagef("--lock-bits and --lock-hash both give the lock mapping: use one")
-			}
-			if err := conflictsFlagsAgree(fs); err != nil {
-				return err
-			}
-			var opt conflicts.Options
-			var err error
-			if hash != "" {
-				if opt.Banks, err = hashMapping("--hash", hash, a.stderr); err != nil {
-					return err
-				}
-			} else if opt.Banks, err = conflicts.Modulo(banks); err != nil {
-				return usagef("--banks: %v", err)
-			}
-			if bankBytes != 4 && bankBytes != 8 {
-				return usagef("--bank-bytes %d: want 4 or 8", bankBytes)
-			}
-			if top < 0 {
-				return usagef("--top %d: want 1 or more (0: every instruction)", top)
-			}
-			if sortKey == "" && top > 0 {
-				sortKey = "excess" // the top N are the N with most conflicts
-			}
-			if sortKey != "" && !slices.Contains(conflicts.SortKeys, sortKey) {
-				return usagef("--sort %q: want one of %s", sortKey, strings.Join(conflicts.SortKeys, ", "))
-			}
-			switch {
-			case fs.Changed("lock-hash"):
-				m, err := hashMapping("--lock-hash", lockHash, a.stderr)
-				if err != nil {
-					return err
-				}
-				opt.Locks = &m
-			case fs.Changed("lock-bits"):
-				m, err := conflicts.LowBits(lockBits)
-				if err != nil {
-					return usagef("--lock-bits: %v (lock = address bits N-1:0; Fermi: 10)", err)
-				}
-				opt.Locks = &m
-			}
-			opt.KeepAccesses = perAccess
-			if fs.Changed("diff") {
-				optB := opt
-				if optB.Banks, err = hashMapping("--diff", diffHash, a.stderr); err != nil {
-					return err
-				}
-				repA, err := analyzeInputs(inputs, opt, inputOptions{BankBytes: bankBytes, Banks: opt.Banks.Size}, a.stderr)
-				if err != nil {
-					return err
-				}
-				repB, err := analyzeInputs(inputs, optB, inputOptions{BankBytes: bankBytes, Banks: optB.Banks.Size}, a.stderr)
-				if err != nil {
-					return err
-				}
-				d, err := conflicts.Compare(repA, repB, top)
-				if err != nil {
-					return err
-				}
-				switch {
-				case asJSON:
-					return printJSON(a.stdout, conflictsDiffDoc{Version: gen.Version, Diff: d})
-				case asCSV:
-					return writeConflictsDiffCSV(a.stdout, d)
-				}
-				return writeConflictsDiff(a.stdout, d)
-			}
-			rep, err := analyzeInputs(inputs, opt, inputOptions{BankBytes: bankBytes, Banks: opt.Banks.Size}, a.stderr)
+			opt, err := f.options(cmd.Flags(), a.stderr)
 			if err != nil {
 				return err
 			}
-			if sortKey != "" {
-				if err := rep.Sort(sortKey, top); err != nil {
-					return usagef("--sort: %v", err)
-				}
-			}
-			switch {
-			case asJSON:
-				return printJSON(a.stdout, conflictsDoc{Version: gen.Version, Report: rep})
-			case asCSV:
-				return writeConflictsCSV(a.stdout, rep)
-			}
-			return writeConflicts(a.stdout, rep, perAccess)
+			return runConflicts(a, &f, opt, inputs)
 		},
 	}
 	fs := cmd.Flags()
-	addJSONFlag(fs, &asJSON)
-	addHashFlag(fs, &hash)
-	fs.IntVar(&banks, "banks", 32, fmt.Sprintf("without --hash: bank = address mod N, any N from 1 to %d", conflicts.MaxMapSize))
-	addBankBytesFlag(fs, &bankBytes)
-	fs.IntVar(&lockBits, "lock-bits", 0, fmt.Sprintf("count lock and position conflicts of atomics, lock = address bits N-1:0, N from 0 to %d (Fermi: 10)", conflicts.MaxMapBits))
-	fs.StringVar(&lockHash, "lock-hash", "", "count lock and position conflicts of atomics, lock = the bank output of hash unit UNIT of spec file SPEC, written SPEC:UNIT")
-	fs.BoolVar(&perAccess, "accesses", false, "list every access, not only the totals per instruction")
-	fs.BoolVar(&asCSV, "csv", false, "print the report as CSV: a header row, a row per instruction, then per kernel and per input (docs/traces.md)")
-	fs.StringVar(&sortKey, "sort", "", "order the instructions by "+strings.Join(conflicts.SortKeys, ", ")+" (the largest first; pc: by kernel and PC); default: first appearance")
-	fs.IntVar(&top, "top", 0, "show only the first N instructions of each input (sorted by --sort, by excess without it); 0: all")
-	fs.StringVar(&diffHash, "diff", "", "compare the excess wavefronts per instruction under the banks of --hash or --banks (A) with those of hash unit SPEC:UNIT (B), the largest improvement first")
+	addJSONFlag(fs, &f.asJSON)
+	addHashFlag(fs, &f.hash)
+	fs.IntVar(&f.banks, "banks", 32, fmt.Sprintf("without --hash: bank = address mod N, any N from 1 to %d", conflicts.MaxMapSize))
+	addBankBytesFlag(fs, &f.bankBytes)
+	fs.IntVar(&f.lockBits, "lock-bits", 0, fmt.Sprintf("count lock and position conflicts of atomics, lock = address bits N-1:0, N from 0 to %d (Fermi: 10)", conflicts.MaxMapBits))
+	fs.StringVar(&f.lockHash, "lock-hash", "", "count lock and position conflicts of atomics, lock = the bank output of hash unit UNIT of spec file SPEC, written SPEC:UNIT")
+	fs.BoolVar(&f.perAccess, "accesses", false, "list every access, not only the totals per instruction")
+	fs.BoolVar(&f.asCSV, "csv", false, "print the report as CSV: a header row, a row per instruction, then per kernel and per input (docs/traces.md)")
+	fs.StringVar(&f.sortKey, "sort", "", "order the instructions by "+strings.Join(conflicts.SortKeys, ", ")+" (the largest first; pc: by kernel and PC); default: first appearance")
+	fs.IntVar(&f.top, "top", 0, "show only the first N instructions of each input (sorted by --sort, by excess without it); 0: all")
+	fs.StringVar(&f.diffHash, "diff", "", "compare the excess wavefronts per instruction under the banks of --hash or --banks (A) with those of hash unit SPEC:UNIT (B), the largest improvement first")
 	return cmd
+}
+
+// options checks the flags and loads the bank and lock mappings.
+func (f *conflictsFlags) options(fs *pflag.FlagSet, stderr io.Writer) (conflicts.Options, error) {
+	var opt conflicts.Options
+	if fs.Changed("lock-bits") && fs.Changed("lock-hash") {
+		return opt, usagef("--lock-bits and --lock-hash both give the lock mapping: use one")
+	}
+	if err := conflictsFlagsAgree(fs); err != nil {
+		return opt, err
+	}
+	var err error
+	if f.hash != "" {
+		if opt.Banks, err = hashMapping("--hash", f.hash, stderr); err != nil {
+			return opt, err
+		}
+	} else if opt.Banks, err = conflicts.Modulo(f.banks); err != nil {
+		return opt, usagef("--banks: %v", err)
+	}
+	if f.bankBytes != 4 && f.bankBytes != 8 {
+		return opt, usagef("--bank-bytes %d: want 4 or 8", f.bankBytes)
+	}
+	if f.top < 0 {
+		return opt, usagef("--top %d: want 1 or more (0: every instruction)", f.top)
+	}
+	if f.sortKey == "" && f.top > 0 && f.diffHash == "" {
+		f.sortKey = "excess" // the top N are the N with most conflicts
+	}
+	if f.sortKey != "" && !slices.Contains(conflicts.SortKeys, f.sortKey) {
+		return opt, usagef("--sort %q: want one of %s", f.sortKey, strings.Join(conflicts.SortKeys, ", "))
+	}
+	switch {
+	case fs.Changed("lock-hash"):
+		m, err := hashMapping("--lock-hash", f.lockHash, stderr)
+		if err != nil {
+			return opt, err
+		}
+		opt.Locks = &m
+	case fs.Changed("lock-bits"):
+		m, err := conflicts.LowBits(f.lockBits)
+		if err != nil {
+			return opt, usagef("--lock-bits: %v (lock = address bits N-1:0; Fermi: 10)", err)
+		}
+		opt.Locks = &m
+	}
+	opt.KeepAccesses = f.perAccess
+	return opt, nil
+}
+
+// runConflicts analyses the inputs (twice with --diff) and prints the
+// report.
+func runConflicts(a *app, f *conflictsFlags, opt conflicts.Options, inputs []string) error {
+	optB := opt
+	if f.diffHash != "" { // loaded first: a bad unit is refused before any trace is read
+		var err error
+		if optB.Banks, err = hashMapping("--diff", f.diffHash, a.stderr); err != nil {
+			return err
+		}
+	}
+	rep, err := analyzeInputs(inputs, opt, inputOptions{BankBytes: f.bankBytes, Banks: opt.Banks.Size}, a.stderr)
+	if err != nil {
+		return err
+	}
+	if f.diffHash != "" {
+		repB, err := analyzeInputs(inputs, optB, inputOptions{BankBytes: f.bankBytes, Banks: optB.Banks.Size}, a.stderr)
+		if err != nil {
+			return err
+		}
+		d, err := conflicts.Compare(rep, repB, f.top)
+		if err != nil {
+			return err
+		}
+		switch {
+		case f.asJSON:
+			return printJSON(a.stdout, conflictsDiffDoc{Version: gen.Version, Diff: d})
+		case f.asCSV:
+			return writeConflictsDiffCSV(a.stdout, d)
+		}
+		return writeConflictsDiff(a.stdout, d)
+	}
+	if f.sortKey != "" {
+		if err := rep.Sort(f.sortKey, f.top); err != nil {
+			return usagef("--sort: %v", err)
+		}
+	}
+	switch {
+	case f.asJSON:
+		return printJSON(a.stdout, conflictsDoc{Version: gen.Version, Report: rep})
+	case f.asCSV:
+		return writeConflictsCSV(a.stdout, rep)
+	}
+	return writeConflicts(a.stdout, rep, f.perAccess)
 }
 
 // conflictsFlagsAgree refuses the combinations of conflicts' flags of

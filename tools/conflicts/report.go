@@ -26,6 +26,13 @@ func Demangle(name string) (out string) {
 	if !strings.HasPrefix(name, "_Z") || len(name) > maxDemangleInput {
 		return ""
 	}
+	// Itanium names are printable ASCII: anything else (a terminal escape
+	// in a hostile trace) is not demangled into a second copy.
+	for i := 0; i < len(name); i++ {
+		if name[i] <= ' ' || name[i] > '~' {
+			return ""
+		}
+	}
 	defer func() {
 		if recover() != nil { // the library's bug must not end the report
 			out = ""

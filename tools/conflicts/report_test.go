@@ -52,6 +52,7 @@ func TestDemangle(t *testing.T) {
 		"_Z" + strings.Repeat("P", 60000) + "i": "",
 		"_Z1f" + strings.Repeat("S_", 8000):     "",
 		"_Z9transposePfS_\x1b[31m":              "",
+		"_Z4\x1b[2Jv":                           "",
 	} {
 		if got := Demangle(name); got != want {
 			t.Errorf("Demangle(%.40q) = %.80q, want %q", name, got, want)
