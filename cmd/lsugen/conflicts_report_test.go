@@ -257,6 +257,13 @@ func TestConflictsReport_Diff(t *testing.T) {
 	if got["k1 _Z9transposePfS_ LDS 0x0020"] != -28 || got["k1 _Z9transposePfS_ LDS.128 0x0040"] != -6 || d.Inputs[1].Instrs[0].Instr != "k1 _Z9transposePfS_ LDS 0x0020" {
 		t.Errorf("kernelslist.g changes %v, first %s", got, d.Inputs[1].Instrs[0].Instr)
 	}
+	// Two hash units: --hash gives A. The same unit twice changes nothing.
+	code, out, errOut = lsugen(t, "conflicts", "--json", "--hash", hash, "--diff", hash, accelSimList)
+	var same conflicts.Diff
+	if code != 0 || json.Unmarshal([]byte(out), &same) != nil || same.BanksA != "hash transpose_bvxor" || same.BanksB != same.BanksA ||
+		same.Total.Change != 0 || same.Total.ExcessA != d.Inputs[1].Total.ExcessB {
+		t.Errorf("--hash X --diff X: code %d, %+v: %s", code, same, errOut)
+	}
 	code, out, errOut = lsugen(t, "conflicts", "--diff", hash, "--top", "1", "../../specs/traces/transpose.trace")
 	if code != 0 || !strings.Contains(out, "A: mod 32 (32 banks); B: hash transpose_bvxor (32 banks)") ||
 		!strings.Contains(out, "store_tile         4       124        12    -112") || strings.Contains(out, "load_tile  ") ||
