@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -256,6 +257,18 @@ func TestConflictsReport_Diff(t *testing.T) {
 	}
 	if got["k1 _Z9transposePfS_ LDS 0x0020"] != -28 || got["k1 _Z9transposePfS_ LDS.128 0x0040"] != -6 || d.Inputs[1].Instrs[0].Instr != "k1 _Z9transposePfS_ LDS 0x0020" {
 		t.Errorf("kernelslist.g changes %v, first %s", got, d.Inputs[1].Instrs[0].Instr)
+	}
+	// The hash `make run` searches for the transpose trace removes all of
+	// its 124 excess wavefronts, as search reported (conflicts after: 0).
+	searched := filepath.Join(t.TempDir(), "transpose_hash.hcl")
+	if code, _, errOut := lsugen(t, "search", "--function", "bitvector_xor", "--addr-bits", "10", "--bank-bits", "5",
+		"--name", "transpose_bvxor", "-o", searched, "../../specs/traces/transpose.trace"); code != 0 {
+		t.Fatalf("search: code %d: %s", code, errOut)
+	}
+	code, out, errOut = lsugen(t, "conflicts", "--json", "--diff", searched+":transpose_bvxor", "../../specs/traces/transpose.trace")
+	var found conflicts.Diff
+	if code != 0 || json.Unmarshal([]byte(out), &found) != nil || found.Total.ExcessA != 124 || found.Total.ExcessB != 0 || found.Total.Change != -124 {
+		t.Errorf("--diff with the searched hash: code %d, total %+v: %s", code, found.Total, errOut)
 	}
 	// Two hash units: --hash gives A. The same unit twice changes nothing.
 	code, out, errOut = lsugen(t, "conflicts", "--json", "--hash", hash, "--diff", hash, accelSimList)
