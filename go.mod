@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/hashicorp/hcl/v2 v2.25.0
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/invopop/jsonschema v0.14.0
 	github.com/pb33f/ordered-map/v2 v2.3.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3

@@ -30,6 +30,8 @@ var flagNameExceptions = map[string]struct {
 	"svg":         {reason: "an SVG figure of the command's results; each command says which figure"},
 	"timeout":     {reason: "a time limit on each external tool run; each command says which runs"},
 	"timing-mode": {reason: "the timing model: where a command pipelines (--clock-fo4) the model that places the registers; where it times (timing, its sweep, profile) also the model its figures are in"},
+	"top": {reason: "a choice of what to show: verify --rtl's top module by name, conflicts' first N instructions by count",
+		types: true},
 	"unit": {reason: "selects units by name: verify takes repeatable glob patterns, pipesim one elastic_pipeline unit",
 		types: true},
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/accelsim"
+	"github.com/lsugen/lsugen/tools/conflicts"
 	"github.com/lsugen/lsugen/tools/trace"
 )
 
@@ -103,10 +104,12 @@ func streamTraces(inputs []string, opt inputOptions, begin func(file string), fn
 }
 
 // skipCounter is told about the memory instructions accelSimAccesses
-// leaves out.
+// leaves out, and what each instruction group is (its kernel, opcode, PC
+// and source line), once, before its first access.
 type skipCounter interface {
 	SkipNotShared()
 	SkipInactive()
+	Describe(instr, kernel string, info conflicts.InstrInfo)
 }
 
 // accelSimAccesses streams the shared-memory instructions of an Accel-Sim
@@ -114,8 +117,10 @@ type skipCounter interface {
 // holding one instruction at a time. Instr is "k<id> <kernel name>
 // <opcode> 0x<pc>" (one PC of one kernel), Kernel "k<id> <kernel name>",
 // Line the instruction's line in its kernel file. fn's access and its
-// Addrs are reused after fn returns. Instructions on other memory spaces
-// and shared ones without an active lane go to skip (when not nil).
+// Addrs are reused after fn returns; Phase numbers an instruction's
+// phases from 0. Instructions on other memory spaces and shared ones
+// without an active lane go to skip (when not nil), as does each group's
+// description.
 func accelSimAccesses(path string, opt inputOptions, fn func(*trace.Access) error, skip skipCounter) error {
 	opt = opt.withDefaults()
 	r, err := accelsim.Open(path)
@@ -159,13 +164,17 @@ func accelSimAccesses(path string, opt inputOptions, fn func(*trace.Access) erro
 		if !ok {
 			name = accelsim.InstrName(label, w)
 			names[key] = name
+			if skip != nil {
+				skip.Describe(name, label, conflicts.InstrInfo{KernelID: w.Kernel, KernelName: w.KernelName,
+					Opcode: w.Opcode, PC: w.PC, SourceLine: w.SourceLine})
+			}
 		}
 		if phases, err = accelsim.Phases(w, opt.BankBytes, opt.Banks, phases); err != nil {
 			return fmt.Errorf("%s:%d: %v", w.File, w.Line, err)
 		}
 		acc = trace.Access{Instr: name, Line: w.Line, Kernel: label, Kind: w.Op.Kind()}
-		for _, p := range phases {
-			acc.Addrs = p
+		for i, p := range phases {
+			acc.Addrs, acc.Phase = p, i
 			if err := fn(&acc); err != nil {
 				return err
 			}

@@ -36,6 +36,7 @@ var jsonDocs = []struct {
 	{"timing-sweep-point.json", "lsugen timing --sweep-point (one result file of a job list)", sweep.PointResult{}},
 	{"verify.json", "lsugen verify --json", verifyReport{}},
 	{"conflicts.json", "lsugen conflicts --json", conflictsDoc{}},
+	{"conflicts-diff.json", "lsugen conflicts --diff --json", conflictsDiffDoc{}},
 	{"replay.json", "lsugen replay --json", replayDoc{}},
 	{"search.json", "lsugen search --json", searchJSON{}},
 	{"search-count.json", "lsugen search --count --json", searchCountJSON{}},
@@ -59,6 +60,13 @@ type conflictsDoc struct {
 	// Version is lsugen's version.
 	Version string `json:"version"`
 	*conflicts.Report
+}
+
+// conflictsDiffDoc is `lsugen conflicts --diff --json`.
+type conflictsDiffDoc struct {
+	// Version is lsugen's version.
+	Version string `json:"version"`
+	*conflicts.Diff
 }
 
 // replayDoc is `lsugen replay --json`.

@@ -317,6 +317,8 @@ func TestJSONSchemas_Outputs(t *testing.T) {
 		{"verify.json", []string{"verify", "--json", "--sim", "netlist,verilator", spec}, 1},
 		{"conflicts.json", []string{"conflicts", "--json", trace, "../../specs/patterns_000.hcl"}, 0},
 		{"conflicts.json", []string{"conflicts", "--json", "--lock-bits", "10", "--accesses", trace}, 0},
+		{"conflicts.json", []string{"conflicts", "--json", "--sort", "pc", "--top", "3", "--accesses", "../../specs/traces/accelsim/kernelslist.g"}, 0},
+		{"conflicts-diff.json", []string{"conflicts", "--json", "--diff", "../../specs/hash_table5.hcl:transpose_bvxor", trace, "../../specs/traces/accelsim/kernelslist.g"}, 0},
 		{"replay.json", []string{"replay", "--json", "../../specs/large/shared_memory_fermi.hcl:shmem_fermi", trace, "../../specs/traces/accelsim/kernelslist.g"}, 0},
 		{"search.json", append(search, "--function", "bitvector_xor"), 0},
 		{"search.json", append(search, "--function", "bitvector_perm"), 0},

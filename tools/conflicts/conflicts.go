@@ -186,18 +186,24 @@ func NewCounter(m Mapping) *Counter {
 // Degree returns the conflict degree of one access: the largest number of
 // distinct addresses in one bank (0 for an empty access).
 func (c *Counter) Degree(addrs []uint64) int {
+	d, _ := c.degree(addrs)
+	return d
+}
+
+// degree is Degree and the number of distinct addresses it spread.
+func (c *Counter) degree(addrs []uint64) (most, n int) {
 	s := c.distinct(addrs)
-	most := uint32(0)
+	top := uint32(0)
 	for i, a := range s {
 		b := c.m.Map(a)
 		c.counts[b]++
-		most = max(most, c.counts[b])
+		top = max(top, c.counts[b])
 		s[i] = uint64(b) // the bank, to reset below without mapping again
 	}
 	for _, b := range s { // reset only what was touched
 		c.counts[b] = 0
 	}
-	return int(most)
+	return int(top), len(s)
 }
 
 // LaneDegree returns the largest number of active lanes in one bank,
@@ -224,10 +230,23 @@ func (c *Counter) LaneDegree(addrs []uint64) int {
 // (trace.KindAtomic), Degree (broadcast) for every other kind. It is the
 // one place that says which count an access gets.
 func (c *Counter) AccessDegree(a *trace.Access) int {
+	d, _ := c.Passes(a)
+	return d
+}
+
+// Passes returns the bank passes (wavefronts) access a takes, its
+// AccessDegree, and the passes a conflict-free layout needs for it: the
+// n words it spreads (its distinct addresses; its lanes for an atomic,
+// which has no broadcast) filling the banks evenly, ceil(n / banks). The
+// degree is never below the ideal (some bank gets at least that many).
+func (c *Counter) Passes(a *trace.Access) (degree, ideal int) {
+	var n int
 	if a.Kind == trace.KindAtomic {
-		return c.LaneDegree(a.Addrs)
+		degree, n = c.LaneDegree(a.Addrs), len(a.Addrs)
+	} else {
+		degree, n = c.degree(a.Addrs)
 	}
-	return c.Degree(a.Addrs)
+	return degree, (n + c.m.Size - 1) / c.m.Size
 }
 
 // distinct returns the access's addresses sorted without repeats, in
@@ -268,19 +287,44 @@ type Options struct {
 
 // AccessResult is the conflicts of one access.
 type AccessResult struct {
-	Instr          string `json:"instr"`
-	Line           int    `json:"line"`
-	Lanes          int    `json:"lanes"`
-	BankDegree     int    `json:"bank_degree"`
-	LockDegree     int    `json:"lock_degree,omitempty"`
-	PositionDegree int    `json:"position_degree,omitempty"`
+	Instr string `json:"instr"`
+	// Line is the access's line in its trace file.
+	Line int `json:"line"`
+	// SourceLine is the CUDA source line of its instruction (Accel-Sim
+	// traces with -enable lineinfo = 1), absent without one.
+	SourceLine     int `json:"source_line,omitempty"`
+	Lanes          int `json:"lanes"`
+	BankDegree     int `json:"bank_degree"`
+	LockDegree     int `json:"lock_degree,omitempty"`
+	PositionDegree int `json:"position_degree,omitempty"`
+	// Ideal is the passes a conflict-free layout needs for the access
+	// (Counter.Passes); BankDegree is the passes it takes.
+	Ideal int `json:"ideal_wavefronts"`
+	// first: the access starts a request (trace.Access.Phase 0).
+	first bool
 }
 
 // Totals sum the conflicts (degree - 1) of a set of accesses.
 type Totals struct {
+	// Accesses counts phases: an Accel-Sim warp instruction of a 64- or
+	// 128-bit width is served in several (docs/traces.md).
 	Accesses      int `json:"accesses"`
 	BankConflicts int `json:"bank_conflicts"`
 	MaxBankDegree int `json:"max_bank_degree"`
+	// Requests counts warp-level instructions executed (one per access of
+	// an lsugen trace or pattern), Nsight Compute's
+	// smsp__inst_executed_op_shared_ld/st.
+	Requests int `json:"requests"`
+	// Wavefronts is the bank passes of the requests, the sum of their
+	// phases' degrees (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st).
+	Wavefronts int `json:"wavefronts"`
+	// IdealWavefronts is the passes a conflict-free layout needs, per
+	// phase ceil(words / banks) (Counter.Passes).
+	IdealWavefronts int `json:"ideal_wavefronts"`
+	// ExcessWavefronts is Wavefronts - IdealWavefronts: the bank conflicts
+	// as Nsight Compute counts them
+	// (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st).
+	ExcessWavefronts int `json:"excess_wavefronts"`
 	// Atomics is the number of accesses counted for locks: all of them for
 	// lsugen traces and patterns, the ATOMS phases of Accel-Sim traces.
 	Atomics           int `json:"atomics,omitempty"`
@@ -293,6 +337,12 @@ func (t *Totals) add(r AccessResult, atomic bool) {
 	t.Accesses++
 	t.BankConflicts += max(r.BankDegree-1, 0)
 	t.MaxBankDegree = max(t.MaxBankDegree, r.BankDegree)
+	if r.first {
+		t.Requests++
+	}
+	t.Wavefronts += r.BankDegree
+	t.IdealWavefronts += r.Ideal
+	t.ExcessWavefronts += r.BankDegree - r.Ideal
 	if atomic {
 		t.Atomics++
 	}
@@ -305,24 +355,72 @@ func (t *Totals) merge(u Totals) {
 	t.Accesses += u.Accesses
 	t.BankConflicts += u.BankConflicts
 	t.MaxBankDegree = max(t.MaxBankDegree, u.MaxBankDegree)
+	t.Requests += u.Requests
+	t.Wavefronts += u.Wavefronts
+	t.IdealWavefronts += u.IdealWavefronts
+	t.ExcessWavefronts += u.ExcessWavefronts
 	t.Atomics += u.Atomics
 	t.LockConflicts += u.LockConflicts
 	t.MaxLockDegree = max(t.MaxLockDegree, u.MaxLockDegree)
 	t.PositionConflicts += u.PositionConflicts
 }
 
+// InstrInfo is what an Accel-Sim trace says of one instruction group (one
+// PC of one kernel), given to Analyzer.Describe.
+type InstrInfo struct {
+	KernelID   int
+	KernelName string // as traced (mangled)
+	Opcode     string
+	PC         uint64
+	SourceLine int // 0: the trace has no line info
+}
+
+// KernelInfo names an Accel-Sim kernel; absent for other inputs.
+type KernelInfo struct {
+	// KernelID is the trace's -kernel id.
+	KernelID *int `json:"kernel_id,omitempty"`
+	// KernelName is the trace's -kernel name, as traced (mangled).
+	KernelName string `json:"kernel_name,omitempty"`
+	// KernelDemangled is KernelName demangled (Demangle), absent when it
+	// is not a mangled C++ name.
+	KernelDemangled string `json:"kernel_demangled,omitempty"`
+}
+
 // InstrTotals are the totals of one memory instruction ("" for accesses
 // before any @name line). For Accel-Sim traces an instruction is one PC of
-// one kernel, named "k<id> <kernel name> <opcode> 0x<pc>".
+// one kernel, named "k<id> <kernel name> <opcode> 0x<pc>", and its fields
+// are given apart too.
 type InstrTotals struct {
 	Instr string `json:"instr"`
+	// KernelID is the kernel's -kernel id (Accel-Sim traces only, as are
+	// the fields up to SourceLine).
+	KernelID *int `json:"kernel_id,omitempty"`
+	// Kernel is the kernel's name as traced (mangled).
+	Kernel string `json:"kernel,omitempty"`
+	// KernelDemangled is Kernel demangled, absent when it is not a mangled
+	// C++ name.
+	KernelDemangled string `json:"kernel_demangled,omitempty"`
+	// Opcode is the SASS opcode as traced (LDS.U.128).
+	Opcode string `json:"opcode,omitempty"`
+	// PC is the instruction's byte address in its kernel.
+	PC *uint64 `json:"pc,omitempty"`
+	// Source is the CUDA source location, "line N" (the tracer writes the
+	// line number, not the file), absent without line info.
+	Source string `json:"source,omitempty"`
+	// SourceLine is the CUDA source line number of Source.
+	SourceLine int `json:"source_line,omitempty"`
+	// ExcessShare is the instruction's share of its kernel's excess
+	// wavefronts (of its input's, for inputs without kernels), 0 to 1.
+	ExcessShare float64 `json:"excess_share"`
 	Totals
+	kernel string // the kernel's label, to find its totals
 }
 
 // KernelTotals are the totals of one kernel of an Accel-Sim trace,
 // labelled "k<id> <kernel name>".
 type KernelTotals struct {
 	Kernel string `json:"kernel"`
+	KernelInfo
 	Totals
 }
 
@@ -331,6 +429,9 @@ type InputReport struct {
 	File    string         `json:"file"`
 	Kernels []KernelTotals `json:"kernels,omitempty"`
 	Instrs  []InstrTotals  `json:"instrs"`
+	// InstrsOmitted counts the instructions --top left out of Instrs; the
+	// kernels' and the input's totals count them.
+	InstrsOmitted int `json:"instrs_omitted,omitempty"`
 	// Accesses lists every access, only when asked (--accesses).
 	Accesses []AccessResult `json:"accesses,omitempty"`
 	// SkippedNotShared counts the memory instructions of an Accel-Sim
@@ -364,12 +465,13 @@ type Analyzer struct {
 	in           *InputReport // the input being read
 	instrIndex   map[string]int
 	kernelIndex  map[string]int
+	demangled    map[string]string // kernel name -> Demangle, once per name
 }
 
 // NewAnalyzer returns an Analyzer for opt; its mappings must come from
 // Modulo, LowBits or HashUnit without an error.
 func NewAnalyzer(opt Options) *Analyzer {
-	z := &Analyzer{opt: opt, banks: NewCounter(opt.Banks),
+	z := &Analyzer{opt: opt, banks: NewCounter(opt.Banks), demangled: map[string]string{},
 		rep: &Report{Banks: opt.Banks.Name, NumBanks: opt.Banks.Size, BankBytes: opt.BankBytes, Inputs: []InputReport{}}}
 	if opt.Locks != nil {
 		z.rep.Locks, z.rep.NumLocks = opt.Locks.Name, opt.Locks.Size
@@ -386,10 +488,21 @@ func (z *Analyzer) Begin(file string) {
 	z.instrIndex, z.kernelIndex = map[string]int{}, map[string]int{}
 }
 
-// end closes the input being read.
+// end closes the input being read: each instruction's share of its
+// kernel's (or its input's) excess wavefronts, then the totals.
 func (z *Analyzer) end() {
 	if z.in == nil {
 		return
+	}
+	for i := range z.in.Instrs {
+		it := &z.in.Instrs[i]
+		whole := z.in.Total.ExcessWavefronts
+		if k, ok := z.kernelIndex[it.kernel]; ok && it.kernel != "" {
+			whole = z.in.Kernels[k].ExcessWavefronts
+		}
+		if whole > 0 {
+			it.ExcessShare = float64(it.ExcessWavefronts) / float64(whole)
+		}
 	}
 	z.rep.Total.merge(z.in.Total)
 	z.rep.Inputs = append(z.rep.Inputs, *z.in)
@@ -410,32 +523,75 @@ func (z *Analyzer) input() *InputReport {
 	return z.in
 }
 
+// Describe gives the kernel, opcode, PC and source line of the
+// instruction group instr of kernel (its label), before or after its
+// first access; the first description of a group counts.
+func (z *Analyzer) Describe(instr, kernel string, info InstrInfo) {
+	it := &z.input().Instrs[z.instrAt(instr, kernel)]
+	if it.KernelID != nil {
+		return
+	}
+	dm, ok := z.demangled[info.KernelName]
+	if !ok {
+		dm = Demangle(info.KernelName)
+		z.demangled[info.KernelName] = dm
+	}
+	id, pc := info.KernelID, info.PC
+	it.KernelID, it.Kernel, it.KernelDemangled, it.Opcode, it.PC = &id, info.KernelName, dm, info.Opcode, &pc
+	if info.SourceLine > 0 {
+		it.Source, it.SourceLine = fmt.Sprintf("line %d", info.SourceLine), info.SourceLine
+	}
+	if kernel != "" {
+		k := &z.in.Kernels[z.kernelAt(kernel)]
+		if k.KernelID == nil {
+			k.KernelInfo = KernelInfo{KernelID: &id, KernelName: info.KernelName, KernelDemangled: dm}
+		}
+	}
+}
+
+// instrAt is the index of instruction group instr of kernel in the input
+// being read, added if new.
+func (z *Analyzer) instrAt(instr, kernel string) int {
+	in := z.input()
+	i, ok := z.instrIndex[instr]
+	if !ok {
+		i = len(in.Instrs)
+		z.instrIndex[instr] = i
+		in.Instrs = append(in.Instrs, InstrTotals{Instr: instr, kernel: kernel})
+	}
+	return i
+}
+
+// kernelAt is the index of kernel (a label) in the input being read,
+// added if new.
+func (z *Analyzer) kernelAt(kernel string) int {
+	in := z.input()
+	k, ok := z.kernelIndex[kernel]
+	if !ok {
+		k = len(in.Kernels)
+		z.kernelIndex[kernel] = k
+		in.Kernels = append(in.Kernels, KernelTotals{Kernel: kernel})
+	}
+	return k
+}
+
 // Add counts one access. Lock and position conflicts are counted for
 // atomics (trace.KindAtomic) and for accesses of unknown kind (lsugen
 // traces and patterns, where the lock flags say they are atomics).
 func (z *Analyzer) Add(a *trace.Access) {
 	in := z.input()
-	r := AccessResult{Instr: a.Instr, Line: a.Line, Lanes: len(a.Addrs), BankDegree: z.banks.AccessDegree(a)}
+	r := AccessResult{Instr: a.Instr, Line: a.Line, Lanes: len(a.Addrs), first: a.Phase == 0}
+	r.BankDegree, r.Ideal = z.banks.Passes(a)
 	atomic := z.locks != nil && (a.Kind == trace.KindAny || a.Kind == trace.KindAtomic)
 	if atomic {
 		r.LockDegree = z.locks.Degree(a.Addrs)
 		r.PositionDegree = z.locks.PositionDegree(a.Addrs)
 	}
-	i, ok := z.instrIndex[a.Instr]
-	if !ok {
-		i = len(in.Instrs)
-		z.instrIndex[a.Instr] = i
-		in.Instrs = append(in.Instrs, InstrTotals{Instr: a.Instr})
-	}
+	i := z.instrAt(a.Instr, a.Kernel)
 	in.Instrs[i].add(r, atomic)
+	r.SourceLine = in.Instrs[i].SourceLine
 	if a.Kernel != "" {
-		k, ok := z.kernelIndex[a.Kernel]
-		if !ok {
-			k = len(in.Kernels)
-			z.kernelIndex[a.Kernel] = k
-			in.Kernels = append(in.Kernels, KernelTotals{Kernel: a.Kernel})
-		}
-		in.Kernels[k].add(r, atomic)
+		in.Kernels[z.kernelAt(a.Kernel)].add(r, atomic)
 	}
 	in.Total.add(r, atomic)
 	if z.opt.KeepAccesses {

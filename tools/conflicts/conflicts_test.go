@@ -313,12 +313,15 @@ func TestFigure5_Paper002(t *testing.T) {
 		hashed bool
 		want   Totals
 	}{
-		{"a", false, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
-		{"a", true, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496}},
-		{"b", false, Totals{Accesses: 32, Atomics: 32, BankConflicts: 496, MaxBankDegree: 32, MaxLockDegree: 1}},
-		{"b", true, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1}},
-		{"c", false, Totals{Accesses: 32, Atomics: 32, BankConflicts: 496, MaxBankDegree: 32, LockConflicts: 112, MaxLockDegree: 8}},
-		{"c", true, Totals{Accesses: 32, Atomics: 32, BankConflicts: 124, MaxBankDegree: 8, MaxLockDegree: 1}},
+		// Each access is one request whose c words (at most 32) fit the
+		// 32 banks in one pass: 32 ideal wavefronts, and the excess
+		// wavefronts are the bank conflicts.
+		{"a", false, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496, Requests: 32, Wavefronts: 32, IdealWavefronts: 32}},
+		{"a", true, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1, PositionConflicts: 496, Requests: 32, Wavefronts: 32, IdealWavefronts: 32}},
+		{"b", false, Totals{Accesses: 32, Atomics: 32, BankConflicts: 496, MaxBankDegree: 32, MaxLockDegree: 1, Requests: 32, Wavefronts: 528, IdealWavefronts: 32, ExcessWavefronts: 496}},
+		{"b", true, Totals{Accesses: 32, Atomics: 32, MaxBankDegree: 1, MaxLockDegree: 1, Requests: 32, Wavefronts: 32, IdealWavefronts: 32}},
+		{"c", false, Totals{Accesses: 32, Atomics: 32, BankConflicts: 496, MaxBankDegree: 32, LockConflicts: 112, MaxLockDegree: 8, Requests: 32, Wavefronts: 528, IdealWavefronts: 32, ExcessWavefronts: 496}},
+		{"c", true, Totals{Accesses: 32, Atomics: 32, BankConflicts: 124, MaxBankDegree: 8, MaxLockDegree: 1, Requests: 32, Wavefronts: 156, IdealWavefronts: 32, ExcessWavefronts: 124}},
 	} {
 		i := 0
 		if tc.hashed {

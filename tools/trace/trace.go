@@ -66,6 +66,10 @@ type Access struct {
 	Addrs  []uint64
 	Kernel string // kernel the access belongs to (Accel-Sim inputs), "" otherwise
 	Kind   Kind   // what the access does: KindAny for lsugen traces and patterns
+	// Phase is the access's place among the phases of one warp
+	// instruction (Accel-Sim: accelsim.Phases): 0 starts a new request,
+	// as every access of an lsugen trace or pattern does.
+	Phase int
 }
 
 // Kind is what an access does, where the input says so.
