@@ -19,12 +19,14 @@ import (
 // Bounds on what a diagnostic echoes from the user's input (issue 18): a
 // snippet line is cut around its highlighted range, a long summary or detail
 // is cut with a note of how much was left out, and a value is shown by its
-// type and size past a few dozen characters.
+// type and size past a few dozen characters. At most maxDiagnostics
+// diagnostics are shown, the others counted.
 const (
 	maxSnippetCols = 200
 	maxSummary     = 500
 	maxDetail      = 4 << 10
 	maxValueChars  = 60
+	maxDiagnostics = 100
 )
 
 // writeDiagnostics prints diags in HCL's text layout (summary, file line,
@@ -35,17 +37,26 @@ func writeDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) 
 	// Colour only on a terminal, and never when NO_COLOR is set.
 	color := os.Getenv("NO_COLOR") == "" && isTerminal(w)
 	files := loader.Files()
+	var shown hcl.Diagnostics
 	for _, d := range diags {
-		if d == nil {
-			continue
+		if d != nil {
+			shown = append(shown, d)
 		}
+	}
+	// A file named many times, or many files, repeat their errors: the
+	// first maxDiagnostics are shown, the rest counted.
+	more := len(shown) - maxDiagnostics
+	if more > 0 {
+		shown = shown[:maxDiagnostics]
+	}
+	for _, d := range shown {
 		writeDiagnostic(w, files, d, color)
 	}
+	if more > 0 {
+		fmt.Fprintf(w, "... and %d more diagnostics\n\n", more)
+	}
 	// Then one file:line:column line per diagnostic, for editors and grep.
-	for _, d := range diags {
-		if d == nil {
-			continue
-		}
+	for _, d := range shown {
 		sev := "error"
 		if d.Severity == hcl.DiagWarning {
 			sev = "warning"
@@ -55,6 +66,9 @@ func writeDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) 
 			pos = fmt.Sprintf("%s:%d:%d", escapeText(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column)
 		}
 		fmt.Fprintf(w, "%s: %s: %s\n", pos, sev, boundText(d.Summary, maxSummary))
+	}
+	if more > 0 {
+		fmt.Fprintf(w, "... and %d more diagnostics\n", more)
 	}
 }
 

@@ -160,5 +160,8 @@ func (s *Sweep) SVG() ([]byte, error) {
 		YLabel:   "flip-flops",
 		Series:   regs,
 	})
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
 	return f.SVG(), nil
 }
