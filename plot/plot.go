@@ -28,6 +28,7 @@
 package plot
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -120,6 +121,9 @@ type Figure struct {
 // always has a few ticks of a representable step.
 const MaxValue = 1e15
 
+// ErrValue is wrapped by Err's error: a value that cannot be drawn.
+var ErrValue = errors.New("a value that cannot be drawn")
+
 // Err is why a panel was left out of the figure (a value not finite or
 // past MaxValue), or nil.
 func (f *Figure) Err() error { return f.err }
@@ -131,7 +135,7 @@ func (f *Figure) checkValue(title, what string, v float64) bool {
 		return true
 	}
 	if f.err == nil {
-		f.err = fmt.Errorf("plot %q: %s = %g: not a finite number within ±%g, cannot be drawn", title, what, v, MaxValue)
+		f.err = fmt.Errorf("plot %q: %s = %g: %w (not a finite number within ±%g)", title, what, v, ErrValue, MaxValue)
 	}
 	return false
 }
@@ -268,7 +272,7 @@ func (f *Figure) lineChartValues(c *LineChart) bool {
 			}
 			if c.LogX && !(p.X > 0) {
 				if f.err == nil {
-					f.err = fmt.Errorf("plot %q: series %q point %d: x = %g on a log axis, not positive", c.Title, s.Name, i, p.X)
+					f.err = fmt.Errorf("plot %q: series %q point %d: x = %g: %w (a log axis needs x > 0)", c.Title, s.Name, i, p.X, ErrValue)
 				}
 				return false
 			}

@@ -264,12 +264,19 @@ func (s *sweepFlags) checkMerge(fl *pflag.FlagSet, specPaths []string) error {
 	return nil
 }
 
+// maxPointErrors is how many points not computed a sweep names on
+// standard error; the report names them all.
+const maxPointErrors = 20
+
 // finishSweep prints a sweep (a table or JSON), writes its figure, and
 // fails (exit status 1) when a point failed or, from a merge, is missing
 // or malformed, after reporting everything else.
 func finishSweep(a *app, sw *sweep.Sweep, asJSON bool, svg string) error {
 	if svg != "" {
 		b, err := sw.SVG()
+		if errors.Is(err, plot.ErrValue) {
+			return badInput(fmt.Errorf("--svg: %w", err)) // a point file's value
+		}
 		if err != nil {
 			return fmt.Errorf("--svg: %w", err)
 		}
@@ -290,8 +297,12 @@ func finishSweep(a *app, sw *sweep.Sweep, asJSON bool, svg string) error {
 		}
 	}
 	bad, err := sw.Unfinished()
-	for _, p := range bad {
-		fmt.Fprintf(a.stderr, "lsugen timing: %s %s: %s\n", sweep.PointName(p.Unit, p.PeriodFO4), p.Status, sweep.OneLine(p.Reason))
+	for i, p := range bad {
+		if i == maxPointErrors {
+			fmt.Fprintf(a.stderr, "lsugen timing: ... and %d more points not computed (the report lists them all)\n", len(bad)-i)
+			break
+		}
+		fmt.Fprintf(a.stderr, "lsugen timing: %s %s: %s\n", sweep.PointName(p.Unit, p.PeriodFO4), p.Status, escapeText(sweep.OneLine(p.Reason)))
 	}
 	if err != nil {
 		return &exitError{code: 1, err: err}
