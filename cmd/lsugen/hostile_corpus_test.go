@@ -68,6 +68,7 @@ type hostileCase struct {
 	stderr   []string // each must occur; "re:" starts a regular expression
 	stdout   []string
 	noStderr []string // must not occur
+	noStdout []string // must not occur
 	maxErr   int      // stderr at most this many bytes (0: no bound)
 	outputs  []string // patterns (path.Match) of files the run may create or replace
 	full     bool     // standard output fails every write, as /dev/full
@@ -1007,6 +1008,11 @@ func replayOnce(t *testing.T, c hostileCase, specsDir string, last bool) bool {
 			t.Errorf("%s: stderr holds %q%s", where, w, show())
 		}
 	}
+	for _, w := range c.noStdout {
+		if strings.Contains(stdout, w) {
+			t.Errorf("%s: stdout holds %q%s", where, w, show())
+		}
+	}
 	if c.maxErr > 0 && len(stderr) > c.maxErr {
 		t.Errorf("%s: %d bytes on stderr, want at most %d", where, len(stderr), c.maxErr)
 	}
@@ -1431,6 +1437,41 @@ func issue30Cases() []hostileCase {
 			setup: []hcEntry{hcDir("core"), gapiFile("[" + strings.Join(hcNames("n", 1000), ".hcl, ") + ".hcl]")},
 			args:  []string{"fusesoc-gen", "-o", "out", "g.yml"}, code: 2,
 			stderr: []string{"n0.hcl:1:1: error: Failed to read spec file", "... and 900 more diagnostics"}, maxErr: 120 << 10,
+		},
+	)
+
+	// Terminal escapes in a manifest, a point file and a directory name:
+	// escaped in the table, on standard error and in error messages.
+	esc := "ESC/OSC sequences and invalid UTF-8 in sweep manifests and merge reasons reach the terminal raw"
+	raw := []string{"\x1b", "\u009b", "\a"}
+	add(
+		hostileCase{
+			name: "timing sweep-merge of a manifest with escapes", cat: "file", finding: esc,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", strings.Replace(hcManifest([]string{"h"}, "20"), `"kind": "hash"`, `"kind": "ha\u001b[2J\u009b31msh\u0007"`, 1))},
+			args:  []string{"timing", "sweep-merge", "d"}, code: 1,
+			stdout: []string{`ha\x1b[2J\u009b31msh\x07`}, stderr: []string{"h@20 missing"},
+			noStdout: raw, noStderr: raw,
+		},
+		hostileCase{
+			name: "timing sweep-merge of a point with escapes", cat: "file", finding: esc,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")),
+				hcFile("d/h@20.json", strings.Replace(hcPointFile("80.5"), `"version": "`, `"version": "\u001b]0;owned\u0007`, 1))},
+			args: []string{"timing", "sweep-merge", "d"}, code: 1,
+			stdout: []string{`MALFORMED: d/h@20.json: written by lsugen \x1b]0;owned\x07`}, stderr: []string{`written by lsugen \x1b]0;owned\x07`},
+			noStdout: raw, noStderr: raw,
+		},
+		hostileCase{
+			name: "timing sweep-merge of a failed point's reason with escapes", cat: "file", finding: esc,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")),
+				hcFile("d/h@20.json", strings.Replace(hcPointFile("80.5"), `"status": "ok"`, `"status": "failed", "reason": "\u001b]52;c;cm0gLXJm\u0007"`, 1))},
+			args: []string{"timing", "sweep-merge", "d"}, code: 1,
+			stdout: []string{`FAILED: \x1b]52;c;cm0gLXJm\x07`}, stderr: []string{`h@20 failed: \x1b]52;c;cm0gLXJm\x07`},
+			noStdout: raw, noStderr: raw,
+		},
+		hostileCase{
+			name: "timing sweep-merge of a directory named with escapes", cat: "file", finding: esc,
+			args: []string{"timing", "sweep-merge", "d\x1b[31m\xff"}, code: 2,
+			stderr: []string{`d\x1b[31m\xff: no sweep.json`}, noStderr: raw,
 		},
 	)
 	return cs

@@ -302,7 +302,7 @@ func finishSweep(a *app, sw *sweep.Sweep, asJSON bool, svg string) error {
 			fmt.Fprintf(a.stderr, "lsugen timing: ... and %d more points not computed (the report lists them all)\n", len(bad)-i)
 			break
 		}
-		fmt.Fprintf(a.stderr, "lsugen timing: %s %s: %s\n", sweep.PointName(p.Unit, p.PeriodFO4), p.Status, escapeText(sweep.OneLine(p.Reason)))
+		fmt.Fprintf(a.stderr, "lsugen timing: %s %s: %s\n", sweep.PointName(p.Unit, p.PeriodFO4), p.Status, sweep.OneLine(p.Reason))
 	}
 	if err != nil {
 		return &exitError{code: 1, err: err}
