@@ -43,7 +43,8 @@ function (and for mod its index, for rap its permuted address), for
 hashing in software (docs/software-hash.md); configurable hash units have
 no constant function and are named on standard error as skipped. Nothing
 is written unless every unit generates, no two outputs share a name (units
-foo and foo_gates, or foo and foo_synth with --fusesoc, are refused) and
+foo and foo_gates, or foo and foo_synth with --fusesoc, are refused, and so
+are Foo and foo: one file on a case-insensitive disk) and
 every existing output is a regular file (a link, directory, FIFO or device
 is refused, not replaced); each file is written to a temporary beside it
 and renamed into place, and an interrupt removes the temporaries. Only DIR
