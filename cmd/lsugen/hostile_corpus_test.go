@@ -1289,6 +1289,12 @@ func issue30Cases() []hostileCase {
 			stderr: []string{"would replace the result file of a point"},
 		},
 		hostileCase{
+			name: "timing sweep --svg onto a spec", cat: "file", finding: lost,
+			setup: []hcEntry{hcFile("s.hcl", spec)},
+			args:  []string{"timing", "sweep", "--svg", "s.hcl", "20:24:4", "s.hcl"}, code: 2,
+			stderr: []string{"--svg s.hcl would replace the input s.hcl"},
+		},
+		hostileCase{
 			name: "timing sweep-merge --svg onto the manifest", cat: "file", finding: lost,
 			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")), hcFile("d/h@20.json", hcPointFile("80.5"))},
 			args:  []string{"timing", "sweep-merge", "--svg", "d/sweep.json", "d"}, code: 2,

@@ -106,6 +106,9 @@ func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, spe
 		if err := checkOutputFile(svg); err != nil {
 			return badInput(fmt.Errorf("--svg: %w", err))
 		}
+		if err := checkNotReplacing("--svg", svg, "the input", append(sweepInputs(fl), specPaths...)...); err != nil {
+			return err
+		}
 	}
 	switch {
 	case s.merge != "":
