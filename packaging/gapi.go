@@ -25,6 +25,13 @@ type GAPI struct {
 	Parameters map[string]any
 }
 
+// Bounds of a GAPI file: its size (FuseSoC writes a few hundred bytes)
+// and the spec files it names.
+const (
+	MaxGAPIBytes = 1 << 20
+	MaxGAPISpecs = 1024
+)
+
 // ParseGAPI reads a GAPI file. It requires `gapi: "1.0"`, the only version
 // FuseSoC defines, and checks the types of files_root, vlnv and
 // parameters; other top-level keys are ignored, as a generator should.

@@ -28,6 +28,7 @@
 package plot
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -110,8 +111,33 @@ func TextWidth(s string, size float64) float64 {
 
 // Figure is an SVG document of panels stacked top to bottom.
 type Figure struct {
-	b strings.Builder
-	y float64 // top of the next panel
+	b   strings.Builder
+	y   float64 // top of the next panel
+	err error   // the first panel refused (Err)
+}
+
+// MaxValue bounds the magnitude of every value drawn: past it (or not a
+// finite number) a panel is not drawn and Err says why, so that an axis
+// always has a few ticks of a representable step.
+const MaxValue = 1e15
+
+// ErrValue is wrapped by Err's error: a value that cannot be drawn.
+var ErrValue = errors.New("a value that cannot be drawn")
+
+// Err is why a panel was left out of the figure (a value not finite or
+// past MaxValue), or nil.
+func (f *Figure) Err() error { return f.err }
+
+// checkValue records, for the first bad value of the figure, why the panel
+// title is left out; what names the value.
+func (f *Figure) checkValue(title, what string, v float64) bool {
+	if !math.IsNaN(v) && math.Abs(v) <= MaxValue {
+		return true
+	}
+	if f.err == nil {
+		f.err = fmt.Errorf("plot %q: %s = %g: %w (not a finite number within ±%g)", title, what, v, ErrValue, MaxValue)
+	}
+	return false
 }
 
 // NewFigure starts a figure.
@@ -224,6 +250,42 @@ func niceStep(span float64, n int) float64 {
 	return 10 * p
 }
 
+// tickCount is the index of the last tick of an axis from 0 to end in
+// steps of step (about 10 for niceStep's steps), at most 100 whatever
+// end and step are, so that no value can make an axis loop.
+func tickCount(end, step float64) int {
+	n := math.Floor(end/step + 0.5)
+	if !(n >= 0) {
+		return -1
+	}
+	return int(min(n, 100))
+}
+
+// lineChartValues checks every value of c (f.checkValue), and each x > 0
+// on a log axis.
+func (f *Figure) lineChartValues(c *LineChart) bool {
+	for _, s := range c.Series {
+		for i, p := range s.Points {
+			if !f.checkValue(c.Title, fmt.Sprintf("series %q point %d: x", s.Name, i), p.X) ||
+				!f.checkValue(c.Title, fmt.Sprintf("series %q point %d: y", s.Name, i), p.Y) {
+				return false
+			}
+			if c.LogX && !(p.X > 0) {
+				if f.err == nil {
+					f.err = fmt.Errorf("plot %q: series %q point %d: x = %g: %w (a log axis needs x > 0)", c.Title, s.Name, i, p.X, ErrValue)
+				}
+				return false
+			}
+		}
+	}
+	for i, l := range c.HLines {
+		if !f.checkValue(c.Title, fmt.Sprintf("line %d", i), l.Value) {
+			return false
+		}
+	}
+	return true
+}
+
 // Vertical extent of a line of text about its baseline, in ems (as
 // plot/svgcheck measures it).
 const (
@@ -239,6 +301,9 @@ func (f *Figure) LineChart(c *LineChart) {
 		labelGap  = fontSize + 3
 		legendRow = 20.0
 	)
+	if !f.lineChartValues(c) {
+		return
+	}
 	top := f.heading(c.Title, c.Subtitle) + 10
 	y0, y1 := top+plotH, top // y0: bottom of the plot area
 
@@ -263,7 +328,7 @@ func (f *Figure) LineChart(c *LineChart) {
 	}
 	var yticks []float64
 	tickW := 0.0
-	for i := 0; float64(i)*step <= ytop+step/2; i++ {
+	for i := 0; i <= tickCount(ytop, step); i++ {
 		v := float64(i) * step
 		yticks = append(yticks, v)
 		tickW = max(tickW, TextWidth(label(v), fontSize))
@@ -387,6 +452,16 @@ func (f *Figure) Bar(b *Bar) {
 		keyH = 20.0
 		tier = fontSize + 3
 	)
+	for i, s := range b.Segments {
+		if !f.checkValue(b.Title, fmt.Sprintf("segment %d's width", i), s.Width) {
+			return
+		}
+	}
+	for i, m := range b.Marks {
+		if !f.checkValue(b.Title, fmt.Sprintf("mark %d", i), m.Value) {
+			return
+		}
+	}
 	x0, x1 := margin+4, width-margin-12
 	head := f.heading(b.Title, b.Subtitle)
 	total := 0.0
@@ -501,7 +576,7 @@ func (f *Figure) Bar(b *Bar) {
 	ay := top + barH + 8
 	f.printf(`<line class="axis" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333"/>`, num(x0), num(ay), num(x1), num(ay))
 	lastRight := math.Inf(-1)
-	for i := 0; float64(i)*step <= end+step/2; i++ {
+	for i := 0; i <= tickCount(end, step); i++ {
 		v := float64(i) * step
 		x := px(v)
 		f.printf(`<line class="tick" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333"/>`, num(x), num(ay), num(x), num(ay+5))

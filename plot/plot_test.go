@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -267,4 +268,60 @@ func num2(s string) float64 {
 	var v float64
 	fmt.Sscan(s, &v)
 	return v
+}
+
+// TestFigure_ValuesPastMaxValue: a value that is not finite or past
+// MaxValue leaves its panel out and sets Err (the axis of an area of
+// 1.7e308 looped until memory ran out); MaxValue itself is drawn.
+func TestFigure_ValuesPastMaxValue(t *testing.T) {
+	for _, v := range []float64{1.7e308, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), -2 * MaxValue} {
+		for name, draw := range map[string]func(f *Figure){
+			"y": func(f *Figure) {
+				f.LineChart(&LineChart{Title: "t", Series: []Series{{Name: "s", Points: []Point{{X: 1, Y: 2}, {X: 2, Y: v}}}}})
+			},
+			"x": func(f *Figure) {
+				f.LineChart(&LineChart{Title: "t", Series: []Series{{Name: "s", Points: []Point{{X: v, Y: 2}}}}})
+			},
+			"hline": func(f *Figure) { f.LineChart(&LineChart{Title: "t", HLines: []Line{{Value: v, Label: "l"}}}) },
+			"width": func(f *Figure) { f.Bar(&Bar{Title: "t", Segments: []Segment{{Width: v, Label: "a", Key: "a"}}}) },
+			"mark": func(f *Figure) {
+				f.Bar(&Bar{Title: "t", Segments: []Segment{{Width: 1, Key: "a"}}, Marks: []Line{{Value: v, Label: "m"}}})
+			},
+		} {
+			f := NewFigure()
+			draw(f)
+			if err := f.Err(); !errors.Is(err, ErrValue) {
+				t.Errorf("%s = %g: Err() = %v, want ErrValue", name, v, err)
+			}
+			if strings.Contains(string(f.SVG()), "tick") {
+				t.Errorf("%s = %g: the panel was drawn", name, v)
+			}
+		}
+	}
+	f := NewFigure()
+	f.LineChart(&LineChart{Title: "t", Series: []Series{{Name: "s", Points: []Point{{X: 1, Y: MaxValue}, {X: 2, Y: 1}}}}})
+	f.Bar(&Bar{Title: "b", Segments: []Segment{{Width: MaxValue, Key: "a"}}})
+	if err := f.Err(); err != nil {
+		t.Fatalf("MaxValue: %v", err)
+	}
+	if n := strings.Count(string(f.SVG()), `class="tick-label"`); n < 4 || n > 30 {
+		t.Errorf("MaxValue: %d tick labels", n)
+	}
+	f = NewFigure()
+	f.LineChart(&LineChart{Title: "t", LogX: true, Series: []Series{{Name: "s", Points: []Point{{X: 0, Y: 1}}}}})
+	if err := f.Err(); !errors.Is(err, ErrValue) {
+		t.Errorf("x = 0 on a log axis: Err() = %v", err)
+	}
+}
+
+// TestTickCount_Bounded: no end or step gives more than 101 ticks.
+func TestTickCount_Bounded(t *testing.T) {
+	for _, c := range [][2]float64{{math.Inf(1), 1}, {1e300, 1e-300}, {math.NaN(), 1}, {1, 0}, {-5, 1}, {10, 1}} {
+		if n := tickCount(c[0], c[1]); n > 100 {
+			t.Errorf("tickCount(%g, %g) = %d", c[0], c[1], n)
+		}
+	}
+	if n := tickCount(10, 1); n != 10 {
+		t.Errorf("tickCount(10, 1) = %d, want 10", n)
+	}
 }

@@ -13,18 +13,21 @@ import (
 	wordwrap "github.com/mitchellh/go-wordwrap"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/lsugen/lsugen/internal/termtext"
 	"github.com/lsugen/lsugen/specs"
 )
 
 // Bounds on what a diagnostic echoes from the user's input (issue 18): a
 // snippet line is cut around its highlighted range, a long summary or detail
 // is cut with a note of how much was left out, and a value is shown by its
-// type and size past a few dozen characters.
+// type and size past a few dozen characters. At most maxDiagnostics
+// diagnostics are shown, the others counted.
 const (
 	maxSnippetCols = 200
 	maxSummary     = 500
 	maxDetail      = 4 << 10
 	maxValueChars  = 60
+	maxDiagnostics = 100
 )
 
 // writeDiagnostics prints diags in HCL's text layout (summary, file line,
@@ -35,17 +38,26 @@ func writeDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) 
 	// Colour only on a terminal, and never when NO_COLOR is set.
 	color := os.Getenv("NO_COLOR") == "" && isTerminal(w)
 	files := loader.Files()
+	var shown hcl.Diagnostics
 	for _, d := range diags {
-		if d == nil {
-			continue
+		if d != nil {
+			shown = append(shown, d)
 		}
+	}
+	// A file named many times, or many files, repeat their errors: the
+	// first maxDiagnostics are shown, the rest counted.
+	more := len(shown) - maxDiagnostics
+	if more > 0 {
+		shown = shown[:maxDiagnostics]
+	}
+	for _, d := range shown {
 		writeDiagnostic(w, files, d, color)
 	}
+	if more > 0 {
+		fmt.Fprintf(w, "... and %d more diagnostics\n\n", more)
+	}
 	// Then one file:line:column line per diagnostic, for editors and grep.
-	for _, d := range diags {
-		if d == nil {
-			continue
-		}
+	for _, d := range shown {
 		sev := "error"
 		if d.Severity == hcl.DiagWarning {
 			sev = "warning"
@@ -55,6 +67,9 @@ func writeDiagnostics(w io.Writer, loader *specs.Loader, diags hcl.Diagnostics) 
 			pos = fmt.Sprintf("%s:%d:%d", escapeText(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column)
 		}
 		fmt.Fprintf(w, "%s: %s: %s\n", pos, sev, boundText(d.Summary, maxSummary))
+	}
+	if more > 0 {
+		fmt.Fprintf(w, "... and %d more diagnostics\n", more)
 	}
 }
 
@@ -212,70 +227,7 @@ func boundText(s string, max int) string {
 
 // escapeText escapes control characters other than newline and tab, and
 // invalid UTF-8, so that text from the input cannot drive the terminal.
-func escapeText(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || (r != '\n' && needsEscape(r)) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, p := range escapePieces([]byte(s), true) {
-		b.WriteString(p.s)
-	}
-	return b.String()
-}
-
-// needsEscape reports whether a rune must not reach the terminal as is: C0
-// and C1 controls and DEL (tab excepted), and the bidirectional overrides
-// that reorder what the reader sees.
-func needsEscape(r rune) bool {
-	switch {
-	case r == '\t':
-		return false
-	case r < 0x20, r >= 0x7f && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
-		return true
-	}
-	return false
-}
-
-// piece is one rune of a source line as shown: off is its byte offset in
-// the source, s its (possibly escaped) rendering.
-type piece struct {
-	off int
-	s   string
-}
-
-// escapePieces splits src into runes, escaping those that need it. When
-// keepNewline is set, '\n' is kept as is.
-func escapePieces(src []byte, keepNewline bool) []piece {
-	out := make([]piece, 0, len(src))
-	for i := 0; i < len(src); {
-		r, n := utf8.DecodeRune(src[i:])
-		var s string
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			s = fmt.Sprintf(`\x%02x`, src[i])
-		case r == '\n' && keepNewline:
-			s = "\n"
-		case needsEscape(r) && r < 0x80:
-			s = fmt.Sprintf(`\x%02x`, r)
-		case needsEscape(r):
-			s = fmt.Sprintf(`\u%04x`, r)
-		default:
-			s = string(src[i : i+n])
-		}
-		out = append(out, piece{off: i, s: s})
-		i += n
-	}
-	return out
-}
+func escapeText(s string) string { return termtext.Escape(s) }
 
 // snippetFile builds the source HCL's writer shows for diagnostic c: the
 // lines its snippet covers, escaped and cut to maxSnippetCols columns around
@@ -311,7 +263,7 @@ func snippetFile(f *hcl.File, c *hcl.Diagnostic) *hcl.File {
 		}
 		text := src[start:end]
 		text = bytes.TrimSuffix(text, []byte{'\r'})
-		pieces := escapePieces(text, false)
+		pieces := termtext.Pieces(text, false)
 		a, b := window(pieces, hlStart-start, hlEnd-start)
 		newStart := out.Len()
 		newOff := make([]int, 0, b-a+1)
@@ -320,7 +272,7 @@ func snippetFile(f *hcl.File, c *hcl.Diagnostic) *hcl.File {
 		}
 		for _, p := range pieces[a:b] {
 			newOff = append(newOff, out.Len())
-			out.WriteString(p.s)
+			out.WriteString(p.S)
 		}
 		if b < len(pieces) {
 			out.WriteString("…")
@@ -331,13 +283,13 @@ func snippetFile(f *hcl.File, c *hcl.Diagnostic) *hcl.File {
 		lineStarts = append(lineStarts, start)
 		lineMaps = append(lineMaps, func(old int) int {
 			rel := old - lineStart
-			if a < len(ps) && rel < ps[a].off || rel <= 0 {
+			if a < len(ps) && rel < ps[a].Off || rel <= 0 {
 				return newStart
 			}
-			if b < len(ps) && rel >= ps[b].off || b == a || rel >= textLen {
+			if b < len(ps) && rel >= ps[b].Off || b == a || rel >= textLen {
 				return newEnd
 			}
-			i := sort.Search(b-a, func(i int) bool { return ps[a+i].off > rel }) - 1
+			i := sort.Search(b-a, func(i int) bool { return ps[a+i].Off > rel }) - 1
 			if i < 0 {
 				return newStart
 			}
@@ -390,10 +342,10 @@ func (n contextNav) ContextString(int) string { return escapeText(n.nav.ContextS
 // window picks the pieces [a, b) of a line to show: all of them when the
 // line fits in maxSnippetCols columns, else a window around the highlighted
 // byte range [hlStart, hlEnd) (relative to the line).
-func window(pieces []piece, hlStart, hlEnd int) (a, b int) {
+func window(pieces []termtext.Piece, hlStart, hlEnd int) (a, b int) {
 	width := 0
 	for _, p := range pieces {
-		width += utf8.RuneCountInString(p.s)
+		width += utf8.RuneCountInString(p.S)
 		if width > maxSnippetCols {
 			break
 		}
@@ -401,28 +353,28 @@ func window(pieces []piece, hlStart, hlEnd int) (a, b int) {
 	if width <= maxSnippetCols {
 		return 0, len(pieces)
 	}
-	hs := sort.Search(len(pieces), func(i int) bool { return pieces[i].off >= hlStart })
-	he := sort.Search(len(pieces), func(i int) bool { return pieces[i].off >= hlEnd })
+	hs := sort.Search(len(pieces), func(i int) bool { return pieces[i].Off >= hlStart })
+	he := sort.Search(len(pieces), func(i int) bool { return pieces[i].Off >= hlEnd })
 	budget := maxSnippetCols - 2 // room for the two ellipses
 	hw := 0
 	for i := hs; i < he && hw < budget; i++ {
-		hw += utf8.RuneCountInString(pieces[i].s)
+		hw += utf8.RuneCountInString(pieces[i].S)
 	}
 	left := max(20, (budget-hw)/2)
 	a, used := hs, 0
-	for a > 0 && used+utf8.RuneCountInString(pieces[a-1].s) <= left {
+	for a > 0 && used+utf8.RuneCountInString(pieces[a-1].S) <= left {
 		a--
-		used += utf8.RuneCountInString(pieces[a].s)
+		used += utf8.RuneCountInString(pieces[a].S)
 	}
 	b = a
 	used = 0
-	for b < len(pieces) && used+utf8.RuneCountInString(pieces[b].s) <= budget {
-		used += utf8.RuneCountInString(pieces[b].s)
+	for b < len(pieces) && used+utf8.RuneCountInString(pieces[b].S) <= budget {
+		used += utf8.RuneCountInString(pieces[b].S)
 		b++
 	}
-	for a > 0 && used+utf8.RuneCountInString(pieces[a-1].s) <= budget {
+	for a > 0 && used+utf8.RuneCountInString(pieces[a-1].S) <= budget {
 		a--
-		used += utf8.RuneCountInString(pieces[a].s)
+		used += utf8.RuneCountInString(pieces[a].S)
 	}
 	return a, b
 }

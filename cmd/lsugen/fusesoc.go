@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/internal/inputfile"
 	"github.com/lsugen/lsugen/packaging"
 )
 
@@ -62,7 +64,7 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 	bad := func(format string, args ...any) error {
 		return badInput(fmt.Errorf("%s: "+format, append([]any{gapiPath}, args...)...))
 	}
-	b, err := os.ReadFile(gapiPath)
+	b, err := inputfile.Read(gapiPath, packaging.MaxGAPIBytes)
 	if err != nil {
 		return badInput(err)
 	}
@@ -182,12 +184,24 @@ func gapiSpecUnit(g *packaging.GAPI) (paths []string, unit string, err error) {
 	if len(paths) == 0 {
 		return nil, "", fmt.Errorf("parameters: spec is an empty list")
 	}
+	if len(paths) > packaging.MaxGAPISpecs {
+		return nil, "", fmt.Errorf("parameters: spec names %d files, more than %d", len(paths), packaging.MaxGAPISpecs)
+	}
+	seen := map[string]int{}
 	for i, p := range paths {
 		if p == "" {
 			return nil, "", fmt.Errorf("parameters: spec: empty file name")
 		}
 		if paths[i], err = g.SpecPath(p); err != nil {
 			return nil, "", fmt.Errorf("parameters: %w", err)
+		}
+		if j, dup := seen[paths[i]]; dup {
+			return nil, "", fmt.Errorf("parameters: spec[%d]: %s names the file of spec[%d] again", i, strconv.Quote(p), j)
+		}
+		seen[paths[i]] = i
+		// Only a regular file: a FIFO would block the open of the loader.
+		if fi, err := os.Stat(paths[i]); err == nil && !fi.Mode().IsRegular() {
+			return nil, "", fmt.Errorf("parameters: spec %s is %s, not a regular file", strconv.Quote(p), inputfile.Kind(fi.Mode()))
 		}
 	}
 	switch u := g.Parameters["unit"].(type) {

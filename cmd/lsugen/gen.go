@@ -43,7 +43,8 @@ function (and for mod its index, for rap its permuted address), for
 hashing in software (docs/software-hash.md); configurable hash units have
 no constant function and are named on standard error as skipped. Nothing
 is written unless every unit generates, no two outputs share a name (units
-foo and foo_gates, or foo and foo_synth with --fusesoc, are refused) and
+foo and foo_gates, or foo and foo_synth with --fusesoc, are refused, and so
+are Foo and foo: one file on a case-insensitive disk) and
 every existing output is a regular file (a link, directory, FIFO or device
 is refused, not replaced); each file is written to a temporary beside it
 and renamed into place, and an interrupt removes the temporaries. Only DIR
@@ -200,14 +201,23 @@ func unitFiles(units []unit, dir string, fusesoc, tb bool, vlnv func(unit) strin
 // named write the packaging files (fusesoc), testbench and vectors (tb)
 // and, for a constant hash unit, a C header (cHeaders).
 func checkOutputNames(units []unit, dir string, fusesoc, tb, cHeaders bool, lib *packaging.Library) error {
-	type owner struct{ who, what string }
+	type owner struct{ name, who, what string }
+	// Keyed by the name in lower case: names that differ only in case
+	// are one file on a case-insensitive disk (macOS, Windows), and the
+	// C headers' include guards and macros are the name in upper case.
 	owners := map[string]owner{}
 	claim := func(name, who, what string) error {
-		if o, dup := owners[name]; dup && o.who != who {
+		key := strings.ToLower(name)
+		o, dup := owners[key]
+		switch {
+		case dup && o.who != who && o.name == name:
 			return badInput(fmt.Errorf("two generated files are named %s (in %s), the %s of %s and the %s of %s: rename one of the units (nothing written)",
 				name, dir, o.what, o.who, what, who))
+		case dup && o.who != who:
+			return badInput(fmt.Errorf("two generated files, %s and %s (in %s), differ only in case, the %s of %s and the %s of %s: on a case-insensitive disk one replaces the other, and C headers would share include guards and macros; rename one of the units (nothing written)",
+				o.name, name, dir, o.what, o.who, what, who))
 		}
-		owners[name] = owner{who, what}
+		owners[key] = owner{name, who, what}
 		return nil
 	}
 	unitName := func(u unit) string { return fmt.Sprintf("unit %s (%s)", u.Design.Name, source(u.Spec)) }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/internal/testenv"
 	"io/fs"
 	"os"
@@ -67,6 +68,7 @@ type hostileCase struct {
 	stderr   []string // each must occur; "re:" starts a regular expression
 	stdout   []string
 	noStderr []string // must not occur
+	noStdout []string // must not occur
 	maxErr   int      // stderr at most this many bytes (0: no bound)
 	outputs  []string // patterns (path.Match) of files the run may create or replace
 	full     bool     // standard output fails every write, as /dev/full
@@ -785,6 +787,7 @@ func hostileCases() []hostileCase {
 		}
 		add(c)
 	}
+	add(issue30Cases()...)
 	return cs
 }
 
@@ -1005,6 +1008,11 @@ func replayOnce(t *testing.T, c hostileCase, specsDir string, last bool) bool {
 			t.Errorf("%s: stderr holds %q%s", where, w, show())
 		}
 	}
+	for _, w := range c.noStdout {
+		if strings.Contains(stdout, w) {
+			t.Errorf("%s: stdout holds %q%s", where, w, show())
+		}
+	}
 	if c.maxErr > 0 && len(stderr) > c.maxErr {
 		t.Errorf("%s: %d bytes on stderr, want at most %d", where, len(stderr), c.maxErr)
 	}
@@ -1200,4 +1208,286 @@ func hcStatus(t *testing.T, err error) int {
 		t.Fatal(err)
 		return 0
 	}
+}
+
+// --- Issue 30's hostile-input findings (item 5).
+
+// hcSweepModel is the timing model of hcManifest and hcPointFile: any
+// model will do, the same in both.
+const hcSweepModel = `{"mode": "sized", "driver_size": 1, "output_load": 1, "setup_fo4": 1}`
+
+// hcManifest is a sweep manifest of units at periods, each unit's design
+// digest "x" (as hcPointFile's), written by this lsugen.
+func hcManifest(units []string, periods string) string {
+	var us []string
+	for _, u := range units {
+		us = append(us, fmt.Sprintf(`{"name": %q, "kind": "hash", "variant": "fixed_xor", "design_sha256": "x"}`, u))
+	}
+	return fmt.Sprintf(`{"version": %q, "model": %s, "periods_fo4": [%s], "units": [%s]}`, gen.Version, hcSweepModel, periods, strings.Join(us, ", "))
+}
+
+// hcPointFile is the result of unit h at 20 FO4 with area area.
+func hcPointFile(area string) string {
+	return fmt.Sprintf(`{"version": %q, "model": %s, "design_sha256": "x", "unit": "h", "kind": "hash", "variant": "fixed_xor", "period_fo4": 20,
+  "status": "ok", "latency_cycles": 1, "registers": 6, "area_ge": %s, "worst_stage_fo4": 3.6, "stage_fo4": [3.6]}`, gen.Version, hcSweepModel, area)
+}
+
+func issue30Cases() []hostileCase {
+	var cs []hostileCase
+	add := func(c ...hostileCase) { cs = append(cs, c...) }
+	spec, behaves := hcGoodHash, "behaves"
+	sweepOut := []string{"jobs.txt", "out", "out/sweep.json"}
+
+	// A job line is read a line at a time: a newline in any word would
+	// end the job and run the rest as a command.
+	inject := "a spec file name containing a newline, passed to `timing --sweep-clock --job-list`, becomes a second line of the job list, and GNU parallel runs it"
+	for _, c := range []struct{ name, file string }{
+		{"a newline", "a\ntouch INJECTED; echo 'x.hcl"},
+		{"a carriage return", "a\rb.hcl"},
+	} {
+		add(hostileCase{
+			name: "timing --job-list of a spec named with " + c.name, cat: "file", finding: inject,
+			setup: []hcEntry{hcFile(c.file, spec)},
+			args:  []string{"timing", "--sweep-clock", "20:24:4", "--job-list", "jobs.txt", "--out-dir", "out", c.file}, code: 2,
+			stderr: []string{"--job-list: the spec file name", "holds the control character", "nothing written"},
+		})
+	}
+	add(
+		hostileCase{
+			name: "timing --job-list of a spec named with a quote, $() and ;", cat: "file", finding: inject,
+			setup: []hcEntry{hcFile("a'b$(touch INJECTED);c.hcl", spec)},
+			args:  []string{"timing", "sweep", "--job-list", "jobs.txt", "--out-dir", "out", "20:24:4", "a'b$(touch INJECTED);c.hcl"}, code: 0,
+			stdout: []string{"wrote jobs.txt: 2 jobs"}, outputs: sweepOut,
+		},
+		hostileCase{
+			name: "timing --job-list --job-command with a newline", cat: "flag", finding: inject,
+			setup: []hcEntry{hcFile("s.hcl", spec)},
+			args:  []string{"timing", "sweep", "--job-list", "jobs.txt", "--out-dir", "out", "--job-command", "lsugen\ntouch INJECTED", "20:24:4", "s.hcl"}, code: 2,
+			stderr: []string{"--job-command", "control character"},
+		},
+	)
+
+	// An output that would replace the manifest or an input.
+	lost := "`--job-list DIR/sweep.json --out-dir DIR` replaces the manifest and exits 0"
+	add(
+		hostileCase{
+			name: "timing --job-list onto the sweep's manifest", cat: "file", finding: lost,
+			setup: []hcEntry{hcFile("s.hcl", spec), hcDir("out"), hcFile("out/sweep.json", "an earlier manifest\n")},
+			args:  []string{"timing", "--sweep-clock", "20:24:4", "--job-list", "out/sweep.json", "--out-dir", "out", "s.hcl"}, code: 2,
+			stderr: []string{"--job-list out/sweep.json would replace the sweep's manifest", "nothing written"},
+		},
+		hostileCase{
+			name: "timing --job-list onto a spec", cat: "file", finding: lost,
+			setup: []hcEntry{hcFile("s.hcl", spec)},
+			args:  []string{"timing", "sweep", "--job-list", "./s.hcl", "--out-dir", "out", "20:24:4", "s.hcl"}, code: 2,
+			stderr: []string{"--job-list ./s.hcl would replace the input s.hcl"},
+		},
+		hostileCase{
+			name: "timing --job-list onto a point's result file", cat: "file", finding: lost,
+			setup: []hcEntry{hcFile("s.hcl", spec), hcDir("out")},
+			args:  []string{"timing", "sweep", "--job-list", "out/h@24.json", "--out-dir", "out", "20:24:4", "s.hcl"}, code: 2,
+			stderr: []string{"would replace the result file of a point"},
+		},
+		hostileCase{
+			name: "timing sweep --svg onto a spec", cat: "file", finding: lost,
+			setup: []hcEntry{hcFile("s.hcl", spec)},
+			args:  []string{"timing", "sweep", "--svg", "s.hcl", "20:24:4", "s.hcl"}, code: 2,
+			stderr: []string{"--svg s.hcl would replace the input s.hcl"},
+		},
+		hostileCase{
+			name: "timing sweep-merge --svg onto the manifest", cat: "file", finding: lost,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")), hcFile("d/h@20.json", hcPointFile("80.5"))},
+			args:  []string{"timing", "sweep-merge", "--svg", "d/sweep.json", "d"}, code: 2,
+			stderr: []string{"--svg d/sweep.json would replace the sweep's manifest"},
+		},
+		hostileCase{
+			name: "timing sweep-merge --svg onto a point", cat: "file", finding: lost,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")), hcFile("d/h@20.json", hcPointFile("80.5"))},
+			args:  []string{"timing", "--sweep-merge", "d", "--svg", "d/h@20.json"}, code: 2,
+			stderr: []string{"would replace the result file of a point"},
+		},
+		hostileCase{
+			name: "timing sweep-merge --svg beside the points", cat: "file", finding: behaves,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")), hcFile("d/h@20.json", hcPointFile("80.5"))},
+			args:  []string{"timing", "sweep-merge", "--svg", "d/sweep.svg", "d"}, code: 0,
+			stdout: []string{"wrote d/sweep.svg"}, outputs: []string{"d/sweep.svg"},
+		},
+	)
+
+	// Units whose names differ only in case.
+	add(hostileCase{
+		name: "gen --c of units Foo and foo", cat: "file",
+		finding: "`gen --c` of units `Foo` and `foo` writes two headers with one include guard (on a case-insensitive disk one vanishes)",
+		setup:   []hcEntry{hcFile("s.hcl", hcBlock("hash", "Foo", `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5")+hcBlock("hash", "foo", `function = "fixed_xor"`, "addr_bits = 10", "bank_bits = 5"))},
+		args:    []string{"gen", "--c", "-o", "out", "s.hcl"}, code: 2,
+		stderr: []string{"differ only in case", "unit Foo (s.hcl:1)", "unit foo (s.hcl:6)", "nothing written"},
+	})
+
+	// A point's area past what an axis can draw: the SVG axis looped
+	// until out of memory (under a 1 GiB address-space limit here).
+	area := "an area of 1.7e308 loops the SVG axis until out of memory"
+	add(hostileCase{
+		name: "timing sweep-merge --svg of an area of 1.7e308", cat: "memory", finding: area,
+		setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")), hcFile("d/h@20.json", hcPointFile("1.7e308"))},
+		args:  []string{"timing", "sweep-merge", "--svg", "f.svg", "d"}, code: 2,
+		child:  &hcChild{asExtra: 1 << 30},
+		stderr: []string{"--svg: plot", "y = 1.7e+308", "cannot be drawn"},
+	})
+
+	// The manifest and point files of a merge: regular files only, within
+	// their limits.
+	merge := "`--sweep-merge` reading a point file or manifest that is `/dev/zero`, `/dev/urandom`, 300 MB of whitespace, or a 20,000-unit manifest (fatal errors up to 6 GB); a FIFO as a sweep point or manifest blocks in `open()`"
+	good := []hcEntry{hcDir("d"), hcFile("d/h@20.json", hcPointFile("80.5"))}
+	for _, c := range []struct {
+		name  string
+		entry hcEntry
+		want  string
+		child bool
+	}{
+		{"/dev/zero", hcLink("d/sweep.json", "/dev/zero"), "d/sweep.json is a character device, not a regular file", true},
+		{"/dev/urandom", hcLink("d/sweep.json", "/dev/urandom"), "d/sweep.json is a character device, not a regular file", true},
+		{"a FIFO", hcFifo("d/sweep.json"), "d/sweep.json is a FIFO, not a regular file", false},
+		{"17 MiB of whitespace", hcFile("d/sweep.json", strings.Repeat(" ", 17<<20)), "d/sweep.json: larger than its limit of 16 MiB", false},
+		{"of 20,000 units", hcFile("d/sweep.json", hcManifest(hcNames("u", 20000), "20, 24, 28, 32, 36, 40, 44, 48, 52, 56")), "d/sweep.json: 20000 units at 10 periods are 200000 points, more than the 65536", true},
+		{"naming a unit ../x", hcFile("d/sweep.json", hcManifest([]string{"../x"}, "20")), `d/sweep.json: units[0]: name "../x" is not a unit name`, false},
+	} {
+		r := hostileCase{
+			name: "timing sweep-merge of a manifest " + c.name, cat: "memory", finding: merge,
+			setup: append(append([]hcEntry(nil), good...), c.entry),
+			args:  []string{"timing", "sweep-merge", "d"}, code: 2,
+			stderr: []string{"--sweep-merge: " + c.want},
+		}
+		if c.child {
+			r.child = &hcChild{asExtra: 1 << 30}
+		}
+		add(r)
+	}
+	man := hcFile("d/sweep.json", hcManifest([]string{"h"}, "20"))
+	for _, c := range []struct {
+		name  string
+		entry hcEntry
+		want  string
+		child bool
+	}{
+		{"/dev/zero", hcLink("d/h@20.json", "/dev/zero"), "d/h@20.json is a character device, not a regular file", true},
+		{"a FIFO", hcFifo("d/h@20.json"), "d/h@20.json is a FIFO, not a regular file", false},
+		{"past 1 MiB", hcFile("d/h@20.json", hcPointFile("80.5")+strings.Repeat(" ", 1<<20)), "d/h@20.json: larger than its limit of 1 MiB", false},
+	} {
+		r := hostileCase{
+			name: "timing sweep-merge of a point file " + c.name, cat: "memory", finding: merge,
+			setup: []hcEntry{hcDir("d"), man, c.entry},
+			args:  []string{"timing", "sweep-merge", "d"}, code: 1,
+			stderr: []string{"lsugen timing: h@20 malformed: " + c.want, "1 of 1 point not computed"},
+		}
+		if c.child {
+			r.child = &hcChild{asExtra: 1 << 30}
+		}
+		add(r)
+	}
+	add(hostileCase{
+		name: "timing sweep-merge of 1000 missing points", cat: "memory", finding: merge,
+		setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest(hcNames("u", 100), "20, 24, 28, 32, 36, 40, 44, 48, 52, 56"))},
+		args:  []string{"timing", "sweep-merge", "d"}, code: 1,
+		stderr: []string{"u0@20 missing", "... and 980 more points not computed", "1000 of 1000 points not computed"},
+		maxErr: 8 << 10,
+	})
+
+	// fusesoc-gen's GAPI file and the specs it names.
+	gapi := "fusesoc-gen's GAPI file has no size limit (`/dev/zero` fatal, 300 MB -> 1.87 GB); a FIFO as the GAPI file or the spec blocks in `open()`"
+	for _, c := range []struct {
+		name  string
+		entry hcEntry
+		want  string
+		child bool
+	}{
+		{"/dev/zero", hcLink("g.yml", "/dev/zero"), "g.yml is a character device, not a regular file", true},
+		{"a FIFO", hcFifo("g.yml"), "g.yml is a FIFO, not a regular file", false},
+		{"2 MiB of whitespace", hcFile("g.yml", "gapi: '1.0'\n"+strings.Repeat(" ", 2<<20)+"\n"), "g.yml: larger than its limit of 1 MiB", false},
+	} {
+		r := hostileCase{
+			name: "fusesoc-gen GAPI file " + c.name, cat: "memory", finding: gapi,
+			setup: []hcEntry{c.entry},
+			args:  []string{"fusesoc-gen", "-o", "out", "g.yml"}, code: 2,
+			stderr: []string{c.want}, maxErr: 1000,
+		}
+		if c.child {
+			r.child = &hcChild{asExtra: 1 << 30}
+		}
+		add(r)
+	}
+	gapiFile := func(specs string) hcEntry {
+		return hcFile("g.yml", "gapi: '1.0'\nfiles_root: $DIR/core\nparameters:\n  spec: "+specs+"\n")
+	}
+	add(hostileCase{
+		name: "fusesoc-gen of a spec that is a FIFO", cat: "file", finding: gapi,
+		setup: []hcEntry{hcDir("core"), hcFifo("core/a.hcl"), gapiFile("a.hcl")},
+		args:  []string{"fusesoc-gen", "-o", "out", "g.yml"}, code: 2,
+		stderr: []string{`parameters: spec "a.hcl" is a FIFO, not a regular file`},
+	})
+	diag := "100,000 fusesoc-gen spec entries or 20,000 copies of one spec print 6-33 MB of diagnostics"
+	add(
+		hostileCase{
+			name: "fusesoc-gen of 2000 copies of one spec", cat: "memory", finding: diag,
+			setup: []hcEntry{hcDir("core"), hcFile("core/a.hcl", spec), gapiFile("[" + strings.Repeat("a.hcl, ", 1999) + "./a.hcl]")},
+			args:  []string{"fusesoc-gen", "-o", "out", "g.yml"}, code: 2,
+			stderr: []string{"spec names 2000 files, more than 1024"}, maxErr: 1000,
+		},
+		hostileCase{
+			name: "fusesoc-gen of one spec twice", cat: "file", finding: diag,
+			setup: []hcEntry{hcDir("core"), hcFile("core/a.hcl", spec), gapiFile("[a.hcl, ./a.hcl]")},
+			args:  []string{"fusesoc-gen", "-o", "out", "g.yml"}, code: 2,
+			stderr: []string{`spec[1]: "./a.hcl" names the file of spec[0] again`}, maxErr: 1000,
+		},
+		hostileCase{
+			name: "fusesoc-gen of 1000 missing specs", cat: "memory", finding: diag,
+			setup: []hcEntry{hcDir("core"), gapiFile("[" + strings.Join(hcNames("n", 1000), ".hcl, ") + ".hcl]")},
+			args:  []string{"fusesoc-gen", "-o", "out", "g.yml"}, code: 2,
+			stderr: []string{"n0.hcl:1:1: error: Failed to read spec file", "... and 900 more diagnostics"}, maxErr: 120 << 10,
+		},
+	)
+
+	// Terminal escapes in a manifest, a point file and a directory name:
+	// escaped in the table, on standard error and in error messages.
+	esc := "ESC/OSC sequences and invalid UTF-8 in sweep manifests and merge reasons reach the terminal raw"
+	raw := []string{"\x1b", "\u009b", "\a"}
+	add(
+		hostileCase{
+			name: "timing sweep-merge of a manifest with escapes", cat: "file", finding: esc,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", strings.Replace(hcManifest([]string{"h"}, "20"), `"kind": "hash"`, `"kind": "ha\u001b[2J\u009b31msh\u0007"`, 1))},
+			args:  []string{"timing", "sweep-merge", "d"}, code: 1,
+			stdout: []string{`ha\x1b[2J\u009b31msh\x07`}, stderr: []string{"h@20 missing"},
+			noStdout: raw, noStderr: raw,
+		},
+		hostileCase{
+			name: "timing sweep-merge of a point with escapes", cat: "file", finding: esc,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")),
+				hcFile("d/h@20.json", strings.Replace(hcPointFile("80.5"), `"version": "`, `"version": "\u001b]0;owned\u0007`, 1))},
+			args: []string{"timing", "sweep-merge", "d"}, code: 1,
+			stdout: []string{`MALFORMED: d/h@20.json: written by lsugen \x1b]0;owned\x07`}, stderr: []string{`written by lsugen \x1b]0;owned\x07`},
+			noStdout: raw, noStderr: raw,
+		},
+		hostileCase{
+			name: "timing sweep-merge of a failed point's reason with escapes", cat: "file", finding: esc,
+			setup: []hcEntry{hcDir("d"), hcFile("d/sweep.json", hcManifest([]string{"h"}, "20")),
+				hcFile("d/h@20.json", strings.Replace(hcPointFile("80.5"), `"status": "ok"`, `"status": "failed", "reason": "\u001b]52;c;cm0gLXJm\u0007"`, 1))},
+			args: []string{"timing", "sweep-merge", "d"}, code: 1,
+			stdout: []string{`FAILED: \x1b]52;c;cm0gLXJm\x07`}, stderr: []string{`h@20 failed: \x1b]52;c;cm0gLXJm\x07`},
+			noStdout: raw, noStderr: raw,
+		},
+		hostileCase{
+			name: "timing sweep-merge of a directory named with escapes", cat: "file", finding: esc,
+			args: []string{"timing", "sweep-merge", "d\x1b[31m\xff"}, code: 2,
+			stderr: []string{`d\x1b[31m\xff: no sweep.json`}, noStderr: raw,
+		},
+	)
+	return cs
+}
+
+// hcNames are prefix0, prefix1, ... prefix(n-1).
+func hcNames(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = prefix + strconv.Itoa(i)
+	}
+	return out
 }

@@ -166,7 +166,9 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if cmd != nil {
 		name = cmd.CommandPath()
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", name, strings.TrimRight(err.Error(), "\n"))
+	// A message may quote a file name or an input's text: escaped here,
+	// once for every command.
+	fmt.Fprintf(stderr, "%s: %s\n", name, escapeText(strings.TrimRight(err.Error(), "\n")))
 	if code == 2 && cmd != nil && !a.ran {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", name)
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/lsugen/lsugen/internal/inputfile"
 )
 
 // The output writer: every file lsugen writes goes through writeFiles
@@ -187,22 +189,32 @@ func checkTargets(dir string, names []string) error {
 }
 
 // fileKind says what a non-regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
+func fileKind(m fs.FileMode) string { return inputfile.Kind(m) }
+
+// checkNotReplacing refuses, before any work, an output that would
+// replace one of paths, each what (e.g. "the input"), flag naming the
+// output in the message: the same path, or the same file reached another
+// way (a link, another spelling, a case-insensitive disk).
+func checkNotReplacing(flag, out, what string, paths ...string) error {
+	for _, p := range paths {
+		if p != "" && sameFile(out, p) {
+			return usagef("%s %s would replace %s %s: name another file (nothing written)", flag, out, what, p)
+		}
 	}
-	return "a special file"
+	return nil
+}
+
+// sameFile reports whether a and b name one file: the same absolute path,
+// or, both existing, the same inode.
+func sameFile(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == bb {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // writeChunks writes data to f in chunks of writeChunk bytes, checking

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -104,6 +105,9 @@ func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, spe
 	if svg != "" {
 		if err := checkOutputFile(svg); err != nil {
 			return badInput(fmt.Errorf("--svg: %w", err))
+		}
+		if err := checkNotReplacing("--svg", svg, "the input", append(sweepInputs(fl), specPaths...)...); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -263,12 +267,19 @@ func (s *sweepFlags) checkMerge(fl *pflag.FlagSet, specPaths []string) error {
 	return nil
 }
 
+// maxPointErrors is how many points not computed a sweep names on
+// standard error; the report names them all.
+const maxPointErrors = 20
+
 // finishSweep prints a sweep (a table or JSON), writes its figure, and
 // fails (exit status 1) when a point failed or, from a merge, is missing
 // or malformed, after reporting everything else.
 func finishSweep(a *app, sw *sweep.Sweep, asJSON bool, svg string) error {
 	if svg != "" {
 		b, err := sw.SVG()
+		if errors.Is(err, plot.ErrValue) {
+			return badInput(fmt.Errorf("--svg: %w", err)) // a point file's value
+		}
 		if err != nil {
 			return fmt.Errorf("--svg: %w", err)
 		}
@@ -289,7 +300,11 @@ func finishSweep(a *app, sw *sweep.Sweep, asJSON bool, svg string) error {
 		}
 	}
 	bad, err := sw.Unfinished()
-	for _, p := range bad {
+	for i, p := range bad {
+		if i == maxPointErrors {
+			fmt.Fprintf(a.stderr, "lsugen timing: ... and %d more points not computed (the report lists them all)\n", len(bad)-i)
+			break
+		}
 		fmt.Fprintf(a.stderr, "lsugen timing: %s %s: %s\n", sweep.PointName(p.Unit, p.PeriodFO4), p.Status, sweep.OneLine(p.Reason))
 	}
 	if err != nil {
@@ -368,28 +383,43 @@ func shellQuote(s string) string {
 
 // runJobList writes the manifest into --out-dir and the job list: one
 // line per point of a unit without a clock, each a shell command that
-// computes that point.
+// computes that point. Every word of a line is checked (no control
+// character: a newline would end the job and start another command) and
+// quoted before anything is generated.
 func (s *sweepFlags) runJobList(a *app, fl *pflag.FlagSet, opt timing.Options, periods []float64, specPaths []string, b budget) error {
 	if err := checkOutputFile(s.jobList); err != nil {
 		return badInput(fmt.Errorf("--job-list: %w", err))
 	}
-	us, err := loadAndGenerate(specPaths, b, a.stderr)
+	dir, err := filepath.Abs(s.outDir)
 	if err != nil {
+		return badInput(fmt.Errorf("--out-dir %s: %w", s.outDir, err))
+	}
+	manifest := filepath.Join(dir, sweep.ManifestFile)
+	if err := checkNotReplacing("--job-list", s.jobList, "the sweep's manifest", manifest); err != nil {
+		return err
+	}
+	if err := checkNotReplacing("--job-list", s.jobList, "the input", append(sweepInputs(fl), specPaths...)...); err != nil {
 		return err
 	}
 	exe, err := s.jobExe()
 	if err != nil {
 		return err
 	}
-	dir, err := filepath.Abs(s.outDir)
-	if err != nil {
-		return badInput(fmt.Errorf("--out-dir %s: %w", s.outDir, err))
-	}
 	tail, err := jobTail(fl, opt, dir, specPaths)
 	if err != nil {
 		return err
 	}
+	us, err := loadAndGenerate(specPaths, b, a.stderr)
+	if err != nil {
+		return err
+	}
 	man := sweep.NewManifest(gen.Version, opt, periods, sweepUnits(us))
+	if err := man.CheckSize(); err != nil {
+		return usagef("%v", err)
+	}
+	if err := checkNotReplacing("--job-list", s.jobList, "the result file of a point,", man.PointFiles(dir)...); err != nil {
+		return err
+	}
 	list, jobs := man.Jobs(func(point string) string {
 		return fmt.Sprintf("%s timing --sweep-point=%s %s", exe, shellQuote(point), tail)
 	})
@@ -408,29 +438,70 @@ func (s *sweepFlags) runJobList(a *app, fl *pflag.FlagSet, opt timing.Options, p
 	return nil
 }
 
+// sweepInputs are the files a sweep step reads besides its specs: the
+// cell libraries of --liberty and --sta-liberty.
+func sweepInputs(fl *pflag.FlagSet) []string {
+	var in []string
+	for _, name := range []string{"liberty", "sta-liberty"} {
+		if f := fl.Lookup(name); f != nil && f.Changed {
+			in = append(in, f.Value.String())
+		}
+	}
+	return in
+}
+
+// jobWord is s as one quoted shell word of a job line, what naming it in
+// the error that refuses a control character: a job list is read a line
+// at a time (GNU parallel, sed -n Np | sh), so a newline inside a quoted
+// word would end the job and run the rest as a command of its own.
+func jobWord(what, s string) (string, error) {
+	if err := checkJobText(what, s); err != nil {
+		return "", err
+	}
+	return shellQuote(s), nil
+}
+
+// checkJobText refuses text of a job line that holds a control character.
+func checkJobText(what, s string) error {
+	if i := strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+		return badInput(fmt.Errorf("--job-list: %s %s holds the control character %s: a job is one line of shell, which it would end or alter; rename it (nothing written)",
+			what, strconv.Quote(s), strconv.QuoteRune(rune(s[i]))))
+	}
+	return nil
+}
+
 // jobExe is the shell words that run lsugen in a job.
 func (s *sweepFlags) jobExe() (string, error) {
 	if s.jobCommand != "" {
-		return s.jobCommand, nil
+		return s.jobCommand, checkJobText("--job-command", s.jobCommand)
 	}
 	p, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("--job-list: finding lsugen's own path (give --job-command): %w", err)
 	}
-	return shellQuote(p), nil
+	return jobWord("lsugen's own path (give --job-command)", p)
 }
 
 // jobTail is what follows a job line's point: the model's and budget's
 // flags as given (the model always, a library by its absolute path), the
-// result directory and the spec files, absolute.
+// result directory and the spec files, absolute, each a quoted word.
 func jobTail(fl *pflag.FlagSet, opt timing.Options, dir string, specPaths []string) (string, error) {
-	common := []string{"--timing-mode=" + string(opt.Mode)}
+	var common []string
+	add := func(what, word string) error {
+		q, err := jobWord(what, word)
+		common = append(common, q)
+		return err
+	}
+	if err := add("--timing-mode", "--timing-mode="+string(opt.Mode)); err != nil {
+		return "", err
+	}
+	var ferr error
 	fl.VisitAll(func(f *pflag.Flag) {
 		name := f.Name
 		if to, ok := f.Annotations[deprecatedFor]; ok {
 			name = to[0]
 		}
-		if !f.Changed || !passThrough(f) || name == "timing-mode" {
+		if ferr != nil || !f.Changed || !passThrough(f) || name == "timing-mode" {
 			return
 		}
 		v := f.Value.String()
@@ -439,15 +510,23 @@ func jobTail(fl *pflag.FlagSet, opt timing.Options, dir string, specPaths []stri
 				v = abs
 			}
 		}
-		common = append(common, shellQuote("--"+name+"="+v))
+		ferr = add("the value of --"+name, "--"+name+"="+v)
 	})
-	common = append(common, shellQuote("--out-dir="+dir), "--")
+	if ferr != nil {
+		return "", ferr
+	}
+	if err := add("the --out-dir", "--out-dir="+dir); err != nil {
+		return "", err
+	}
+	common = append(common, "--")
 	for _, p := range specPaths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return "", badInput(fmt.Errorf("%s: %w", p, err))
 		}
-		common = append(common, shellQuote(abs))
+		if err := add("the spec file name", abs); err != nil {
+			return "", err
+		}
 	}
 	return strings.Join(common, " "), nil
 }
@@ -461,6 +540,14 @@ func (s *sweepFlags) runMerge(a *app, asJSON bool, svg string) error {
 	}
 	if err != nil {
 		return badInput(fmt.Errorf("--sweep-merge: %w", err))
+	}
+	if svg != "" {
+		if err := checkNotReplacing("--svg", svg, "the sweep's manifest", filepath.Join(s.merge, sweep.ManifestFile)); err != nil {
+			return err
+		}
+		if err := checkNotReplacing("--svg", svg, "the result file of a point,", man.PointFiles(s.merge)...); err != nil {
+			return err
+		}
 	}
 	return finishSweep(a, man.Merge(s.merge), asJSON, svg)
 }

@@ -52,6 +52,9 @@ func timingSVG(us []unit, rep *timing.Report, opt timing.Options, clocks []float
 		bar.Title = "(b) " + bar.Title
 	}
 	f.Bar(bar)
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
 	return f.SVG(), nil
 }
 

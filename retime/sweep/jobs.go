@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/lsugen/lsugen/internal/inputfile"
 	"github.com/lsugen/lsugen/retime"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/verify/sta"
@@ -88,6 +90,17 @@ func (m *Manifest) Jobs(command func(point string) string) (list []byte, n int) 
 	return []byte(b.String()), n
 }
 
+// PointFiles are the result files the points of m's job list write into
+// dir, in the job list's order.
+func (m *Manifest) PointFiles(dir string) []string {
+	var out []string
+	m.Jobs(func(point string) string {
+		out = append(out, filepath.Join(dir, point+".json"))
+		return ""
+	})
+	return out
+}
+
 // Compute is the result of one point: u pipelined at p under opt and,
 // when lib names a liberty file, the pipeline timed by OpenSTA on it
 // (a failure there makes the point failed).
@@ -151,11 +164,12 @@ func worstStages(lib string, pr *sta.PipelineReport) *STA {
 	return st
 }
 
-// ReadManifest reads and checks the manifest in dir. An absent manifest
-// is an error that wraps fs.ErrNotExist.
+// ReadManifest reads and checks the manifest in dir: a regular file of at
+// most MaxManifestBytes naming at most MaxPoints points. An absent
+// manifest is an error that wraps fs.ErrNotExist.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	raw, err := os.ReadFile(path)
+	raw, err := inputfile.Read(path, MaxManifestBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +180,34 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if len(m.PeriodsFO4) == 0 || len(m.PeriodsFO4) > MaxPeriods || len(m.Units) == 0 {
 		return nil, fmt.Errorf("%s: want 1 to %d periods and at least one unit", path, MaxPeriods)
 	}
+	if err := m.CheckSize(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i, u := range m.Units {
+		// A unit's name names its point files: nothing but an identifier.
+		if !isIdent(u.Name) {
+			return nil, fmt.Errorf("%s: units[%d]: name %s is not a unit name (letters, digits and _)", path, i, strconv.QuoteToASCII(u.Name))
+		}
+	}
 	return &m, nil
+}
+
+// isIdent reports whether s is a Verilog identifier, as every unit name is.
+func isIdent(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// CheckSize refuses a sweep of more than MaxPoints points.
+func (m *Manifest) CheckSize() error {
+	if n := len(m.Units) * len(m.PeriodsFO4); n > MaxPoints {
+		return fmt.Errorf("%d units at %d periods are %d points, more than the %d of one sweep: fewer units or periods", len(m.Units), len(m.PeriodsFO4), n, MaxPoints)
+	}
+	return nil
 }
 
 // Merge builds the sweep of the manifest m from the point results in
@@ -198,12 +239,13 @@ func (m *Manifest) readPoint(dir string, u ManifestUnit, want Point) Point {
 		want.Status, want.Reason = status, path+": "+fmt.Sprintf(format, args...)
 		return want
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := inputfile.Read(path, MaxPointBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return bad(Missing, "no such file (the job did not run or did not finish)")
 	}
 	if err != nil {
-		return bad(Malformed, "%v", err)
+		want.Status, want.Reason = Malformed, err.Error() // names the file
+		return want
 	}
 	var doc PointResult
 	if err := DecodeStrict(raw, &doc); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lsugen/lsugen/internal/termtext"
 	"github.com/lsugen/lsugen/plot"
 	"github.com/lsugen/lsugen/retime"
 	"github.com/lsugen/lsugen/timing"
@@ -29,13 +30,14 @@ func (p Point) Words() string {
 	}
 	w := fmt.Sprintf("%s, %s, %.1f GE, worst stage %.2f FO4", plot.Plural(p.LatencyCycles, "cycle"), plot.Plural(p.Registers, "flip-flop"), p.AreaGE, p.WorstStageFO4)
 	if p.STA != nil {
-		w += fmt.Sprintf("; OpenSTA (%s, timing-driven flow): worst stage %.2f FO4, slack %.0f ps", p.STA.Library, p.STA.TimingDrivenFO4, p.STA.TimingDrivenSlackPS)
+		w += fmt.Sprintf("; OpenSTA (%s, timing-driven flow): worst stage %.2f FO4, slack %.0f ps", OneLine(p.STA.Library), p.STA.TimingDrivenFO4, p.STA.TimingDrivenSlackPS)
 	}
 	return w
 }
 
-// OneLine keeps a reason on its table row.
-func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// OneLine keeps a reason on its table row, escaped for the terminal: a
+// reason may quote a point file or manifest.
+func OneLine(s string) string { return termtext.Escape(strings.Join(strings.Fields(s), " ")) }
 
 // WriteTable prints the sweep unit by unit, period by period; a clocked
 // unit is one row.
@@ -43,7 +45,7 @@ func (s *Sweep) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "clock sweep (%s): %s from %g to %g FO4, setup %g FO4 in each stage\n", timing.Mode(s.Model.Mode).Words(),
 		plot.Plural(len(s.PeriodsFO4), "period"), first(s.PeriodsFO4), last(s.PeriodsFO4), s.Model.SetupFO4)
 	if s.Model.Tech != "" {
-		fmt.Fprintf(w, "cell library: %s\n", s.Model.Tech)
+		fmt.Fprintf(w, "cell library: %s\n", OneLine(s.Model.Tech))
 	}
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
@@ -54,18 +56,18 @@ func (s *Sweep) WriteTable(w io.Writer) error {
 			for i+1 < len(s.Points) && s.Points[i+1].Unit == p.Unit && s.Points[i+1].Status == Clocked {
 				i++
 			}
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%s\n", p.Unit, p.Kind, statusWords[p.Status])
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%s\n", OneLine(p.Unit), OneLine(p.Kind), statusWords[p.Status])
 			continue
 		}
 		if p.Status != OK {
-			fmt.Fprintf(tw, "%s\t%s\t%g\t-\t-\t-\t-\t%s: %s\n", p.Unit, p.Kind, p.PeriodFO4, statusWords[p.Status], shortReason(p))
+			fmt.Fprintf(tw, "%s\t%s\t%g\t-\t-\t-\t-\t%s: %s\n", OneLine(p.Unit), OneLine(p.Kind), p.PeriodFO4, statusWords[p.Status], shortReason(p))
 			continue
 		}
 		note := ""
 		if p.STA != nil {
 			note = fmt.Sprintf("OpenSTA, timing-driven flow: worst stage %.2f FO4, slack %.0f ps", p.STA.TimingDrivenFO4, p.STA.TimingDrivenSlackPS)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%d\t%.1f\t%.2f\t%s\n", p.Unit, p.Kind, p.PeriodFO4, p.LatencyCycles, p.Registers, p.AreaGE, p.WorstStageFO4, note)
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%d\t%.1f\t%.2f\t%s\n", OneLine(p.Unit), OneLine(p.Kind), p.PeriodFO4, p.LatencyCycles, p.Registers, p.AreaGE, p.WorstStageFO4, note)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -160,5 +162,8 @@ func (s *Sweep) SVG() ([]byte, error) {
 		YLabel:   "flip-flops",
 		Series:   regs,
 	})
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
 	return f.SVG(), nil
 }

@@ -29,8 +29,14 @@ import (
 	"github.com/lsugen/lsugen/timing"
 )
 
-// MaxPeriods bounds the periods of one sweep.
-const MaxPeriods = 1000
+// Bounds of one sweep: its periods, its points (units times periods),
+// and the files a merge reads, each refused past its limit while reading.
+const (
+	MaxPeriods       = 1000
+	MaxPoints        = 1 << 16
+	MaxManifestBytes = 16 << 20
+	MaxPointBytes    = 1 << 20
+)
 
 // The statuses of a sweep point.
 const (
