@@ -319,3 +319,30 @@ func isTerminal(w io.Writer) bool {
 
 // joinNames lists the units' names (flow.Names).
 func joinNames(us []unit) string { return flow.Names(us) }
+
+// loadUnitRef loads the unit of kind that ref, a unit reference typed
+// after flag ("" for an argument), names: SPEC:UNIT, or SPEC alone when
+// SPEC declares one unit of kind (specs.SplitUnitRef, specs.FindUnit). An
+// invalid spec is bad input; a unit that is not there, or not of kind, a
+// usage error with the nearest name. Warnings are printed only with warn
+// (a caller that generates the unit prints them then).
+func loadUnitRef(flag, ref, kind string, warn bool, stderr io.Writer) (specs.Unit, error) {
+	what := strings.TrimSpace(flag + " " + ref)
+	path, name := specs.SplitUnitRef(ref)
+	if path == "" {
+		return nil, usagef("%s: want SPEC:UNIT", what)
+	}
+	loader := specs.NewLoader()
+	file, diags := loader.Load(path)
+	if len(diags) > 0 && (warn || diags.HasErrors()) {
+		printDiagnostics(stderr, loader, diags)
+	}
+	if diags.HasErrors() {
+		return nil, errBadInput
+	}
+	u, err := specs.FindUnit(file.Units, name, kind, path)
+	if err != nil {
+		return nil, usagef("%s: %v", what, err)
+	}
+	return u, nil
+}

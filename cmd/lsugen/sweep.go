@@ -238,6 +238,10 @@ func (s *sweepFlags) checkDirs(fl *pflag.FlagSet, asJSON bool, svg string) error
 		return usagef("--svg draws a whole sweep: with --sweep-clock (without --job-list) or --sweep-merge")
 	case s.jobList != "" && asJSON:
 		return usagef("--json: --job-list computes nothing to report")
+	case fl.Changed("unit") && s.point != "":
+		return usagef("--unit: --sweep-point names its one unit, UNIT@P")
+	case fl.Changed("unit") && s.merge != "":
+		return usagef("--unit: --sweep-merge takes the units from the sweep's manifest")
 	}
 	return nil
 }
@@ -350,6 +354,7 @@ func loadUnit(paths []string, name string, b budget, stderr io.Writer) (*sweep.U
 var sweepOwnFlags = map[string]bool{
 	"sweep-clock": true, "sweep-point": true, "sweep-merge": true, "job-list": true, "out-dir": true,
 	"job-command": true, "jobs": true, "svg": true, "svg-unit": true, "json": true, "paths": true, "clock": true, "help": true,
+	"unit": true, // a job's point names its unit
 }
 
 // passThrough reports whether a job line passes f on: a flag of the model
@@ -518,6 +523,7 @@ func newSweepClockCmd(a *app) *cobra.Command {
 	addJobsFlag(fs, &s.jobs, 1)
 	m.add(fs)
 	addGateBudgetFlag(fs, &b)
+	addUnitFlag(fs, &b)
 	return cmd
 }
 
