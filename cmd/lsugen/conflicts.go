@@ -66,6 +66,9 @@ func newConflictsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkBankBytes(cmd.Flags(), inputs); err != nil {
+				return err
+			}
 			return runConflicts(a, &f, opt, inputs)
 		},
 	}
@@ -180,6 +183,7 @@ func runConflicts(a *app, f *conflictsFlags, opt conflicts.Options, inputs []str
 // which one would be ignored.
 func conflictsFlagsAgree(fs *pflag.FlagSet) error {
 	pairs := [][3]string{
+		{"banks", "hash", "--banks and --hash both give the bank mapping: use one"},
 		{"json", "csv", "--json and --csv both choose the format: use one"},
 		{"csv", "accesses", "--accesses lists accesses in the text and JSON reports, not in CSV"},
 		{"diff", "accesses", "--diff compares instructions; --accesses lists accesses of one mapping: use one"},

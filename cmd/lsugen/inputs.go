@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/conflicts"
@@ -28,6 +30,21 @@ func (o inputOptions) withDefaults() inputOptions {
 		o.Banks = 32
 	}
 	return o
+}
+
+// checkBankBytes refuses --bank-bytes when no input is an Accel-Sim trace:
+// it divides byte addresses, and lsugen traces, pattern specs and --stride
+// accesses hold word addresses already.
+func checkBankBytes(fs *pflag.FlagSet, inputs []string) error {
+	if !fs.Changed("bank-bytes") {
+		return nil
+	}
+	for _, in := range inputs {
+		if accelsim.IsTracePath(in) {
+			return nil
+		}
+	}
+	return usagef("--bank-bytes applies to Accel-Sim traces (byte addresses) only; the inputs hold word addresses")
 }
 
 // loadTraces reads inputs with the default options (4-byte banks, 32

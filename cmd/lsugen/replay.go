@@ -58,6 +58,9 @@ func runReplay(a *app, args []string, sim, work string, asJSON bool) error {
 	if engine != verify.Netlist && engine != verify.Verilator {
 		return usagef("--sim %s: want netlist or verilator", sim)
 	}
+	if work != "" && engine == verify.Netlist {
+		return usagef("--work keeps the Verilog and build of --sim verilator; --sim netlist writes none")
+	}
 	u, err := loadSharedMemory(args[0], a)
 	if err != nil {
 		return err
