@@ -237,6 +237,7 @@ func (l *Loader) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 		}}
 	}
 	if isVerilog(filename, src) {
+		l.parser.AddFile(filename, &hcl.File{Body: hcl.EmptyBody(), Bytes: src})
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Verilog, not an HCL spec",
