@@ -187,7 +187,7 @@ func newRootCmd(a *app) *cobra.Command {
 		Use:           "lsugen",
 		Short:         "generate, time and verify load/store-unit hardware blocks",
 		Long:          rootLong,
-		Version:       gen.Version,
+		Version:       gen.ThisBuild().Stamp(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// lsugen alone: the usage on stderr, exit status 2.
