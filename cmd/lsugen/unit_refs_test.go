@@ -93,3 +93,20 @@ func TestUnitFlag_EverySpecCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestTraces_VerilogNamedPlainly: the trace commands, which take pattern
+// specs, send a Verilog file to the spec loader too.
+func TestTraces_VerilogNamedPlainly(t *testing.T) {
+	v := filepath.Join(t.TempDir(), "hash.v")
+	if err := os.WriteFile(v, []byte("module hash (a); endmodule\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"conflicts", v}, {"search", "--function", "bitvector_xor", "--addr-bits", "8", "--bank-bits", "3", v},
+	} {
+		code, _, errOut := lsugen(t, args...)
+		if flat := strings.Join(strings.Fields(errOut), " "); code != 2 || !strings.Contains(flat, v+" is Verilog, not an HCL spec") {
+			t.Errorf("%v: exit %d, want 2 and that it is Verilog:\n%s", args, code, errOut)
+		}
+	}
+}
