@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -239,13 +240,13 @@ func crosscheckUnits(units []unit, skip string, maxGates int) ([]sta.CrosscheckU
 			skipSet[n] = true
 		}
 	}
+	names := make([]string, len(units))
+	for i, u := range units {
+		names[i] = u.Design.Name
+	}
 	for n := range skipSet {
-		found := false
-		for _, u := range units {
-			found = found || u.Design.Name == n
-		}
-		if !found {
-			return nil, usagef("--skip %s: no such unit (units: %s)", n, joinNames(units))
+		if !slices.Contains(names, n) {
+			return nil, usagef("%v", unknownUnit("--skip", n, names))
 		}
 	}
 	out := make([]sta.CrosscheckUnit, len(units))

@@ -346,3 +346,13 @@ func loadUnitRef(flag, ref, kind string, warn bool, stderr io.Writer) (specs.Uni
 	}
 	return u, nil
 }
+
+// unknownUnit is the error of a unit name, typed after flag, that none of
+// names is: the units and the nearest name (specs.MatchNames).
+func unknownUnit(flag, name string, names []string) error {
+	_, err := specs.MatchNames(names, []string{name})
+	if err == nil || strings.ContainsAny(name, `*?[\`) {
+		return fmt.Errorf("%s %s: a unit name, not a pattern (units: %s)", flag, name, strings.Join(names, ", "))
+	}
+	return fmt.Errorf("%s %s: %v", flag, name, err)
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,31 @@ func TestTraces_VerilogNamedPlainly(t *testing.T) {
 		if flat := strings.Join(strings.Fields(errOut), " "); code != 2 || !strings.Contains(flat, v+" is Verilog, not an HCL spec") {
 			t.Errorf("%v: exit %d, want 2 and that it is Verilog:\n%s", args, code, errOut)
 		}
+	}
+}
+
+// TestUnitNames_SVGUnitAndSkip: the unit names of timing --svg-unit and
+// crosscheck-timing --skip suggest the nearest name too.
+func TestUnitNames_SVGUnitAndSkip(t *testing.T) {
+	small := "../../specs/coalescer_small.hcl"
+	code, _, errOut := lsugen(t, "timing", "--svg", filepath.Join(t.TempDir(), "t.svg"), "--svg-unit", "coalesce_nbr_9", small)
+	if code != 2 || !strings.Contains(errOut, `--svg-unit coalesce_nbr_9: no unit "coalesce_nbr_9" in the specs (units: coalesce_a2a_8,`) ||
+		!strings.Contains(errOut, `Did you mean "coalesce_nbr_8"?`) {
+		t.Errorf("--svg-unit coalesce_nbr_9: exit %d, %s", code, errOut)
+	}
+	units, err := loadAndGenerate([]string{small}, budget{Units: []string{"coalesce_*"}}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for skip, want := range map[string]string{
+		"coalesce_a2a_9": `--skip coalesce_a2a_9: no unit "coalesce_a2a_9" in the specs (units: coalesce_a2a_8, coalesce_nbr_8, coalesce_spec_8). Did you mean "coalesce_a2a_8"?`,
+		"coalesce_*":     "--skip coalesce_*: a unit name, not a pattern",
+	} {
+		if _, err := crosscheckUnits(units, skip, 0); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--skip %s: %v, want %q", skip, err, want)
+		}
+	}
+	if cu, err := crosscheckUnits(units, "coalesce_nbr_8", 0); err != nil || cu[1].Skip != "--skip" {
+		t.Errorf("--skip coalesce_nbr_8: %v", err)
 	}
 }
