@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,6 +23,7 @@ const (
 	walkPatterns = "../../specs/patterns_000.hcl"              // a spec's pattern blocks
 	walkHashSpec = "../../specs/hash_atomics.hcl:atomic_xor"   // a constant hash unit
 	walkShmem    = "../../specs/large/shared_memory_fermi.hcl" // its lone shared_memory
+	walkSpec     = "../../specs/hash_atomics.hcl"              // small constant hashes
 	walkStudy    = "testdata/flag_walk_pipeline.hcl"           // two pipelines, two masks
 	walkPipeline = "../../specs/traces/accelsim/pipesim_example.traceg"
 	walkPTrace   = "../../specs/traces/figure4.ptrace"
@@ -116,6 +119,34 @@ var flagWalks = map[string]flagWalk{
 			"sim": "--sim verilator runs Verilator (TestReplay_Verilator), not an in-process check",
 		},
 		normalize: func(s string) string { return elapsedRE.ReplaceAllString(s, "(elapsed)") },
+	},
+	"timing": {
+		inputs: map[string][]string{"spec": {walkSpec}},
+		probes: map[string][]string{
+			"json": {"--json"}, "paths": {"--paths"}, "driver-size": {"--driver-size", "4"}, "load": {"--load", "8"},
+			"timing-mode": {"--timing-mode", "unsized"}, "no-wire": {"--no-wire"}, "liberty": {"--liberty", "{LIBERTY}"},
+			"clock": {"--clock", "3"}, "svg": {"--svg", "{OUT}/t.svg"}, "svg-unit": {"--svg-unit", "atomic_xor"},
+			"gate-budget": {"--gate-budget", "10"}, "clock-fo4": {"--clock-fo4", "20"}, "unit": {"--unit", "atomic_xor"},
+			"sweep-clock": {"--sweep-clock", "20:40:20"}, "job-list": {"--job-list", "{OUT}/jobs"},
+			"out-dir": {"--out-dir", "{OUT}/d"}, "job-command": {"--job-command", "lsugen"},
+			"sweep-point": {"--sweep-point", "atomic_xor@20"}, "sweep-merge": {"--sweep-merge", "{OUT}"},
+			"sta-liberty": {"--sta-liberty", "{LIBERTY}"}, "jobs": {"--jobs", "2"},
+			"svg+svg-unit":     {"--svg", "{OUT}/t.svg", "--svg-unit", "atomic_xor"},
+			"sweep-point+unit": {"--sweep-point", "atomic_xor@20", "--out-dir", "{OUT}/d", "--unit", "atomic_xor"},
+		},
+	},
+	"gen": {
+		inputs: map[string][]string{"spec": {"-o", "{OUT}/g", walkSpec}},
+		probes: map[string][]string{
+			"json": {"--json"}, "c": {"--c"}, "fusesoc": {"--fusesoc"}, "tb": {"--tb"},
+			"output": {"-o", "{OUT}/other"}, "output-budget": {"--output-budget", "100"}, "gate-budget": {"--gate-budget", "10"},
+			"clock-fo4": {"--clock-fo4", "20"}, "clock": {"--clock", "5GHz"}, "timing-mode": {"--timing-mode", "unsized"},
+			"unit":                  {"--unit", "atomic_xor"},
+			"clock-fo4+timing-mode": {"--clock-fo4", "20", "--timing-mode", "unsized"},
+		},
+		exempt: map[string]string{
+			"liberty": "checks that the library has every cell the units use (flow.missesInLibrary) and converts clocks: on units whose cells it has, without a clock, the check passes and nothing shows; with --fusesoc it is also the cores' library",
+		},
 	},
 	"rapsim": {
 		inputs: map[string][]string{"none": {"--trials", "20", "--w", "2"}},
@@ -241,7 +272,8 @@ func walkRun(t *testing.T, path string, base, probe []string, normalize func(str
 	var files []string
 	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && p != dir {
-			files = append(files, strings.TrimPrefix(p, dir))
+			b, _ := os.ReadFile(p) // a directory reads as nothing
+			files = append(files, fmt.Sprintf("%s %x", strings.TrimPrefix(p, dir), sha256.Sum256(bytes.ReplaceAll(b, []byte(dir), []byte("{OUT}")))))
 		}
 		return nil
 	})
@@ -285,9 +317,9 @@ func mentionsAny(s string, words []string) bool {
 	return false
 }
 
-// TestTraceFlags_Refusals: the combinations issue 30 found ignored, and
-// their like, are refused with exit status 2 and the flag named.
-func TestTraceFlags_Refusals(t *testing.T) {
+// TestFlags_Refusals: the combinations issue 30 found ignored, and their
+// like, are refused with exit status 2 and the flag named.
+func TestFlags_Refusals(t *testing.T) {
 	search := []string{"search", "--function", "bitvector_xor", "--addr-bits", "8", "--bank-bits", "3"}
 	for _, c := range []struct {
 		args []string
@@ -305,6 +337,7 @@ func TestTraceFlags_Refusals(t *testing.T) {
 		{append(search, "--count", "--full", walkTrace), "--full: --count counts"},
 		{[]string{"search", "--function", "bitvector_perm", "--full", "--addr-bits", "8", "--bank-bits", "3", walkTrace}, "--full applies to bitvector_xor"},
 		{[]string{"replay", "--work", t.TempDir(), walkShmem, walkTrace}, "--work keeps the Verilog and build of --sim verilator"},
+		{[]string{"timing", "--sta-liberty", "x.lib", walkSpec}, "--sta-liberty: applies to a clock sweep"},
 	} {
 		code, _, errOut := lsugen(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {

@@ -68,7 +68,7 @@ func (s *sweepFlags) spelling(flag, arg string) string {
 }
 
 // sweepStepFlags are the flags that make lsugen timing a sweep step.
-var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs"}
+var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs", "sta-liberty"}
 
 // active reports whether the command is a sweep or one of its steps: any
 // sweep flag given (runSweep refuses those given without their step).
