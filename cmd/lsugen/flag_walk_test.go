@@ -148,6 +148,10 @@ var flagWalks = map[string]flagWalk{
 			"liberty": "checks that the library has every cell the units use (flow.missesInLibrary) and converts clocks: on units whose cells it has, without a clock, the check passes and nothing shows; with --fusesoc it is also the cores' library",
 		},
 	},
+	"version": {
+		inputs: map[string][]string{"none": nil},
+		probes: map[string][]string{"json": {"--json"}},
+	},
 	"rapsim": {
 		inputs: map[string][]string{"none": {"--trials", "20", "--w", "2"}},
 		probes: map[string][]string{
