@@ -56,6 +56,7 @@ var flagWalks = map[string]flagWalk{
 			"json": {"--json"}, "accesses": {"--accesses"}, "banks": {"--banks", "7"},
 			"hash": {"--hash", walkHashSpec}, "bank-bytes": {"--bank-bytes", "8"},
 			"lock-bits": {"--lock-bits", "3"}, "lock-hash": {"--lock-hash", walkHashSpec},
+			"csv": {"--csv"}, "diff": {"--diff", walkHashSpec}, "sort": {"--sort", "excess"}, "top": {"--top", "1"},
 			// the combinations that give one thing twice
 			"banks+hash": {"--banks", "7", "--hash", walkHashSpec},
 		},
