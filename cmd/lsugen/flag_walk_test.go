@@ -354,3 +354,23 @@ func TestFlags_Refusals(t *testing.T) {
 		t.Errorf("--bank-bytes with an Accel-Sim input: exit %d: %s", code, errOut)
 	}
 }
+
+// TestReplay_PredictedFlagsRun: the conflicts flags that replay prints as
+// its prediction are ones conflicts accepts for the same inputs (no
+// --bank-bytes for word-addressed traces).
+func TestReplay_PredictedFlagsRun(t *testing.T) {
+	spec := "../../specs/large/shared_memory_fermi.hcl"
+	for _, in := range []string{walkTrace, walkAccelSim} {
+		code, out, errOut := lsugen(t, "replay", spec, in)
+		i := strings.Index(out, "predicted: lsugen conflicts ")
+		if code != 0 || i < 0 {
+			t.Fatalf("replay %s: exit %d\n%s%s", in, code, out, errOut)
+		}
+		line := out[i+len("predicted: lsugen conflicts "):]
+		line = line[:strings.Index(line, " (passes")]
+		args := append(strings.Fields(strings.ReplaceAll(line, "SPEC:", spec+":")), in)
+		if code, _, errOut := lsugen(t, append([]string{"conflicts"}, args...)...); code != 0 {
+			t.Errorf("replay %s predicts with conflicts %v, which exits %d: %s", in, args, code, errOut)
+		}
+	}
+}
