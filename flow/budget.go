@@ -50,6 +50,10 @@ type Options struct {
 	// are loaded whole); a name the specs do not declare is a
 	// *NoUnitError.
 	Unit string
+	// Units, when not empty, are glob patterns (--unit): only the units
+	// whose names match one are checked and generated; a pattern that
+	// matches none is an error (specs.SelectUnits).
+	Units []string
 }
 
 // DefaultOptions is the budget of a command that declares no flags for

@@ -9,7 +9,6 @@ package flow
 import (
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -72,6 +71,9 @@ type NoUnitError struct {
 }
 
 func (e *NoUnitError) Error() string {
+	if s := specs.Closest(e.Name, e.Units); s != "" {
+		return fmt.Sprintf("no unit %s in the specs. Did you mean %q?", e.Name, s)
+	}
 	return fmt.Sprintf("no unit %s in the specs", e.Name)
 }
 
@@ -90,7 +92,10 @@ func Load(paths []string, o Options) (*Session, error) {
 	if diags.HasErrors() {
 		return s, ErrInvalid
 	}
-	all := file.Units
+	all, err := specs.SelectUnits(file.Units, o.Units)
+	if err != nil {
+		return s, err
+	}
 	if o.Unit != "" {
 		one, err := pick(all, o.Unit)
 		if err != nil {
@@ -233,28 +238,19 @@ func WithSubunits(us []Unit) []Unit {
 // Select is the units of us that match any of the glob patterns
 // (path.Match on the unit's name), in their order; all of us when there
 // are no patterns. A bad pattern, or one that matches no unit, is an error
-// that names the units (--unit's).
+// that suggests the nearest name and lists the units
+// (specs.MatchNames, as Options.Units).
 func Select(us []Unit, patterns []string) ([]Unit, error) {
 	if len(patterns) == 0 {
 		return us, nil
 	}
-	picked := make([]bool, len(us))
-	for _, pat := range patterns {
-		if _, err := path.Match(pat, ""); err != nil {
-			return nil, fmt.Errorf("--unit %q: %v", pat, err)
-		}
-		found := false
-		for i, u := range us {
-			if ok, _ := path.Match(pat, u.Design.Name); ok {
-				picked[i], found = true, true
-			}
-		}
-		if !found {
-			if strings.ContainsAny(pat, `*?[\`) {
-				return nil, fmt.Errorf("no unit matches %q (units: %s)", pat, Names(us))
-			}
-			return nil, fmt.Errorf("no unit %q in the specs (units: %s)", pat, Names(us))
-		}
+	names := make([]string, len(us))
+	for i, u := range us {
+		names[i] = u.Design.Name
+	}
+	picked, err := specs.MatchNames(names, patterns)
+	if err != nil {
+		return nil, err
 	}
 	var sel []Unit
 	for i, u := range us {

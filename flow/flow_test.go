@@ -170,3 +170,20 @@ func TestSelect_Patterns(t *testing.T) {
 		}
 	}
 }
+
+// TestLoad_UnitPatterns: Options.Units generates only the matching units
+// (checked against the budget alone); an unknown name suggests the
+// nearest one, as Options.Unit's NoUnitError does.
+func TestLoad_UnitPatterns(t *testing.T) {
+	p := writeSpec(t, "ok.hcl", smallSpec)
+	s, err := Load([]string{p}, Options{Units: []string{"h"}})
+	if err != nil || Names(s.Units) != "h" {
+		t.Fatalf("--unit h: %v", err)
+	}
+	if _, err := Load([]string{p}, Options{Units: []string{"hh"}}); err == nil || !strings.Contains(err.Error(), `Did you mean "h"?`) {
+		t.Errorf("--unit hh: %v, want a suggestion", err)
+	}
+	if _, err := Load([]string{p}, Options{Unit: "cc"}); err == nil || err.Error() != `no unit cc in the specs. Did you mean "c"?` {
+		t.Errorf("Unit cc: %v, want a suggestion", err)
+	}
+}

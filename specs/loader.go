@@ -45,11 +45,15 @@
 package specs
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -232,6 +236,15 @@ func (l *Loader) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 			Subject:  fileStart(filename),
 		}}
 	}
+	if isVerilog(filename, src) {
+		l.parser.AddFile(filename, &hcl.File{Body: hcl.EmptyBody(), Bytes: src})
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Verilog, not an HCL spec",
+			Detail:   fmt.Sprintf("%s is Verilog, not an HCL spec: give the .hcl spec it was generated from (or use verify --rtl).", filename),
+			Subject:  fileStart(filename),
+		}}
+	}
 	// The HCL parser is recursive: refuse deep nesting before parsing.
 	if diags := checkNesting(src, filename); diags.HasErrors() {
 		l.parser.AddFile(filename, &hcl.File{Body: hcl.EmptyBody(), Bytes: src})
@@ -400,4 +413,42 @@ func (d *decoder) decodeFile(f *hcl.File) (blocks []*hcl.Block, units []any, dia
 		units = append(units, u)
 	}
 	return blocks, units, diags
+}
+
+// verilogStart is the start of a Verilog source after comments: a
+// compiler directive (`timescale) or a module header. An HCL block named
+// module would be written module "x" { or module x {.
+var verilogStart = regexp.MustCompile("^(`[a-z_]+|(macro)?module\\s+[A-Za-z_\\\\][^\\s(;#{]*\\s*[(;#])")
+
+// isVerilog reports whether a spec file is Verilog, by its name (.v, .sv,
+// .vh, .svh) or by its first words, so that a user who names a generated
+// module is told so rather than shown HCL parse errors.
+func isVerilog(filename string, src []byte) bool {
+	switch strings.ToLower(filepath.Ext(filename)) {
+	case ".v", ".sv", ".vh", ".svh":
+		return true
+	}
+	rest := src
+	for {
+		rest = bytes.TrimLeft(rest, " \t\r\n\ufeff")
+		switch {
+		case bytes.HasPrefix(rest, []byte("//")):
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				return false
+			}
+			rest = rest[i:]
+		case bytes.HasPrefix(rest, []byte("/*")):
+			i := bytes.Index(rest[2:], []byte("*/"))
+			if i < 0 {
+				return false
+			}
+			rest = rest[i+4:]
+		default:
+			if len(rest) > 256 {
+				rest = rest[:256]
+			}
+			return verilogStart.Match(rest)
+		}
+	}
 }

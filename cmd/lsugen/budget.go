@@ -17,7 +17,8 @@ type budget = flow.Options
 func defaultBudget(writes bool) budget { return flow.DefaultOptions(writes) }
 
 // addBudgetFlags declares --gate-budget, and with writes --output-budget,
-// on b (which they set; defaultBudget first).
+// --unit and the clock override on b (which they set; defaultBudget
+// first).
 func addBudgetFlags(fs *pflag.FlagSet, b *budget, writes bool) {
 	*b = defaultBudget(writes)
 	fs.Int64Var(&b.Gates, "gate-budget", flow.DefaultGateBudget,
@@ -32,7 +33,14 @@ func addBudgetFlags(fs *pflag.FlagSet, b *budget, writes bool) {
 		fs.Var(periodFlag{&b.Clock.PeriodPS}, "clock",
 			"as --clock-fo4, but in time units: 1GHz, 800MHz, 1.25ns, 900ps (converted with the FO4 of --liberty's library, or of the default library)")
 	}
+	addUnitFlag(fs, b)
 	fs.StringVar(&b.Clock.TimingMode, "timing-mode", "", "with --clock-fo4 or --clock: the model that places the registers, sized, unsized or liberty (default: liberty with --liberty, else sized)")
+}
+
+// addUnitFlag declares --unit, the units a command that loads specs
+// works on (flow.Options.Units): every such command has it.
+func addUnitFlag(fs *pflag.FlagSet, b *budget) {
+	fs.StringArrayVar(&b.Units, "unit", nil, "only the units whose names match this glob `PATTERN` (repeatable, e.g. 'coalesce_*'; a name that matches none is refused with the nearest)")
 }
 
 // periodFlag is a clock period in time units (specs.ParsePeriod), in ps.

@@ -55,7 +55,8 @@ func TestCLI_HelpOnStdout(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"version"}, {"--version"}} {
-		if code, stdout, _ := lsugen(t, args...); code != 0 || stdout != "lsugen "+gen.Version+"\n" {
+		// a test binary carries no commit: "unknown" (gen.BuildOf)
+		if code, stdout, _ := lsugen(t, args...); code != 0 || stdout != "lsugen "+gen.Version+" (commit unknown)\n" {
 			t.Errorf("%v: exit %d, %q", args, code, stdout)
 		}
 	}

@@ -66,6 +66,9 @@ func newConflictsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkBankBytes(cmd.Flags(), inputs); err != nil {
+				return err
+			}
 			return runConflicts(a, &f, opt, inputs)
 		},
 	}
@@ -180,6 +183,7 @@ func runConflicts(a *app, f *conflictsFlags, opt conflicts.Options, inputs []str
 // which one would be ignored.
 func conflictsFlagsAgree(fs *pflag.FlagSet) error {
 	pairs := [][3]string{
+		{"banks", "hash", "--banks and --hash both give the bank mapping: use one"},
 		{"json", "csv", "--json and --csv both choose the format: use one"},
 		{"csv", "accesses", "--accesses lists accesses in the text and JSON reports, not in CSV"},
 		{"diff", "accesses", "--diff compares instructions; --accesses lists accesses of one mapping: use one"},
@@ -195,38 +199,20 @@ func conflictsFlagsAgree(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// hashMapping loads the hash unit named by flag's value SPEC:UNIT and
-// returns its mapping; --hash (banks) and --lock-hash (locks) share it, so
-// both accept and refuse the same units with the same messages.
+// hashMapping loads the hash unit named by flag's value SPEC:UNIT (SPEC
+// alone for a spec with one hash unit) and returns its mapping; --hash
+// (banks), --lock-hash (locks) and --diff share it, so all accept and
+// refuse the same units with the same messages.
 func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) {
-	i := strings.LastIndexByte(ref, ':')
-	if i <= 0 || i == len(ref)-1 {
-		return conflicts.Mapping{}, usagef("%s %q: want SPEC:UNIT", flag, ref)
+	u, err := loadUnitRef(flag, ref, "hash", true, stderr)
+	if err != nil {
+		return conflicts.Mapping{}, err
 	}
-	path, name := ref[:i], ref[i+1:]
-	loader := specs.NewLoader()
-	file, diags := loader.Load(path)
-	if len(diags) > 0 {
-		printDiagnostics(stderr, loader, diags)
+	m, err := conflicts.HashUnit(u.(*specs.Hash))
+	if err != nil {
+		return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))
 	}
-	if diags.HasErrors() {
-		return conflicts.Mapping{}, errBadInput
-	}
-	for _, u := range file.Units {
-		if u.UnitName() != name {
-			continue
-		}
-		h, ok := u.(*specs.Hash)
-		if !ok {
-			return conflicts.Mapping{}, usagef("%s %s: %s is a %s unit, not a hash", flag, ref, name, u.UnitKind())
-		}
-		m, err := conflicts.HashUnit(h)
-		if err != nil {
-			return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))
-		}
-		return m, nil
-	}
-	return conflicts.Mapping{}, usagef("%s %s: %s declares no unit %q", flag, ref, path, name)
+	return m, nil
 }
 
 // analyzeInputs counts the conflicts of every input, one access at a time.

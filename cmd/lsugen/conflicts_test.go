@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -79,14 +78,17 @@ func TestConflicts_Errors(t *testing.T) {
 		{[]string{"conflicts", "--bank-bytes", "16", bad}, 2, "--bank-bytes 16: want 4 or 8"},
 		{[]string{"conflicts", "--lock-bits", "40", bad}, 2, "--lock-bits"},
 		{[]string{"conflicts", "--lock-bits", "10", "--lock-hash", spec + ":x", bad}, 2, "--lock-bits and --lock-hash"},
-		{[]string{"conflicts", "--lock-hash", spec, bad}, 2, "--lock-hash " + strconv.Quote(spec) + ": want SPEC:UNIT"},
+		{[]string{"conflicts", "--lock-hash", spec, bad}, 2, "--lock-hash " + spec + ": " + spec + " declares 2 hash units (x, cfg): name one, written " + spec + ":UNIT"},
 		{[]string{"conflicts", "--lock-hash", "", bad}, 2, "want SPEC:UNIT"},
 		{[]string{"conflicts", "--lock-hash", spec + ":nope", bad}, 2, `declares no unit "nope"`},
 		{[]string{"conflicts", "--lock-hash", spec + ":cfg", bad}, 2, "--lock-hash " + spec + ":cfg: hash \"cfg\" is configurable"},
-		{[]string{"conflicts", "--lock-hash", "../../specs/pipeline_figure4.hcl:figure4_pipeline", bad}, 2, "is a elastic_pipeline unit, not a hash"},
+		{[]string{"conflicts", "--lock-hash", "../../specs/pipeline_figure4.hcl:figure4_pipeline", bad}, 2, "is an elastic_pipeline unit, not a hash"},
+		{[]string{"conflicts", "--lock-hash", "../../specs/pipeline_figure4.hcl", bad}, 2, "pipeline_figure4.hcl declares no hash unit"},
+		{[]string{"conflicts", "--lock-hash", spec + ":xx", bad}, 2, `declares no unit "xx". Did you mean "x"? Its hash units: x, cfg.`},
+		{[]string{"conflicts", "--hash", spec + ":cfgx", bad}, 2, `Did you mean "cfg"?`},
 		{[]string{"conflicts", "--lock-hash", dir + "/missing.hcl:x", bad}, 2, "missing.hcl"},
 		{[]string{"conflicts", bad}, 2, "bad.trace:2: address 1"},
-		{[]string{"conflicts", "--hash", spec, bad}, 2, "want SPEC:UNIT"},
+		{[]string{"conflicts", "--hash", spec, bad}, 2, "name one, written " + spec + ":UNIT"},
 		{[]string{"conflicts", "--hash", spec + ":nope", bad}, 2, `declares no unit "nope"`},
 		{[]string{"conflicts", "--hash", spec + ":cfg", bad}, 2, "configurable"},
 		{[]string{"conflicts", units}, 2, "declares no pattern blocks"},

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -198,7 +199,7 @@ func recheck(a *app, f *crosscheckFlags, units []sta.CrosscheckUnit) error {
 func writeCrosscheck(a *app, f *crosscheckFlags, rep *sta.Report, jobs, cpus int) error {
 	if f.doc != "" {
 		var b bytes.Buffer
-		if err := rep.WritePage(&b, sta.PageInfo{Version: "lsugen " + gen.Version, Jobs: jobs, CPUs: cpus, Seconds: rep.Seconds}); err != nil {
+		if err := rep.WritePage(&b, sta.PageInfo{Version: generatedBy(), Jobs: jobs, CPUs: cpus, Seconds: rep.Seconds}); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(f.doc, b.Bytes()); err != nil {
@@ -239,19 +240,19 @@ func crosscheckUnits(units []unit, skip string, maxGates int) ([]sta.CrosscheckU
 			skipSet[n] = true
 		}
 	}
+	names := make([]string, len(units))
+	for i, u := range units {
+		names[i] = u.Design.Name
+	}
 	for n := range skipSet {
-		found := false
-		for _, u := range units {
-			found = found || u.Design.Name == n
-		}
-		if !found {
-			return nil, usagef("--skip %s: no such unit (units: %s)", n, joinNames(units))
+		if !slices.Contains(names, n) {
+			return nil, usagef("%v", unknownUnit("--skip", n, names))
 		}
 	}
 	out := make([]sta.CrosscheckUnit, len(units))
 	for i, u := range units {
 		cu := sta.CrosscheckUnit{Design: u.Design, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant(),
-			Info: rtl.Info{Version: "lsugen " + gen.Version, Source: source(u.Spec)}}
+			Info: rtl.Info{Version: generatedBy(), Source: source(u.Spec)}}
 		switch {
 		case skipSet[u.Design.Name]:
 			cu.Skip = "--skip"

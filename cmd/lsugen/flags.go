@@ -32,7 +32,7 @@ var flagNameExceptions = map[string]struct {
 	"timing-mode": {reason: "the timing model: where a command pipelines (--clock-fo4) the model that places the registers; where it times (timing, its sweep, profile) also the model its figures are in"},
 	"top": {reason: "a choice of what to show: verify --rtl's top module by name, conflicts' first N instructions by count",
 		types: true},
-	"unit": {reason: "selects units by name: verify takes repeatable glob patterns, pipesim one elastic_pipeline unit",
+	"unit": {reason: "selects units by name: the commands that load specs take repeatable glob patterns (addUnitFlag), pipesim one elastic_pipeline unit",
 		types: true},
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/internal/inputfile"
 	"github.com/lsugen/lsugen/packaging"
+	"github.com/lsugen/lsugen/specs"
 )
 
 const fusesocLong = `lsugen as a FuseSoC generator. FuseSoC calls it with the path of a GAPI
@@ -89,7 +90,12 @@ func fusesocGen(a *app, gapiPath, out string, asJSON bool) error {
 			}
 		}
 		if sel == nil {
-			return bad("parameters: unit %q is not in %s (units: %s)", only, strings.Join(specPaths, ", "), joinNames(units))
+			specUnits := make([]specs.Unit, len(units))
+			for i, u := range units {
+				specUnits[i] = u.Spec
+			}
+			_, err := specs.FindUnit(specUnits, only, "", strings.Join(specPaths, ", "))
+			return bad("parameters: unit: %v", err)
 		}
 		units = sel
 	}

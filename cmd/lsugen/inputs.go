@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/accelsim"
@@ -30,6 +33,32 @@ func (o inputOptions) withDefaults() inputOptions {
 	return o
 }
 
+// checkBankBytes refuses --bank-bytes when no input is an Accel-Sim trace:
+// it divides byte addresses, and lsugen traces, pattern specs and --stride
+// accesses hold word addresses already.
+func checkBankBytes(fs *pflag.FlagSet, inputs []string) error {
+	if !fs.Changed("bank-bytes") {
+		return nil
+	}
+	for _, in := range inputs {
+		if accelsim.IsTracePath(in) {
+			return nil
+		}
+	}
+	return usagef("--bank-bytes applies to Accel-Sim traces (byte addresses) only; the inputs hold word addresses")
+}
+
+// isSpecInput reports whether an input goes to the spec loader: a .hcl
+// file, or a Verilog one, which the loader names as such rather than
+// the trace reader failing at its first line.
+func isSpecInput(in string) bool {
+	switch strings.ToLower(filepath.Ext(in)) {
+	case ".hcl", ".v", ".sv", ".vh", ".svh":
+		return true
+	}
+	return false
+}
+
 // loadTraces reads inputs with the default options (4-byte banks, 32
 // banks).
 func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
@@ -47,7 +76,7 @@ func loadTracesWith(inputs []string, opt inputOptions, stderr io.Writer) ([]*tra
 	var out []*trace.Trace
 	for _, in := range inputs {
 		switch {
-		case strings.HasSuffix(in, ".hcl"):
+		case isSpecInput(in):
 			t, err := loadPatterns(in, stderr)
 			if err != nil {
 				return nil, err
@@ -81,7 +110,7 @@ func streamTraces(inputs []string, opt inputOptions, begin func(file string), fn
 		begin(in)
 		var err error
 		switch {
-		case strings.HasSuffix(in, ".hcl"):
+		case isSpecInput(in):
 			t, perr := loadPatterns(in, stderr)
 			if perr != nil {
 				return perr

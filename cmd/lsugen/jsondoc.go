@@ -108,11 +108,19 @@ type characterizeDoc struct {
 type versionDoc struct {
 	// Version is lsugen's version.
 	Version string `json:"version"`
+	// Commit is the commit lsugen was built from (its first 12 hex
+	// digits), "unknown" for a binary built outside a git checkout.
+	Commit string `json:"commit"`
+	// Dirty: built from a tree with uncommitted changes.
+	Dirty bool `json:"dirty"`
 	// Go is the Go release lsugen was built with.
 	Go string `json:"go"`
 }
 
-func newVersionDoc() versionDoc { return versionDoc{Version: gen.Version, Go: runtime.Version()} }
+func newVersionDoc() versionDoc {
+	b := gen.ThisBuild()
+	return versionDoc{Version: gen.Version, Commit: b.Commit, Dirty: b.Dirty, Go: runtime.Version()}
+}
 
 // marshalJSON renders a document indented, with a final newline.
 func marshalJSON(v any) ([]byte, error) {

@@ -189,7 +189,7 @@ func newRootCmd(a *app) *cobra.Command {
 		Use:           "lsugen",
 		Short:         "generate, time and verify load/store-unit hardware blocks",
 		Long:          rootLong,
-		Version:       gen.Version,
+		Version:       gen.ThisBuild().Stamp(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// lsugen alone: the usage on stderr, exit status 2.
@@ -321,3 +321,40 @@ func isTerminal(w io.Writer) bool {
 
 // joinNames lists the units' names (flow.Names).
 func joinNames(us []unit) string { return flow.Names(us) }
+
+// loadUnitRef loads the unit of kind that ref, a unit reference typed
+// after flag ("" for an argument), names: SPEC:UNIT, or SPEC alone when
+// SPEC declares one unit of kind (specs.SplitUnitRef, specs.FindUnit). An
+// invalid spec is bad input; a unit that is not there, or not of kind, a
+// usage error with the nearest name. Warnings are printed only with warn
+// (a caller that generates the unit prints them then).
+func loadUnitRef(flag, ref, kind string, warn bool, stderr io.Writer) (specs.Unit, error) {
+	what := strings.TrimSpace(flag + " " + ref)
+	path, name := specs.SplitUnitRef(ref)
+	if path == "" {
+		return nil, usagef("%s: want SPEC:UNIT", what)
+	}
+	loader := specs.NewLoader()
+	file, diags := loader.Load(path)
+	if len(diags) > 0 && (warn || diags.HasErrors()) {
+		printDiagnostics(stderr, loader, diags)
+	}
+	if diags.HasErrors() {
+		return nil, errBadInput
+	}
+	u, err := specs.FindUnit(file.Units, name, kind, path)
+	if err != nil {
+		return nil, usagef("%s: %v", what, err)
+	}
+	return u, nil
+}
+
+// unknownUnit is the error of a unit name, typed after flag, that none of
+// names is: the units and the nearest name (specs.MatchNames).
+func unknownUnit(flag, name string, names []string) error {
+	_, err := specs.MatchNames(names, []string{name})
+	if err == nil || strings.ContainsAny(name, `*?[\`) {
+		return fmt.Errorf("%s %s: a unit name, not a pattern (units: %s)", flag, name, strings.Join(names, ", "))
+	}
+	return fmt.Errorf("%s %s: %v", flag, name, err)
+}

@@ -248,7 +248,7 @@ warp_ready_mask "m" {
 		{[]string{noPipe, "--synthetic"}, "h.hcl declares no elastic_pipeline unit"},
 		{[]string{fig4Spec, "--unit", "nope", "--synthetic"}, `--unit nope: ../../specs/pipeline_figure4.hcl declares no unit "nope"`},
 		{[]string{studySpec, "--unit", "study_mask", "--synthetic"}, "--unit study_mask: study_mask is a warp_ready_mask unit, not an elastic_pipeline"},
-		{[]string{studySpec, "--mask", "study_pipeline", "--synthetic"}, "--mask study_pipeline: study_pipeline is a elastic_pipeline unit"},
+		{[]string{studySpec, "--mask", "study_pipeline", "--synthetic"}, "--mask study_pipeline: study_pipeline is an elastic_pipeline unit"},
 		{[]string{mismatch, "--synthetic"}, "warp_ready_mask m (warp_size 16, simd_width 8, shmem_ports 1) does not match elastic_pipeline p (32, 8, 1)"},
 		{[]string{studySpec, "--trace", wide}, "w.ptrace:1: pc 0x4000 does not fit in 14 bits"},
 		{[]string{studySpec, "--trace", filepath.Join(dir, "missing.ptrace")}, "missing.ptrace: no such file"},

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -59,6 +58,9 @@ func runReplay(a *app, args []string, sim, work string, asJSON bool) error {
 	if engine != verify.Netlist && engine != verify.Verilator {
 		return usagef("--sim %s: want netlist or verilator", sim)
 	}
+	if work != "" && engine == verify.Netlist {
+		return usagef("--work keeps the Verilog and build of --sim verilator; --sim netlist writes none")
+	}
 	u, err := loadSharedMemory(args[0], a)
 	if err != nil {
 		return err
@@ -95,22 +97,19 @@ func runReplay(a *app, args []string, sim, work string, asJSON bool) error {
 	return err
 }
 
-// loadSharedMemory generates the unit ref names (SPEC:UNIT), which must be
-// a shared_memory.
+// loadSharedMemory generates the shared_memory unit ref names (SPEC:UNIT,
+// or SPEC alone when it declares one).
 func loadSharedMemory(ref string, a *app) (unit, error) {
-	i := strings.LastIndexByte(ref, ':')
-	if i <= 0 || i == len(ref)-1 {
-		return unit{}, usagef("%q: want SPEC:UNIT", ref)
-	}
-	loaded, err := loadAndGenerate([]string{ref[:i]}, budget{Unit: ref[i+1:]}, a.stderr)
+	su, err := loadUnitRef("", ref, "shared_memory", false, a.stderr)
 	if err != nil {
 		return unit{}, err
 	}
-	u := loaded[0]
-	if _, ok := u.Spec.(*specs.SharedMemory); !ok {
-		return unit{}, usagef("%s: %s is a %s unit, not a shared_memory", ref, u.Spec.UnitName(), u.Spec.UnitKind())
+	path, _ := specs.SplitUnitRef(ref)
+	loaded, err := loadAndGenerate([]string{path}, budget{Unit: su.UnitName()}, a.stderr)
+	if err != nil {
+		return unit{}, err
 	}
-	return u, nil
+	return loaded[0], nil
 }
 
 // replayJob is u's verification job; for an HDL engine its Verilog is

@@ -90,7 +90,8 @@ func TestReplay_Refusals(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{fermiShmem + ":nope", replayTraces[0]}, 2, "no unit nope"},
+		{[]string{fermiShmem + ":nope", replayTraces[0]}, 2, `declares no unit "nope". Its shared_memory units: shmem_fermi.`},
+		{[]string{fermiShmem + ":shmem_frmi", replayTraces[0]}, 2, `Did you mean "shmem_fermi"?`},
 		{[]string{fermiShmem + ":fermi_bank_xor", replayTraces[0]}, 2, "is a hash unit, not a shared_memory"},
 		{[]string{small, replayTraces[0]}, 2, "lane 31 is active, but shmem_small has 8 lanes"},
 		{[]string{small, wide}, 2, "9 lanes, but shmem_small has 8"},

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
@@ -174,6 +175,9 @@ func newSearchCmd(a *app) *cobra.Command {
 			if bankBytes != 4 && bankBytes != 8 {
 				return usagef("--bank-bytes %d: want 4 or 8", bankBytes)
 			}
+			if err := checkSearchApplies(cmd.Flags(), inputs, len(strides) > 0, count, compare); err != nil {
+				return err
+			}
 			if !cmd.Flags().Changed("banks") {
 				banks = 1 << uint(min(m, 10))
 			}
@@ -192,6 +196,9 @@ func newSearchCmd(a *app) *cobra.Command {
 			default:
 				if err := checkSearchFlags(function, method, name, out, full, len(inputs)+len(strides)); err != nil {
 					return err
+				}
+				if full && function != search.BitvectorXor {
+					return usagef("--full applies to bitvector_xor, whose whole space it searches instead of the pruned one of §5.1")
 				}
 			}
 			// Wide Accel-Sim accesses split into phases over the 2^m banks the
@@ -289,6 +296,36 @@ func newSearchCmd(a *app) *cobra.Command {
 	fs.IntVar(&lanes, "lanes", 32, "lanes of the reference access of each --stride")
 	fs.Var(&strides, "stride", "add the reference access of stride S: lane i reads word i*S (repeatable, or a comma list)")
 	return cmd
+}
+
+// checkSearchApplies refuses the flags that the inputs or the mode
+// (--count, --compare, a search) would not use, so none is ignored.
+func checkSearchApplies(fs *pflag.FlagSet, inputs []string, strides, count, compare bool) error {
+	if err := checkBankBytes(fs, inputs); err != nil {
+		return err
+	}
+	if fs.Changed("lanes") && !strides {
+		return usagef("--lanes applies to the reference accesses of --stride only")
+	}
+	if count {
+		var given []string
+		for _, n := range []string{"function", "method", "output", "name", "full", "compare", "banks", "svg"} {
+			if fs.Changed(n) {
+				given = append(given, "--"+n)
+			}
+		}
+		if len(given) > 0 {
+			return usagef("%s: --count counts the hash functions of each class and searches nothing", strings.Join(given, ", "))
+		}
+		return nil
+	}
+	if fs.Changed("banks") && !compare {
+		return usagef("--banks applies to --compare only (its mod N row); a search maps to the 2^m banks of --bank-bits")
+	}
+	if fs.Changed("name") && !fs.Changed("output") {
+		return usagef("--name names the hash block that -o writes: give -o OUT.hcl")
+	}
+	return nil
 }
 
 // checkSearchFlags refuses a search the flags do not describe, before any

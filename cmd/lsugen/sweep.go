@@ -69,7 +69,7 @@ func (s *sweepFlags) spelling(flag, arg string) string {
 }
 
 // sweepStepFlags are the flags that make lsugen timing a sweep step.
-var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs"}
+var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs", "sta-liberty"}
 
 // active reports whether the command is a sweep or one of its steps: any
 // sweep flag given (runSweep refuses those given without their step).
@@ -242,6 +242,10 @@ func (s *sweepFlags) checkDirs(fl *pflag.FlagSet, asJSON bool, svg string) error
 		return usagef("--svg draws a whole sweep: with --sweep-clock (without --job-list) or --sweep-merge")
 	case s.jobList != "" && asJSON:
 		return usagef("--json: --job-list computes nothing to report")
+	case fl.Changed("unit") && s.point != "":
+		return usagef("--unit: --sweep-point names its one unit, UNIT@P")
+	case fl.Changed("unit") && s.merge != "":
+		return usagef("--unit: --sweep-merge takes the units from the sweep's manifest")
 	}
 	return nil
 }
@@ -365,6 +369,7 @@ func loadUnit(paths []string, name string, b budget, stderr io.Writer) (*sweep.U
 var sweepOwnFlags = map[string]bool{
 	"sweep-clock": true, "sweep-point": true, "sweep-merge": true, "job-list": true, "out-dir": true,
 	"job-command": true, "jobs": true, "svg": true, "svg-unit": true, "json": true, "paths": true, "clock": true, "help": true,
+	"unit": true, // a job's point names its unit
 }
 
 // passThrough reports whether a job line passes f on: a flag of the model
@@ -605,6 +610,7 @@ func newSweepClockCmd(a *app) *cobra.Command {
 	addJobsFlag(fs, &s.jobs, 1)
 	m.add(fs)
 	addGateBudgetFlag(fs, &b)
+	addUnitFlag(fs, &b)
 	return cmd
 }
 

@@ -68,7 +68,7 @@ func focusUnit(rep *timing.Report, name string) (*timing.UnitReport, error) {
 			}
 			names = append(names, rep.Units[i].Name)
 		}
-		return nil, fmt.Errorf("--svg-unit %s: no such unit (units: %s)", name, strings.Join(names, ", "))
+		return nil, unknownUnit("--svg-unit", name, names)
 	}
 	best := &rep.Units[0]
 	for i := range rep.Units {

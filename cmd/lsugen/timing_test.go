@@ -192,7 +192,7 @@ func TestTiming_SVGOptions(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--svg", svg, "--svg-unit", "nope", thesisSpec}, "--svg-unit nope: no such unit (units: coalesce_a2a_32,"},
+		{[]string{"--svg", svg, "--svg-unit", "nope", thesisSpec}, "--svg-unit nope: no unit \"nope\" in the specs (units: coalesce_a2a_32,"},
 		{[]string{"--svg-unit", "coalesce_nbr_32", thesisSpec}, "--svg-unit needs --svg FILE"},
 	} {
 		code, _, stderr := lsugen(t, append([]string{"timing"}, c.args...)...)

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
@@ -64,7 +63,6 @@ type verifyFlags struct {
 	plan    verify.Plan
 	seqPlan verify.SeqPlan
 	work    string
-	units   []string
 	jobs    int
 	asJSON  bool
 	junit   string
@@ -191,7 +189,7 @@ func (f *verifyFlags) addCommonFlags(fs *pflag.FlagSet) {
 	addToolMemoryFlag(fs)
 	addBudgetFlags(fs, &f.budget, false)
 	addLibertyFlag(fs, &f.budget.LibraryPath)
-	fs.StringArrayVar(&f.units, "unit", nil, "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)")
+	fs.Lookup("unit").Usage = "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)"
 	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
 	addJSONFlag(fs, &f.asJSON)
 	fs.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to `FILE` (atomically)")
@@ -346,18 +344,14 @@ func (f *verifyFlags) checkRTL(fs *pflag.FlagSet) ([]verify.Engine, error) {
 // load runs the session, selects the units of --unit and refuses work
 // past verify's limits, before any check starts.
 func (f *verifyFlags) load(paths []string, mode string, engines []verify.Engine, stderr io.Writer) ([]unit, error) {
-	loaded, err := loadAndGenerate(paths, f.budget, stderr)
-	if err != nil {
-		return nil, err
-	}
-	sel, err := selectUnits(loaded, f.units)
+	sel, err := loadAndGenerate(paths, f.budget, stderr)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkVerifyLimits(sel, mode, engines, f.plan, f.seqPlan); err != nil {
 		return nil, badInput(err)
 	}
-	if mode == modeRTL && len(f.units) == 0 && len(sel) > 1 {
+	if mode == modeRTL && len(f.budget.Units) == 0 && len(sel) > 1 {
 		return nil, usagef("the specs declare %d units: choose one with --unit (%s)", len(sel), joinNames(sel))
 	}
 	if mode == modeRTL && f.top != "" && len(sel) > 1 {
@@ -487,16 +481,6 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 		return usagef("%s needs --rtl FILE.v", other[0])
 	}
 	return usagef("%s: applies to --formal only", list)
-}
-
-// selectUnits are the units that match any of the --unit glob patterns
-// (flow.Select), in spec order.
-func selectUnits(loaded []unit, patterns []string) ([]unit, error) {
-	sel, err := flow.Select(loaded, patterns)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return sel, nil
 }
 
 // verifySimulation runs every engine on every unit through verify.RunTasks:

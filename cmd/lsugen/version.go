@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lsugen/lsugen/gen"
 )
 
 func newVersionCmd(a *app) *cobra.Command {
@@ -19,10 +21,14 @@ func newVersionCmd(a *app) *cobra.Command {
 			if asJSON {
 				return printJSON(a.stdout, doc)
 			}
-			_, err := fmt.Fprintf(a.stdout, "lsugen %s\n", doc.Version)
+			_, err := fmt.Fprintf(a.stdout, "lsugen %s\n", gen.ThisBuild().Stamp())
 			return err
 		},
 	}
 	addJSONFlag(cmd.Flags(), &asJSON)
 	return cmd
 }
+
+// generatedBy is the version in the headers of generated files: with the
+// commit, so that a file can be traced to the build that wrote it.
+func generatedBy() string { return "lsugen " + gen.ThisBuild().Stamp() }

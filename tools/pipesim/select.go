@@ -1,7 +1,6 @@
 package pipesim
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -56,22 +55,11 @@ func CheckMask(pipe *specs.ElasticPipeline, mask *specs.WarpReadyMask) error {
 	return nil
 }
 
-// notKind says why name is not a unit of kind among us.
+// notKind says why name is not a unit of kind among us, with the nearest
+// name (specs.FindUnit).
 func notKind(us []specs.Unit, name, file, kind string) error {
-	for _, u := range us {
-		if u.UnitName() == name {
-			return fmt.Errorf("%s is a %s unit, not a%s %s", name, u.UnitKind(), article(kind), kind)
-		}
-	}
-	return fmt.Errorf("%s declares no unit %q", file, name)
-}
-
-// article is "n" before a vowel.
-func article(word string) string {
-	if word != "" && bytes.ContainsRune([]byte("aeiou"), rune(word[0])) {
-		return "n"
-	}
-	return ""
+	_, err := specs.FindUnit(us, name, kind, file)
+	return err
 }
 
 // ShapeOf is the shape of pipe's workloads: its subwarps, and the PC

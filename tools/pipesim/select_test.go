@@ -49,9 +49,10 @@ func TestPick(t *testing.T) {
 		want string
 	}{
 		{second(PickPipeline(us, "wrm_paper", "p.hcl")), "wrm_paper is a warp_ready_mask unit, not an elastic_pipeline"},
-		{second(PickPipeline(us, "nope", "p.hcl")), `p.hcl declares no unit "nope"`},
+		{second(PickPipeline(us, "nope", "p.hcl")), `p.hcl declares no unit "nope". Its elastic_pipeline units: ep_elastic_m4, ep_unified_m4, ep_split_m4, ep_elastic_fig6.`},
+		{second(PickPipeline(us, "ep_split_m", "p.hcl")), `p.hcl declares no unit "ep_split_m". Did you mean "ep_split_m4"? Its elastic_pipeline units: ep_elastic_m4, ep_unified_m4, ep_split_m4, ep_elastic_fig6.`},
 		{second(PickPipeline(nil, "", "h.hcl")), "h.hcl declares no elastic_pipeline unit"},
-		{second(PickMask(us, "ep_split_m4", "p.hcl")), "ep_split_m4 is a elastic_pipeline unit, not a warp_ready_mask"},
+		{second(PickMask(us, "ep_split_m4", "p.hcl")), "ep_split_m4 is an elastic_pipeline unit, not a warp_ready_mask"},
 	} {
 		if c.err == nil || c.err.Error() != c.want {
 			t.Errorf("%v, want %q", c.err, c.want)

@@ -64,6 +64,9 @@ type Workload struct {
 	Instrs  []Instr
 	counter *conflicts.Counter
 	groupOf map[groupKey]int
+	// byteAddressed: an input is an Accel-Sim trace, whose byte addresses
+	// --bank-bytes divides.
+	byteAddressed bool
 }
 
 // groupKey names a group: its input and name.
@@ -100,12 +103,18 @@ func NewWorkload(u *specs.SharedMemory) (*Workload, error) {
 }
 
 // ConflictsFlags are the flags of `lsugen conflicts` that predict under
-// the unit's mapping and bank width (SPEC stands for the unit's spec).
+// the unit's mapping and bank width (SPEC stands for the unit's spec),
+// --bank-bytes only with an Accel-Sim input: conflicts refuses it on word
+// addresses.
 func (w *Workload) ConflictsFlags() string {
-	if w.Unit.Hash != nil {
-		return fmt.Sprintf("--hash SPEC:%s --bank-bytes %d", w.Unit.Hash.Name, w.Unit.BankBytes)
+	width := ""
+	if w.byteAddressed {
+		width = fmt.Sprintf(" --bank-bytes %d", w.Unit.BankBytes)
 	}
-	return fmt.Sprintf("--banks %d --bank-bytes %d", w.Unit.Banks, w.Unit.BankBytes)
+	if w.Unit.Hash != nil {
+		return fmt.Sprintf("--hash SPEC:%s%s", w.Unit.Hash.Name, width)
+	}
+	return fmt.Sprintf("--banks %d%s", w.Unit.Banks, width)
 }
 
 // fill makes the stores that write every byte once, lanes on consecutive
@@ -158,6 +167,7 @@ func (w *Workload) group(in int, name, kernel string) int32 {
 func (w *Workload) AddFile(path string) error {
 	w.Inputs = append(w.Inputs, Input{File: path})
 	if accelsim.IsTracePath(path) {
+		w.byteAddressed = true
 		return w.addAccelSim(path)
 	}
 	return w.addTrace(path)
