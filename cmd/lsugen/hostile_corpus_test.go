@@ -526,7 +526,9 @@ func hostileCases() []hostileCase {
 		hcFlagRow("conflicts --banks 0", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "0", "t.trace"}, "--banks"),
 		hcFlagRow("conflicts --banks 2^24+1", behaves, []hcEntry{tr}, []string{"conflicts", "--banks", "16777217", "t.trace"}, "--banks"),
 		hcFlagRow("conflicts --bank-bytes 3", behaves, []hcEntry{tr}, []string{"conflicts", "--bank-bytes", "3", "t.trace"}, "--bank-bytes"),
-		hcFlagRow("conflicts --hash without a unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl", "t.trace"}, "--hash"),
+		// A file of one hash unit needs no :UNIT (issue 30); of two, it does.
+		hcFlagRow("conflicts --hash without a unit, of two", behaves, []hcEntry{tr, hcFile("two.hcl", hcRap32+hcGoodHash)},
+			[]string{"conflicts", "--hash", "two.hcl", "t.trace"}, "2 hash units", "two.hcl:UNIT"),
 		hcFlagRow("conflicts --hash of no unit", behaves, []hcEntry{tr, hcl}, []string{"conflicts", "--hash", "s.hcl:nosuch", "t.trace"}, "nosuch"),
 		hcFlagRow("conflicts --hash of an invalid spec", behaves, []hcEntry{tr, hcFile("s.hcl", hcHash(hcWith(hcPerm, 1, "addr_bits = 65")...))}, []string{"conflicts", "--hash", "s.hcl:h", "t.trace"}, "re:s\\.hcl:3:\\d+: error"),
 		hcFlagRow("search --addr-bits 65", behaves, []hcEntry{tr}, []string{"search", "--function", "bitvector_perm", "--addr-bits", "65", "--bank-bits", "5", "t.trace"}, "65"),
