@@ -51,15 +51,9 @@ func newReplayCmd(a *app) *cobra.Command {
 }
 
 func runReplay(a *app, args []string, sim, work string, asJSON bool) error {
-	if len(args) < 2 {
-		return usagef("want SPEC:UNIT and at least one trace")
-	}
-	engine := verify.Engine(sim)
-	if engine != verify.Netlist && engine != verify.Verilator {
-		return usagef("--sim %s: want netlist or verilator", sim)
-	}
-	if work != "" && engine == verify.Netlist {
-		return usagef("--work keeps the Verilog and build of --sim verilator; --sim netlist writes none")
+	engine, err := replayEngine(args, sim, work)
+	if err != nil {
+		return err
 	}
 	u, err := loadSharedMemory(args[0], a)
 	if err != nil {
@@ -95,6 +89,21 @@ func runReplay(a *app, args []string, sim, work string, asJSON bool) error {
 		return errReported
 	}
 	return err
+}
+
+// replayEngine checks replay's arguments and flags and returns the engine.
+func replayEngine(args []string, sim, work string) (verify.Engine, error) {
+	if len(args) < 2 {
+		return "", usagef("want SPEC:UNIT and at least one trace")
+	}
+	engine := verify.Engine(sim)
+	if engine != verify.Netlist && engine != verify.Verilator {
+		return "", usagef("--sim %s: want netlist or verilator", sim)
+	}
+	if work != "" && engine == verify.Netlist {
+		return "", usagef("--work keeps the Verilog and build of --sim verilator; --sim netlist writes none")
+	}
+	return engine, nil
 }
 
 // loadSharedMemory generates the shared_memory unit ref names (SPEC:UNIT,
