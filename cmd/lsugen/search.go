@@ -15,6 +15,7 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/search"
+	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // strideList collects --stride values, repeatable or comma-separated.
@@ -441,6 +442,7 @@ type searchKernel struct {
 	name     string
 	accesses [][]uint64
 	instrs   []string
+	kinds    []trace.Kind // each access's, for the count of conflicts (search --for)
 }
 
 // loadKernels reads the inputs with the loader `conflicts` uses and groups
@@ -479,6 +481,7 @@ func loadKernels(paths []string, strides []uint64, lanes int, opt inputOptions, 
 			}
 			k.accesses = append(k.accesses, a.Addrs)
 			k.instrs = append(k.instrs, name)
+			k.kinds = append(k.kinds, a.Kind)
 		}
 	}
 	if len(strides) > 0 {
@@ -486,6 +489,7 @@ func loadKernels(paths []string, strides []uint64, lanes int, opt inputOptions, 
 		for _, s := range strides {
 			k.accesses = append(k.accesses, search.StrideAccess(s, lanes))
 			k.instrs = append(k.instrs, "stride "+strconv.FormatUint(s, 10))
+			k.kinds = append(k.kinds, trace.KindAny)
 		}
 	}
 	return out, nil

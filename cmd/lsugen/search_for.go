@@ -12,6 +12,7 @@ import (
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/conflicts"
 	"github.com/lsugen/lsugen/tools/search"
+	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // searchForDoc is the document of search --for: the register values of a
@@ -63,8 +64,10 @@ type searchForConfig struct {
 	CandidatesEvaluated int64             `json:"candidates_evaluated"`
 	// ConflictsBefore is under bank = addr mod 2^bank_bits; ConflictsAfter
 	// under this configuration, the unit's behavioural model computing the
-	// banks: Σ (degree − 1) over the accesses, degree the most distinct
-	// addresses in one bank.
+	// banks: Σ (degree − 1) over the accesses as conflicts counts them
+	// (its bank_conflicts), degree the most distinct addresses in one bank,
+	// or lanes for an atomic. The search minimises the count over distinct
+	// addresses, which differs only for atomics with lanes on one address.
 	ConflictsBefore int64    `json:"conflicts_before"`
 	ConflictsAfter  int64    `json:"conflicts_after"`
 	RemovedPercent  *float64 `json:"removed_percent,omitempty"`
@@ -149,10 +152,10 @@ func registersOf(h *specs.Hash, c search.Config) (*model.HashConfig, error) {
 
 // searchForConfigOf searches the accesses of one kernel (or all of them)
 // and evaluates the configuration found through the unit's model.
-func searchForConfigOf(h *specs.Hash, accesses [][]uint64, method string, full bool) (searchForConfig, error) {
+func searchForConfigOf(h *specs.Hash, k *searchKernel, method string, full bool) (searchForConfig, error) {
 	n, m := h.AddrBits, h.BankBits
 	var out searchForConfig
-	p, err := search.Prepare(accesses, n, m)
+	p, err := search.Prepare(k.accesses, n, m)
 	if err != nil {
 		return out, err
 	}
@@ -168,21 +171,26 @@ func searchForConfigOf(h *specs.Hash, accesses [][]uint64, method string, full b
 	if err != nil {
 		return out, err
 	}
-	// The unit's model, not the search's column form, gives the conflicts
-	// reported: what conflicts --hash-config counts with these values.
+	mod, err := conflicts.Modulo(1 << uint(m))
+	if err != nil {
+		return out, err
+	}
+	// The search minimises distinct addresses per bank; the unit's model
+	// must agree with it on the configuration's register values.
 	counter := conflicts.NewCounter(mapping)
-	var after int64
-	for _, acc := range accesses {
-		if d := counter.Degree(acc); d > 1 {
-			after += int64(d - 1)
-		}
+	var searched int64
+	for _, acc := range k.accesses {
+		searched += int64(max(counter.Degree(acc)-1, 0))
 	}
-	if after != res.ConflictsAfter {
-		return out, fmt.Errorf("hash %q at %s: the model counts %d conflicts, the search %d", h.Name, cfg, after, res.ConflictsAfter)
+	if searched != res.ConflictsAfter {
+		return out, fmt.Errorf("hash %q at %s: the model counts %d conflicts, the search %d", h.Name, cfg, searched, res.ConflictsAfter)
 	}
-	out = searchForConfig{Accesses: len(accesses), HashConfig: cfg.String(), Registers: map[string]any{}, Ports: map[string]string{},
-		CandidatesEvaluated: res.CandidatesEvaluated, ConflictsBefore: res.ConflictsBefore, ConflictsAfter: after,
-		RemovedPercent: removed(res.ConflictsBefore, after)}
+	// Reported as conflicts counts them: an atomic's lanes on one address
+	// serialise too.
+	before, after := bankConflicts(conflicts.NewCounter(mod), k), bankConflicts(counter, k)
+	out = searchForConfig{Accesses: len(k.accesses), HashConfig: cfg.String(), Registers: map[string]any{}, Ports: map[string]string{},
+		CandidatesEvaluated: res.CandidatesEvaluated, ConflictsBefore: before, ConflictsAfter: after,
+		RemovedPercent: removed(before, after)}
 	for i, r := range cfg.Regs {
 		if r.Fields == 1 {
 			out.Registers[r.Key] = cfg.Values[i][0]
@@ -192,6 +200,17 @@ func searchForConfigOf(h *specs.Hash, accesses [][]uint64, method string, full b
 		out.Ports[r.Port] = cfg.PortLiteral(i)
 	}
 	return out, nil
+}
+
+// bankConflicts is Σ (degree − 1) over k's accesses, each access's degree
+// as conflicts counts it (conflicts.Counter.AccessDegree).
+func bankConflicts(c *conflicts.Counter, k *searchKernel) int64 {
+	var total int64
+	for i, acc := range k.accesses {
+		a := trace.Access{Addrs: acc, Kind: k.kinds[i]}
+		total += int64(max(c.AccessDegree(&a)-1, 0))
+	}
+	return total
 }
 
 // runSearchFor configures hash unit h for all the kernels together and for
@@ -204,16 +223,17 @@ func runSearchFor(a *app, ref string, h *specs.Hash, regs []model.HashRegister, 
 	for _, r := range regs {
 		doc.Registers = append(doc.Registers, searchForRegister{Key: r.Key, Port: r.Port, Fields: r.Fields, FieldBits: r.FieldBits})
 	}
-	var all [][]uint64
+	all := &searchKernel{}
 	for _, k := range kernels {
-		all = append(all, k.accesses...)
+		all.accesses = append(all.accesses, k.accesses...)
+		all.kinds = append(all.kinds, k.kinds...)
 	}
 	var err error
 	if doc.All, err = searchForConfigOf(h, all, method, full); err != nil {
 		return err
 	}
 	for _, k := range kernels {
-		c, err := searchForConfigOf(h, k.accesses, method, full)
+		c, err := searchForConfigOf(h, k, method, full)
 		if err != nil {
 			return err
 		}
