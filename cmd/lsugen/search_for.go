@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,9 +11,7 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/tools/conflicts"
 	"github.com/lsugen/lsugen/tools/search"
-	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // searchForDoc is the document of search --for: the register values of a
@@ -94,12 +93,10 @@ func loadSearchFor(ref string, stderr io.Writer) (*specs.Hash, []model.HashRegis
 		return nil, nil, err
 	}
 	h := u.(*specs.Hash)
-	if !h.Configurable {
+	switch {
+	case !h.Configurable:
 		return nil, nil, usagef("--for %s: hash %q is constant: --for configures a configurable unit (configurable = true); search a constant one with --function", ref, h.Name)
-	}
-	switch h.Function {
-	case search.BitvectorPerm, search.BitvectorXor, search.BitwisePerm, search.BitwiseXor:
-	default:
+	case !search.Configurable(h):
 		return nil, nil, usagef("--for %s: hash %q is %s: the search has methods for bitvector_perm, bitvector_xor, bitwise_perm and bitwise_xor only; give its configuration to conflicts --hash-config", ref, h.Name, h.Function)
 	}
 	if err := search.CheckSizes(h.AddrBits, h.BankBits); err != nil {
@@ -112,133 +109,61 @@ func loadSearchFor(ref string, stderr io.Writer) (*specs.Hash, []model.HashRegis
 	return h, regs, nil
 }
 
-// registersOf is a searched configuration as the unit's register values.
-// The search's values fit the registers (shifts and bit indices below
-// addr_bits, masks of bank_bits bits); ParseHashConfig checks them again.
-func registersOf(h *specs.Hash, c search.Config) (*model.HashConfig, error) {
-	var parts []string
-	list := func(key string, pick func(e []int) int) {
-		vals := make([]string, h.BankBits)
-		for b := range vals {
-			vals[b] = "0"
-			if b < len(c.Bits) && len(c.Bits[b]) > 0 {
-				vals[b] = fmt.Sprint(pick(c.Bits[b]))
-			}
-		}
-		parts = append(parts, key+"=["+strings.Join(vals, ",")+"]")
-	}
-	switch c.Function {
-	case search.BitvectorPerm:
-		parts = append(parts, fmt.Sprintf("k=%d", c.K))
-	case search.BitvectorXor:
-		parts = append(parts, fmt.Sprintf("k1=%d", c.K1), fmt.Sprintf("k2=%d", c.K2), fmt.Sprintf("mask=%d", c.Mask))
-	case search.BitwisePerm:
-		list("sel", func(e []int) int { return e[0] })
-	case search.BitwiseXor:
-		// a single bit i is the pair (i, i): the unit XORs two different
-		// selections only
-		list("sel_a", func(e []int) int { return e[0] })
-		list("sel_b", func(e []int) int { return e[len(e)-1] })
-		for _, e := range c.Bits {
-			if len(e) > 2 {
-				return nil, fmt.Errorf("configuration %s XORs %d bits into one bank bit; the unit XORs two", c, len(e))
-			}
-		}
-	default:
-		return nil, fmt.Errorf("no registers for function %q", c.Function)
-	}
-	return model.ParseHashConfig(h, strings.Join(parts, ","))
-}
-
-// searchForConfigOf searches the accesses of one kernel (or all of them)
-// and evaluates the configuration found through the unit's model.
-func searchForConfigOf(h *specs.Hash, k *searchKernel, method string, full bool) (searchForConfig, error) {
-	n, m := h.AddrBits, h.BankBits
-	var out searchForConfig
-	p, err := search.Prepare(k.accesses, n, m)
-	if err != nil {
-		return out, err
-	}
-	res, err := search.Search(p, string(h.Function), method, full)
-	if err != nil {
-		return out, usagef("%v", err)
-	}
-	cfg, err := registersOf(h, res.Config)
-	if err != nil {
-		return out, fmt.Errorf("hash %q: %w", h.Name, err)
-	}
-	mapping, err := conflicts.HashUnitAt(h, cfg)
-	if err != nil {
-		return out, err
-	}
-	mod, err := conflicts.Modulo(1 << uint(m))
-	if err != nil {
-		return out, err
-	}
-	// The search minimises distinct addresses per bank; the unit's model
-	// must agree with it on the configuration's register values.
-	counter := conflicts.NewCounter(mapping)
-	var searched int64
-	for _, acc := range k.accesses {
-		searched += int64(max(counter.Degree(acc)-1, 0))
-	}
-	if searched != res.ConflictsAfter {
-		return out, fmt.Errorf("hash %q at %s: the model counts %d conflicts, the search %d", h.Name, cfg, searched, res.ConflictsAfter)
-	}
-	// Reported as conflicts counts them: an atomic's lanes on one address
-	// serialise too.
-	before, after := bankConflicts(conflicts.NewCounter(mod), k), bankConflicts(counter, k)
-	out = searchForConfig{Accesses: len(k.accesses), HashConfig: cfg.String(), Registers: map[string]any{}, Ports: map[string]string{},
-		CandidatesEvaluated: res.CandidatesEvaluated, ConflictsBefore: before, ConflictsAfter: after,
-		RemovedPercent: removed(before, after)}
-	for i, r := range cfg.Regs {
-		if r.Fields == 1 {
-			out.Registers[r.Key] = cfg.Values[i][0]
-		} else {
-			out.Registers[r.Key] = cfg.Values[i]
-		}
-		out.Ports[r.Port] = cfg.PortLiteral(i)
-	}
-	return out, nil
-}
-
-// bankConflicts is Σ (degree − 1) over k's accesses, each access's degree
-// as conflicts counts it (conflicts.Counter.AccessDegree).
-func bankConflicts(c *conflicts.Counter, k *searchKernel) int64 {
-	var total int64
-	for i, acc := range k.accesses {
-		a := trace.Access{Addrs: acc, Kind: k.kinds[i]}
-		total += int64(max(c.AccessDegree(&a)-1, 0))
-	}
-	return total
-}
-
-// runSearchFor configures hash unit h for all the kernels together and for
-// each on its own, writes the document (-o) and C header (--c-header) and
-// prints the report.
-func runSearchFor(a *app, ref string, h *specs.Hash, regs []model.HashRegister, kernels []*searchKernel, method string, full, asJSON bool, out, cHeader string) error {
+// configureFor configures h for all the kernels together and for each on
+// its own (search.ConfigureUnit) and returns the document.
+func configureFor(ref string, h *specs.Hash, regs []model.HashRegister, kernels []*searchKernel, method string, full bool) (searchForDoc, error) {
 	path, _ := specs.SplitUnitRef(ref)
 	doc := searchForDoc{Version: gen.Version, Spec: path, Unit: h.Name, Function: string(h.Function), Method: method, Full: full,
 		AddrBits: h.AddrBits, BankBits: h.BankBits}
 	for _, r := range regs {
 		doc.Registers = append(doc.Registers, searchForRegister{Key: r.Key, Port: r.Port, Fields: r.Fields, FieldBits: r.FieldBits})
 	}
-	all := &searchKernel{}
+	var all search.Kernel
+	jobs := []search.Kernel{{}} // all, then each kernel
 	for _, k := range kernels {
-		all.accesses = append(all.accesses, k.accesses...)
-		all.kinds = append(all.kinds, k.kinds...)
+		all.Accesses = append(all.Accesses, k.accesses...)
+		all.Kinds = append(all.Kinds, k.kinds...)
+		jobs = append(jobs, search.Kernel{Name: k.name, Accesses: k.accesses, Kinds: k.kinds})
 	}
-	var err error
-	if doc.All, err = searchForConfigOf(h, all, method, full); err != nil {
-		return err
-	}
-	for _, k := range kernels {
-		c, err := searchForConfigOf(h, k, method, full)
-		if err != nil {
-			return err
+	jobs[0] = all
+	for i, k := range jobs {
+		c, err := search.ConfigureUnit(h, k, method, full)
+		if errors.Is(err, search.ErrModelDisagrees) {
+			return doc, err
+		} else if err != nil {
+			return doc, usagef("%v", err)
 		}
-		c.Kernel = k.name
-		doc.Kernels = append(doc.Kernels, c)
+		if i == 0 {
+			doc.All = searchForConfigOf(c)
+		} else {
+			doc.Kernels = append(doc.Kernels, searchForConfigOf(c))
+		}
+	}
+	return doc, nil
+}
+
+// searchForConfigOf is a configuration in the document's form.
+func searchForConfigOf(c *search.UnitConfig) searchForConfig {
+	out := searchForConfig{Kernel: c.Kernel, Accesses: c.Accesses, HashConfig: c.Config.String(), Registers: map[string]any{}, Ports: map[string]string{},
+		CandidatesEvaluated: c.CandidatesEvaluated, ConflictsBefore: c.ConflictsBefore, ConflictsAfter: c.ConflictsAfter,
+		RemovedPercent: removed(c.ConflictsBefore, c.ConflictsAfter)}
+	for i, r := range c.Config.Regs {
+		if r.Fields == 1 {
+			out.Registers[r.Key] = c.Config.Values[i][0]
+		} else {
+			out.Registers[r.Key] = c.Config.Values[i]
+		}
+		out.Ports[r.Port] = c.Config.PortLiteral(i)
+	}
+	return out
+}
+
+// runSearchFor configures hash unit h, writes the document (-o) and the C
+// header (--c-header) and prints the report.
+func runSearchFor(a *app, ref string, h *specs.Hash, regs []model.HashRegister, kernels []*searchKernel, method string, full, asJSON bool, out, cHeader string) error {
+	doc, err := configureFor(ref, h, regs, kernels, method, full)
+	if err != nil {
+		return err
 	}
 	var files []outFile
 	if out != "" {
@@ -263,13 +188,18 @@ func runSearchFor(a *app, ref string, h *specs.Hash, regs []model.HashRegister, 
 	if asJSON {
 		return printJSON(a.stdout, doc)
 	}
-	w := a.stdout
+	return writeSearchFor(a.stdout, h, doc, files)
+}
+
+// writeSearchFor prints the configuration for all kernels, its port
+// values and conflicts, then each kernel's own.
+func writeSearchFor(w io.Writer, h *specs.Hash, doc searchForDoc, files []outFile) error {
 	fmt.Fprintf(w, "unit        %s (%s, %d address bits, %d bank bits)\n", h.Name, h.Function, h.AddrBits, h.BankBits)
-	fmt.Fprintf(w, "method      %s\n", method)
+	fmt.Fprintf(w, "method      %s\n", doc.Method)
 	fmt.Fprintf(w, "accesses    %d\n", doc.All.Accesses)
 	fmt.Fprintf(w, "config      %s\n", doc.All.HashConfig)
 	var ports []string
-	for _, r := range regs {
+	for _, r := range doc.Registers {
 		ports = append(ports, r.Port+" = "+doc.All.Ports[r.Port])
 	}
 	fmt.Fprintf(w, "ports       %s\n", strings.Join(ports, ", "))
@@ -284,7 +214,9 @@ func runSearchFor(a *app, ref string, h *specs.Hash, regs []model.HashRegister, 
 		return err
 	}
 	for _, f := range files {
-		fmt.Fprintf(w, "wrote       %s\n", f.path)
+		if _, err := fmt.Fprintf(w, "wrote       %s\n", f.path); err != nil {
+			return err
+		}
 	}
 	return nil
 }
