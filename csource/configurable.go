@@ -110,10 +110,12 @@ func (u *unit) writeConfigurable(w *writer, info Info) {
 	w.f("#define %s_ADDR_BITS %d\n", u.macro, u.n)
 	w.f("#define %s_BANK_BITS %d\n", u.macro, u.m)
 	w.f("#define %s_BANKS %d\n\n", u.macro, uint64(1)<<u.m)
-	// bit i of the masked address, 0 for i at or above n (no UB shifts).
-	w.f("/* Address bit i, 0 for a bit the unit does not have. */\n")
-	w.f("static inline LSUGEN_HD uint32_t %s_bit(uint64_t addr, uint32_t i)\n{\n", u.name)
-	w.f("\treturn i < %du ? (uint32_t)((addr >> i) & 1u) : 0u;\n}\n\n", u.n)
+	if h.Function == specs.BitwisePerm || h.Function == specs.BitwiseXor {
+		// no shift by 64 or more, which C leaves undefined
+		w.f("/* Address bit i, 0 for a bit the unit does not have. */\n")
+		w.f("static inline LSUGEN_HD uint32_t %s_bit(uint64_t addr, uint32_t i)\n{\n", u.name)
+		w.f("\treturn i < %du ? (uint32_t)((addr >> i) & 1u) : 0u;\n}\n\n", u.n)
+	}
 	w.f("/* The bank of word address addr under the configuration. */\n")
 	w.f("static inline LSUGEN_HD uint32_t %s_bank(uint64_t addr, %s)\n{\n", u.name, strings.Join(args, ", "))
 	w.WriteString(u.maskAddr())
