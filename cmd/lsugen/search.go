@@ -154,8 +154,8 @@ XOR) and prints the conflicts removed in 000_* Table 6's form.
   lsugen search --for SPEC:UNIT [--json] [--method M] [--full] [-o OUT.json] [--c-header OUT.h] INPUT...
 
 --for configures a configurable hash unit (configurable = true;
-bitvector_perm, bitvector_xor, bitwise_perm, bitwise_xor): it searches that
-function at the unit's address and bank bits, for all the accesses together
+bitvector_perm, bitvector_xor, bitwise_perm, bitwise_xor, and rap by
+row_descent): it searches that function at the unit's address and bank bits, for all the accesses together
 and for each kernel on its own, and gives each configuration as the
 unit's register values (as conflicts --hash-config reads them) and cfg_*
 port values, with the conflicts the unit's behavioural model counts
@@ -300,7 +300,7 @@ func newSearchCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.StringVar(&function, "function", "", "hash function: bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor")
-	fs.StringVar(&method, "method", search.Exhaustive, "exhaustive (bit-vector functions; bitwise ones when small), givargis or mih (bitwise functions)")
+	fs.StringVar(&method, "method", search.Exhaustive, "exhaustive (bit-vector functions; bitwise ones when small), givargis or mih (bitwise functions); with --for a rap unit: row_descent, its only method")
 	fs.IntVar(&n, "addr-bits", 0, "word-address width n (required)")
 	fs.IntVar(&m, "bank-bits", 0, "bank-index width m, 2^m banks (required)")
 	addOutputFlag(fs, &out, "", "write the chosen configuration as a hash block to this HCL file")
@@ -343,10 +343,15 @@ func searchFor(a *app, fs *pflag.FlagSet, ref string, inputs []string, strides s
 	if err != nil {
 		return err
 	}
-	switch method {
-	case search.Exhaustive, search.Givargis, search.MIH:
+	switch {
+	case h.Function == specs.RAP:
+		if fs.Changed("method") && method != search.RowDescent {
+			return usagef("--method %s: rap's row shifts are searched by %s only", method, search.RowDescent)
+		}
+		method = search.RowDescent
+	case method == search.Exhaustive, method == search.Givargis, method == search.MIH:
 	default:
-		return usagef("--method %q: want exhaustive, givargis or mih", method)
+		return usagef("--method %q: want exhaustive, givargis or mih (%s for rap)", method, search.RowDescent)
 	}
 	if method != search.Exhaustive && (h.Function == search.BitvectorPerm || h.Function == search.BitvectorXor) {
 		return usagef("--method %s selects individual bits: hash %q is %s, searched exhaustively", method, h.Name, h.Function)

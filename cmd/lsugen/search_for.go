@@ -97,7 +97,7 @@ func loadSearchFor(ref string, stderr io.Writer) (*specs.Hash, []model.HashRegis
 	case !h.Configurable:
 		return nil, nil, usagef("--for %s: hash %q is constant: --for configures a configurable unit (configurable = true); search a constant one with --function", ref, h.Name)
 	case !search.Configurable(h):
-		return nil, nil, usagef("--for %s: hash %q is %s: the search has methods for bitvector_perm, bitvector_xor, bitwise_perm and bitwise_xor only; give its configuration to conflicts --hash-config", ref, h.Name, h.Function)
+		return nil, nil, usagef("--for %s: hash %q is %s: the search configures bitvector_perm, bitvector_xor, bitwise_perm, bitwise_xor and rap only", ref, h.Name, h.Function)
 	}
 	if err := search.CheckSizes(h.AddrBits, h.BankBits); err != nil {
 		return nil, nil, usagef("--for %s: %v", ref, err)

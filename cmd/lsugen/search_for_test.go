@@ -54,7 +54,7 @@ func conflictsUnder(t *testing.T, ref, cfg string, inputs ...string) int64 {
 }
 
 // TestSearchFor_ConfigFeedsBackThroughHashConfig: search --for on each
-// searchable configurable example unit over two inputs (two kernels) writes
+// configurable example unit over two inputs (two kernels) writes
 // register values that, given back to conflicts --hash-config, count the
 // conflicts search reported, for all the inputs and for each kernel on its
 // own; the conflicts before are those of --banks 32.
@@ -67,6 +67,7 @@ func TestSearchFor_ConfigFeedsBackThroughHashConfig(t *testing.T) {
 		{"cfg_bitwise_perm", ""},
 		{"cfg_bitwise_xor", "mih"},
 		{"cfg_bitwise_xor", "givargis"},
+		{"cfg_rap_w32", "row_descent"},
 	} {
 		name := c.method
 		if name == "" {
@@ -149,6 +150,29 @@ func TestSearchFor_AtomicsCountedAsConflicts(t *testing.T) {
 	}
 	if got := conflictsUnder(t, ref, "", in); got != doc.All.ConflictsBefore || sum != got {
 		t.Errorf("under mod 32: conflicts counts %d, search reported %d in all, %d over its kernels", got, doc.All.ConflictsBefore, sum)
+	}
+}
+
+// TestSearchFor_Refusals: search --for refuses what the unit decides or
+// the unit it cannot configure, exit 2, naming the flag.
+func TestSearchFor_Refusals(t *testing.T) {
+	trace := "../../specs/traces/transpose.trace"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--for", cfgHashSpec + ":cfg_rap_w32", "--method", "mih"}, "rap's row shifts are searched by row_descent only"},
+		{[]string{"--for", cfgHashSpec + ":cfg_bitvector_xor", "--method", "row_descent"}, `--method "row_descent": want exhaustive, givargis or mih`},
+		{[]string{"--for", cfgHashSpec + ":cfg_bitvector_xor", "--function", "bitvector_xor"}, "--for takes the function"},
+		{[]string{"--for", cfgHashSpec + ":cfg_bitvector_perm", "--full"}, "--full applies to exhaustive bitvector_xor"},
+		{[]string{"--for", "../../specs/rap.hcl:rap_w32"}, "is constant: --for configures a configurable unit"},
+		{[]string{"--for", cfgHashSpec + ":cfg_bitvector_xr"}, `Did you mean "cfg_bitvector_xor"?`},
+		{[]string{"--c-header", "x.h", "--function", "bitvector_xor", "--addr-bits", "10", "--bank-bits", "5"}, "--c-header writes the C function of the configurable unit of --for"},
+	} {
+		code, _, stderr := lsugen(t, append(append([]string{"search"}, c.args...), trace)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
 	}
 }
 

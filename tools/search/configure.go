@@ -41,7 +41,7 @@ var ErrModelDisagrees = errors.New("the unit's model disagrees with the search")
 // unit h's function.
 func Configurable(h *specs.Hash) bool {
 	switch h.Function {
-	case BitvectorPerm, BitvectorXor, BitwisePerm, BitwiseXor:
+	case BitvectorPerm, BitvectorXor, BitwisePerm, BitwiseXor, specs.RAP:
 		return h.Configurable
 	}
 	return false
@@ -49,20 +49,43 @@ func Configurable(h *specs.Hash) bool {
 
 // ConfigureUnit searches the configuration space of configurable hash
 // unit h (its function at its address and bank bits) for the accesses of
-// k with method, and returns the configuration as h's register values.
+// k with method (RowDescent for rap, SearchRAP), and returns the
+// configuration as h's register values.
 func ConfigureUnit(h *specs.Hash, k Kernel, method string, full bool) (*UnitConfig, error) {
 	if !Configurable(h) {
 		return nil, fmt.Errorf("hash %q (%s): no search for its configuration", h.Name, h.Function)
 	}
-	p, err := Prepare(k.Accesses, h.AddrBits, h.BankBits)
-	if err != nil {
-		return nil, err
+	var (
+		cfg             *model.HashConfig
+		after, searched int64
+		evaluated       int64
+		err             error
+	)
+	if h.Function == specs.RAP {
+		if method != RowDescent {
+			return nil, fmt.Errorf("rap is searched by %s, not %s", RowDescent, method)
+		}
+		var perm []int
+		if perm, evaluated, _, searched, err = SearchRAP(k.Accesses, h.W, h.AddrBits); err != nil {
+			return nil, err
+		}
+		vals := make([]string, len(perm))
+		for i, r := range perm {
+			vals[i] = fmt.Sprint(r)
+		}
+		cfg, err = model.ParseHashConfig(h, "perm=["+strings.Join(vals, ",")+"]")
+	} else {
+		p, err := Prepare(k.Accesses, h.AddrBits, h.BankBits)
+		if err != nil {
+			return nil, err
+		}
+		res, err := Search(p, string(h.Function), method, full)
+		if err != nil {
+			return nil, err
+		}
+		searched, evaluated = res.ConflictsAfter, res.CandidatesEvaluated
+		cfg, err = RegistersOf(h, res.Config)
 	}
-	res, err := Search(p, string(h.Function), method, full)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := RegistersOf(h, res.Config)
 	if err != nil {
 		return nil, fmt.Errorf("hash %q: %w", h.Name, err)
 	}
@@ -77,14 +100,13 @@ func ConfigureUnit(h *specs.Hash, k Kernel, method string, full bool) (*UnitConf
 	// The search minimises distinct addresses per bank; the unit's model
 	// must count the same at the configuration's register values.
 	counter := conflicts.NewCounter(mapping)
-	var searched int64
 	for _, acc := range k.Accesses {
-		searched += int64(max(counter.Degree(acc)-1, 0))
+		after += int64(max(counter.Degree(acc)-1, 0))
 	}
-	if searched != res.ConflictsAfter {
-		return nil, fmt.Errorf("hash %q at %s: %w: %d conflicts, the search %d", h.Name, cfg, ErrModelDisagrees, searched, res.ConflictsAfter)
+	if after != searched {
+		return nil, fmt.Errorf("hash %q at %s: %w: %d conflicts, the search %d", h.Name, cfg, ErrModelDisagrees, after, searched)
 	}
-	return &UnitConfig{Kernel: k.Name, Accesses: len(k.Accesses), Config: cfg, CandidatesEvaluated: res.CandidatesEvaluated,
+	return &UnitConfig{Kernel: k.Name, Accesses: len(k.Accesses), Config: cfg, CandidatesEvaluated: evaluated,
 		ConflictsBefore: bankConflicts(conflicts.NewCounter(mod), k), ConflictsAfter: bankConflicts(counter, k)}, nil
 }
 
