@@ -214,6 +214,9 @@ func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) 
 	if err != nil {
 		return conflicts.Mapping{}, err
 	}
+	if h := u.(*specs.Hash); h.Configurable {
+		return conflicts.Mapping{}, usagef("%s %s: hash %q is configurable: %s takes a constant hash unit (--hash-config configures the unit of --hash only)", flag, ref, h.Name, flag)
+	}
 	m, err := conflicts.HashUnit(u.(*specs.Hash))
 	if err != nil {
 		return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))

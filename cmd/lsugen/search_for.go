@@ -208,7 +208,7 @@ func writeSearchFor(w io.Writer, h *specs.Hash, doc searchForDoc, files []outFil
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\nkernel\taccesses\tbefore\tafter\tremoved\tconfig (its own)")
 	for _, k := range doc.Kernels {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", k.Kernel, k.Accesses, k.ConflictsBefore, k.ConflictsAfter, percentText(k.RemovedPercent), k.HashConfig)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", escapeText(k.Kernel), k.Accesses, k.ConflictsBefore, k.ConflictsAfter, percentText(k.RemovedPercent), k.HashConfig)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
