@@ -38,6 +38,10 @@ share of its kernel's excess, its PC, opcode and CUDA source line, and
 demangled kernel names. --sort and --top choose the instructions shown,
 --csv prints CSV, --diff SPEC:UNIT compares the excess per instruction
 under the banks of --hash or --banks and under that hash unit.
+A configurable --hash unit is counted at the register values of
+--hash-config (k1=0,k2=5,mask=31; a register of several fields as a list,
+sel=[3,4,5,6,7]), its behavioural model computing the banks; search --for
+chooses them.
 With --lock-bits N (lock = address bits N-1:0) or --lock-hash SPEC:UNIT (lock
 = the bank output of that hash unit) the accesses are atomics: lock
 conflicts (distinct addresses sharing a lock) and position conflicts (lanes
