@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 )
@@ -9,15 +10,22 @@ import (
 // rows' shifts.
 const RowDescent = "row_descent"
 
-// rapSweeps bounds the passes of the descent over the rows.
-const rapSweeps = 8
+// rapSweeps bounds the passes of the descent over the rows, and
+// MaxRAPWork the words one pass evaluates (each distinct access once per
+// row it reads and shift tried), so that a search ends in seconds.
+const (
+	rapSweeps  = 8
+	MaxRAPWork = 1 << 28
+)
 
-// rapAccess is one access's distinct addresses as (row, column) cells;
-// addresses that differ only above the 2L row and column bits are distinct
-// words in one cell.
+// rapAccess is one access's distinct addresses as (row, column) cells, in
+// cell order; addresses that differ only above the 2L row and column bits
+// are distinct words in one cell. Identical accesses are kept once with
+// their weight.
 type rapAccess struct {
 	row, col []int
 	rows     []int // the distinct rows it reads, sorted
+	weight   int64
 }
 
 // SearchRAP chooses the row shifts r_i of a RAP unit of w = 2^l banks and
@@ -25,10 +33,12 @@ type rapAccess struct {
 // row = addr[2l-1:l]) for the accesses, by coordinate descent: starting
 // from every r_i = 0 (bank = addr mod w), each pass gives each row in turn
 // the shift, of all w, with the fewest conflicts of the accesses that read
-// it, the others held (its current shift on a tie, else the smallest); it
-// stops after a pass that changes nothing, or after rapSweeps passes. The conflicts never
-// grow from pass to pass. It returns the shifts, the candidates
-// evaluated and the conflicts (distinct addresses) before and after.
+// it, then the fewest pairs of words sharing a bank, the others held (its
+// current shift on a tie, else the smallest); it stops after a pass that
+// changes nothing, or after rapSweeps passes. The conflicts never grow
+// from pass to pass. It returns the shifts, the candidates evaluated and
+// the conflicts (distinct addresses) before and after; more than
+// MaxRAPWork words to evaluate per pass is an error.
 func SearchRAP(accesses [][]uint64, w, n int) (perm []int, evaluated, before, after int64, err error) {
 	l := 0
 	for 1<<l < w {
@@ -39,7 +49,10 @@ func SearchRAP(accesses [][]uint64, w, n int) (perm []int, evaluated, before, af
 	}
 	mask := uint64(w - 1)
 	var accs []rapAccess
+	index := map[string]int{}
 	byRow := make([][]int, w) // the accesses that read each row
+	var work int64
+	var key []byte
 	for _, acc := range accesses {
 		d := slices.Clone(acc)
 		slices.Sort(d)
@@ -47,15 +60,33 @@ func SearchRAP(accesses [][]uint64, w, n int) (perm []int, evaluated, before, af
 		if len(d) < 2 {
 			continue
 		}
-		var a rapAccess
-		for _, x := range d {
-			a.col = append(a.col, int(x&mask))
-			a.row = append(a.row, int(x>>uint(l)&mask))
+		cells := make([]uint64, len(d))
+		for i, x := range d {
+			cells[i] = x & (mask<<uint(l) | mask)
 		}
-		a.rows = slices.Compact(slices.Sorted(slices.Values(a.row)))
+		slices.Sort(cells)
+		key = key[:0]
+		for _, c := range cells {
+			key = binary.LittleEndian.AppendUint32(key, uint32(c))
+		}
+		if i, ok := index[string(key)]; ok {
+			accs[i].weight++
+			continue
+		}
+		a := rapAccess{weight: 1}
+		for _, c := range cells {
+			a.col = append(a.col, int(c&mask))
+			a.row = append(a.row, int(c>>uint(l)))
+		}
+		a.rows = slices.Compact(slices.Clone(a.row))
 		for _, r := range a.rows {
 			byRow[r] = append(byRow[r], len(accs))
 		}
+		work += int64(w) * int64(len(a.rows)) * int64(len(cells))
+		if work > MaxRAPWork {
+			return nil, 0, 0, 0, fmt.Errorf("rap w = %d: more than %d word evaluations per pass of the row descent: too many distinct accesses; search fewer kernels at a time", w, MaxRAPWork)
+		}
+		index[string(key)] = len(accs)
 		accs = append(accs, a)
 	}
 	perm = make([]int, w)
@@ -75,7 +106,7 @@ func SearchRAP(accesses [][]uint64, w, n int) (perm []int, evaluated, before, af
 		for k := range a.col {
 			count[(a.col[k]+perm[a.row[k]])&(w-1)] = 0
 		}
-		return int64(most - 1), pairs
+		return a.weight * int64(most-1), a.weight * pairs
 	}
 	total := func() int64 {
 		var t int64

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -50,6 +51,9 @@ func TestSearchRAP_NeverWorse(t *testing.T) {
 				a[i] = rng.Uint64N(1 << (n + 1)) // a bit above n: a distinct word
 			}
 			accs = append(accs, a)
+			if rng.IntN(3) == 0 {
+				accs = append(accs, a) // kept once, weighted twice
+			}
 		}
 		perm, _, before, after, err := SearchRAP(accs, w, n)
 		if err != nil {
@@ -67,6 +71,18 @@ func TestSearchRAP_NeverWorse(t *testing.T) {
 	}
 	if _, _, _, _, err := SearchRAP(nil, 12, 8); err == nil {
 		t.Error("w = 12 accepted")
+	}
+	// past MaxRAPWork: refused while the accesses are read
+	var many [][]uint64
+	for range 2000 {
+		a := make([]uint64, 32)
+		for i := range a {
+			a[i] = rng.Uint64N(1 << 20)
+		}
+		many = append(many, a)
+	}
+	if _, _, _, _, err := SearchRAP(many, 1024, 20); err == nil || !strings.Contains(err.Error(), "word evaluations per pass") {
+		t.Errorf("2000 accesses over w = 1024: %v, want the work refused", err)
 	}
 }
 
