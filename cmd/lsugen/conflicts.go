@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/conflicts"
@@ -37,6 +38,10 @@ share of its kernel's excess, its PC, opcode and CUDA source line, and
 demangled kernel names. --sort and --top choose the instructions shown,
 --csv prints CSV, --diff SPEC:UNIT compares the excess per instruction
 under the banks of --hash or --banks and under that hash unit.
+A configurable --hash unit is counted at the register values of
+--hash-config (k1=0,k2=5,mask=31; a register of several fields as a list,
+sel=[3,4,5,6,7]), its behavioural model computing the banks; search --for
+chooses them.
 With --lock-bits N (lock = address bits N-1:0) or --lock-hash SPEC:UNIT (lock
 = the bank output of that hash unit) the accesses are atomics: lock
 conflicts (distinct addresses sharing a lock) and position conflicts (lanes
@@ -47,6 +52,7 @@ exit status is 0 whatever they count.`
 type conflictsFlags struct {
 	asJSON, perAccess, asCSV bool
 	hash, lockHash, diffHash string
+	hashConfig               string
 	banks, lockBits          int
 	bankBytes, top           int
 	sortKey                  string
@@ -55,7 +61,7 @@ type conflictsFlags struct {
 func newConflictsCmd(a *app) *cobra.Command {
 	var f conflictsFlags
 	cmd := &cobra.Command{
-		Use:   "conflicts [--json | --csv] [--accesses] [--sort KEY] [--top N] [--hash SPEC:UNIT | --banks N] [--diff SPEC:UNIT] [--bank-bytes 4|8] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC|KERNELSLIST...",
+		Use:   "conflicts [--json | --csv] [--accesses] [--sort KEY] [--top N] [--hash SPEC:UNIT [--hash-config K=V,...] | --banks N] [--diff SPEC:UNIT] [--bank-bytes 4|8] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC|KERNELSLIST...",
 		Short: "bank, lock and position conflicts of access traces",
 		Long:  conflictsLong,
 		RunE: func(cmd *cobra.Command, inputs []string) error {
@@ -75,6 +81,7 @@ func newConflictsCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &f.asJSON)
 	addHashFlag(fs, &f.hash)
+	fs.StringVar(&f.hashConfig, "hash-config", "", "the configuration of a configurable --hash unit, its registers written KEY=VALUE,..., e.g. k1=0,k2=5,mask=31; a register of several fields as a list, sel=[3,4,5,6,7] (docs/tools.md)")
 	fs.IntVar(&f.banks, "banks", 32, fmt.Sprintf("without --hash: bank = address mod N, any N from 1 to %d", conflicts.MaxMapSize))
 	addBankBytesFlag(fs, &f.bankBytes)
 	fs.IntVar(&f.lockBits, "lock-bits", 0, fmt.Sprintf("count lock and position conflicts of atomics, lock = address bits N-1:0, N from 0 to %d (Fermi: 10)", conflicts.MaxMapBits))
@@ -97,8 +104,11 @@ func (f *conflictsFlags) options(fs *pflag.FlagSet, stderr io.Writer) (conflicts
 		return opt, err
 	}
 	var err error
+	if fs.Changed("hash-config") && f.hash == "" {
+		return opt, usagef("--hash-config configures the unit of --hash: give --hash SPEC:UNIT of a configurable hash unit")
+	}
 	if f.hash != "" {
-		if opt.Banks, err = hashMapping("--hash", f.hash, stderr); err != nil {
+		if opt.Banks, err = configuredHashMapping(f.hash, f.hashConfig, fs.Changed("hash-config"), stderr); err != nil {
 			return opt, err
 		}
 	} else if opt.Banks, err = conflicts.Modulo(f.banks); err != nil {
@@ -208,11 +218,59 @@ func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) 
 	if err != nil {
 		return conflicts.Mapping{}, err
 	}
+	if h := u.(*specs.Hash); h.Configurable {
+		return conflicts.Mapping{}, usagef("%s %s: hash %q is configurable: %s takes a constant hash unit (--hash-config configures the unit of --hash only)", flag, ref, h.Name, flag)
+	}
 	m, err := conflicts.HashUnit(u.(*specs.Hash))
 	if err != nil {
 		return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))
 	}
 	return m, nil
+}
+
+// configuredHashMapping is --hash's mapping: a constant unit, or a
+// configurable one at the configuration of --hash-config, evaluated by its
+// behavioural model.
+func configuredHashMapping(ref, cfgText string, given bool, stderr io.Writer) (conflicts.Mapping, error) {
+	u, err := loadUnitRef("--hash", ref, "hash", true, stderr)
+	if err != nil {
+		return conflicts.Mapping{}, err
+	}
+	h := u.(*specs.Hash)
+	var cfg *model.HashConfig
+	switch {
+	case h.Configurable && !given:
+		regs, err := model.HashRegisters(h)
+		if err != nil {
+			return conflicts.Mapping{}, badInput(fmt.Errorf("--hash %s: %w", ref, err))
+		}
+		return conflicts.Mapping{}, usagef("--hash %s: hash %q is configurable: give its configuration with --hash-config %s", ref, h.Name, registersHint(regs))
+	case !h.Configurable && given:
+		return conflicts.Mapping{}, usagef("--hash-config: hash %q of --hash %s is constant, with no configuration registers: drop --hash-config or name a configurable unit", h.Name, ref)
+	case given:
+		if cfg, err = model.ParseHashConfig(h, cfgText); err != nil {
+			return conflicts.Mapping{}, usagef("--hash-config %s: %v", cfgText, err)
+		}
+	}
+	m, err := conflicts.HashUnitAt(h, cfg)
+	if err != nil {
+		return conflicts.Mapping{}, badInput(fmt.Errorf("--hash %s: %w", ref, err))
+	}
+	return m, nil
+}
+
+// registersHint is the registers of a configurable unit as a user writes
+// them, with their ranges: k1=0..15,k2=0..15,mask=0..31.
+func registersHint(regs []model.HashRegister) string {
+	parts := make([]string, len(regs))
+	for i, r := range regs {
+		v := fmt.Sprintf("0..%d", r.Max())
+		if r.Fields > 1 {
+			v = fmt.Sprintf("[%d values %s]", r.Fields, v)
+		}
+		parts[i] = r.Key + "=" + v
+	}
+	return strings.Join(parts, ",")
 }
 
 // analyzeInputs counts the conflicts of every input, one access at a time.

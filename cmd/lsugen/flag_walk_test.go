@@ -18,15 +18,16 @@ import (
 
 // The inputs of the trace commands, one per kind they accept.
 const (
-	walkTrace    = "../../specs/traces/transpose.trace"        // lsugen's own trace
-	walkAccelSim = "../../specs/traces/accelsim/kernelslist.g" // Accel-Sim (NVBit) traces
-	walkPatterns = "../../specs/patterns_000.hcl"              // a spec's pattern blocks
-	walkHashSpec = "../../specs/hash_atomics.hcl:atomic_xor"   // a constant hash unit
-	walkShmem    = "../../specs/large/shared_memory_fermi.hcl" // its lone shared_memory
-	walkSpec     = "../../specs/hash_atomics.hcl"              // small constant hashes
-	walkStudy    = "testdata/flag_walk_pipeline.hcl"           // two pipelines, two masks
-	walkPipeline = "../../specs/traces/accelsim/pipesim_example.traceg"
-	walkPTrace   = "../../specs/traces/figure4.ptrace"
+	walkTrace       = "../../specs/traces/transpose.trace"                   // lsugen's own trace
+	walkAccelSim    = "../../specs/traces/accelsim/kernelslist.g"            // Accel-Sim (NVBit) traces
+	walkPatterns    = "../../specs/patterns_000.hcl"                         // a spec's pattern blocks
+	walkHashSpec    = "../../specs/hash_atomics.hcl:atomic_xor"              // a constant hash unit
+	walkCfgHashSpec = "../../specs/hash_configurable.hcl:cfg_bitvector_perm" // a configurable one
+	walkShmem       = "../../specs/large/shared_memory_fermi.hcl"            // its lone shared_memory
+	walkSpec        = "../../specs/hash_atomics.hcl"                         // small constant hashes
+	walkStudy       = "testdata/flag_walk_pipeline.hcl"                      // two pipelines, two masks
+	walkPipeline    = "../../specs/traces/accelsim/pipesim_example.traceg"
+	walkPTrace      = "../../specs/traces/figure4.ptrace"
 	// the optional cell library: a probe that names it is skipped without it
 	walkLiberty = "../../../shared/liberty/sky130_fd_sc_hd__tt_025C_1v80.lib.gz"
 )
@@ -57,8 +58,12 @@ var flagWalks = map[string]flagWalk{
 			"hash": {"--hash", walkHashSpec}, "bank-bytes": {"--bank-bytes", "8"},
 			"lock-bits": {"--lock-bits", "3"}, "lock-hash": {"--lock-hash", walkHashSpec},
 			"csv": {"--csv"}, "diff": {"--diff", walkHashSpec}, "sort": {"--sort", "excess"}, "top": {"--top", "1"},
+			"hash-config": {"--hash-config", "k=2"},
 			// the combinations that give one thing twice
 			"banks+hash": {"--banks", "7", "--hash", walkHashSpec},
+			// a configurable unit at a configuration; the same keys on a constant one
+			"hash+hash-config":           {"--hash", walkCfgHashSpec, "--hash-config", "k=2"},
+			"hash+hash-config(constant)": {"--hash", walkHashSpec, "--hash-config", "k=2"},
 		},
 	},
 	"search": {
@@ -77,6 +82,7 @@ var flagWalks = map[string]flagWalk{
 			"lanes": {"--lanes", "8"}, "stride": {"--stride", "3"},
 			"count+full": {"--count", "--full"}, "compare+banks": {"--compare", "--banks", "7"},
 			"output+name": {"-o", "{OUT}/h.hcl", "--name", "other"},
+			"for":         {"--for", walkCfgHashSpec}, "c-header": {"--c-header", "{OUT}/h.h"},
 		},
 	},
 	"profile": {

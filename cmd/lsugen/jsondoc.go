@@ -40,6 +40,7 @@ var jsonDocs = []struct {
 	{"replay.json", "lsugen replay --json", replayDoc{}},
 	{"search.json", "lsugen search --json", searchJSON{}},
 	{"search-count.json", "lsugen search --count --json", searchCountJSON{}},
+	{"search-for.json", "lsugen search --for --json, the file of lsugen search --for -o", searchForDoc{}},
 	{"rapsim.json", "lsugen rapsim --json", rapsimDoc{}},
 	{"pipesim.json", "lsugen pipesim --json", pipesimDoc{}},
 	{"profile.json", "lsugen profile --json", profileDoc{}},

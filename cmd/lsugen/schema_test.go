@@ -325,6 +325,8 @@ func TestJSONSchemas_Outputs(t *testing.T) {
 		{"search.json", append(search, "--function", "bitwise_perm", "--method", "givargis"), 0},
 		{"search.json", append(search, "--function", "bitwise_xor", "--method", "mih"), 0},
 		{"search-count.json", []string{"search", "--count", "--json", "--addr-bits", "14", "--bank-bits", "5"}, 0},
+		{"search-for.json", []string{"search", "--json", "--for", "../../specs/hash_configurable.hcl:cfg_bitvector_xor", trace}, 0},
+		{"search-for.json", []string{"search", "--json", "--for", "../../specs/hash_configurable.hcl:cfg_bitwise_perm", trace, "../../specs/traces/accelsim/kernelslist.g"}, 0},
 		{"search-count.json", []string{"search", "--count", "--json", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4"}, 0},
 		{"rapsim.json", []string{"rapsim", "--json", "--w", "16", "--trials", "20"}, 0},
 		{"pipesim.json", []string{"pipesim", "--json", fig4Spec, "--trace", fig4Trace}, 0},

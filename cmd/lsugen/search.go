@@ -15,6 +15,7 @@ import (
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/search"
+	"github.com/lsugen/lsugen/tools/trace"
 )
 
 // strideList collects --stride values, repeatable or comma-separated.
@@ -149,12 +150,23 @@ XOR) and prints the conflicts removed in 000_* Table 6's form.
   lsugen search [--json] --function F --method exhaustive|givargis|mih --addr-bits n --bank-bits m
                 [-o OUT.hcl] [--name NAME] [--full] [--svg FILE] [--stride S]... INPUT...
   lsugen search --compare [--json] --addr-bits n --bank-bits m [--banks N] [--full] INPUT...
-  lsugen search --count [--json] --addr-bits n --bank-bits m [--stride S]... [INPUT...]`
+  lsugen search --count [--json] --addr-bits n --bank-bits m [--stride S]... [INPUT...]
+  lsugen search --for SPEC:UNIT [--json] [--method M] [--full] [-o OUT.json] [--c-header OUT.h] INPUT...
+
+--for configures a configurable hash unit (configurable = true;
+bitvector_perm, bitvector_xor, bitwise_perm, bitwise_xor, and rap by
+row_descent): it searches that function at the unit's address and bank bits, for all the accesses together
+and for each kernel on its own, and gives each configuration as the
+unit's register values (as conflicts --hash-config reads them) and cfg_*
+port values, with the conflicts the unit's behavioural model counts
+under it. -o writes them as JSON (docs/tools.md), --c-header the unit's
+C function taking the configuration as arguments.`
 
 func newSearchCmd(a *app) *cobra.Command {
 	var (
 		asJSON, full, count, compare     bool
 		function, method, out, name, svg string
+		forRef, cHeader                  string
 		n, m, lanes, banks, bankBytes    int
 		strides                          strideList
 	)
@@ -163,6 +175,12 @@ func newSearchCmd(a *app) *cobra.Command {
 		Short: "choose a hash configuration for access traces",
 		Long:  searchLong,
 		RunE: func(cmd *cobra.Command, inputs []string) error {
+			if forRef != "" {
+				return searchFor(a, cmd.Flags(), forRef, inputs, strides, lanes, bankBytes, method, full, asJSON, out, cHeader)
+			}
+			if cHeader != "" {
+				return usagef("--c-header writes the C function of the configurable unit of --for: give --for SPEC:UNIT")
+			}
 			if n == 0 || m == 0 {
 				return usagef("--addr-bits and --bank-bits are required")
 			}
@@ -282,7 +300,7 @@ func newSearchCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &asJSON)
 	fs.StringVar(&function, "function", "", "hash function: bitvector_perm, bitvector_xor, bitwise_perm or bitwise_xor")
-	fs.StringVar(&method, "method", search.Exhaustive, "exhaustive (bit-vector functions; bitwise ones when small), givargis or mih (bitwise functions)")
+	fs.StringVar(&method, "method", search.Exhaustive, "exhaustive (bit-vector functions; bitwise ones when small), givargis or mih (bitwise functions); with --for a rap unit: row_descent, its only method")
 	fs.IntVar(&n, "addr-bits", 0, "word-address width n (required)")
 	fs.IntVar(&m, "bank-bits", 0, "bank-index width m, 2^m banks (required)")
 	addOutputFlag(fs, &out, "", "write the chosen configuration as a hash block to this HCL file")
@@ -292,10 +310,67 @@ func newSearchCmd(a *app) *cobra.Command {
 	fs.BoolVar(&compare, "compare", false, "configure every function and method per kernel and print the conflicts each removes (Table 6's form)")
 	fs.IntVar(&banks, "banks", 0, fmt.Sprintf("--compare: the mod N reference row, bank = word mod N, N from 2 to %d (default 2^m, at most 1024)", search.MaxModBanks))
 	addBankBytesFlag(fs, &bankBytes)
+	fs.StringVar(&forRef, "for", "", "search the configuration space of configurable hash unit SPEC:UNIT (its function, address and bank bits) for all the accesses and per kernel; -o writes the register values as JSON")
+	fs.StringVar(&cHeader, "c-header", "", "with --for: write a C/C++/CUDA header with the unit's bank function, its configuration as arguments")
 	fs.StringVar(&svg, "svg", "", "write an SVG bank x instruction histogram before (mod 2^m) and after the chosen hash")
 	fs.IntVar(&lanes, "lanes", 32, "lanes of the reference access of each --stride")
 	fs.Var(&strides, "stride", "add the reference access of stride S: lane i reads word i*S (repeatable, or a comma list)")
 	return cmd
+}
+
+// searchFor is search --for: checks the flags, loads the unit and the
+// inputs, and configures the unit (runSearchFor).
+func searchFor(a *app, fs *pflag.FlagSet, ref string, inputs []string, strides strideList, lanes, bankBytes int, method string, full, asJSON bool, out, cHeader string) error {
+	if err := checkSearchFor(fs.Changed); err != nil {
+		return err
+	}
+	if err := checkBankBytes(fs, inputs); err != nil {
+		return err
+	}
+	if fs.Changed("lanes") && len(strides) == 0 {
+		return usagef("--lanes applies to the reference accesses of --stride only")
+	}
+	if lanes < 1 || lanes > 1<<16 {
+		return usagef("--lanes %d: want 1..65536", lanes)
+	}
+	if bankBytes != 4 && bankBytes != 8 {
+		return usagef("--bank-bytes %d: want 4 or 8", bankBytes)
+	}
+	if len(inputs)+len(strides) == 0 {
+		return usagef("no accesses: give traces, spec files or --stride")
+	}
+	h, regs, err := loadSearchFor(ref, a.stderr)
+	if err != nil {
+		return err
+	}
+	switch {
+	case h.Function == specs.RAP:
+		if fs.Changed("method") && method != search.RowDescent {
+			return usagef("--method %s: rap's row shifts are searched by %s only", method, search.RowDescent)
+		}
+		method = search.RowDescent
+	case method == search.Exhaustive, method == search.Givargis, method == search.MIH:
+	default:
+		return usagef("--method %q: want exhaustive, givargis or mih (%s for rap)", method, search.RowDescent)
+	}
+	if method != search.Exhaustive && (h.Function == search.BitvectorPerm || h.Function == search.BitvectorXor) {
+		return usagef("--method %s selects individual bits: hash %q is %s, searched exhaustively", method, h.Name, h.Function)
+	}
+	if full && (method != search.Exhaustive || h.Function != search.BitvectorXor) {
+		return usagef("--full applies to exhaustive bitvector_xor, whose whole space it searches instead of the pruned one of §5.1")
+	}
+	for _, p := range []string{out, cHeader} {
+		if p != "" {
+			if err := checkOutputFile(p); err != nil {
+				return err
+			}
+		}
+	}
+	kernels, err := loadKernels(inputs, strides, lanes, inputOptions{BankBytes: bankBytes, Banks: 1 << uint(h.BankBits)}, a.stderr)
+	if err != nil {
+		return err
+	}
+	return runSearchFor(a, ref, h, regs, kernels, method, full, asJSON, out, cHeader)
 }
 
 // checkSearchApplies refuses the flags that the inputs or the mode
@@ -372,6 +447,7 @@ type searchKernel struct {
 	name     string
 	accesses [][]uint64
 	instrs   []string
+	kinds    []trace.Kind // each access's, for the count of conflicts (search --for)
 }
 
 // loadKernels reads the inputs with the loader `conflicts` uses and groups
@@ -410,6 +486,7 @@ func loadKernels(paths []string, strides []uint64, lanes int, opt inputOptions, 
 			}
 			k.accesses = append(k.accesses, a.Addrs)
 			k.instrs = append(k.instrs, name)
+			k.kinds = append(k.kinds, a.Kind)
 		}
 	}
 	if len(strides) > 0 {
@@ -417,6 +494,7 @@ func loadKernels(paths []string, strides []uint64, lanes int, opt inputOptions, 
 		for _, s := range strides {
 			k.accesses = append(k.accesses, search.StrideAccess(s, lanes))
 			k.instrs = append(k.instrs, "stride "+strconv.FormatUint(s, 10))
+			k.kinds = append(k.kinds, trace.KindAny)
 		}
 	}
 	return out, nil

@@ -77,15 +77,25 @@ func LowBits(n int) (Mapping, error) {
 // HashUnit maps addresses through the behavioural model of a constant
 // hash unit (verify/model), so conflicts are counted on exactly the
 // function the generated hardware computes. Configurable units need
-// configuration inputs and are refused. The unit's bank_o is the index:
-// a bank, or a lock when the mapping is used for locks (bank_bits = 10
-// for 1024 locks).
+// configuration inputs (HashUnitAt) and are refused. The unit's bank_o is
+// the index: a bank, or a lock when the mapping is used for locks
+// (bank_bits = 10 for 1024 locks).
 func HashUnit(h *specs.Hash) (Mapping, error) {
+	return HashUnitAt(h, nil)
+}
+
+// HashUnitAt is HashUnit for a configurable unit at configuration cfg
+// (model.ParseHashConfig), its cfg_* inputs held at cfg's port values; cfg
+// is nil for a constant unit.
+func HashUnitAt(h *specs.Hash, cfg *model.HashConfig) (Mapping, error) {
 	if h == nil {
 		return Mapping{}, fmt.Errorf("no hash unit")
 	}
-	if h.Configurable {
-		return Mapping{}, fmt.Errorf("hash %q is configurable: its bank depends on configuration inputs; give a constant hash unit", h.Name)
+	if h.Configurable && cfg == nil {
+		return Mapping{}, fmt.Errorf("hash %q is configurable: its bank depends on configuration inputs; give its configuration or a constant hash unit", h.Name)
+	}
+	if !h.Configurable && cfg != nil {
+		return Mapping{}, fmt.Errorf("hash %q is constant: it has no configuration to give", h.Name)
 	}
 	if h.BankBits < 1 || h.BankBits > MaxMapBits {
 		return Mapping{}, fmt.Errorf("hash %q: %d bank bits: want 1 to %d", h.Name, h.BankBits, MaxMapBits)
@@ -96,22 +106,31 @@ func HashUnit(h *specs.Hash) (Mapping, error) {
 	}
 	ports := m.Ports()
 	in, out := [][]uint64{}, [][]uint64{}
-	addrIn, bankOut := -1, -1
+	addrIn, bankOut, cfgIn := -1, -1, 0
 	for _, p := range ports {
 		words := make([]uint64, (p.Width+63)/64)
-		if p.Output {
+		switch {
+		case p.Output:
 			if p.Name == "bank_o" {
 				bankOut = len(out)
 			}
 			out = append(out, words)
-		} else {
-			if p.Name == "addr_i" {
-				addrIn = len(in)
-			}
+		case p.Name == "addr_i":
+			addrIn = len(in)
+			in = append(in, words)
+		case cfg != nil && cfgIn < len(cfg.Regs) && p.Name == cfg.Regs[cfgIn].Port:
+			copy(words, cfg.Port(cfgIn)) // held for every address
+			cfgIn++
+			in = append(in, words)
+		default:
 			in = append(in, words)
 		}
 	}
-	if addrIn < 0 || bankOut < 0 || len(in) != 1 {
+	ncfg := 0
+	if cfg != nil {
+		ncfg = len(cfg.Regs)
+	}
+	if addrIn < 0 || bankOut < 0 || len(in) != 1+ncfg || cfgIn != ncfg {
 		return Mapping{}, fmt.Errorf("hash %q: model has no addr_i -> bank_o interface", h.Name)
 	}
 	// Address bits at or above addr_bits do not reach the unit.
@@ -140,13 +159,17 @@ func HashUnit(h *specs.Hash) (Mapping, error) {
 		}
 		return uint32(b)
 	}
+	name := "hash " + h.Name
+	if cfg != nil {
+		name += " at " + cfg.String()
+	}
 	if h.AddrBits > memoBits {
-		return Mapping{Name: "hash " + h.Name, Size: size, Map: func(a uint64) uint32 { return eval(a & amask) }}, nil
+		return Mapping{Name: name, Size: size, Map: func(a uint64) uint32 { return eval(a & amask) }}, nil
 	}
 	// The model evaluates the whole unit for one address; a table of the
 	// banks met so far (bank+1, 0 for not yet) asks it once per address.
 	var memo []uint32
-	return Mapping{Name: "hash " + h.Name, Size: size, Map: func(a uint64) uint32 {
+	return Mapping{Name: name, Size: size, Map: func(a uint64) uint32 {
 		a &= amask
 		if memo == nil {
 			memo = make([]uint32, amask+1)
