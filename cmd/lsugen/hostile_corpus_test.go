@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/internal/testenv"
+	"github.com/ulikunitz/xz"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -1482,7 +1485,172 @@ func issue30Cases() []hostileCase {
 			stderr: []string{`d\x1b[31m\xff: no sweep.json`}, noStderr: raw,
 		},
 	)
+	cs = append(cs, issue30TraceCases()...)
 	return cs
+}
+
+// hcTrace is a version-4 kernel trace of kernel name with one shared load
+// at each of pcs PCs.
+func hcTrace(name string, pcs int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "-kernel name = %s\n-kernel id = 1\n-accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = %d\n", name, pcs)
+	for i := range pcs {
+		fmt.Fprintf(&b, "%04x ffffffff 1 R1 LDS 1 R2 4 1 0x0 4 0\n", 16*i)
+	}
+	b.WriteString("#END_TB\n")
+	return b.String()
+}
+
+// hcXz is the xz streams of texts, one after another, the LZMA2
+// dictionary byte of the last stream's block set to dict (40: 4 GiB) and
+// its header checksum made good again.
+func hcXz(dict byte, texts ...string) string {
+	var out []byte
+	for i, s := range texts {
+		var b bytes.Buffer
+		w, err := xz.NewWriter(&b)
+		if err != nil {
+			panic(err)
+		}
+		_, _ = w.Write([]byte(s))
+		_ = w.Close()
+		x := b.Bytes()
+		if i == len(texts)-1 {
+			bh := x[12 : 12+(int(x[12])+1)*4]
+			if bh[1] != 0 || bh[2] != 0x21 || bh[3] != 1 {
+				panic(fmt.Sprintf("unexpected xz block header % x", bh))
+			}
+			bh[4] = dict
+			binary.LittleEndian.PutUint32(bh[len(bh)-4:], crc32.ChecksumIEEE(bh[:len(bh)-4]))
+		}
+		out = append(out, x...)
+	}
+	return string(out)
+}
+
+// issue30TraceCases are the findings of issue 30 on Accel-Sim inputs.
+func issue30TraceCases() []hostileCase {
+	var cs []hostileCase
+	add := func(c ...hostileCase) { cs = append(cs, c...) }
+	behaves30 := "behaves"
+	list := hcFile("kernelslist.g", "kernel-1.traceg\n")
+	good := hcTrace("k", 2)
+
+	foreign := "a kernel file in `kernelslist.g` that is a symbolic link to a file outside the list's directory (e.g. `/etc/passwd`) is read, and its first line is quoted in the error"
+	add(
+		hostileCase{
+			name: "accelsim kernelslist naming a link to /etc/passwd", cat: "file", finding: foreign,
+			setup: []hcEntry{list, hcLink("kernel-1.traceg", "/etc/passwd")},
+			args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+			stderr:   []string{"kernelslist.g:1: kernel file kernel-1.traceg is a link to /etc/passwd, outside the list's directory"},
+			noStderr: []string{"root:"},
+		},
+		hostileCase{
+			name: "accelsim kernelslist naming a file under a link out of its directory", cat: "file", finding: foreign,
+			setup: []hcEntry{hcFile("kernelslist.g", "etc/passwd.traceg\n"), hcLink("etc", "/etc")},
+			args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+			stderr: []string{"kernelslist.g:1: kernel file etc/passwd.traceg is a link to /etc/passwd.traceg, outside the list's directory"},
+		},
+		hostileCase{
+			name: "accelsim kernelslist naming a link inside its directory", cat: "file", finding: behaves30,
+			setup: []hcEntry{list, hcDir("t"), hcFile("t/real.traceg", good), hcLink("kernel-1.traceg", "t/real.traceg")},
+			args:  []string{"conflicts", "kernelslist.g"}, code: 0,
+			stdout: []string{"LDS"},
+		},
+		hostileCase{
+			name: "accelsim kernelslist naming ../x.traceg", cat: "file", finding: foreign,
+			setup: []hcEntry{hcDir("d"), hcFile("d/kernelslist.g", "../x.traceg\n"), hcFile("x.traceg", good)},
+			args:  []string{"conflicts", "d/kernelslist.g"}, code: 2,
+			stderr: []string{"d/kernelslist.g:1: kernel file \"../x.traceg\" is not a path inside the list's directory"},
+		},
+		hostileCase{
+			name: "accelsim kernel trace that is not a trace is not quoted", cat: "file", finding: foreign,
+			setup: []hcEntry{hcFile("kernel-1.traceg", "root:x:0:0:root:/root:/bin/bash\n")},
+			args:  []string{"conflicts", "kernel-1.traceg"}, code: 2,
+			stderr:   []string{"kernel-1.traceg:1: not an Accel-Sim kernel trace"},
+			noStderr: []string{"root:"},
+		},
+	)
+
+	fifo := "a FIFO named as a kernel file in `kernelslist.g` blocks in `open()`"
+	add(hostileCase{
+		name: "accelsim kernelslist naming a FIFO", cat: "file", finding: fifo,
+		setup: []hcEntry{list, hcFifo("kernel-1.traceg")},
+		args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+		stderr: []string{"kernelslist.g:1: kernel-1.traceg is a FIFO, not a regular file"},
+	}, hostileCase{
+		name: "accelsim kernelslist that is a FIFO", cat: "file", finding: fifo,
+		setup: []hcEntry{hcFifo("kernelslist.g")},
+		args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+		stderr: []string{"kernelslist.g is a FIFO, not a regular file"},
+	})
+
+	mem := "an xz stream after the first declaring a 4 GiB dictionary bypasses the 64 MiB limit (2.7 GB, Go fatal error)"
+	add(hostileCase{
+		name: "accelsim .xz whose second stream declares a 4 GiB dictionary", cat: "memory", finding: mem,
+		setup: []hcEntry{list, hcFile("kernel-1.traceg", hcXz(40, good, "\n"+good))},
+		args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+		stderr: []string{"kernel-1.traceg:1: xz stream 2, block 1: LZMA2 dictionary of 4294967295 bytes, more than 64 MiB"},
+		child:  &hcChild{asExtra: 1 << 30},
+	}, hostileCase{
+		name: "accelsim .xz whose first stream declares a 4 GiB dictionary", cat: "memory", finding: mem,
+		setup: []hcEntry{list, hcFile("kernel-1.traceg", hcXz(40, good))},
+		args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+		stderr: []string{"kernel-1.traceg:1: xz stream 1, block 1: LZMA2 dictionary of 4294967295 bytes, more than 64 MiB"},
+		child:  &hcChild{asExtra: 1 << 30},
+	})
+
+	names := "an 18 KB .xz with a 60 KiB kernel name and 40,000 distinct PCs takes `conflicts` to 6.2 GB (fatal), `search` to 2.6 GB; 1 M distinct PCs take 0.5-1 GB with no limit on distinct instructions"
+	add(hostileCase{
+		name: "accelsim kernel name of 60 KiB", cat: "memory", finding: names,
+		setup: []hcEntry{hcFile("kernel-1.traceg", hcTrace(strings.Repeat("n", 60<<10), 2))},
+		args:  []string{"conflicts", "kernel-1.traceg"}, code: 2,
+		stderr: []string{"kernel-1.traceg:1: kernel name of 61440 bytes, more than 8192"},
+	}, hostileCase{
+		name: "accelsim trace of 65537 distinct shared instructions", cat: "memory", finding: names,
+		setup: []hcEntry{hcFile("kernel-1.traceg", hcXz(0x16, hcTrace("k", 65537)))},
+		args:  []string{"conflicts", "kernel-1.traceg"}, code: 2,
+		stderr: []string{"kernel-1.traceg:65544: more than 65536 distinct shared-memory instructions (kernel launch and PC) in one run"},
+	})
+
+	twice := "a 160 KB `kernelslist.g` naming a 1 GiB-of-text .xz 64 times runs about 55 minutes with no budget or progress"
+	add(hostileCase{
+		name: "accelsim kernelslist naming one kernel file twice", cat: "file", finding: twice,
+		setup: []hcEntry{hcFile("kernelslist.g", "kernel-1.traceg\nMemcpyHtoD,0x0,4\n./kernel-1.traceg\n"), hcFile("kernel-1.traceg", good)},
+		args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+		stderr: []string{"kernelslist.g:3: kernel file ./kernel-1.traceg is named again (first at line 1)"},
+	})
+	add(hostileCase{
+		name: "accelsim kernelslist naming an .xz file declaring 17 GiB of text", cat: "memory", finding: twice,
+		setup: []hcEntry{hcFile("kernelslist.g", "kernel-1.traceg\nkernel-2.traceg.xz\n"),
+			hcFile("kernel-1.traceg", good), hcFile("kernel-2.traceg.xz", hcXzDeclaring(17<<30))},
+		args: []string{"conflicts", "kernelslist.g"}, code: 2,
+		stderr: []string{fmt.Sprintf("kernelslist.g:2: kernel-2.traceg.xz: xz of more than the %d bytes of trace text left of the 16 GiB one run reads", 16<<30-len(good))},
+	})
+	return cs
+}
+
+// hcXzDeclaring is the start of an .xz file whose LZMA2 chunks declare n
+// bytes of text (a multiple of 2 MiB) in 2 MiB chunks of one byte each:
+// what a reader can know of its size before decompressing it.
+func hcXzDeclaring(n int64) string {
+	var b []byte
+	b = append(b, "\xfd7zXZ\x00\x00\x01"...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE([]byte{0, 1}))
+	bh := []byte{0x02, 0x00, 0x21, 0x01, 0x16, 0, 0, 0}
+	b = append(b, binary.LittleEndian.AppendUint32(bh, crc32.ChecksumIEEE(bh))...)
+	for i := int64(0); i < n>>21; i++ {
+		c := byte(0x9f) // LZMA, 2 MiB, no reset
+		if i == 0 {
+			c = 0xff // dictionary and state reset, properties
+		}
+		b = append(b, c, 0xff, 0xff, 0, 0)
+		if i == 0 {
+			b = append(b, 0x5d)
+		}
+		b = append(b, 0)
+	}
+	return string(b)
 }
 
 // hcNames are prefix0, prefix1, ... prefix(n-1).

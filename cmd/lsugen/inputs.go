@@ -21,9 +21,23 @@ import (
 type inputOptions struct {
 	BankBytes int // 4 (default when 0) or 8
 	Banks     int // 32 (default when 0)
+
+	run *runLimits // shared by a run's inputs; set by withDefaults
+}
+
+// runLimits is what one run may read of Accel-Sim traces, all its inputs
+// together: trace text and distinct shared-memory instructions (each held
+// by name until the report), so that no input list makes a run's time or
+// memory unbounded.
+type runLimits struct {
+	budget *accelsim.Budget
+	instrs int
 }
 
 func (o inputOptions) withDefaults() inputOptions {
+	if o.run == nil {
+		o.run = &runLimits{budget: accelsim.NewBudget()}
+	}
 	if o.BankBytes == 0 {
 		o.BankBytes = 4
 	}
@@ -72,7 +86,7 @@ func loadTraces(inputs []string, stderr io.Writer) ([]*trace.Trace, error) {
 // is held whole, within trace.MaxAccesses and trace.MaxHeldAddrs: commands
 // that can take one access at a time call streamTraces instead.
 func loadTracesWith(inputs []string, opt inputOptions, stderr io.Writer) ([]*trace.Trace, error) {
-	opt = opt.withDefaults()
+	opt = opt.withDefaults() // one run's limits for every input
 	var out []*trace.Trace
 	for _, in := range inputs {
 		switch {
@@ -106,6 +120,7 @@ func loadTracesWith(inputs []string, opt inputOptions, stderr io.Writer) ([]*tra
 // within trace.MaxFileBytes runs in the memory of one line. Only pattern
 // specs, which are small, are expanded whole.
 func streamTraces(inputs []string, opt inputOptions, begin func(file string), fn func(*trace.Access) error, skip skipCounter, stderr io.Writer) error {
+	opt = opt.withDefaults() // one run's limits for every input
 	for _, in := range inputs {
 		begin(in)
 		var err error
@@ -152,7 +167,7 @@ type skipCounter interface {
 // description.
 func accelSimAccesses(path string, opt inputOptions, fn func(*trace.Access) error, skip skipCounter) error {
 	opt = opt.withDefaults()
-	r, err := accelsim.Open(path)
+	r, err := accelsim.OpenBudget(path, opt.run.budget)
 	if err != nil {
 		return err
 	}
@@ -191,6 +206,9 @@ func accelSimAccesses(path string, opt inputOptions, fn func(*trace.Access) erro
 		key := instrKey{w.Kernel, w.PC, w.Opcode}
 		name, ok := names[key]
 		if !ok {
+			if opt.run.instrs++; opt.run.instrs > accelsim.MaxInstrs {
+				return fmt.Errorf("%s:%d: more than %d distinct shared-memory instructions (kernel launch and PC) in one run", w.File, w.Line, accelsim.MaxInstrs)
+			}
 			name = accelsim.InstrName(label, w)
 			names[key] = name
 			if skip != nil {

@@ -15,8 +15,30 @@ import (
 	// none): the tracer compresses its traces with xz, and a pure-Go
 	// decoder streams them without an external xz process.
 	"github.com/ulikunitz/xz"
-	"github.com/ulikunitz/xz/lzma"
+
+	"github.com/lsugen/lsugen/internal/inputfile"
 )
+
+// Budget is what is left of the trace text one run may read (decompressed
+// bytes, all files together): a Reader takes a file's size (a plain
+// file's from the file system, an .xz file's from its chunk headers)
+// from it before reading the file, and refuses the file when it does not
+// fit, so a run over many large files stops at its first file past the
+// budget instead of hours later.
+type Budget struct{ Left int64 }
+
+// NewBudget is a budget of MaxTotalBytes.
+func NewBudget() *Budget { return &Budget{Left: MaxTotalBytes} }
+
+// take takes n bytes of file path from b.
+func (b *Budget) take(path string, n int64) error {
+	if n > b.Left {
+		return fmt.Errorf("%s: %d bytes of trace text, more than the %d GiB one run reads (all files together): %d bytes were left",
+			path, n, int64(MaxTotalBytes)>>30, b.Left)
+	}
+	b.Left -= n
+	return nil
+}
 
 // Limits on the traces one Reader reads. They bound memory and work, not
 // what a real trace needs: the tracer writes lines of well under 2 KiB.
@@ -25,8 +47,10 @@ const (
 	MaxLineBytes  = 64 << 10 // bytes on one line
 	MaxListBytes  = 1 << 20  // bytes of a kernelslist.g
 	MaxKernels    = 1 << 16  // kernel files in one kernelslist.g
-	MaxTotalBytes = 1 << 36  // bytes of trace text in all files, after xz decompression (64 GiB)
-	MaxXzDict     = 64 << 20 // LZMA2 dictionary of an .xz file (xz -9 uses 64 MiB)
+	MaxTotalBytes = 16 << 30 // bytes of trace text one run reads in all files, after xz decompression (Budget)
+	MaxXzDict     = 64 << 20 // LZMA2 dictionary of every block of an .xz file (xz -9 uses 64 MiB)
+	MaxNameBytes  = 8 << 10  // bytes of a kernel name (long C++ template names are a few KiB)
+	MaxInstrs     = 1 << 16  // distinct shared-memory instructions (kernel launch, PC) of one run
 	maxRegs       = 16       // register operands of one instruction (the tracer writes at most 5)
 	MaxRawWarps   = 1 << 20  // distinct warps of one raw (not post-processed) kernel trace
 )
@@ -68,7 +92,7 @@ func IsTracePath(path string) bool {
 type Reader struct {
 	kernels []kernelRef // files still to read, in order
 	next    int
-	total   int64 // bytes of trace text read in all files
+	budget  *Budget
 
 	warpBase int // "warp = N" sections of the files before the one being read
 
@@ -77,7 +101,8 @@ type Reader struct {
 
 // kernelRef is one kernel file and where it was named.
 type kernelRef struct {
-	path string
+	path string // as named, for messages
+	open string // what to open: path with its links resolved for a listed file
 	from string // "LIST:LINE" that named it, "" for a file given directly
 }
 
@@ -87,6 +112,7 @@ type kernelFile struct {
 	closer io.Closer
 	sc     *bufio.Scanner
 	line   int
+	left   int64 // bytes of text it may still hold (its share of the Budget)
 
 	// header
 	id          int
@@ -126,33 +152,51 @@ type kernelFile struct {
 // its directory, never outside it), or one kernel trace, post-processed
 // or raw, plain or xz; which of the two by Sniff.
 func Open(path string) (*Reader, error) {
+	return OpenBudget(path, NewBudget())
+}
+
+// OpenBudget is Open taking the files' text from b, which a run shares
+// between its inputs.
+func OpenBudget(path string, b *Budget) (*Reader, error) {
 	if Sniff(path) != KernelsList {
-		return &Reader{kernels: []kernelRef{{path: path}}}, nil
+		return &Reader{kernels: []kernelRef{{path: path, open: path}}, budget: b}, nil
 	}
 	refs, err := readKernelsList(path)
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{kernels: refs}, nil
+	return &Reader{kernels: refs, budget: b}, nil
 }
 
 // NewReader reads one uncompressed kernel trace from r; name names it in
 // errors.
 func NewReader(r io.Reader, name string) *Reader {
-	rd := &Reader{}
-	rd.k = newKernelFile(name, r, nil)
+	rd := &Reader{budget: NewBudget()}
+	rd.k = newKernelFile(name, r, nil, MaxTotalBytes)
 	return rd
 }
 
 // readKernelsList returns the kernel files of a kernelslist.g in order.
-// MemcpyHtoD (and other Memcpy) lines are skipped, as Accel-Sim does.
+// MemcpyHtoD (and other Memcpy) lines are skipped, as Accel-Sim does. A
+// kernel file must lie inside the list's directory once links are
+// resolved (a list cannot make lsugen read, and quote, a file elsewhere)
+// and be named once (a list naming one large file many times would read
+// it as many times).
 func readKernelsList(path string) ([]kernelRef, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	dir := filepath.Dir(path)
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if realDir, err = filepath.Abs(realDir); err != nil {
+		return nil, err
+	}
+	named := map[string]int{} // resolved path -> line
 	sc := bufio.NewScanner(io.LimitReader(f, MaxListBytes+1))
 	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes)
 	var refs []kernelRef
@@ -180,7 +224,15 @@ func readKernelsList(path string) ([]kernelRef, error) {
 		if len(refs) >= MaxKernels {
 			return nil, fmt.Errorf("%s:%d: more than %d kernels", path, line, MaxKernels)
 		}
-		refs = append(refs, kernelRef{path: filepath.Join(dir, text), from: fmt.Sprintf("%s:%d", path, line)})
+		real := resolve(filepath.Join(realDir, text))
+		if rel, err := filepath.Rel(realDir, real); err != nil || !filepath.IsLocal(rel) {
+			return nil, fmt.Errorf("%s:%d: kernel file %s is a link to %s, outside the list's directory", path, line, clip(text), clip(real))
+		}
+		if first, ok := named[real]; ok {
+			return nil, fmt.Errorf("%s:%d: kernel file %s is named again (first at line %d)", path, line, clip(text), first)
+		}
+		named[real] = line
+		refs = append(refs, kernelRef{path: filepath.Join(dir, text), open: real, from: fmt.Sprintf("%s:%d", path, line)})
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -189,6 +241,18 @@ func readKernelsList(path string) ([]kernelRef, error) {
 		return nil, fmt.Errorf("%s:%d: %v", path, line+1, err)
 	}
 	return refs, nil
+}
+
+// resolve is path with its symbolic links resolved, as far as they lead
+// to something that exists (a missing file is reported when opened).
+func resolve(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		return filepath.Join(r, filepath.Base(path))
+	}
+	return path
 }
 
 // clip shortens text quoted in an error.
@@ -226,13 +290,13 @@ func (r *Reader) advance(all bool) (*WarpAccess, error) {
 			}
 			ref := r.kernels[r.next]
 			r.next++
-			k, err := openKernelFile(ref)
+			k, err := openKernelFile(ref, r.budget)
 			if err != nil {
 				return nil, err
 			}
 			r.k = k
 		}
-		a, err := r.k.next(&r.total, all)
+		a, err := r.k.next(all)
 		if err == io.EOF {
 			r.warpBase += r.k.warps
 			if err := r.k.finish(); err != nil {
@@ -247,94 +311,67 @@ func (r *Reader) advance(all bool) (*WarpAccess, error) {
 	}
 }
 
-// openKernelFile opens a kernel trace, through xz for .xz files.
-func openKernelFile(ref kernelRef) (*kernelFile, error) {
-	f, err := os.Open(ref.path)
-	if err != nil {
+// openKernelFile opens a kernel trace, through xz for .xz files (by
+// content: a kernel trace need not be named .xz), taking its text from b
+// before reading it. Only a regular file is opened: a FIFO would block.
+func openKernelFile(ref kernelRef, b *Budget) (*kernelFile, error) {
+	fail := func(err error) (*kernelFile, error) {
 		if ref.from != "" {
 			return nil, fmt.Errorf("%s: %v", ref.from, err)
 		}
 		return nil, err
 	}
+	f, err := inputfile.Open(ref.open)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			pe.Path = ref.path
+		} else if ref.open != ref.path {
+			err = errors.New(strings.Replace(err.Error(), ref.open, ref.path, 1))
+		}
+		return fail(err)
+	}
 	br := bufio.NewReaderSize(f, 64<<10)
-	if !isXz(br) && !strings.HasSuffix(ref.path, ".xz") { // by content: a kernel trace need not be named .xz
-		return newKernelFile(ref.path, br, f), nil
+	if !isXz(br) && !strings.HasSuffix(ref.path, ".xz") {
+		fi, err := f.Stat()
+		if err == nil {
+			err = b.take(ref.path, fi.Size())
+		}
+		if err != nil {
+			f.Close()
+			return fail(err)
+		}
+		return newKernelFile(ref.path, br, f, fi.Size()), nil
 	}
-	if err := checkXzDict(br); err != nil {
+	size, err := scanXz(br, b.Left, 1<<62)
+	if err == errTextBudget {
+		err = fmt.Errorf("%s: xz of more than the %d bytes of trace text left of the %d GiB one run reads (all files together)",
+			ref.path, b.Left, int64(MaxTotalBytes)>>30)
+	} else if err == nil {
+		err = b.take(ref.path, size)
+	} else {
+		err = fmt.Errorf("%s:1: %v", ref.path, err)
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s:1: %v", ref.path, err)
+		return fail(err)
 	}
+	br.Reset(f)
 	zr, err := xz.NewReader(br)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s:1: xz: %v", ref.path, err)
 	}
-	return newKernelFile(ref.path, zr, f), nil
+	return newKernelFile(ref.path, zr, f, size), nil
 }
 
-// checkXzDict refuses an xz file whose first block asks for an LZMA2
-// dictionary above MaxXzDict, before the decoder allocates it. (Later
-// blocks of a multi-block file are not checked: xz writes every block of
-// a file with the same preset.)
-func checkXzDict(br *bufio.Reader) error {
-	head, _ := br.Peek(12 + 1024)
-	if len(head) < 13 || string(head[:6]) != "\xfd7zXZ\x00" {
-		return errors.New("not an xz file")
-	}
-	bh := head[12:]
-	if bh[0] == 0 {
-		return nil // an index, no block: empty stream
-	}
-	size := (int(bh[0]) + 1) * 4
-	if size > len(bh) || size < 2 {
-		return errors.New("xz: truncated block header")
-	}
-	bh = bh[:size]
-	flags := bh[1]
-	p := 2
-	uvarint := func() (uint64, bool) {
-		var v uint64
-		for i := 0; i < 9 && p < len(bh); i++ {
-			b := bh[p]
-			p++
-			v |= uint64(b&0x7f) << (7 * i)
-			if b&0x80 == 0 {
-				return v, true
-			}
-		}
-		return 0, false
-	}
-	for _, present := range []bool{flags&0x40 != 0, flags&0x80 != 0} { // compressed, uncompressed size
-		if present {
-			if _, ok := uvarint(); !ok {
-				return errors.New("xz: bad block header")
-			}
-		}
-	}
-	for range int(flags&3) + 1 {
-		id, ok1 := uvarint()
-		n, ok2 := uvarint()
-		if !ok1 || !ok2 || n > uint64(len(bh)-p) {
-			return errors.New("xz: bad block header")
-		}
-		if id == 0x21 && n == 1 { // LZMA2: one byte, the dictionary size
-			dc, err := lzma.DecodeDictCap(bh[p])
-			if err != nil {
-				return fmt.Errorf("xz: %v", err)
-			}
-			if dc > MaxXzDict {
-				return fmt.Errorf("xz dictionary of %d bytes, at most %d allowed", dc, MaxXzDict)
-			}
-		}
-		p += int(n)
-	}
-	return nil
-}
-
-func newKernelFile(path string, r io.Reader, c io.Closer) *kernelFile {
+func newKernelFile(path string, r io.Reader, c io.Closer, size int64) *kernelFile {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 16<<10), MaxLineBytes)
-	return &kernelFile{path: path, closer: c, sc: sc, warp: -1, imm: -1}
+	return &kernelFile{path: path, closer: c, sc: sc, left: size, warp: -1, imm: -1}
 }
 
 // errorf locates an error at the current line.
@@ -344,12 +381,12 @@ func (k *kernelFile) errorf(format string, args ...any) error {
 
 // next returns the file's next memory instruction (every instruction when
 // all), io.EOF at its end.
-func (k *kernelFile) next(total *int64, all bool) (*WarpAccess, error) {
+func (k *kernelFile) next(all bool) (*WarpAccess, error) {
 	for k.sc.Scan() {
 		k.line++
-		*total += int64(len(k.sc.Bytes())) + 1
-		if *total > MaxTotalBytes {
-			return nil, k.errorf("traces longer than %d bytes in all", int64(MaxTotalBytes))
+		// A file that grows while it is read holds more than it was given.
+		if k.left -= int64(len(k.sc.Bytes())) + 1; k.left < -1 {
+			return nil, k.errorf("the file grew while it was read, past the trace text it was given of the run's budget")
 		}
 		text := strings.TrimSpace(k.sc.Text())
 		if text == "" {
@@ -374,6 +411,9 @@ func (k *kernelFile) next(total *int64, all bool) (*WarpAccess, error) {
 				if k.headed && text[0] >= '0' && text[0] <= '9' {
 					k.raw, k.inBody, k.rawWarps = true, true, map[[4]int]int{}
 					break
+				}
+				if !k.headed { // not a trace: its content is not quoted
+					return nil, k.errorf("not an Accel-Sim kernel trace (want a \"-kernel name\" or \"-accelsim tracer version\" header line first)")
 				}
 				return nil, k.errorf("%q before the first #BEGIN_TB: want a \"-name = value\" header line", clip(text))
 			}
@@ -434,6 +474,9 @@ func (k *kernelFile) header(text string) error {
 	}
 	switch key {
 	case "kernel name":
+		if len(value) > MaxNameBytes {
+			return k.errorf("kernel name of %d bytes, more than %d", len(value), MaxNameBytes)
+		}
 		k.name = value
 	case "kernel id":
 		n, err := num(10)

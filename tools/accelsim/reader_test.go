@@ -3,12 +3,16 @@ package accelsim
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ulikunitz/xz"
 )
 
 const examples = "../../specs/traces/accelsim"
@@ -212,19 +216,66 @@ func TestOpen_KernelsListErrors(t *testing.T) {
 	}
 }
 
-// TestCheckXzDict refuses an xz file whose first block asks for a
-// dictionary above MaxXzDict, reading only its headers.
-func TestCheckXzDict(t *testing.T) {
-	file := func(dictByte byte) *bufio.Reader {
-		head := []byte("\xfd7zXZ\x00\x00\x04\x00\x00\x00\x00") // stream header, CRC not checked here
-		block := []byte{0x02, 0x00, 0x21, 0x01, dictByte, 0, 0, 0, 0, 0, 0, 0}
-		return bufio.NewReader(bytes.NewReader(append(head, block...)))
+// xzStreams is the xz streams of texts one after another, the LZMA2
+// dictionary byte of stream last's block set to dict and its header
+// checksum made good again.
+func xzStreams(t *testing.T, last int, dict byte, texts ...string) []byte {
+	var out []byte
+	for i, s := range texts {
+		var b bytes.Buffer
+		w, err := xz.WriterConfig{BlockSize: 4096}.NewWriter(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(s))
+		w.Close()
+		x := b.Bytes()
+		if i == last {
+			bh := x[12 : 12+(int(x[12])+1)*4]
+			if bh[1] != 0 || bh[2] != 0x21 || bh[3] != 1 {
+				t.Fatalf("unexpected block header % x", bh)
+			}
+			bh[4] = dict
+			binary.LittleEndian.PutUint32(bh[len(bh)-4:], crc32.ChecksumIEEE(bh[:len(bh)-4]))
+		}
+		out = append(out, x...)
+		out = append(out, 0, 0, 0, 0) // stream padding
 	}
-	if err := checkXzDict(file(22)); err != nil { // 22: 8 MiB (xz -6)
-		t.Errorf("8 MiB dictionary refused: %v", err)
+	return out
+}
+
+// TestScanXz_DictEveryStream refuses an xz file any of whose streams asks
+// for a dictionary above MaxXzDict, before decoding, and counts the text
+// of every stream and block.
+func TestScanXz_DictEveryStream(t *testing.T) {
+	text := strings.Repeat("0010 ffffffff 1 R1 LDS 1 R2 4 1 0x0 4 0\n", 1000) // several 4 KiB blocks
+	for _, c := range []struct {
+		last int
+		dict byte
+		want string
+	}{
+		{0, 22, ""}, // 22: 8 MiB (xz -6)
+		{0, 40, "xz stream 1, block 1: LZMA2 dictionary of 4294967295 bytes, more than 64 MiB"},
+		{2, 40, "xz stream 3, block 1: LZMA2 dictionary of 4294967295 bytes, more than 64 MiB"},
+	} {
+		x := xzStreams(t, c.last, c.dict, text, text, text)
+		n, err := scanXz(bufio.NewReader(bytes.NewReader(x)), 1<<62, 1<<62)
+		if c.want == "" {
+			if err != nil || n != int64(3*len(text)) {
+				t.Errorf("dict %d: %d bytes, %v; want %d", c.dict, n, err, 3*len(text))
+			}
+			continue
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("stream %d dict %d: %v, want %s", c.last+1, c.dict, err, c.want)
+		}
 	}
-	if err := checkXzDict(file(40)); err == nil || !strings.Contains(err.Error(), "xz dictionary of 4294967295 bytes") {
-		t.Errorf("4 GiB dictionary: %v", err)
+	x := xzStreams(t, 0, 22, text)
+	if _, err := scanXz(bufio.NewReader(bytes.NewReader(x)), 1000, 1<<62); err != errTextBudget {
+		t.Errorf("limit 1000: %v", err)
+	}
+	if _, err := scanXz(bufio.NewReader(bytes.NewReader(x[:len(x)-30])), 1<<62, 1<<62); err == nil {
+		t.Errorf("truncated file accepted")
 	}
 }
 

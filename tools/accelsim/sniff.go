@@ -49,9 +49,14 @@ func Sniff(path string) Kind {
 	br := bufio.NewReaderSize(f, 64<<10)
 	var r io.Reader = br
 	if isXz(br) {
-		if checkXzDict(br) != nil {
+		// Every block the decoder starts within the bytes read is checked.
+		if _, err := scanXz(br, 1<<62, sniffBytes); err != nil {
 			return NotAccelSim
 		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return NotAccelSim
+		}
+		br.Reset(f)
 		zr, err := xz.NewReader(br)
 		if err != nil {
 			return NotAccelSim
