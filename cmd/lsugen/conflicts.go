@@ -282,7 +282,17 @@ func analyzeInputs(inputs []string, opt conflicts.Options, in inputOptions, stde
 		}
 	}
 	z := conflicts.NewAnalyzer(opt)
-	err := streamTraces(inputs, in, z.Begin, func(a *trace.Access) error { z.Add(a); return nil }, z, stderr)
+	n, file := 0, ""
+	begin := func(f string) { file = f; z.Begin(f) }
+	add := func(a *trace.Access) error {
+		if n++; opt.KeepAccesses && n > conflicts.MaxKeptAccesses {
+			return fmt.Errorf("%s: --accesses lists at most %d accesses and the inputs hold more; the totals per instruction have no such limit (leave out --accesses)",
+				file, conflicts.MaxKeptAccesses)
+		}
+		z.Add(a)
+		return nil
+	}
+	err := streamTraces(inputs, in, begin, add, z, stderr)
 	if err != nil {
 		return nil, err
 	}

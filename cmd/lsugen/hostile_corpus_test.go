@@ -1613,6 +1613,18 @@ func issue30TraceCases() []hostileCase {
 		stderr: []string{"kernel-1.traceg:65544: more than 65536 distinct shared-memory instructions (kernel launch and PC) in one run"},
 	})
 
+	add(hostileCase{
+		name: "conflicts --accesses of 262145 accesses", cat: "memory", finding: "`conflicts --accesses` on 5 M loads 1.55 GB",
+		setup: []hcEntry{hcFile("t.trace", "@i\n"+strings.Repeat("0\n", 1<<18+1))},
+		args:  []string{"conflicts", "--accesses", "t.trace"}, code: 2,
+		stderr: []string{"t.trace: --accesses lists at most 262144 accesses and the inputs hold more"},
+	}, hostileCase{
+		name: "conflicts of 262145 accesses", cat: "memory", finding: behaves30,
+		setup: []hcEntry{hcFile("t.trace", "@i\n"+strings.Repeat("0\n", 1<<18+1))},
+		args:  []string{"conflicts", "t.trace"}, code: 0,
+		stdout: []string{"262145"},
+	})
+
 	twice := "a 160 KB `kernelslist.g` naming a 1 GiB-of-text .xz 64 times runs about 55 minutes with no budget or progress"
 	add(hostileCase{
 		name: "accelsim kernelslist naming one kernel file twice", cat: "file", finding: twice,

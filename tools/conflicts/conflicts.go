@@ -296,12 +296,19 @@ func (c *Counter) PositionDegree(addrs []uint64) int {
 	return most
 }
 
+// MaxKeptAccesses bounds the accesses an analysis lists
+// (Options.KeepAccesses), all inputs together: some 100 bytes each, and
+// as many lines of a report.
+const MaxKeptAccesses = 1 << 18
+
 // Options choose what Analyze and an Analyzer count.
 type Options struct {
 	Banks Mapping
 	Locks *Mapping // nil: no lock or position conflicts
-	// KeepAccesses keeps every access's result in the report; without it
-	// memory stays bounded by the instructions, not the accesses.
+	// KeepAccesses keeps every access's result in the report, the first
+	// MaxKeptAccesses of an analysis (a caller refuses more, as the CLI
+	// does); without it memory stays bounded by the instructions, not the
+	// accesses.
 	KeepAccesses bool
 	// BankBytes is the bank width the word addresses were made with (4 or
 	// 8 for Accel-Sim inputs), reported only; 0 when not applicable.
@@ -489,6 +496,7 @@ type Analyzer struct {
 	instrIndex   map[string]int
 	kernelIndex  map[string]int
 	demangled    map[string]string // kernel name -> Demangle, once per name
+	kept         int               // accesses listed (KeepAccesses)
 }
 
 // NewAnalyzer returns an Analyzer for opt; its mappings must come from
@@ -617,8 +625,9 @@ func (z *Analyzer) Add(a *trace.Access) {
 		in.Kernels[z.kernelAt(a.Kernel)].add(r, atomic)
 	}
 	in.Total.add(r, atomic)
-	if z.opt.KeepAccesses {
+	if z.opt.KeepAccesses && z.kept < MaxKeptAccesses {
 		in.Accesses = append(in.Accesses, r)
+		z.kept++
 	}
 }
 
