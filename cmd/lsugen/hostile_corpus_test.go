@@ -1625,6 +1625,17 @@ func issue30TraceCases() []hostileCase {
 		stdout: []string{"262145"},
 	})
 
+	clocked := func(structure string) string {
+		return hcCoalescer(`structure = "`+structure+`"`, "lanes = 32", "addr_bits = 32", "clock_fo4 = 20")
+	}
+	add(hostileCase{
+		name: "profile --coalescers of clocked 32-lane units", cat: "file",
+		finding: "`profile --coalescers` with 32-lane clocked units fails with \"s: no multiplexer selected by monotonic_o\"",
+		setup: []hcEntry{hcFile("c.hcl", strings.ReplaceAll(clocked("all_to_all"), `"c"`, `"a"`)+strings.ReplaceAll(clocked("neighbor"), `"c"`, `"n"`)+strings.ReplaceAll(clocked("speculative"), `"c"`, `"s"`))},
+		args:  []string{"profile", "--coalescers", "c.hcl", "$SPECS/traces/accelsim/profile_transpose.traceg"}, code: 2,
+		stderr: []string{"c.hcl: a (c.hcl:5,", "is clocked: profile times combinational units"},
+	})
+
 	twice := "a 160 KB `kernelslist.g` naming a 1 GiB-of-text .xz 64 times runs about 55 minutes with no budget or progress"
 	add(hostileCase{
 		name: "accelsim kernelslist naming one kernel file twice", cat: "file", finding: twice,

@@ -166,6 +166,23 @@ func choose(us []specs.Unit, opt Options) (map[string]specs.Unit, error) {
 			chosen[key] = u
 		}
 	}
+	// A clocked unit is pipelined: its delay is one stage's and its
+	// speculative multiplexers select on a register, not on monotonic_o,
+	// so it has no combinational fast and slow path to time.
+	for _, key := range needed(opt.SpecTiming) {
+		u := chosen[key]
+		var c specs.Clocking
+		switch u := u.(type) {
+		case *specs.Coalescer:
+			c = u.Clocking
+		case *specs.MonotonicityDetector:
+			c = u.Clocking
+		}
+		if c.HasClock() {
+			return nil, &SpecError{fmt.Errorf("%s: %s (%s) is clocked: profile times combinational units and counts their cycles at each --clock itself; give --coalescers a spec whose first %d-lane units have no clock_fo4 or clock",
+				opt.Spec, u.UnitName(), c.Range, accelsim.WarpSize)}
+		}
+	}
 	for _, key := range needed(opt.SpecTiming) {
 		if chosen[key] != nil {
 			continue
