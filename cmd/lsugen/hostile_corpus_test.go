@@ -1631,8 +1631,8 @@ func issue30TraceCases() []hostileCase {
 	add(hostileCase{
 		name: "profile --coalescers of clocked 32-lane units", cat: "file",
 		finding: "`profile --coalescers` with 32-lane clocked units fails with \"s: no multiplexer selected by monotonic_o\"",
-		setup: []hcEntry{hcFile("c.hcl", strings.ReplaceAll(clocked("all_to_all"), `"c"`, `"a"`)+strings.ReplaceAll(clocked("neighbor"), `"c"`, `"n"`)+strings.ReplaceAll(clocked("speculative"), `"c"`, `"s"`))},
-		args:  []string{"profile", "--coalescers", "c.hcl", "$SPECS/traces/accelsim/profile_transpose.traceg"}, code: 2,
+		setup:   []hcEntry{hcFile("c.hcl", strings.ReplaceAll(clocked("all_to_all"), `"c"`, `"a"`)+strings.ReplaceAll(clocked("neighbor"), `"c"`, `"n"`)+strings.ReplaceAll(clocked("speculative"), `"c"`, `"s"`))},
+		args:    []string{"profile", "--coalescers", "c.hcl", "$SPECS/traces/accelsim/profile_transpose.traceg"}, code: 2,
 		stderr: []string{"c.hcl: a (c.hcl:5,", "is clocked: profile times combinational units"},
 	})
 
