@@ -158,7 +158,7 @@ func runCrosscheck(a *app, f *crosscheckFlags, paths []string) error {
 		BandPct: f.band, Jobs: f.jobs, TimeoutName: "--timeout",
 	}, progressTo)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "lsugen crosscheck-timing: %v\n(work directory kept: %s)\n", err, dir)
+		fmt.Fprintf(a.stderr, "lsugen crosscheck-timing: %v\n(%s)\n", err, workNote(a.context(), dir, f.work == ""))
 		return errReported
 	}
 	rep.Seconds = round2(time.Since(start).Seconds())

@@ -791,6 +791,13 @@ func hostileCases() []hostileCase {
 			c.stderr = []string{"re:^$"}
 		}
 		add(c)
+		if sig == syscall.SIGTERM {
+			c.name = "verify --rtl interrupted by SIGTERM says its work directory was removed"
+			c.finding = "SIGTERM during `verify --rtl` prints \"work directory kept: DIR\" and then removes DIR"
+			c.stderr = []string{"re:work directory /\\S+/lsugen-verify-\\S+ removed \\(interrupted\\)", "temporary work directories removed"}
+			c.noStderr = []string{"work directory kept"}
+			add(c)
+		}
 	}
 	add(issue30Cases()...)
 	return cs

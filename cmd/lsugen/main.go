@@ -283,6 +283,16 @@ func workDir(given, prefix string) (dir string, keep bool, err error) {
 	return given, true, os.MkdirAll(given, 0o755)
 }
 
+// workNote says what became of a failed run's work directory: kept,
+// unless it is a temporary one (workDir without a name given) and the run
+// was interrupted, when runInterruptible removes it before lsugen exits.
+func workNote(ctx context.Context, dir string, temporary bool) string {
+	if temporary && ctx.Err() != nil {
+		return fmt.Sprintf("work directory %s removed (interrupted)", dir)
+	}
+	return "work directory kept: " + dir
+}
+
 // loadAndGenerate runs the session (flow.Load) and prints its
 // diagnostics, once; on any error nothing is returned, so no command
 // starts work on a partly valid input. No spec files is a usage error; a

@@ -239,7 +239,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string, mode s
 	err = f.runChecks(hdl.WithSimTimeout(a.context(), f.simTimeout), mode, sel, engines, dir, p)
 	p.close()
 	if err != nil {
-		fmt.Fprintf(a.stderr, "lsugen verify: %v\n(work directory kept: %s)\n", err, dir)
+		fmt.Fprintf(a.stderr, "lsugen verify: %v\n(%s)\n", err, workNote(a.context(), dir, f.work == ""))
 		return errReported
 	}
 	rep.Seconds = seconds(time.Since(start))
@@ -247,7 +247,7 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string, mode s
 	if mode == modeRTL {
 		rtlVerdict(rep, a.stderr)
 	}
-	if !rep.Passed || keep {
+	if (!rep.Passed || keep) && !(f.work == "" && a.context().Err() != nil) { // an interrupt removes a temporary one
 		rep.Work = dir
 	}
 	if err := f.writeReport(a, rep, lines); err != nil {
@@ -255,8 +255,8 @@ func runVerify(a *app, fs *pflag.FlagSet, f *verifyFlags, paths []string, mode s
 	}
 	if !rep.Passed {
 		c := rep.Checks
-		fmt.Fprintf(a.stderr, "lsugen verify: FAILED; work directory kept: %s (%d failed, %d could not run, %d skipped of %d checks)\n",
-			dir, c.Failed, c.Errors, c.Skipped, c.Total)
+		fmt.Fprintf(a.stderr, "lsugen verify: FAILED; %s (%d failed, %d could not run, %d skipped of %d checks)\n",
+			workNote(a.context(), dir, f.work == ""), c.Failed, c.Errors, c.Skipped, c.Total)
 		return errReported
 	}
 	if !keep {
