@@ -1643,6 +1643,19 @@ func issue30TraceCases() []hostileCase {
 		stderr: []string{"c.hcl: a (c.hcl:5,", "is clocked: profile times combinational units"},
 	})
 
+	empty := "an empty or comment-only `.traceg` is accepted with exit 0 (the required `-accelsim tracer version` is not enforced)"
+	add(hostileCase{
+		name: "conflicts of an empty .traceg", cat: "file", finding: empty,
+		setup: []hcEntry{hcFile("kernel-1.traceg", "")},
+		args:  []string{"conflicts", "kernel-1.traceg"}, code: 2,
+		stderr: []string{"kernel-1.traceg:1: empty file: not an Accel-Sim kernel trace"},
+	}, hostileCase{
+		name: "profile of a comment-only .traceg", cat: "file", finding: empty,
+		setup: []hcEntry{hcFile("kernel-1.traceg", "# a comment\n\n#traces format = nothing\n")},
+		args:  []string{"profile", "kernel-1.traceg"}, code: 2,
+		stderr: []string{`kernel-1.traceg:3: no "-kernel name" or "-accelsim tracer version" header line: not an Accel-Sim kernel trace`},
+	})
+
 	twice := "a 160 KB `kernelslist.g` naming a 1 GiB-of-text .xz 64 times runs about 55 minutes with no budget or progress"
 	add(hostileCase{
 		name: "accelsim kernelslist naming one kernel file twice", cat: "file", finding: twice,
