@@ -1614,6 +1614,11 @@ func issue30TraceCases() []hostileCase {
 		args:  []string{"conflicts", "kernel-1.traceg"}, code: 2,
 		stderr: []string{"kernel-1.traceg:1: kernel name of 61440 bytes, more than 8192"},
 	}, hostileCase{
+		name: "accelsim trace of 2049 distinct shared instructions of an 8 KiB kernel name", cat: "memory", finding: names,
+		setup: []hcEntry{hcFile("kernel-1.traceg", hcXz(0x16, hcTrace(strings.Repeat("n", 8<<10), 2049)))},
+		args:  []string{"conflicts", "kernel-1.traceg"}, code: 2,
+		stderr: []string{`re:kernel-1\.traceg:2052: the names of the distinct shared-memory instructions \(kernel name, opcode and PC each\) pass 16 MiB in one run, at instruction 2045\n`},
+	}, hostileCase{
 		name: "accelsim trace of 65537 distinct shared instructions", cat: "memory", finding: names,
 		setup: []hcEntry{hcFile("kernel-1.traceg", hcXz(0x16, hcTrace("k", 65537)))},
 		args:  []string{"conflicts", "kernel-1.traceg"}, code: 2,

@@ -30,8 +30,9 @@ type inputOptions struct {
 // by name until the report), so that no input list makes a run's time or
 // memory unbounded.
 type runLimits struct {
-	budget *accelsim.Budget
-	instrs int
+	budget    *accelsim.Budget
+	instrs    int // distinct shared-memory instructions
+	nameBytes int // bytes of their names
 }
 
 func (o inputOptions) withDefaults() inputOptions {
@@ -210,6 +211,10 @@ func accelSimAccesses(path string, opt inputOptions, fn func(*trace.Access) erro
 				return fmt.Errorf("%s:%d: more than %d distinct shared-memory instructions (kernel launch and PC) in one run", w.File, w.Line, accelsim.MaxInstrs)
 			}
 			name = accelsim.InstrName(label, w)
+			if opt.run.nameBytes += len(name); opt.run.nameBytes > accelsim.MaxInstrNames {
+				return fmt.Errorf("%s:%d: the names of the distinct shared-memory instructions (kernel name, opcode and PC each) pass %d MiB in one run, at instruction %d",
+					w.File, w.Line, accelsim.MaxInstrNames>>20, opt.run.instrs)
+			}
 			names[key] = name
 			if skip != nil {
 				skip.Describe(name, label, conflicts.InstrInfo{KernelID: w.Kernel, KernelName: w.KernelName,

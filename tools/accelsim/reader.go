@@ -51,6 +51,7 @@ const (
 	MaxXzDict     = 64 << 20 // LZMA2 dictionary of every block of an .xz file (xz -9 uses 64 MiB)
 	MaxNameBytes  = 8 << 10  // bytes of a kernel name (long C++ template names are a few KiB)
 	MaxInstrs     = 1 << 16  // distinct shared-memory instructions (kernel launch, PC) of one run
+	MaxInstrNames = 16 << 20 // bytes of their names (each holds its kernel's name), which every report repeats
 	maxRegs       = 16       // register operands of one instruction (the tracer writes at most 5)
 	MaxRawWarps   = 1 << 20  // distinct warps of one raw (not post-processed) kernel trace
 )
