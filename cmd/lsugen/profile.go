@@ -121,8 +121,9 @@ func runProfile(a *app, f *profileFlags, traces []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	budget := accelsim.NewBudget() // one for the run's traces
 	for _, t := range traces {
-		if err := profileTrace(p, t); err != nil {
+		if err := profileTrace(p, t, budget); err != nil {
 			return badInput(err)
 		}
 	}
@@ -174,9 +175,10 @@ func checkProfileTraces(traces []string) error {
 	return nil
 }
 
-// profileTrace streams one trace argument through p.
-func profileTrace(p *profile.Profiler, path string) (err error) {
-	r, err := accelsim.Open(path)
+// profileTrace streams one trace argument through p, its text taken from
+// the run's budget.
+func profileTrace(p *profile.Profiler, path string, budget *accelsim.Budget) (err error) {
+	r, err := accelsim.OpenBudget(path, budget)
 	if err != nil {
 		return err
 	}
