@@ -328,3 +328,13 @@ func Golden(u specs.Unit, b Built) (*verify.GoldenSet, error) {
 	}
 	return verify.Golden(job)
 }
+
+// GoldenDrawn is Golden with vectors drawn with seed beside the golden
+// ones (verify.GoldenDrawn).
+func GoldenDrawn(u specs.Unit, b Built, seed uint64) (*verify.GoldenSet, error) {
+	job, err := Job(u, b)
+	if err != nil {
+		return nil, err
+	}
+	return verify.GoldenDrawn(job, seed)
+}

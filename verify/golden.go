@@ -73,7 +73,17 @@ func (g *GoldenSet) Outputs() []*netlist.Port { return g.s.outs }
 // Golden computes the golden vectors of job.Design with its behavioural
 // model (job.Model, or job.Seq for a clocked design) and its directed
 // vectors or stimulus. The result depends only on the job.
-func Golden(job Job) (*GoldenSet, error) {
+func Golden(job Job) (*GoldenSet, error) { return golden(job, 0, false) }
+
+// GoldenDrawn is Golden's vectors followed by as many more drawn at
+// random with seed, which the caller draws anew for each run (verify
+// --rtl): Verilog that holds a table of the fixed golden vectors' answers
+// cannot pass them. A unit whose golden vectors are exhaustive gains none
+// (they hold every input already), nor does a clocked unit (its golden
+// stream is one recording of its model).
+func GoldenDrawn(job Job, seed uint64) (*GoldenSet, error) { return golden(job, seed, true) }
+
+func golden(job Job, seed uint64, drawn bool) (*GoldenSet, error) {
 	d := job.Design
 	if err := checkTestbenchNames(d); err != nil {
 		return nil, err
@@ -99,7 +109,15 @@ func Golden(job Job) (*GoldenSet, error) {
 		plan.MaxVectors = DefaultPlan().MaxVectors
 	}
 	vs, coverage := plan.Vectors(ins, 0)
+	exhaustive := coverage == "exhaustive"
 	vs, coverage = withDirected(job.Directed, ins, goldenSeed, vs, coverage)
+	if drawn && !exhaustive {
+		p := plan
+		p.Seed = seed
+		more, _ := p.Vectors(ins, 0)
+		vs = append(vs, more...)
+		coverage += fmt.Sprintf(" + %d drawn for this run (seed %#x)", len(more), seed)
+	}
 	want := expected(m, outs, vs)
 	s := newStream(ins, outs, len(vs))
 	in := make([][]uint64, len(ins))

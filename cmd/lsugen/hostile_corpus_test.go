@@ -1675,7 +1675,39 @@ func issue30TraceCases() []hostileCase {
 		args: []string{"conflicts", "kernelslist.g"}, code: 2,
 		stderr: []string{fmt.Sprintf("kernelslist.g:2: kernel-2.traceg.xz: xz of more than the %d bytes of trace text left of the 16 GiB one run reads", 16<<30-len(good))},
 	})
+	table := "`verify --rtl` passes a module that holds no logic, only a table of the fixed golden vectors' answers (Icarus and Verilator)"
+	add(hostileCase{
+		name: "verify --rtl of a table of the golden vectors' answers", cat: "file", finding: table,
+		setup: []hcEntry{hcFile("s.hcl", tableSpec), hcFile("table.v", hcMemorisedTable())},
+		args:  []string{"verify", "--rtl", "table.v", "--sim", "icarus", "--work", "w", "s.hcl"}, code: 1,
+		stdout: []string{"FAIL"}, stderr: []string{"FAILED; work directory kept: w"},
+		outputs: []string{"w", "w/*", "w/*/*", "w/*/*/*", "w/*/*/*/*", "w/*/*/*/*/*"},
+	})
 	return cs
+}
+
+// hcMemorisedTable is memorisedTable of the golden vectors gen --tb
+// writes for tableSpec's unit.
+func hcMemorisedTable() string {
+	dir, err := os.MkdirTemp("", "lsugen-table-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	spec := filepath.Join(dir, "s.hcl")
+	if err := os.WriteFile(spec, []byte(tableSpec), 0o644); err != nil {
+		panic(err)
+	}
+	var o, e bytes.Buffer
+	if code := run([]string{"gen", "--tb", "-o", dir, spec}, &o, &e); code != 0 {
+		panic("gen --tb: " + e.String())
+	}
+	vec, err := os.ReadFile(filepath.Join(dir, "h.vec"))
+	if err != nil {
+		panic(err)
+	}
+	src, _ := memorisedTable(vec)
+	return src
 }
 
 // hcXzDeclaring is the start of an .xz file whose LZMA2 chunks declare n

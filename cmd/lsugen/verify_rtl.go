@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -117,12 +119,18 @@ func (o *rtlOptions) check(fs *pflag.FlagSet) error {
 // rtlChecks are the checks of lsugen verify --rtl FILE.v...: for each
 // unit and engine, the unit's standalone testbench and golden vectors,
 // exactly as lsugen gen --tb writes them, run against the module in the
-// files (the unit's name, or --top). Each check works in its own
-// directory, DIR/UNIT/ENGINE; a unit's golden vectors are made once.
+// files (the unit's name, or --top), with as many vectors again drawn for
+// this run (a seed from crypto/rand), so that a
+// module that only remembers the golden vectors' answers fails. Each
+// check works in its own directory, DIR/UNIT/ENGINE; a unit's vectors are
+// made once.
 func rtlChecks(sel []unit, engines []verify.Engine, files []string, top string, opt rtlOptions, dir string) []verifyCheck {
 	var checks []verifyCheck
+	var b [8]byte
+	_, _ = crand.Read(b[:]) // never fails (crypto/rand's documented promise)
+	seed := binary.LittleEndian.Uint64(b[:])
 	for i, u := range sel {
-		golden := sync.OnceValues(func() (*verify.GoldenSet, error) { return units.Golden(u.Spec, u.Built) })
+		golden := sync.OnceValues(func() (*verify.GoldenSet, error) { return units.GoldenDrawn(u.Spec, u.Built, seed) })
 		for _, e := range engines {
 			checks = append(checks, verifyCheck{unit: i, engine: string(e), run: func(ctx context.Context) (verifyResult, string) {
 				return rtlCheck(ctx, u, golden, e, files, cmp.Or(top, u.Design.Name), opt, filepath.Join(dir, u.Design.Name, string(e)))

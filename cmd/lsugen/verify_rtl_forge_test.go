@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,4 +50,53 @@ func TestVerifyRTL_ForgedPassFails(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "module h matches the 1024 golden vectors of h under icarus") {
 		t.Errorf("right: exit %d:\n%s%s", code, stdout, stderr)
 	}
+}
+
+// Issue 30: a module that holds only a table of the fixed golden vectors'
+// answers (taken from the .vec file `gen --tb` writes) passed `verify
+// --rtl`. The check now adds as many vectors drawn for the run, which no
+// table written before the run can hold; the same table as a testbench's
+// golden file still matches (gen --tb is unchanged).
+func TestVerifyRTL_MemorisedTableFails(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", tableSpec)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := lsugen(t, "gen", "--tb", "-o", out, spec); code != 0 {
+		t.Fatalf("gen --tb: exit %d:\n%s", code, stderr)
+	}
+	vec, err := os.ReadFile(filepath.Join(out, "h.vec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, n := memorisedTable(vec)
+	if n < 256 {
+		t.Fatalf("%d golden vectors in h.vec, want at least 256", n)
+	}
+	table := writeSpec(t, dir, "table.v", src)
+	code, stdout, stderr := lsugen(t, "verify", "--rtl", table, "--sim", "icarus", spec)
+	if code != 1 || !strings.Contains(stdout, "FAIL") {
+		t.Errorf("a table of %d golden answers: exit %d, want 1 (FAIL):\n%s%s", n, code, stdout, stderr)
+	}
+}
+
+// tableSpec is a hash unit whose golden vectors are not exhaustive.
+const tableSpec = "hash \"h\" {\n  function  = \"fixed_xor\"\n  addr_bits = 32\n  bank_bits = 5\n}\n"
+
+// memorisedTable is module h answering the n golden vectors of vec (a
+// .vec file of tableSpec's unit) from a table, and 0 to any other input.
+func memorisedTable(vec []byte) (src string, n int) {
+	var b strings.Builder
+	b.WriteString("module h (input wire [31:0] addr_i, output reg [4:0] bank_o);\n  always @* case (addr_i)\n")
+	seen := map[string]bool{}
+	for _, line := range strings.Split(string(vec), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 || strings.HasPrefix(line, "#") || seen[f[0]] {
+			continue
+		}
+		seen[f[0]] = true
+		n++
+		fmt.Fprintf(&b, "    32'h%s: bank_o = 5'h%s;\n", f[0], f[1])
+	}
+	b.WriteString("    default: bank_o = 5'h0;\n  endcase\nendmodule\n")
+	return b.String(), n
 }
