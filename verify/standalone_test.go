@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -901,5 +902,48 @@ func TestRTLCheck_IcarusSkipsUnsupportedSV(t *testing.T) {
 		if _, err := run([]verify.Engine{verify.Verilator}, c.incs, c.defines); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("include dirs %q, defines %q: %v, want an error with %q", c.incs, c.defines, err, c.want)
 		}
+	}
+}
+
+// TestGoldenDrawn_AddsVectorsPerSeed: the vectors of verify --rtl are the
+// golden ones, then as many drawn with the run's seed, with the model's
+// answers: different per seed, the same for one seed; an exhaustive set
+// gains none.
+func TestGoldenDrawn_AddsVectorsPerSeed(t *testing.T) {
+	u := hashUnit(t, "wide_xor", 32)
+	j, err := units.Job(u.spec, units.Built{Design: u.design})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(g *verify.GoldenSet) []string {
+		var out []string
+		for _, l := range strings.Split(string(g.VectorFile(tbInfo)), "\n") {
+			if l != "" && !strings.HasPrefix(l, "#") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	g, _ := verify.Golden(j)
+	a, _ := verify.GoldenDrawn(j, 7)
+	a2, _ := verify.GoldenDrawn(j, 7)
+	b, _ := verify.GoldenDrawn(j, 8)
+	gl, al, bl := lines(g), lines(a), lines(b)
+	if len(al) != 2*len(gl) || !slices.Equal(al[:len(gl)], gl) {
+		t.Fatalf("drawn set: %d vectors, want the %d golden ones first and as many more", len(al), len(gl))
+	}
+	if !slices.Equal(al, lines(a2)) || slices.Equal(al[len(gl):], bl[len(gl):]) {
+		t.Error("drawn vectors: want the same for one seed and others for another")
+	}
+	for i, l := range al[len(gl):] {
+		var v, bank uint64
+		if _, err := fmt.Sscanf(l, "%x %x", &v, &bank); err != nil || bank != (v^v>>5)&31 {
+			t.Fatalf("drawn vector %d: %q, want bank = addr[4:0] ^ addr[9:5]", i, l)
+		}
+	}
+	e := hashUnit(t, "small_xor", 10)
+	je, _ := units.Job(e.spec, units.Built{Design: e.design})
+	if d, _ := verify.GoldenDrawn(je, 7); d.Len() != 1<<10 || d.Coverage != "exhaustive" {
+		t.Errorf("exhaustive set: %d vectors (%s), want 1024, exhaustive", d.Len(), d.Coverage)
 	}
 }
