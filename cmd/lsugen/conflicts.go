@@ -300,7 +300,8 @@ func analyzeInputs(inputs []string, opt conflicts.Options, in inputOptions, stde
 }
 
 // writeConflicts prints per input a row per kernel and per instruction
-// (and per access with --accesses), then the grand total.
+// (and per access with --accesses), then the grand total; the names the
+// inputs give (files, kernels, opcodes) escaped for the terminal.
 func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 	locks := rep.Locks != ""
 	fmt.Fprintf(w, "banks: %s (%d banks)", rep.Banks, rep.NumBanks)
@@ -332,7 +333,7 @@ func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 		fmt.Fprint(tw, h)
 	}
 	for _, in := range rep.Inputs {
-		fmt.Fprintf(tw, "\n%s\n", in.File)
+		fmt.Fprintf(tw, "\n%s\n", escapeText(in.File))
 		// An Accel-Sim input: the kernels, named once, then the
 		// instructions by kernel id, PC, opcode and source line.
 		accel := len(in.Kernels) > 0
@@ -341,7 +342,7 @@ func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 			fmt.Fprintln(tw, "  name")
 			for _, k := range in.Kernels {
 				row(kernelID(k.KernelID, k.Kernel)+"\t", k.Totals, "")
-				fmt.Fprintln(tw, "  "+kernelNames(k.KernelName, k.KernelDemangled, k.Kernel))
+				fmt.Fprintln(tw, "  "+escapeText(kernelNames(k.KernelName, k.KernelDemangled, k.Kernel)))
 			}
 			fmt.Fprintln(tw)
 			header("kernel\tpc\topcode\tsource\t", true)
@@ -357,7 +358,7 @@ func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 			if accel {
 				lead = instrLead(&it)
 			}
-			row(lead+"\t", it.Totals, fmt.Sprintf("%.1f%%\t", 100*it.ExcessShare))
+			row(escapeText(lead)+"\t", it.Totals, fmt.Sprintf("%.1f%%\t", 100*it.ExcessShare))
 			fmt.Fprintln(tw)
 		}
 		lead := "total\t"
@@ -375,7 +376,7 @@ func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 		if perAccess {
 			fmt.Fprintln(tw, "\ntrace line\tsource\tinstruction\tlanes\tbank way\t"+map[bool]string{true: "lock way\tposition way\t"}[locks])
 			for _, a := range in.Accesses {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t", a.Line, sourceCell(a.SourceLine), a.Instr, a.Lanes, a.BankDegree)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t", a.Line, sourceCell(a.SourceLine), escapeText(a.Instr), a.Lanes, a.BankDegree)
 				if locks {
 					fmt.Fprintf(tw, "%d\t%d\t", a.LockDegree, a.PositionDegree)
 				}

@@ -1492,6 +1492,14 @@ func issue30Cases() []hostileCase {
 			stderr: []string{`d\x1b[31m\xff: no sweep.json`}, noStderr: raw,
 		},
 	)
+	// The same in a kernel trace: kernel name and opcode in the report.
+	add(hostileCase{
+		name: "conflicts of a kernel trace with escapes in its names", cat: "file",
+		finding: "ESC/OSC sequences and invalid UTF-8 in kernel names, opcodes, kernel-file names ... reach the terminal raw",
+		setup:   []hcEntry{hcFile("kernel-1.traceg", strings.Replace(hcTrace("_Z1k\x1b]0;owned\x07v", 1), " LDS ", " LDS.U\x1b[2J ", 1))},
+		args:    []string{"conflicts", "kernel-1.traceg"}, code: 0,
+		stdout: []string{`_Z1k\x1b]0;owned\x07v`, `LDS.U\x1b[2J`}, noStdout: raw,
+	})
 	cs = append(cs, issue30TraceCases()...)
 	return cs
 }
