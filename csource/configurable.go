@@ -33,12 +33,9 @@ func ConfigurableHeader(h *specs.Hash, info Info) ([]byte, error) {
 
 // newConfigurable checks a configurable unit's sizes.
 func newConfigurable(h *specs.Hash) (*unit, error) {
-	if err := checkIdent(h.Name); err != nil {
+	u, err := baseUnit(h)
+	if err != nil {
 		return nil, err
-	}
-	u := &unit{h: h, name: h.Name, macro: strings.ToUpper(h.Name), n: h.AddrBits, m: h.BankBits}
-	if u.n < 1 || u.n > maxAddrBits {
-		return nil, fmt.Errorf("addr_bits = %d, want 1..%d", u.n, maxAddrBits)
 	}
 	switch h.Function {
 	case specs.RAP:

@@ -91,13 +91,23 @@ type unit struct {
 	banks  uint64   // mod
 }
 
-func newUnit(h *specs.Hash) (*unit, error) {
+// baseUnit is the unit of h with its name and address width checked, the
+// start of newUnit and newConfigurable.
+func baseUnit(h *specs.Hash) (*unit, error) {
 	if err := checkIdent(h.Name); err != nil {
 		return nil, err
 	}
 	u := &unit{h: h, name: h.Name, macro: strings.ToUpper(h.Name), n: h.AddrBits, m: h.BankBits}
 	if u.n < 1 || u.n > maxAddrBits {
 		return nil, fmt.Errorf("addr_bits = %d, want 1..%d", u.n, maxAddrBits)
+	}
+	return u, nil
+}
+
+func newUnit(h *specs.Hash) (*unit, error) {
+	u, err := baseUnit(h)
+	if err != nil {
+		return nil, err
 	}
 	switch h.Function {
 	case specs.RAP:
