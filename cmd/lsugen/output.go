@@ -134,6 +134,10 @@ func writeFiles(ctx context.Context, dir string, set map[string][]byte, mkdir bo
 		cleanup()
 		return fmt.Errorf("writing %s: %w", dir, err)
 	}
+	// The renames under the directory's lock, so that another lsugen
+	// writing the same names into dir renames its set before or after
+	// this one, never between.
+	defer lockDir(dir)()
 	// Again, just before the renames: a target that became a directory or
 	// a link while the files were written is still refused.
 	if err := checkTargets(dir, names); err != nil {
