@@ -12,3 +12,6 @@ func setProcessGroup(cmd *exec.Cmd) {}
 func startCmd(cmd *exec.Cmd, memLimit uint64) (release func(), err error) {
 	return func() {}, cmd.Start()
 }
+
+// endGroup does nothing where there are no process groups.
+func endGroup(cmd *exec.Cmd) {}

@@ -18,3 +18,13 @@ func setProcessGroup(cmd *exec.Cmd) {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// endGroup kills what is left of cmd's process group once its leader has
+// been waited for: a tool's background children (a simulated design's
+// $system("... &")) do not outlive its run. A child that left the group
+// (setsid) is not reached.
+func endGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

@@ -123,6 +123,7 @@ func (c *Cmd) Run(ctx context.Context) (*Result, error) {
 	release, err := startCmd(cmd, memLimit)
 	if err == nil {
 		err = cmd.Wait()
+		endGroup(cmd)
 		release()
 	}
 	res := &Result{Output: out.buf.Bytes(), Wall: time.Since(start), Truncated: out.truncated || stdout.truncated}

@@ -173,6 +173,41 @@ func TestRun_TimeoutKillsChildren(t *testing.T) {
 	}
 }
 
+// A run that ends normally takes what it left running in its process
+// group with it: a background child (as a simulated design's
+// $system("sleep 600 &") makes) does not outlive the run.
+func TestRun_EndKillsBackgroundChildren(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	dir := t.TempDir()
+	c := &Cmd{Path: shell(t), Args: []string{"-c", "sleep 600 >/dev/null 2>&1 & echo $! > child.pid"}, Dir: dir}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The killed sleep may linger as a zombie until init reaps it.
+	for deadline := time.Now().Add(testenv.Limit(5 * time.Second)); ; time.Sleep(50 * time.Millisecond) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || bytes.Contains(stat, []byte(") Z ")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill()
+			}
+			t.Fatalf("the shell's background child %d outlived the run: %s", pid, stat)
+		}
+	}
+}
+
 func TestRun_Cancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
