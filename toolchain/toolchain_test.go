@@ -150,6 +150,16 @@ func TestRun_TimeoutKillsChildren(t *testing.T) {
 	if string(res.Output) != "started\n" {
 		t.Errorf("output %q", res.Output)
 	}
+	pid := childPID(t, dir)
+	if runtime.GOOS != "linux" {
+		return
+	}
+	waitGone(t, pid, "the shell's child")
+}
+
+// childPID is the pid a test's shell wrote to dir/child.pid.
+func childPID(t *testing.T, dir string) int {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
 	if err != nil {
 		t.Fatal(err)
@@ -158,17 +168,24 @@ func TestRun_TimeoutKillsChildren(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runtime.GOOS != "linux" {
-		return
-	}
-	// The killed sleep may linger as a zombie until init reaps it.
+	return pid
+}
+
+// waitGone fails unless process pid ends (or is a zombie: a killed child
+// may linger until init reaps it) within a limit scaled for the machine;
+// it kills the process before failing.
+func waitGone(t *testing.T, pid int, what string) {
+	t.Helper()
 	for deadline := time.Now().Add(testenv.Limit(5 * time.Second)); ; time.Sleep(50 * time.Millisecond) {
 		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil || bytes.Contains(stat, []byte(") Z ")) {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the shell's child %d still runs: %s", pid, stat)
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill()
+			}
+			t.Fatalf("%s %d still runs: %s", what, pid, stat)
 		}
 	}
 }
@@ -185,27 +202,7 @@ func TestRun_EndKillsBackgroundChildren(t *testing.T) {
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The killed sleep may linger as a zombie until init reaps it.
-	for deadline := time.Now().Add(testenv.Limit(5 * time.Second)); ; time.Sleep(50 * time.Millisecond) {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil || bytes.Contains(stat, []byte(") Z ")) {
-			break
-		}
-		if time.Now().After(deadline) {
-			if p, err := os.FindProcess(pid); err == nil {
-				p.Kill()
-			}
-			t.Fatalf("the shell's background child %d outlived the run: %s", pid, stat)
-		}
-	}
+	waitGone(t, childPID(t, dir), "the shell's background child, which outlived the run,")
 }
 
 func TestRun_Cancel(t *testing.T) {
