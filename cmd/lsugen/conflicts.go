@@ -356,7 +356,7 @@ func writeConflicts(w io.Writer, rep *conflicts.Report, perAccess bool) error {
 				lead = "(unnamed)"
 			}
 			if accel {
-				lead = instrLead(&it)
+				lead = instrLead(&it.InstrID)
 			}
 			row(escapeText(lead)+"\t", it.Totals, fmt.Sprintf("%.1f%%\t", 100*it.ExcessShare))
 			fmt.Fprintln(tw)
@@ -418,7 +418,7 @@ func kernelNames(name, demangled, label string) string {
 
 // instrLead is the kernel, PC, opcode and source cells of an Accel-Sim
 // instruction group.
-func instrLead(it *conflicts.InstrTotals) string {
+func instrLead(it *conflicts.InstrID) string {
 	if it.PC == nil {
 		return it.Instr + "\t\t\t"
 	}
@@ -438,18 +438,18 @@ func sourceCell(line int) string {
 var conflictsCSVHead = []string{"input", "row", "kernel_id", "kernel", "kernel_demangled", "pc", "opcode", "source_line", "instr"}
 
 // csvInstr is the leading cells of an instruction row.
-func csvInstr(file string, kernelID *int, kernel, demangled string, pc *uint64, opcode string, source int, instr string) []string {
+func csvInstr(file string, it conflicts.InstrID) []string {
 	id, p, src := "", "", ""
-	if kernelID != nil {
-		id = strconv.Itoa(*kernelID)
+	if it.KernelID != nil {
+		id = strconv.Itoa(*it.KernelID)
 	}
-	if pc != nil {
-		p = fmt.Sprintf("0x%04x", *pc)
+	if it.PC != nil {
+		p = fmt.Sprintf("0x%04x", *it.PC)
 	}
-	if source > 0 {
-		src = strconv.Itoa(source)
+	if it.SourceLine > 0 {
+		src = strconv.Itoa(it.SourceLine)
 	}
-	return []string{file, "instr", id, kernel, demangled, p, opcode, src, instr}
+	return []string{file, "instr", id, it.Kernel, it.KernelDemangled, p, it.Opcode, src, it.Instr}
 }
 
 // writeConflictsCSV prints the report as one CSV table: per input its
@@ -475,15 +475,15 @@ func writeConflictsCSV(w io.Writer, rep *conflicts.Report) error {
 	}
 	for _, in := range rep.Inputs {
 		for _, it := range in.Instrs {
-			lead := csvInstr(in.File, it.KernelID, it.Kernel, it.KernelDemangled, it.PC, it.Opcode, it.SourceLine, it.Instr)
+			lead := csvInstr(in.File, it.InstrID)
 			cw.Write(append(lead, counts(it.Totals, strconv.FormatFloat(it.ExcessShare, 'f', 4, 64))...))
 		}
 		for _, k := range in.Kernels {
-			lead := csvInstr(in.File, k.KernelID, k.KernelName, k.KernelDemangled, nil, "", 0, k.Kernel)
+			lead := csvInstr(in.File, conflicts.InstrID{Instr: k.Kernel, KernelID: k.KernelID, Kernel: k.KernelName, KernelDemangled: k.KernelDemangled})
 			lead[1] = "kernel"
 			cw.Write(append(lead, counts(k.Totals, "")...))
 		}
-		lead := csvInstr(in.File, nil, "", "", nil, "", 0, "")
+		lead := csvInstr(in.File, conflicts.InstrID{})
 		lead[1] = "total"
 		cw.Write(append(lead, counts(in.Total, "")...))
 	}
@@ -515,8 +515,7 @@ func writeConflictsDiff(w io.Writer, d *conflicts.Diff) error {
 		for _, r := range in.Instrs {
 			lead := r.Instr + "\t"
 			if accel {
-				it := conflicts.InstrTotals{Instr: r.Instr, KernelID: r.KernelID, PC: r.PC, Opcode: r.Opcode, SourceLine: r.SourceLine}
-				lead = instrLead(&it) + "\t"
+				lead = instrLead(&r.InstrID) + "\t"
 			}
 			row(lead, r)
 		}
@@ -548,9 +547,9 @@ func writeConflictsDiffCSV(w io.Writer, d *conflicts.Diff) error {
 	}
 	for _, in := range d.Inputs {
 		for _, r := range in.Instrs {
-			cw.Write(append(csvInstr(in.File, r.KernelID, r.Kernel, r.KernelDemangled, r.PC, r.Opcode, r.SourceLine, r.Instr), counts(r)...))
+			cw.Write(append(csvInstr(in.File, r.InstrID), counts(r)...))
 		}
-		lead := csvInstr(in.File, nil, "", "", nil, "", 0, "")
+		lead := csvInstr(in.File, conflicts.InstrID{})
 		lead[1] = "total"
 		cw.Write(append(lead, counts(in.Total)...))
 	}

@@ -416,11 +416,11 @@ type KernelInfo struct {
 	KernelDemangled string `json:"kernel_demangled,omitempty"`
 }
 
-// InstrTotals are the totals of one memory instruction ("" for accesses
-// before any @name line). For Accel-Sim traces an instruction is one PC of
-// one kernel, named "k<id> <kernel name> <opcode> 0x<pc>", and its fields
-// are given apart too.
-type InstrTotals struct {
+// InstrID names one memory instruction group: Instr ("" for accesses
+// before any @name line), and for Accel-Sim traces, where a group is one PC
+// of one kernel named "k<id> <kernel name> <opcode> 0x<pc>", its fields
+// apart too.
+type InstrID struct {
 	Instr string `json:"instr"`
 	// KernelID is the kernel's -kernel id (Accel-Sim traces only, as are
 	// the fields up to SourceLine).
@@ -439,6 +439,11 @@ type InstrTotals struct {
 	Source string `json:"source,omitempty"`
 	// SourceLine is the CUDA source line number of Source.
 	SourceLine int `json:"source_line,omitempty"`
+}
+
+// InstrTotals are the totals of one memory instruction group.
+type InstrTotals struct {
+	InstrID
 	// ExcessShare is the instruction's share of its kernel's excess
 	// wavefronts (of its input's, for inputs without kernels), 0 to 1.
 	ExcessShare float64 `json:"excess_share"`
@@ -588,7 +593,7 @@ func (z *Analyzer) instrAt(instr, kernel string) int {
 	if !ok {
 		i = len(in.Instrs)
 		z.instrIndex[instr] = i
-		in.Instrs = append(in.Instrs, InstrTotals{Instr: instr, kernel: kernel})
+		in.Instrs = append(in.Instrs, InstrTotals{InstrID: InstrID{Instr: instr}, kernel: kernel})
 	}
 	return i
 }

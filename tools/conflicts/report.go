@@ -103,14 +103,7 @@ func comparePC(a, b *InstrTotals) int {
 
 // DiffRow is one instruction group under two bank mappings, A and B.
 type DiffRow struct {
-	Instr           string  `json:"instr"`
-	KernelID        *int    `json:"kernel_id,omitempty"`
-	Kernel          string  `json:"kernel,omitempty"`
-	KernelDemangled string  `json:"kernel_demangled,omitempty"`
-	Opcode          string  `json:"opcode,omitempty"`
-	PC              *uint64 `json:"pc,omitempty"`
-	Source          string  `json:"source,omitempty"`
-	SourceLine      int     `json:"source_line,omitempty"`
+	InstrID
 	// Requests is the warp-level instructions executed, the same under
 	// both mappings.
 	Requests int `json:"requests"`
@@ -176,8 +169,7 @@ func Compare(a, b *Report, top int) (*Diff, error) {
 				return nil, fmt.Errorf("compare: %s: group %q under one mapping only", ia.File, x.Instr)
 			}
 			r := diffTotals(x.Instr, x.Totals, y.Totals)
-			r.KernelID, r.Kernel, r.KernelDemangled, r.Opcode, r.PC, r.Source, r.SourceLine =
-				x.KernelID, x.Kernel, x.KernelDemangled, x.Opcode, x.PC, x.Source, x.SourceLine
+			r.InstrID = x.InstrID
 			out.Instrs = append(out.Instrs, r)
 		}
 		slices.SortStableFunc(out.Instrs, func(p, q DiffRow) int { return cmp.Compare(p.Change, q.Change) })
@@ -192,6 +184,6 @@ func Compare(a, b *Report, top int) (*Diff, error) {
 
 // diffTotals compares the totals of one group (or input) under A and B.
 func diffTotals(name string, a, b Totals) DiffRow {
-	return DiffRow{Instr: name, Requests: a.Requests, ExcessA: a.ExcessWavefronts, ExcessB: b.ExcessWavefronts,
+	return DiffRow{InstrID: InstrID{Instr: name}, Requests: a.Requests, ExcessA: a.ExcessWavefronts, ExcessB: b.ExcessWavefronts,
 		Change: b.ExcessWavefronts - a.ExcessWavefronts, WavefrontsA: a.Wavefronts, WavefrontsB: b.Wavefronts}
 }

@@ -66,7 +66,7 @@ func TestSortCompare(t *testing.T) {
 	rep := func(excess ...int) *Report {
 		in := InputReport{File: "f"}
 		for i, e := range excess {
-			it := InstrTotals{Instr: string(rune('a' + i))}
+			it := InstrTotals{InstrID: InstrID{Instr: string(rune('a' + i))}}
 			it.ExcessWavefronts, it.Wavefronts = e, e+1
 			in.Instrs = append(in.Instrs, it)
 		}
