@@ -3,8 +3,8 @@ package accelsim
 import (
 	"bufio"
 	"bytes"
+	"github.com/lsugen/lsugen/internal/inputfile"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ulikunitz/xz"
@@ -37,11 +37,7 @@ func Sniff(path string) Kind {
 	case strings.HasSuffix(path, ".g"):
 		return KernelsList
 	}
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return NotAccelSim
-	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return NotAccelSim
 	}
