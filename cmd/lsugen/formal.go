@@ -13,17 +13,17 @@ import (
 	"github.com/lsugen/lsugen/verify/formal"
 )
 
-// formalChecks are the checks of lsugen verify --formal: each unit's two
-// Verilog modules proved equivalent, in DIR/UNIT, or taken from the proof
-// cache unless noCache. A proof that fails prints its counterexample on
-// stderr.
-func formalChecks(sel []unit, timeout time.Duration, noCache bool, dir string) []verifyCheck {
+// formalChecks are the checks of lsugen verify --formal: each unit's RTL
+// proved equivalent to its gates, in DIR/UNIT, or taken from the proof
+// cache unless opt.NoCache; opt.GatesFile proves the gate-level files. A
+// proof that fails prints its counterexample on stderr.
+func formalChecks(sel []unit, timeout time.Duration, opt formal.Options, dir string) []verifyCheck {
 	checks := make([]verifyCheck, len(sel))
 	for i, u := range sel {
 		checks[i] = verifyCheck{unit: i, engine: modeFormal, run: func(ctx context.Context) (verifyResult, string) {
 			res := verifyResult{Engine: modeFormal}
 			name := u.Design.Name
-			r, err := proveUnit(ctx, u, filepath.Join(dir, name), timeout, noCache)
+			r, err := proveUnit(ctx, u, filepath.Join(dir, name), timeout, opt)
 			switch {
 			case err != nil:
 				res.Status, res.Error = statusError, err.Error()
@@ -42,7 +42,7 @@ func formalChecks(sel []unit, timeout time.Duration, noCache bool, dir string) [
 			}
 			// A pipelined unit is also proved equal to its original
 			// followed by L register stages.
-			pr, err := provePipeline(ctx, u, filepath.Join(dir, name, "original"), filepath.Join(dir, name), timeout, noCache)
+			pr, err := provePipeline(ctx, u, filepath.Join(dir, name, "original"), filepath.Join(dir, name), timeout, opt)
 			switch {
 			case err != nil:
 				res.Status, res.Error = statusError, err.Error()
@@ -65,7 +65,7 @@ func formalChecks(sel []unit, timeout time.Duration, noCache bool, dir string) [
 
 // proveUnit writes a unit's two Verilog files into udir and proves them
 // equivalent there.
-func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration, noCache bool) (*formal.Result, error) {
+func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration, opt formal.Options) (*formal.Result, error) {
 	set, err := verilogFiles([]unit{u})
 	if err != nil {
 		return nil, err
@@ -81,13 +81,13 @@ func proveUnit(ctx context.Context, u unit, udir string, timeout time.Duration, 
 		Gates:    filepath.Join(udir, gateFiles[n]),
 		RTLLibs:  joinAll(udir, rtlFiles[:n]),
 		GateLibs: joinAll(udir, gateFiles[:n]),
-	}, formal.Options{Dir: udir, Timeout: timeout, NoCache: noCache})
+	}, formal.Options{Dir: udir, Timeout: timeout, NoCache: opt.NoCache, GatesFile: opt.GatesFile})
 }
 
 // provePipeline proves a pipelined unit's gate-level module equal to its
 // combinational original (generated again, its files in odir) followed by
 // the pipeline's L register stages; the pipelined unit's files are in udir.
-func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.Duration, noCache bool) (*formal.PipelinedResult, error) {
+func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.Duration, opt formal.Options) (*formal.PipelinedResult, error) {
 	fam, diags := units.For(u.Spec)
 	if diags.HasErrors() {
 		return nil, diags
@@ -109,7 +109,7 @@ func provePipeline(ctx context.Context, u unit, odir, udir string, timeout time.
 	return formal.ProvePipelined(ctx,
 		formal.Unit{Design: comb, Gates: filepath.Join(odir, combGates[nc]), GateLibs: joinAll(odir, combGates[:nc])},
 		formal.Unit{Design: u.Design, Gates: filepath.Join(udir, pipeGates[np]), GateLibs: joinAll(udir, pipeGates[:np])},
-		0, formal.Options{Dir: udir, Timeout: timeout, NoCache: noCache})
+		0, formal.Options{Dir: udir, Timeout: timeout, NoCache: opt.NoCache})
 }
 
 func yosysVersion() string {

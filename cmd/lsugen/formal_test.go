@@ -22,17 +22,29 @@ func TestVerifyFormal_ProvesUnits(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, re := range []string{
-		`(?m)^h +formal +PASS +[0-9.]+m?s  miter, SAT \(ABC dc2; iprove\): equivalent$`,
-		`(?m)^figure4_pipeline +formal +PASS +[0-9.]+m?s  induction, 40 register pairs, cut at [0-9]+ equivalence points( \([^)]*\))?, SAT \(ABC dc2; iprove\): equivalent$`,
+		`(?m)^h +formal +PASS +[0-9.]+m?s  miter, SAT \(ABC &fraig -y -C 1000; dc2; iprove\): equivalent$`,
+		`(?m)^figure4_pipeline +formal +PASS +[0-9.]+m?s  induction, 40 register pairs, cut at [0-9]+ equivalence points( \([^)]*\))?, SAT \(ABC &fraig -y -C 1000; dc2; iprove\): equivalent$`,
 		`(?m)^proved 2 units: RTL = gates \(Yosys [0-9.]+, ABC\)$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(stdout) {
 			t.Errorf("stdout does not match %s:\n%s", re, stdout)
 		}
 	}
-	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h_rtl.ys", "h/h_gates.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_cut_gates.aig.map", "figure4_pipeline/figure4_pipeline_cut_gates.sel"} {
+	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h_rtl.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_cut_rtl.aig.map", "figure4_pipeline/figure4_pipeline_cut_rtl.sel"} {
 		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
 			t.Errorf("--work: %v", err)
+		}
+	}
+	// --gates-file: Yosys reads the gate-level files too, cut at the same
+	// equivalence points.
+	code, stdout, stderr = lsugen(t, "verify", "formal", "--gates-file", "--work", work, "../../specs/pipeline_figure4.hcl")
+	re := `(?m)^figure4_pipeline +formal +PASS +[0-9.]+m?s  induction, 40 register pairs, cut at [0-9]+ equivalence points( \([^)]*\))?, SAT \(ABC &fraig -y -C 1000; dc2; iprove\): equivalent$`
+	if code != 0 || !regexp.MustCompile(re).MatchString(stdout) {
+		t.Errorf("--gates-file: exit %d; stdout does not match %s:\n%s\nstderr:\n%s", code, re, stdout, stderr)
+	}
+	for _, f := range []string{"figure4_pipeline/figure4_pipeline_cut_gates.aig.map", "figure4_pipeline/figure4_pipeline_cut_gates.sel"} {
+		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
+			t.Errorf("--gates-file --work: %v", err)
 		}
 	}
 	cached := regexp.MustCompile(`(?m)^(h|figure4_pipeline) +formal +PASS +[0-9.]+m?s  .*, from the proof cache: equivalent$`)
@@ -90,7 +102,7 @@ func TestVerifyFormal_ProvesPipelineAgainstOriginal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	re := `(?m)^m +formal +PASS +[0-9.]+m?s  induction, [0-9]+ register pairs, (cut at [0-9]+ equivalence points( \([^)]*\))?, )?SAT \(ABC dc2; iprove\); pipeline = original \+ [2-9] register stages: latency [2-9]: .*equivalent$`
+	re := `(?m)^m +formal +PASS +[0-9.]+m?s  induction, [0-9]+ register pairs, (cut at [0-9]+ equivalence points( \([^)]*\))?, )?SAT \(ABC &fraig -y -C 1000; dc2; iprove\); pipeline = original \+ [2-9] register stages: latency [2-9]: .*equivalent$`
 	if !regexp.MustCompile(re).MatchString(stdout) {
 		t.Errorf("stdout does not match %s:\n%s", re, stdout)
 	}

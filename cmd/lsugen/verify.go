@@ -21,6 +21,7 @@ import (
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
+	"github.com/lsugen/lsugen/verify/formal"
 	"github.com/lsugen/lsugen/verify/hdl"
 )
 
@@ -70,7 +71,9 @@ type verifyFlags struct {
 	top     string
 	rtlOpt  rtlOptions
 	formal  bool
-	noCache bool // with --formal: prove even what the proof cache holds
+	// proof: with --formal, NoCache (prove even what the proof cache
+	// holds) and GatesFile (prove the gate-level file, not the netlist).
+	proof   formal.Options
 	timeout time.Duration
 	// simTimeout is the wall-clock limit of each simulation run
 	// (hdl.WithSimTimeout).
@@ -83,7 +86,7 @@ type verifyFlags struct {
 var verifyModeFlags = map[string][]string{
 	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles", "sim-timeout"},
 	modeRTL:        append([]string{"rtl", "top", "sim", "sim-timeout"}, rtlOptionFlags...),
-	modeFormal:     {"formal", "timeout", "no-cache"},
+	modeFormal:     {"formal", "timeout", "no-cache", "gates-file"},
 }
 
 // The subcommands of verify: verify sim, verify rtl, verify formal.
@@ -105,12 +108,15 @@ against the unit's golden vectors and standalone testbench, exactly as
 lsugen gen --tb writes them, under Icarus and Verilator (--sim): the model,
 netlist and generated Verilog are not run. Also spelled verify --rtl FILE.v.
 `},
-	{"formal", modeFormal, "formal [--timeout D] [--no-cache] [flags] SPEC...",
+	{"formal", modeFormal, "formal [--timeout D] [--no-cache] [--gates-file] [flags] SPEC...",
 		"prove each unit's RTL = gates with Yosys and ABC",
-		`Proves with Yosys and ABC that each unit's RTL module and gate-level module
-are equivalent (a miter and SAT; induction over the matched registers for
+		`Proves with Yosys and ABC that each unit's RTL module is equivalent to its
+gate netlist (a miter and SAT; induction over the matched registers for
 clocked units; a pipeline is also proved against its original) instead of
-simulating; a failed proof prints the counterexample.
+simulating; a failed proof prints the counterexample. Yosys reads the RTL
+file; the gate side is the netlist that timing, area and the gate-level file
+come from. --gates-file has Yosys read the gate-level file instead, which also
+proves the gate writer and takes several times longer on large units.
 Also spelled verify --formal.
 `},
 }
@@ -179,7 +185,8 @@ func (f *verifyFlags) addRTLFlags(fs *pflag.FlagSet) {
 
 // addFormalFlags declares the formal mode's flags.
 func (f *verifyFlags) addFormalFlags(fs *pflag.FlagSet) {
-	fs.BoolVar(&f.noCache, "no-cache", false, "with --formal: prove every unit even when the proof cache ($LSUGEN_CACHE_DIR or the\nuser cache, formal-proof/) holds its proof, and store nothing")
+	fs.BoolVar(&f.proof.GatesFile, "gates-file", false, "with --formal: prove the gate-level Verilog file as Yosys reads it, not the gate netlist\nit is written from (also proves the gate writer; slower on large units)")
+	fs.BoolVar(&f.proof.NoCache, "no-cache", false, "with --formal: prove every unit even when the proof cache ($LSUGEN_CACHE_DIR or the\nuser cache, formal-proof/) holds its proof, and store nothing")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
 }
 
@@ -413,7 +420,7 @@ func (f *verifyFlags) runChecks(ctx context.Context, mode string, sel []unit, en
 	case modeRTL:
 		runChecks(ctx, rtlChecks(sel, engines, f.rtl, f.top, f.rtlOpt, dir), f.jobs, p)
 	case modeFormal:
-		runChecks(ctx, formalChecks(sel, f.timeout, f.noCache, dir), f.jobs, p)
+		runChecks(ctx, formalChecks(sel, f.timeout, f.proof, dir), f.jobs, p)
 	}
 	return nil
 }
@@ -474,7 +481,7 @@ func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	list := strings.Join(other, ", ")
 	switch {
 	case mode == modeFormal:
-		return usagef("%s: not used by --formal, which takes --timeout and --no-cache besides --unit, --jobs, --work, --json, --junit and --clock-fo4", list)
+		return usagef("%s: not used by --formal, which takes --timeout, --no-cache and --gates-file besides --unit, --jobs, --work, --json, --junit and --clock-fo4", list)
 	case mode == modeRTL:
 		return usagef("%s: not with --rtl (it checks the fixed golden vectors; flags: --rtl, --unit, --top, --sim, --sim-timeout, -I, -D, --vcd, --vcd-from, --jobs, --work, --json, --junit)", list)
 	case other[0] == "--top" || slices.Contains(rtlOptionFlags, other[0][2:]):

@@ -76,7 +76,9 @@ func writeUnit(t testing.TB, dir string, d, gates *netlist.Design) Unit {
 	if err := rtl.WriteGates(&g, gates, info); err != nil {
 		t.Fatal(err)
 	}
-	u := Unit{Design: d, RTL: filepath.Join(dir, rtl.RTLFileName(d)), Gates: filepath.Join(dir, rtl.GatesFileName(d))}
+	// The gate side is gates: the netlist proved (netlistSide), and the
+	// file Options.GatesFile proves.
+	u := Unit{Design: gates, RTL: filepath.Join(dir, rtl.RTLFileName(d)), Gates: filepath.Join(dir, rtl.GatesFileName(d))}
 	// The bank module of d's memories, then the units d instantiates,
 	// read before d's files (rtl.Sources's order).
 	if name := rtl.BankFileName(d); name != "" {
@@ -165,37 +167,30 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 			d, u := j.d, j.u
 			t.Run(d.Name, func(t *testing.T) {
 				t.Parallel()
-				// The limit only ends a hang: a proof takes minutes at most.
-				res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 30 * time.Minute})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !res.Equivalent || res.Cex != nil {
-					t.Fatalf("%s: not equivalent:\n%s", d.Name, res.Cex)
-				}
-				inputs := inputBits(d)
-				for _, m := range d.Memories {
-					inputs += len(m.RData) // each bank's read data: a free input
-				}
-				if m := cutPointsRE.FindStringSubmatch(res.Method); m != nil {
-					n, _ := strconv.Atoi(m[1])
-					inputs += n // each equivalence point: a free input
-				}
-				if d.Clock != "" {
-					// Induction over every register bit: each is a miter input.
-					if !strings.HasPrefix(res.Method, "induction") || res.Inputs != inputs+d.Stats()[netlist.DFF] {
-						t.Errorf("%s: method %q with %d inputs, want induction with %d + %d", d.Name, res.Method, res.Inputs, inputs, d.Stats()[netlist.DFF])
+				// The netlist's graph for every unit; the gate-level file, as
+				// Yosys reads it, for the smaller ones, which between them
+				// use every cell kind and the writer's every form.
+				for _, gatesFile := range []bool{false, true} {
+					if gatesFile && len(d.Gates) > gatesFileMaxGates {
+						continue
 					}
-				} else if !strings.HasPrefix(res.Method, "miter") || res.Inputs != inputs {
-					t.Errorf("%s: method %q with %d inputs, want a miter with %d", d.Name, res.Method, res.Inputs, inputs)
+					// The limit only ends a hang: a proof takes minutes at most.
+					res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 30 * time.Minute, GatesFile: gatesFile})
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkProof(t, d, res)
+					if gatesFile {
+						continue
+					}
+					mu.Lock()
+					if res.Cached {
+						cached++
+					} else {
+						times = append(times, fmt.Sprintf("%8.1fs  %s (%d gates; Yosys %.1fs, ABC %.1fs, miter %d ANDs)", res.Elapsed.Seconds(), d.Name, len(d.Gates), res.Yosys.Seconds(), res.ABC.Seconds(), res.AndGates))
+					}
+					mu.Unlock()
 				}
-				mu.Lock()
-				defer mu.Unlock()
-				if res.Cached {
-					cached++
-					return
-				}
-				times = append(times, fmt.Sprintf("%8.1fs  %s (%d gates; Yosys %.1fs, ABC %.1fs, miter %d ANDs)", res.Elapsed.Seconds(), d.Name, len(d.Gates), res.Yosys.Seconds(), res.ABC.Seconds(), res.AndGates))
 			})
 		}
 	})
@@ -205,6 +200,36 @@ func TestFormal_EverySpecUnitEquivalent(t *testing.T) {
 		times = times[proved-8:]
 	}
 	t.Logf("%d units, %d distinct designs; %d from the proof cache, %d proved in %s; the slowest:\n%s", len(us)+len(same), len(jobs), cached, proved, time.Since(start).Round(time.Second), strings.Join(times, "\n"))
+}
+
+// gatesFileMaxGates is the largest unit whose gate-level file
+// TestFormal_EverySpecUnitEquivalent also proves as Yosys reads it
+// (Options.GatesFile); larger files take Yosys tens of seconds each.
+const gatesFileMaxGates = 5000
+
+// checkProof checks a proof of d that passed: equivalent, by a miter over
+// its inputs or by induction over its registers as well.
+func checkProof(t *testing.T, d *netlist.Design, res *Result) {
+	t.Helper()
+	if !res.Equivalent || res.Cex != nil {
+		t.Fatalf("%s: not equivalent:\n%s", d.Name, res.Cex)
+	}
+	inputs := inputBits(d)
+	for _, m := range d.Memories {
+		inputs += len(m.RData) // each bank's read data: a free input
+	}
+	if m := cutPointsRE.FindStringSubmatch(res.Method); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		inputs += n // each equivalence point: a free input
+	}
+	if d.Clock != "" {
+		// Induction over every register bit: each is a miter input.
+		if !strings.HasPrefix(res.Method, "induction") || res.Inputs != inputs+d.Stats()[netlist.DFF] {
+			t.Errorf("%s: method %q with %d inputs, want induction with %d + %d", d.Name, res.Method, res.Inputs, inputs, d.Stats()[netlist.DFF])
+		}
+	} else if !strings.HasPrefix(res.Method, "miter") || res.Inputs != inputs {
+		t.Errorf("%s: method %q with %d inputs, want a miter with %d", d.Name, res.Method, res.Inputs, inputs)
+	}
 }
 
 // swapped gives each cell kind another of the same arity.
@@ -299,8 +324,14 @@ func TestFormal_BrokenCombinationalGateFails(t *testing.T) {
 	requireYosys(t)
 	d := design(t, "atomic_add_cla")
 	bad := breakDriver(t, d, d.Port("bank_o").Bits[2])
+	eachGateSide(t, func(t *testing.T, gatesFile bool) {
+		brokenCombinational(t, d, bad, gatesFile)
+	})
+}
+
+func brokenCombinational(t *testing.T, d, bad *netlist.Design, gatesFile bool) {
 	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir, NoCache: true})
+	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir, NoCache: true, GatesFile: gatesFile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,8 +363,14 @@ func TestFormal_BrokenSequentialGateFails(t *testing.T) {
 	requireYosys(t)
 	d := design(t, "ep_elastic_m4")
 	bad := breakDriver(t, d, dffD(t, d, "mem0_v"))
+	eachGateSide(t, func(t *testing.T, gatesFile bool) {
+		brokenSequential(t, d, bad, gatesFile)
+	})
+}
+
+func brokenSequential(t *testing.T, d, bad *netlist.Design, gatesFile bool) {
 	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir, NoCache: true})
+	res, err := Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir, NoCache: true, GatesFile: gatesFile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,14 +423,24 @@ func TestFormal_BrokenSequentialGateFails(t *testing.T) {
 func TestFormal_CorrectSequentialUnitPasses(t *testing.T) {
 	requireYosys(t)
 	d := design(t, "wrm_4way")
-	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Equivalent || res.Method != "induction, 162 register pairs, cut at 67 equivalence points, SAT (ABC dc2; iprove)" {
-		t.Fatalf("equivalent %v, method %q", res.Equivalent, res.Method)
-	}
+	eachGateSide(t, func(t *testing.T, gatesFile bool) {
+		dir := t.TempDir()
+		res, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, NoCache: true, GatesFile: gatesFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "induction, 162 register pairs, cut at 67 equivalence points, SAT (ABC &fraig -y -C 1000; dc2; iprove)"
+		if !res.Equivalent || res.Method != want {
+			t.Fatalf("equivalent %v, method %q, want %q", res.Equivalent, res.Method, want)
+		}
+	})
+}
+
+// eachGateSide runs f as a subtest for each gate side a proof takes: the
+// netlist's graph and the gate-level file as Yosys reads it.
+func eachGateSide(t *testing.T, f func(t *testing.T, gatesFile bool)) {
+	t.Run("netlist", func(t *testing.T) { f(t, false) })
+	t.Run("gates_file", func(t *testing.T) { f(t, true) })
 }
 
 // TestFormal_UnmatchedRegisterIsAnError: a gate netlist whose flip-flop
@@ -410,19 +457,22 @@ func TestFormal_UnmatchedRegisterIsAnError(t *testing.T) {
 		}
 		c.NetNames[n] = s
 	}
-	dir := t.TempDir()
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, &c), Options{Dir: dir, NoCache: true})
-	if err == nil {
-		t.Fatalf("proved: %+v", res)
-	}
-	for _, want := range []string{"no register correspondence", "mem1_v[0] has no flip-flop mem1_v in the gate-level module", "stray_ff"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error lacks %q:\n%v", want, err)
+	eachGateSide(t, func(t *testing.T, gatesFile bool) {
+		dir := t.TempDir()
+		res, err := Prove(context.Background(), writeUnit(t, dir, d, &c), Options{Dir: dir, NoCache: true, GatesFile: gatesFile})
+		if err == nil {
+			t.Fatalf("proved: %+v", res)
 		}
-	}
+		for _, want := range []string{"no register correspondence", "mem1_v[0] has no flip-flop mem1_v in the gate-level module", "stray_ff"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error lacks %q:\n%v", want, err)
+			}
+		}
+	})
 }
 
-// TestFormal_BadNetDriversAreErrors: a gate-level file with one assign
+// TestFormal_BadNetDriversAreErrors: with the gate-level file proved
+// (Options.GatesFile), a file with one assign
 // deleted leaves a net without a driver, which Yosys would read as a free
 // input; one with a second assign to a net has two drivers, which Yosys
 // would merge into one net. lsugen refuses both (check -assert) instead
@@ -479,7 +529,7 @@ func TestFormal_BadNetDriversAreErrors(t *testing.T) {
 			if err := os.WriteFile(u.Gates, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Prove(context.Background(), u, Options{Dir: dir, NoCache: true})
+			res, err := Prove(context.Background(), u, Options{Dir: dir, NoCache: true, GatesFile: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("want an error naming %q, got %v (result %+v)", c.want, err, res)
 			}

@@ -50,6 +50,7 @@ func memDesign() *netlist.Design {
 			{Kind: netlist.DFF, In: []netlist.Net{17}, Out: r1},
 		},
 		NumNets:  23,
+		NetNames: map[netlist.Net]string{r0: "r_0", r1: "r_1"},
 		RTL:      &netlist.RTL{Regs: []netlist.Reg{{Name: "r", Width: 2}}},
 		Memories: []netlist.Memory{m0, m1},
 	}
@@ -134,66 +135,81 @@ func TestStateWords_MemoryBitsAreNoFlipFlops(t *testing.T) {
 // their inputs compared outputs.
 func TestProve_MemoriesEquivalent(t *testing.T) {
 	requireYosys(t)
-	d := memDesign()
-	u := writeMemUnit(t, d)
-	res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 5 * time.Minute, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Equivalent || res.Cex != nil {
-		t.Fatalf("not equivalent:\n%s", res.Cex)
-	}
-	// 4 input bits, 2 x 4 read data bits, 2 register pairs.
-	if res.Inputs != 4+8+2 || !strings.HasPrefix(res.Method, "induction, 2 register pairs") {
-		t.Errorf("method %q with %d inputs, want induction over 2 pairs with 14 inputs", res.Method, res.Inputs)
-	}
+	eachGateSide(t, func(t *testing.T, gatesFile bool) {
+		d := memDesign()
+		u := writeMemUnit(t, d)
+		res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 5 * time.Minute, NoCache: true, GatesFile: gatesFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Equivalent || res.Cex != nil {
+			t.Fatalf("not equivalent:\n%s", res.Cex)
+		}
+		// 4 input bits, 2 x 4 read data bits, 2 register pairs.
+		if res.Inputs != 4+8+2 || !strings.HasPrefix(res.Method, "induction, 2 register pairs") {
+			t.Errorf("method %q with %d inputs, want induction over 2 pairs with 14 inputs", res.Method, res.Inputs)
+		}
+	})
 }
 
-// TestProve_MemoryPortDiffers: a gate-level module whose bank address
-// bits are swapped, or whose bank write enable is changed, gives a
-// counterexample that names the bank port.
+// TestProve_MemoryPortDiffers: a gate-level module (file or netlist)
+// whose bank address bits are swapped, or whose bank write enable is
+// changed, gives a counterexample that names the bank port.
 func TestProve_MemoryPortDiffers(t *testing.T) {
 	requireYosys(t)
 	for _, c := range []struct {
 		name, from, to, port string
+		edit                 func(d *netlist.Design) // the same change to the netlist
 	}{
-		{"raddr bits swapped", "RADDR0", "{r_0, r_1}", "bank0.raddr_i"},
-		{"write enable changed", "WE1", "w", "bank1.we_i"},
+		{"raddr bits swapped", "RADDR0", "{r_0, r_1}", "bank0.raddr_i", func(d *netlist.Design) {
+			m := &d.Memories[0]
+			m.RAddr = netlist.Bus{m.RAddr[1], m.RAddr[0]}
+		}},
+		{"write enable changed", "WE1", "w", "bank1.we_i", func(d *netlist.Design) { d.Memories[1].WE = d.Port("w").Bits[0] }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			u := writeMemUnit(t, memDesign(), c.from, c.to)
-			res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 5 * time.Minute, NoCache: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Equivalent || res.Cex == nil {
-				t.Fatal("proved equivalent")
-			}
-			var names []string
-			for _, df := range res.Cex.Diffs {
-				names = append(names, df.Name)
-			}
-			if len(names) != 1 || names[0] != c.port {
-				t.Errorf("differ on %v, want %s alone", names, c.port)
-			}
-			if !strings.Contains(res.Cex.String(), c.port+": RTL ") {
-				t.Errorf("the counterexample does not name %s:\n%s", c.port, res.Cex)
-			}
-			// The run from the all-zero state reaches the difference too.
-			if res.Cex.Run == nil || !strings.Contains(res.Cex.String(), "differ: "+c.port) {
-				t.Errorf("no run to the difference on %s:\n%s", c.port, res.Cex)
-			}
+			eachGateSide(t, func(t *testing.T, gatesFile bool) {
+				u := writeMemUnit(t, memDesign(), c.from, c.to)
+				if !gatesFile {
+					c.edit(u.Design)
+				}
+				memoryPortDiffers(t, u, gatesFile, c.port)
+			})
 		})
 	}
 }
 
-// TestProve_MemoryPortsExactly: a gate-level module whose bank instance
+func memoryPortDiffers(t *testing.T, u Unit, gatesFile bool, port string) {
+	res, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 5 * time.Minute, NoCache: true, GatesFile: gatesFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Equivalent || res.Cex == nil {
+		t.Fatal("proved equivalent")
+	}
+	var names []string
+	for _, df := range res.Cex.Diffs {
+		names = append(names, df.Name)
+	}
+	if len(names) != 1 || names[0] != port {
+		t.Errorf("differ on %v, want %s alone", names, port)
+	}
+	if !strings.Contains(res.Cex.String(), port+": RTL ") {
+		t.Errorf("the counterexample does not name %s:\n%s", port, res.Cex)
+	}
+	// The run from the all-zero state reaches the difference too.
+	if res.Cex.Run == nil || !strings.Contains(res.Cex.String(), "differ: "+port) {
+		t.Errorf("no run to the difference on %s:\n%s", port, res.Cex)
+	}
+}
+
+// TestProve_MemoryPortsExactly: a gate-level file whose bank instance
 // has another name than the design's memory is refused by the port check
 // (neither side may have a bank port the other lacks).
 func TestProve_MemoryPortsExactly(t *testing.T) {
 	requireYosys(t)
 	u := writeMemUnit(t, memDesign(), "BANK1", "bank2")
-	_, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 5 * time.Minute, NoCache: true})
+	_, err := Prove(context.Background(), u, Options{Dir: filepath.Dir(u.RTL), Timeout: 5 * time.Minute, NoCache: true, GatesFile: true})
 	if err == nil || !strings.Contains(err.Error(), "bank1.rdata_o") || !strings.Contains(err.Error(), "gate-level") {
 		t.Fatalf("err %v, want the gate-level module's missing bank1.rdata_o", err)
 	}

@@ -16,7 +16,7 @@ package formal
 // Yosys writes the wrapper and the pipelined module NAME_gates as AIGER,
 // each in a session of its own (both files define NAME_gates); lsugen
 // unrolls the two graphs and joins them into one combinational miter that
-// ABC proves constant 0 (dc2; iprove), as Prove does.
+// ABC proves constant 0 (&fraig -y -C 1000; dc2; iprove), as Prove does.
 //
 // What is proved. The miter checks two windows, each from a free state
 // (every register of both modules an input of the miter, as at power-up;
@@ -403,15 +403,16 @@ func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 			return nil, err
 		}
 	}
-	if err := p.readSides(ctx, scripts, "reference", "pipelined", refOut, gatesOut, nil); err != nil {
+	if err := p.readSides(ctx, scripts[:], "reference", "pipelined", refOut, gatesOut, nil); err != nil {
 		return nil, err
 	}
 	m := p.windows()
-	res := &PipelinedResult{Unit: d.Name, Latency: p.L, Inputs: m.a.inputs, AndGates: len(m.a.ands), Method: m.method()}
+	res := &PipelinedResult{Unit: d.Name, Latency: p.L, Inputs: m.a.inputs, AndGates: len(m.a.ands)}
 	frame, err := p.iprove(ctx, m.a)
 	if err != nil {
 		return nil, err
 	}
+	res.Method = m.method()
 	if frame == nil {
 		res.Equivalent = true
 		return res, nil
@@ -573,7 +574,7 @@ type windowMiter struct {
 }
 
 // method describes the proof: "latency 3: 4 cycles from any state, 3
-// after a reset; SAT (ABC dc2; iprove)".
+// after a reset; SAT (ABC &fraig -y -C 1000; dc2; iprove)".
 func (m *windowMiter) method() string {
 	var ws []string
 	for _, w := range m.windows {
@@ -583,7 +584,7 @@ func (m *windowMiter) method() string {
 			ws = append(ws, fmt.Sprintf("%d cycles from any state", w.frames))
 		}
 	}
-	return fmt.Sprintf("latency %d: %s; SAT (ABC dc2; iprove)", m.windows[0].check, strings.Join(ws, ", "))
+	return fmt.Sprintf("latency %d: %s; %s", m.windows[0].check, strings.Join(ws, ", "), satMethod)
 }
 
 // windows builds the miter of the two claims: the latency window (L+1
