@@ -61,7 +61,6 @@ func netlistSide(d *netlist.Design, cuts []cutWire) (*side, error) {
 			input(n, mapBit{m.Name + "." + netlist.BankRData, i})
 		}
 	}
-	cutNet := map[netlist.Net]bool{}
 	netOf := map[string]netlist.Net{}
 	if len(cuts) > 0 {
 		for n, name := range d.NetNames {
@@ -70,10 +69,9 @@ func netlistSide(d *netlist.Design, cuts []cutWire) (*side, error) {
 		for _, c := range cuts {
 			for _, g := range c.gates {
 				n, ok := netOf[g]
-				if !ok || driver[n] < 0 || cutNet[n] {
+				if !ok || driver[n] < 0 || done[n] { // done: already a point
 					return nil, fmt.Errorf("equivalence point %s: no net of that name with a driver", g)
 				}
-				cutNet[n] = true
 				input(n, mapBit{g + cutSuffix, 0})
 			}
 		}
