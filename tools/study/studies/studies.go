@@ -3,11 +3,16 @@ package studies
 
 import (
 	"github.com/lsugen/lsugen/tools/study"
+	"github.com/lsugen/lsugen/tools/study/atomics"
 )
 
 // All is every study, in the order `lsugen study --list` prints them
 // (by paper, then as the paper presents them).
-var All = []study.Study{}
+var All = []study.Study{
+	atomics.Fig5{},
+	atomics.Histogram{},
+	atomics.Hough{},
+}
 
 // ByName is the study called name, or nil.
 func ByName(name string) study.Study {
