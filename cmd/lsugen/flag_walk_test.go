@@ -159,6 +159,16 @@ var flagWalks = map[string]flagWalk{
 		inputs: map[string][]string{"none": nil},
 		probes: map[string][]string{"json": {"--json"}},
 	},
+	"study": {
+		inputs: map[string][]string{"fig5": {"atomics-fig5"}},
+		probes: map[string][]string{
+			"json": {"--json"}, "set": {"--set", "strides=32"}, "svg": {"--svg", "{OUT}/s.svg"},
+			"params": {"--params"}, "list": {"--list"},
+		},
+		exempt: map[string]string{
+			"quiet": "silences the progress line, which a run as short as these never prints",
+		},
+	},
 	"rapsim": {
 		inputs: map[string][]string{"none": {"--trials", "20", "--w", "2"}},
 		probes: map[string][]string{

@@ -44,6 +44,7 @@ var jsonDocs = []struct {
 	{"rapsim.json", "lsugen rapsim --json", rapsimDoc{}},
 	{"pipesim.json", "lsugen pipesim --json", pipesimDoc{}},
 	{"profile.json", "lsugen profile --json", profileDoc{}},
+	{"study.json", "lsugen study --json", studyDoc{}},
 	{"crosscheck-timing.json", "lsugen crosscheck-timing --json", crosscheckDoc{}},
 	{"characterize.json", "lsugen characterize --json", characterizeDoc{}},
 	{"version.json", "lsugen version --json", versionDoc{}},

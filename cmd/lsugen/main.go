@@ -214,6 +214,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newRapsimCmd(a),
 		newPipesimCmd(a),
 		newProfileCmd(a),
+		newStudyCmd(a),
 		newFusesocGenCmd(a),
 		newCrosscheckCmd(a),
 		newCharacterizeCmd(a),

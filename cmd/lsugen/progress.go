@@ -260,3 +260,11 @@ func roundUpDuration(d time.Duration) time.Duration {
 	}
 	return time.Duration(math.Ceil(float64(d)/float64(unit))) * unit
 }
+
+// setTotal changes the units the run counts to, for a run that learns
+// its size as it goes (a study reports done of total).
+func (p *progress) setTotal(n int64) {
+	p.mu.Lock()
+	p.total = n
+	p.mu.Unlock()
+}

@@ -329,6 +329,8 @@ func TestJSONSchemas_Outputs(t *testing.T) {
 		{"search-for.json", []string{"search", "--json", "--for", "../../specs/hash_configurable.hcl:cfg_bitwise_perm", trace, "../../specs/traces/accelsim/kernelslist.g"}, 0},
 		{"search-count.json", []string{"search", "--count", "--json", "--addr-bits", "14", "--bank-bits", "5", "--stride", "4"}, 0},
 		{"rapsim.json", []string{"rapsim", "--json", "--w", "16", "--trials", "20"}, 0},
+		{"study.json", []string{"study", "--json", "atomics-fig5"}, 0},
+		{"study.json", []string{"study", "--json", "hough", "--set", "angles=4", "--set", "replication=1,2"}, 0},
 		{"pipesim.json", []string{"pipesim", "--json", fig4Spec, "--trace", fig4Trace}, 0},
 		{"pipesim.json", []string{"pipesim", "--json", studySpec, "--preset", "transpose", "--instructions", "50"}, 0},
 		{"profile.json", []string{"profile", "--json", "../../specs/traces/accelsim/profile_spmv.traceg"}, 0},

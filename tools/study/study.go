@@ -9,9 +9,11 @@ package study
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lsugen/lsugen/plot"
@@ -84,9 +86,9 @@ func (opt Options) CheckSet(params []Param) error {
 				all = append(all, p.Name)
 			}
 			if len(all) == 0 {
-				return fmt.Errorf("unknown parameter %q: this study takes none", n)
+				return Paramf("unknown parameter %q: this study takes none", n)
 			}
-			return fmt.Errorf("unknown parameter %q (this study takes %s)", n, strings.Join(all, ", "))
+			return Paramf("unknown parameter %q (this study takes %s)", n, strings.Join(all, ", "))
 		}
 	}
 	return nil
@@ -211,4 +213,62 @@ func (opt Options) Resolved(params []Param) []Setting {
 		out[i] = Setting{Name: p.Name, Value: opt.Value(params, p.Name)}
 	}
 	return out
+}
+
+// ParamError is a parameter refused before the run: the command reports
+// it as a usage error.
+type ParamError struct{ Err error }
+
+func (e *ParamError) Error() string { return e.Err.Error() }
+func (e *ParamError) Unwrap() error { return e.Err }
+
+// Paramf is a ParamError.
+func Paramf(format string, a ...any) error { return &ParamError{fmt.Errorf(format, a...)} }
+
+// IsParamError says whether err is, or wraps, a ParamError.
+func IsParamError(err error) bool {
+	var p *ParamError
+	return errors.As(err, &p)
+}
+
+// Int is integer parameter name, refused (ParamError) unless in lo..hi.
+func (opt Options) Int(params []Param, name string, lo, hi int64) (int64, error) {
+	s := opt.Value(params, name)
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, Paramf("%s: %q is not an integer", name, s)
+	}
+	if v < lo || v > hi {
+		return 0, Paramf("%s: %d is out of range %d..%d", name, v, lo, hi)
+	}
+	return v, nil
+}
+
+// Ints is parameter name as a comma-separated list of at most n integers,
+// each in lo..hi.
+func (opt Options) Ints(params []Param, name string, lo, hi, n int) ([]int, error) {
+	s := opt.Value(params, name)
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, Paramf("%s: %q is not an integer", name, f)
+		}
+		if v < lo || v > hi {
+			return nil, Paramf("%s: %d is out of range %d..%d", name, v, lo, hi)
+		}
+		out = append(out, v)
+	}
+	if len(out) > n {
+		return nil, Paramf("%s: %d values, at most %d", name, len(out), n)
+	}
+	return out, nil
+}
+
+// NoInputs refuses inputs, for a study that generates its workloads.
+func (opt Options) NoInputs() error {
+	if len(opt.Inputs) > 0 {
+		return Paramf("%q: this study reads no input files (it generates its workloads)", opt.Inputs[0])
+	}
+	return nil
 }

@@ -46,7 +46,10 @@ func (s Fig5) Run(ctx context.Context, opt study.Options) (*study.Result, error)
 	if err := opt.CheckSet(ps); err != nil {
 		return nil, err
 	}
-	strides, err := intList(opt.Value(ps, "strides"), "strides", 0, 1024, 8)
+	if err := opt.NoInputs(); err != nil {
+		return nil, err
+	}
+	strides, err := opt.Ints(ps, "strides", 0, 1024, 8)
 	if err != nil {
 		return nil, err
 	}
@@ -111,29 +114,4 @@ func (s Fig5) Run(ctx context.Context, opt study.Options) (*study.Result, error)
 		}
 	}
 	return r, nil
-}
-
-// intList parses a comma-separated list of integers in lo..hi, at most n
-// of them, naming param in its errors.
-func intList(s, param string, lo, hi, n int) ([]int, error) {
-	var out []int
-	f := 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && s[i] != ',' {
-			continue
-		}
-		v, err := strconv.Atoi(s[f:i])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %q is not an integer", param, s[f:i])
-		}
-		if v < lo || v > hi {
-			return nil, fmt.Errorf("%s: %d is out of range %d..%d", param, v, lo, hi)
-		}
-		out = append(out, v)
-		f = i + 1
-	}
-	if len(out) > n {
-		return nil, fmt.Errorf("%s: %d values, at most %d", param, len(out), n)
-	}
-	return out, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/lsugen/lsugen/plot"
 	"github.com/lsugen/lsugen/tools/study"
@@ -34,48 +33,38 @@ func (Histogram) Params() []study.Param {
 	}
 }
 
-// checkedInt reads an integer parameter in lo..hi.
-func checkedInt(opt study.Options, ps []study.Param, name string, lo, hi int64) (int64, error) {
-	s := opt.Value(ps, name)
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %q is not an integer", name, s)
-	}
-	if v < lo || v > hi {
-		return 0, fmt.Errorf("%s: %d is out of range %d..%d", name, v, lo, hi)
-	}
-	return v, nil
-}
-
 func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, error) {
 	ps := s.Params()
 	if err := opt.CheckSet(ps); err != nil {
 		return nil, err
 	}
-	w, err := checkedInt(opt, ps, "width", 32, 8192)
+	if err := opt.NoInputs(); err != nil {
+		return nil, err
+	}
+	w, err := opt.Int(ps, "width", 32, 8192)
 	if err != nil {
 		return nil, err
 	}
-	h, err := checkedInt(opt, ps, "height", 1, 8192)
+	h, err := opt.Int(ps, "height", 1, 8192)
 	if err != nil {
 		return nil, err
 	}
-	seed, err := checkedInt(opt, ps, "seed", 0, math.MaxInt64)
+	seed, err := opt.Int(ps, "seed", 0, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}
-	block, err := checkedInt(opt, ps, "block", 32, 1024)
+	block, err := opt.Int(ps, "block", 32, 1024)
 	if err != nil || block%32 != 0 {
 		if err == nil {
-			err = fmt.Errorf("block: %d is not a multiple of 32", block)
+			err = study.Paramf("block: %d is not a multiple of 32", block)
 		}
 		return nil, err
 	}
-	binList, err := intList(opt.Value(ps, "bins"), "bins", 1, Words, 16)
+	binList, err := opt.Ints(ps, "bins", 1, Words, 16)
 	if err != nil {
 		return nil, err
 	}
-	rList, err := intList(opt.Value(ps, "replication"), "replication", 1, Words, 16)
+	rList, err := opt.Ints(ps, "replication", 1, Words, 16)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +86,7 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 		}
 	}
 	if len(cfgs) == 0 {
-		return nil, fmt.Errorf("no (bins, replication) pair fits the %d words of shared memory", Words)
+		return nil, study.Paramf("no (bins, replication) pair fits the %d words of shared memory", Words)
 	}
 	total, done := len(cfgs), 0
 	tick := func() {
@@ -217,13 +206,4 @@ func slower(sp float64) string {
 		return fmt.Sprintf(" (a slow-down of %.1f %%)", (1/sp-1)*100)
 	}
 	return ""
-}
-
-// joinInts is v comma-separated.
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ",")
 }

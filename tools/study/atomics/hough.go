@@ -41,21 +41,24 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 	if err := opt.CheckSet(ps); err != nil {
 		return nil, err
 	}
+	if err := opt.NoInputs(); err != nil {
+		return nil, err
+	}
 	var v [5]int64
 	for i, p := range []struct {
 		name   string
 		lo, hi int64
 	}{{"width", 16, 4096}, {"height", 16, 4096}, {"seed", 0, math.MaxInt64}, {"angles", 1, 3600}, {"block", 32, 1024}} {
 		var err error
-		if v[i], err = checkedInt(opt, ps, p.name, p.lo, p.hi); err != nil {
+		if v[i], err = opt.Int(ps, p.name, p.lo, p.hi); err != nil {
 			return nil, err
 		}
 	}
 	w, h, seed, angles, block := int(v[0]), int(v[1]), uint64(v[2]), int(v[3]), int(v[4])
 	if block%32 != 0 {
-		return nil, fmt.Errorf("block: %d is not a multiple of 32", block)
+		return nil, study.Paramf("block: %d is not a multiple of 32", block)
 	}
-	rList, err := intList(opt.Value(ps, "replication"), "replication", 1, 64, 16)
+	rList, err := opt.Ints(ps, "replication", 1, 64, 16)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +77,7 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 		}
 	}
 	if len(cfgs) == 0 {
-		return nil, fmt.Errorf("no replication factor fits: %d copies of %d bins need more than %d words", rList[0], n, Words)
+		return nil, study.Paramf("no replication factor fits: %d copies of %d bins need more than %d words", rList[0], n, Words)
 	}
 	edges := Edges(w, h, seed)
 	if len(edges) == 0 {
