@@ -53,6 +53,8 @@ run: deps build
 	$(BIN) pipesim specs/pipeline_study.hcl --accelsim specs/traces/accelsim/pipesim_example.traceg
 	$(BIN) pipesim specs/pipeline_figure4.hcl --trace specs/traces/figure4.ptrace
 	$(BIN) pipesim specs/pipeline_study.hcl --preset aes_encrypt
+	$(BIN) study atomics-fig5 --svg $(OUT)/atomics_fig5.svg
+	$(BIN) study hough --svg $(OUT)/hough.svg
 
 test: deps
 	$(GO) vet ./...

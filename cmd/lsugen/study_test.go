@@ -88,3 +88,16 @@ func TestStudy_Errors(t *testing.T) {
 		t.Error("a refused --svg created its directory")
 	}
 }
+
+// Every study has its row in docs/studies.md.
+func TestStudy_EveryStudyDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/studies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range studies.All {
+		if !strings.Contains(string(b), "| `"+s.Name()+"` | "+s.Paper()+"_* |") {
+			t.Errorf("docs/studies.md has no row for %s", s.Name())
+		}
+	}
+}

@@ -24,8 +24,8 @@ func (Histogram) Summary() string {
 
 func (Histogram) Params() []study.Param {
 	return []study.Param{
-		{Name: "width", Default: "768", Help: "image width in pixels, 32..8192 (the paper's images are 1536)"},
-		{Name: "height", Default: "512", Help: "image height in pixels, 1..8192 (the paper's images are 1024)"},
+		{Name: "width", Default: "1536", Help: "image width in pixels, 32..8192 (the paper's images: 1536)"},
+		{Name: "height", Default: "1024", Help: "image height in pixels, 1..8192 (the paper's: 1024)"},
 		{Name: "seed", Default: "1", Help: "seed of the generated image, 0..2^63"},
 		{Name: "bins", Default: "32,64,128,256,512,1024,2048,4096", Help: "bin counts, 1..12288"},
 		{Name: "replication", Default: "1,2,4,8,16,32,64,128,256", Help: "replication factors R, 1..12288; a pair (bins, R) that does not fit the 48 KB is left out"},
