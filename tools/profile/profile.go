@@ -57,6 +57,12 @@ type Timing struct {
 	SpecTiming string `json:"spec_timing"`
 	// Spec is the spec file the units were declared in.
 	Spec string `json:"spec"`
+	// Clocked is set when every unit's cycles are the latency of the unit
+	// lsugen generates at the clock (clock_fo4: pipelined at the period,
+	// the speculative coalescer a variable-latency unit answering fast
+	// and slow warps); with combined timing. Otherwise they are
+	// ⌈FO4 / clock⌉ of the combinational delays (separate, 003_*'s way).
+	Clocked bool `json:"clocked"`
 	// Tech names the characterized cell library that timed the units
 	// (lsugen profile --liberty); FO4PS is its FO4 delay in ps, which
 	// converts every *_ps figure, and ClocksPS are the clocks in ps.
@@ -119,7 +125,8 @@ type UnitTiming struct {
 	// library.
 	FO4     float64 `json:"fo4"`
 	DelayPS float64 `json:"delay_ps,omitempty"`
-	// Cycles is ceil(FO4 / clock), at least 1, at each clock.
+	// Cycles is, at each clock, the latency of the unit generated at
+	// that clock (Timing.Clocked), else ceil(FO4 / clock), at least 1.
 	Cycles []int `json:"cycles"`
 }
 
