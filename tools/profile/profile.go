@@ -319,6 +319,35 @@ func (o Options) check() error {
 	return nil
 }
 
+// IsCoalesced reports whether an access goes through the coalescer of
+// global loads and stores, the accesses a profile counts: an LDG or an
+// STG, by the opcode's first dot-separated part (so LDGSTS is not).
+func IsCoalesced(a *accelsim.WarpAccess) bool { return isProfiled(a) }
+
+// Monotonic reports whether byte addresses (the active lanes', in lane
+// order) are non-decreasing or non-increasing, compared unsigned as
+// 003_*'s detector compares them: the accesses a speculative coalescer
+// answers on its fast path.
+func Monotonic(addrs []uint64) bool {
+	nondec, noninc := monotonic(addrs)
+	return nondec || noninc
+}
+
+// monotonic tells whether addrs are non-decreasing and whether they are
+// non-increasing (both: all equal).
+func monotonic(addrs []uint64) (nondec, noninc bool) {
+	nondec, noninc = true, true
+	for i := 1; i < len(addrs); i++ {
+		if addrs[i-1] > addrs[i] {
+			nondec = false
+		}
+		if addrs[i-1] < addrs[i] {
+			noninc = false
+		}
+	}
+	return nondec, noninc
+}
+
 // isProfiled reports whether an access is an LDG or an STG, by the
 // opcode's first dot-separated part (so LDGSTS is not).
 func isProfiled(a *accelsim.WarpAccess) bool {
@@ -400,15 +429,7 @@ func (p *Profiler) measure(g *agg, a *accelsim.WarpAccess) {
 
 	// Monotonicity over the active lanes' byte addresses, as 003_*'s
 	// detector compares them: unsigned, neighbour by neighbour.
-	nondec, noninc := true, true
-	for i := 1; i < len(addrs); i++ {
-		if addrs[i-1] > addrs[i] {
-			nondec = false
-		}
-		if addrs[i-1] < addrs[i] {
-			noninc = false
-		}
-	}
+	nondec, noninc := monotonic(addrs)
 	switch {
 	case nondec && noninc:
 		g.uniform++
