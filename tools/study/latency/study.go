@@ -208,6 +208,9 @@ func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	traces := opt.Inputs
 	if len(traces) == 0 {
 		for _, t := range ExampleTraces {
@@ -236,6 +239,9 @@ func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error
 	}
 	cs, err := Coalescers(st.clocks, st.mode, st.thesisFast, st.thesisSlow)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	allContexts := slices.Clone(st.contexts)
