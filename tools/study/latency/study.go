@@ -75,7 +75,7 @@ func (Study) Params() []study.Param {
 		{Name: "timing-mode", Default: "unsized", Help: "timing model that pipelines the generated units: unsized (the model of the thesis's tables) or sized"},
 		{Name: "thesis-fast", Default: "1", Help: fmt.Sprintf("cycles the thesis's simulated coalescer holds a monotonic warp (§4.2), 1 to %d", maxThesisCycles)},
 		{Name: "thesis-slow", Default: "3", Help: fmt.Sprintf("cycles it holds any other warp, and the slow coalescer every warp (§5.2), 1 to %d", maxThesisCycles)},
-		{Name: "pipelined", Default: "false", Help: "true: the coalescer takes an access every cycle (the clocked unit's ready_o = 1); false: an access holds it for its whole latency"},
+		{Name: "pipelined", Default: "true", Help: "true: the coalescer takes an access every cycle (the clocked unit's ready_o = 1); false: an access holds it for its whole latency"},
 	}
 }
 

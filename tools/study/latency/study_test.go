@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/plot/svgcheck"
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/study"
@@ -96,8 +97,16 @@ func TestStudy_Run(t *testing.T) {
 	if s := r.Charts[0].Series; len(s) != 4 || len(s[0].Points) != 4 || s[0].Points[3].X != 16 {
 		t.Errorf("series %+v", s)
 	}
-	if _, err := r.SVG(); err != nil {
-		t.Error(err)
+	svg, err := r.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := svgcheck.Parse(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range d.Faults("point", "series-line", "hline", "hline-leader", "mark") {
+		t.Errorf("figure: %s", f)
 	}
 	a, err := r.JSON()
 	if err != nil {
