@@ -221,7 +221,12 @@ func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error
 			traces = append(traces, t)
 		}
 	}
+	seen := map[string]bool{}
 	for _, t := range traces {
+		if seen[filepath.Clean(t)] {
+			return nil, fmt.Errorf("%s given twice", t)
+		}
+		seen[filepath.Clean(t)] = true
 		if !accelsim.IsTracePath(t) {
 			return nil, fmt.Errorf("%s: not an Accel-Sim trace (want a kernelslist.g, or a kernel trace that starts with its \"-kernel name\" header, plain or xz)", t)
 		}

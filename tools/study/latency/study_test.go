@@ -164,6 +164,11 @@ func TestStudy_Params(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not an Accel-Sim trace") {
 		t.Errorf("a spec as input: %v", err)
 	}
+	tr := root + "/" + ExampleTraces[2]
+	_, err = Study{Root: root}.Run(context.Background(), study.Options{Inputs: []string{tr, root + "/specs/../" + ExampleTraces[2]}})
+	if err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("a trace twice: %v", err)
+	}
 	_, err = Study{Root: t.TempDir()}.Run(context.Background(), study.Options{})
 	if err == nil || !strings.Contains(err.Error(), "run in its root, or give traces") {
 		t.Errorf("no example traces: %v", err)
