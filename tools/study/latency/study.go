@@ -265,7 +265,7 @@ func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error
 		main.Columns = append(main.Columns, fmt.Sprintf("cycles @%d", n), fmt.Sprintf("vs ideal @%d", n))
 	}
 	work := study.Table{Title: "Workloads", Columns: []string{"trace", "warps traced", "warps launched", "instructions", "LDG/STG", "monotonic"}}
-	var slowdowns [][]float64 // per (trace, coalescer other than ideal): at each of st.contexts
+	var slowdowns []pairSlowdown
 	for _, path := range traces {
 		w, err := Load(ctx, path, budget)
 		if err != nil {
@@ -304,7 +304,7 @@ func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error
 			if ci == 0 {
 				continue
 			}
-			slowdowns = append(slowdowns, sd)
+			slowdowns = append(slowdowns, pairSlowdown{trace: w.Name, coalescer: c.Name, generated: ci >= thesisRows, at: sd})
 			ser := plot.Series{Name: c.Name}
 			for _, n := range chartContexts {
 				y := slowdown(ci, n)
@@ -335,24 +335,44 @@ func coalescerTable(cs []Coalescer) study.Table {
 	return t
 }
 
+// thesisRows is the number of coalescers Coalescers lists before the
+// generated units: the ideal and the thesis's two.
+const thesisRows = 3
+
+// pairSlowdown is a (trace, coalescer) pair's slowdown against the ideal
+// coalescer at each contexts value.
+type pairSlowdown struct {
+	trace, coalescer string
+	generated        bool // one of lsugen's generated units
+	at               []float64
+}
+
 // notes are the computed observations against the paper's claims: the
-// largest slowdown at each contexts value, and in how many (trace,
-// coalescer) pairs the gap to the ideal coalescer grows from the first
-// contexts value to the last (Fig. 5.2). slowdowns holds, per pair, the
-// slowdown at each of contexts.
-func notes(slowdowns [][]float64, contexts []int) []string {
+// largest slowdown at each contexts value, over all coalescers and over
+// lsugen's generated units, and in how many pairs the gap to the ideal
+// coalescer grows from the first contexts value to the last (Fig. 5.2).
+func notes(slowdowns []pairSlowdown, contexts []int) []string {
 	var out []string
-	for i, n := range contexts {
-		worst := 1.0
-		for _, sd := range slowdowns {
-			worst = max(worst, sd[i])
+	worst := func(i int, generated bool) string {
+		w := -1
+		for k, p := range slowdowns {
+			if (!generated || p.generated) && (w < 0 || p.at[i] > slowdowns[w].at[i]) {
+				w = k
+			}
 		}
-		out = append(out, fmt.Sprintf("With %d warp contexts the largest slowdown against the ideal coalescer is %.2f%%.", n, 100*(worst-1)))
+		if w < 0 {
+			return "none"
+		}
+		p := slowdowns[w]
+		return fmt.Sprintf("%+.2f%% (%s on %s)", 100*(p.at[i]-1), p.coalescer, p.trace)
+	}
+	for i, n := range contexts {
+		out = append(out, fmt.Sprintf("With %d warp contexts the largest slowdown against the ideal coalescer is %s; of lsugen's generated units %s.", n, worst(i, false), worst(i, true)))
 	}
 	if last := len(contexts) - 1; last > 0 && len(slowdowns) > 0 {
 		grew := 0
-		for _, sd := range slowdowns {
-			if sd[last] > sd[0]+1e-9 {
+		for _, p := range slowdowns {
+			if p.at[last] > p.at[0]+1e-9 {
 				grew++
 			}
 		}

@@ -180,3 +180,22 @@ func TestStudy_Params(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestNotes: the largest slowdown over all pairs and over the generated
+// units, and the pairs whose gap grows from the first contexts to the
+// last.
+func TestNotes(t *testing.T) {
+	got := notes([]pairSlowdown{
+		{trace: "a", coalescer: "thesis slow", at: []float64{1.01, 1.02}},
+		{trace: "a", coalescer: "speculative @48", generated: true, at: []float64{1.005, 1.005}},
+		{trace: "b", coalescer: "all-to-all @48", generated: true, at: []float64{0.99, 1.0}},
+	}, []int{48, 24})
+	want := []string{
+		"With 48 warp contexts the largest slowdown against the ideal coalescer is +1.00% (thesis slow on a); of lsugen's generated units +0.50% (speculative @48 on a).",
+		"With 24 warp contexts the largest slowdown against the ideal coalescer is +2.00% (thesis slow on a); of lsugen's generated units +0.50% (speculative @48 on a).",
+		"From 48 to 24 contexts the gap to the ideal coalescer grows in 2 of 3 (trace, coalescer) pairs.",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("notes\n%q\nwant\n%q", got, want)
+	}
+}
