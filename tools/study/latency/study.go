@@ -202,27 +202,27 @@ func diagError(diags hcl.Diagnostics) error {
 	return fmt.Errorf("the built-in coalescers: %s", diags.Error())
 }
 
-// Run computes the study.
-func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error) {
-	st, err := s.settings(opt)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	traces := opt.Inputs
-	if len(traces) == 0 {
+// config is the SM of these settings with coalescer c and n contexts.
+func (st settings) config(c Coalescer, n int) Config {
+	return Config{Contexts: n, Warps: st.warps, ALULatency: st.aluLatency, MemLatency: st.memLatency, Coalescer: c, Pipelined: st.pipelined}
+}
+
+// traces are the traces a run reads: inputs, checked (each an Accel-Sim
+// trace that exists, none twice), or the example traces under s.Root.
+func (s Study) traces(inputs []string) ([]string, error) {
+	if len(inputs) == 0 {
+		var out []string
 		for _, t := range ExampleTraces {
 			t = filepath.Join(s.Root, t)
 			if _, err := os.Stat(t); err != nil {
 				return nil, fmt.Errorf("%w (the example traces are read from the repository: run in its root, or give traces)", err)
 			}
-			traces = append(traces, t)
+			out = append(out, t)
 		}
+		return out, nil
 	}
 	seen := map[string]bool{}
-	for _, t := range traces {
+	for _, t := range inputs {
 		if seen[filepath.Clean(t)] {
 			return nil, fmt.Errorf("%s given twice", t)
 		}
@@ -233,6 +233,24 @@ func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error
 		if _, err := os.Stat(t); err != nil {
 			return nil, err
 		}
+	}
+	return inputs, nil
+}
+
+// Run computes the study: the coalescers' latencies, then per trace each
+// coalescer's cycles at each contexts value (of the parameter and of the
+// figure's axis), the tables, the figure and the notes.
+func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error) {
+	st, err := s.settings(opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	traces, err := s.traces(opt.Inputs)
+	if err != nil {
+		return nil, err
 	}
 	// chart: slowdown against the contexts, every 4 up to the most given
 	var chartContexts []int
@@ -279,8 +297,7 @@ func (s Study) Run(ctx context.Context, opt study.Options) (*study.Result, error
 		for ci, c := range cs {
 			cycles[ci] = map[int]int64{}
 			for _, n := range allContexts {
-				r, err := Simulate(ctx, w, Config{Contexts: n, Warps: st.warps, ALULatency: st.aluLatency, MemLatency: st.memLatency,
-					Coalescer: c, Pipelined: st.pipelined})
+				r, err := Simulate(ctx, w, st.config(c, n))
 				if err != nil {
 					return nil, err
 				}
