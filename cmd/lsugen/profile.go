@@ -28,6 +28,10 @@ histogram of unique blocks of --block-bytes per access, and the cycles the
 all-to-all and speculative coalescers take at each --clock period (FO4): the
 speculative coalescer answers a monotonic access on its fast path
 (detector and neighbor comparator) and the others on its slow path. The
+cycles are the latencies of the units lsugen generates at each clock (as
+clock_fo4 builds them: pipelined, the speculative coalescer a
+variable-latency unit), so a clock is 4 to 10000 FO4; with --spec-timing
+separate they are 003_*'s ⌈delay / clock⌉ of the combinational units. The
 neighbor comparator alone is exact only where each block's active lanes
 are contiguous. The coalescers are the 32-lane all_to_all, neighbor and
 speculative units of --coalescers SPEC (the first of each), timed as
@@ -39,10 +43,7 @@ is also in ps, at its FO4 delay. ATOMG/RED, generic LD/ST and other
 spaces are counted, not profiled. See docs/coalescing-profile.md.`
 
 // Limits checked before any work.
-const (
-	maxProfileTraces = 1024
-	maxProfileClock  = 1e6 // FO4
-)
+const maxProfileTraces = 1024
 
 // profileDoc is `lsugen profile --json`.
 type profileDoc struct {
@@ -147,8 +148,8 @@ func (f *profileFlags) check(fo4PS float64) ([]float64, error) {
 		return nil, usagef("--clock %q: want 1 to %d clock periods", f.clocks, profile.MaxClocks)
 	}
 	for _, p := range periods {
-		if p > maxProfileClock {
-			return nil, usagef("--clock %v: want at most %g FO4", p, maxProfileClock)
+		if !(p >= specs.MinClockFO4 && p <= specs.MaxClockFO4) {
+			return nil, usagef("--clock %v FO4: want %d to %d FO4 (the coalescers are generated at each clock, as clock_fo4 takes it)", p, specs.MinClockFO4, specs.MaxClockFO4)
 		}
 	}
 	if f.specTiming != coalescers.Combined && f.specTiming != coalescers.Separate {
@@ -221,7 +222,8 @@ func coalescerTiming(path string, clocks []float64, mode timing.Mode, tech *timi
 		printDiagnostics(stderr, loader, diags)
 		return profile.Timing{}, errBadInput
 	}
-	tm, gd, err := coalescers.Time(file.Units, coalescers.Options{ClocksFO4: clocks, Mode: mode, Tech: tech, SpecTiming: specTiming, Spec: name, Generate: units.Generate})
+	tm, gd, err := coalescers.Time(file.Units, coalescers.Options{ClocksFO4: clocks, Mode: mode, Tech: tech, SpecTiming: specTiming, Spec: name,
+		Generate: units.Generate, Clock: units.ClockedAt(tech)})
 	var se *coalescers.SpecError
 	switch {
 	case gd.HasErrors():

@@ -52,12 +52,13 @@ func TestProfile_TransposeTrace(t *testing.T) {
 	for _, p := range k.PCs {
 		got = append(got, row{p.PC, p.Opcode, p.Accesses, p.Monotonic, p.NeighborExact, p.NeighborExtraRequests, p.UniqueBlocks, p.Cycles[0].AllToAll, p.Cycles[0].Speculative})
 	}
-	// The built-in thesis units, unsized, at 40 FO4: all-to-all 2 cycles;
-	// the speculative unit's detector path dominates both its paths: 4.
+	// The built-in thesis units, unsized, generated at 40 FO4: the
+	// all-to-all answers in 1 cycle, the speculative unit (its detector
+	// 2 cycles deep) in 2, fast or slow.
 	want := []row{
-		{"0x0040", "LDG.E", 16, 16, 16, 0, []profile.BlockCount{{Blocks: 1, Accesses: 16}}, 32, 64},
-		{"0x0050", "STG.E", 16, 16, 16, 0, []profile.BlockCount{{Blocks: 32, Accesses: 16}}, 32, 64},
-		{"0x0070", "LDG.E", 16, 0, 0, 16 * 24, []profile.BlockCount{{Blocks: 8, Accesses: 16}}, 32, 64},
+		{"0x0040", "LDG.E", 16, 16, 16, 0, []profile.BlockCount{{Blocks: 1, Accesses: 16}}, 16, 32},
+		{"0x0050", "STG.E", 16, 16, 16, 0, []profile.BlockCount{{Blocks: 32, Accesses: 16}}, 16, 32},
+		{"0x0070", "LDG.E", 16, 0, 0, 16 * 24, []profile.BlockCount{{Blocks: 8, Accesses: 16}}, 16, 32},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("PCs:\n got %+v\nwant %+v", got, want)
@@ -67,8 +68,8 @@ func TestProfile_TransposeTrace(t *testing.T) {
 	}
 	tm := doc.Timing
 	if tm.AllToAll.Unit != "coalesce_a2a_32" || !reflect.DeepEqual(tm.ClocksFO4, []float64{40}) ||
-		!reflect.DeepEqual([][]int{tm.AllToAll.Cycles, tm.Neighbor.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles}, [][]int{{2}, {1}, {4}, {4}}) ||
-		tm.Mode != "unsized" || tm.SpecTiming != "combined" {
+		!reflect.DeepEqual([][]int{tm.AllToAll.Cycles, tm.Neighbor.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles}, [][]int{{1}, {1}, {2}, {2}}) ||
+		tm.Mode != "unsized" || tm.SpecTiming != "combined" || !tm.Clocked {
 		t.Errorf("timing %+v", tm)
 	}
 }
@@ -148,6 +149,8 @@ func TestProfile_Errors(t *testing.T) {
 		{[]string{"profile", "--clock", "40,x", tr}, `"x" is not a positive number`},
 		{[]string{"profile", "--clock", "", tr}, "want 1 to 16 clock periods"},
 		{[]string{"profile", "--clock", "1e7", tr}, "at most 1e+06 FO4"},
+		{[]string{"profile", "--clock", "20000", tr}, "--clock 20000 FO4: want 4 to 10000 FO4"},
+		{[]string{"profile", "--spec-timing", "separate", "--clock", "40,2", tr}, "--clock 2 FO4: want 4 to 10000 FO4"},
 		{[]string{"profile", "--mode", "fast", tr}, `--timing-mode "fast"`},
 		{[]string{"profile", "--timing-mode", "fast", tr}, `--timing-mode "fast": want sized`},
 		{[]string{"profile", "--spec-timing", "x", tr}, `--spec-timing "x"`},

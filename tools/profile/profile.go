@@ -57,6 +57,12 @@ type Timing struct {
 	SpecTiming string `json:"spec_timing"`
 	// Spec is the spec file the units were declared in.
 	Spec string `json:"spec"`
+	// Clocked is set when every unit's cycles are the latency of the unit
+	// lsugen generates at the clock (clock_fo4: pipelined at the period,
+	// the speculative coalescer a variable-latency unit answering fast
+	// and slow warps); with combined timing. Otherwise they are
+	// ⌈FO4 / clock⌉ of the combinational delays (separate, 003_*'s way).
+	Clocked bool `json:"clocked"`
 	// Tech names the characterized cell library that timed the units
 	// (lsugen profile --liberty); FO4PS is its FO4 delay in ps, which
 	// converts every *_ps figure, and ClocksPS are the clocks in ps.
@@ -119,7 +125,8 @@ type UnitTiming struct {
 	// library.
 	FO4     float64 `json:"fo4"`
 	DelayPS float64 `json:"delay_ps,omitempty"`
-	// Cycles is ceil(FO4 / clock), at least 1, at each clock.
+	// Cycles is, at each clock, the latency of the unit generated at
+	// that clock (Timing.Clocked), else ceil(FO4 / clock), at least 1.
 	Cycles []int `json:"cycles"`
 }
 
@@ -312,6 +319,35 @@ func (o Options) check() error {
 	return nil
 }
 
+// IsCoalesced reports whether an access goes through the coalescer of
+// global loads and stores, the accesses a profile counts: an LDG or an
+// STG, by the opcode's first dot-separated part (so LDGSTS is not).
+func IsCoalesced(a *accelsim.WarpAccess) bool { return isProfiled(a) }
+
+// Monotonic reports whether byte addresses (the active lanes', in lane
+// order) are non-decreasing or non-increasing, compared unsigned as
+// 003_*'s detector compares them: the accesses a speculative coalescer
+// answers on its fast path.
+func Monotonic(addrs []uint64) bool {
+	nondec, noninc := monotonic(addrs)
+	return nondec || noninc
+}
+
+// monotonic tells whether addrs are non-decreasing and whether they are
+// non-increasing (both: all equal).
+func monotonic(addrs []uint64) (nondec, noninc bool) {
+	nondec, noninc = true, true
+	for i := 1; i < len(addrs); i++ {
+		if addrs[i-1] > addrs[i] {
+			nondec = false
+		}
+		if addrs[i-1] < addrs[i] {
+			noninc = false
+		}
+	}
+	return nondec, noninc
+}
+
 // isProfiled reports whether an access is an LDG or an STG, by the
 // opcode's first dot-separated part (so LDGSTS is not).
 func isProfiled(a *accelsim.WarpAccess) bool {
@@ -393,15 +429,7 @@ func (p *Profiler) measure(g *agg, a *accelsim.WarpAccess) {
 
 	// Monotonicity over the active lanes' byte addresses, as 003_*'s
 	// detector compares them: unsigned, neighbour by neighbour.
-	nondec, noninc := true, true
-	for i := 1; i < len(addrs); i++ {
-		if addrs[i-1] > addrs[i] {
-			nondec = false
-		}
-		if addrs[i-1] < addrs[i] {
-			noninc = false
-		}
-	}
+	nondec, noninc := monotonic(addrs)
 	switch {
 	case nondec && noninc:
 		g.uniform++

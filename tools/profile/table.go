@@ -50,6 +50,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if t.Clocked {
+		fmt.Fprintln(w, "  cycles: each unit's latency as lsugen generates it at the clock (clock_fo4; the speculative unit's fast and slow answers); FO4: its combinational delay")
+	} else {
+		fmt.Fprintln(w, "  cycles: ⌈FO4 / clock⌉ of each combinational unit (003_*'s method)")
+	}
 	if len(t.SpeculativeParts) > 0 {
 		parts := make([]string, len(t.SpeculativeParts))
 		for i, p := range t.SpeculativeParts {

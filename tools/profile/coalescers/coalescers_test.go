@@ -2,6 +2,7 @@ package coalescers_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,22 +28,28 @@ func parse(t *testing.T, src string) []specs.Unit {
 
 func timeUnits(t *testing.T, us []specs.Unit, specTiming string, clocks ...float64) profile.Timing {
 	t.Helper()
-	tm, diags, err := coalescers.Time(us, coalescers.Options{ClocksFO4: clocks, Mode: timing.Unsized, SpecTiming: specTiming, Spec: "c.hcl", Generate: units.Generate})
+	tm, diags, err := coalescers.Time(us, coalescers.Options{ClocksFO4: clocks, Mode: timing.Unsized, SpecTiming: specTiming, Spec: "c.hcl", Generate: units.Generate, Clock: units.ClockedAt(nil)})
 	if err != nil || diags.HasErrors() {
 		t.Fatal(err, diags)
 	}
 	return tm
 }
 
-// TestTime_Combined: the built-in thesis units, unsized, at 40 FO4: the
-// all-to-all takes 2 cycles, the neighbor 1; inside the speculative unit
-// the detector's select arrives last, so that both its paths take the
-// same 4 cycles and the same FO4, no less than any part's arrival.
+// TestTime_Combined: the built-in thesis units, unsized, at 40 FO4, as
+// lsugen generates them at that clock: the all-to-all and the neighbor
+// coalescer pipeline into 1 cycle (buffer trees on their wide fanouts);
+// the speculative unit does not speculate there (its detector needs 2
+// cycles, the all-to-all 1) and answers every warp in 2. Inside the
+// combinational unit the detector's select arrives last: both its paths
+// have the same FO4, no less than any part's arrival.
 func TestTime_Combined(t *testing.T) {
 	tm := timeUnits(t, parse(t, coalescers.Builtin), coalescers.Combined, 40)
 	got := [][]int{tm.AllToAll.Cycles, tm.Neighbor.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles}
-	if want := [][]int{{2}, {1}, {4}, {4}}; !reflect.DeepEqual(got, want) {
+	if want := [][]int{{1}, {1}, {2}, {2}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("cycles of all-to-all, neighbor, fast, slow: %v, want %v", got, want)
+	}
+	if !tm.Clocked || tm.SpeculativeFast.FO4 != tm.SpeculativeSlow.FO4 || !(tm.SpeculativeFast.FO4 > 2*40) {
+		t.Errorf("clocked %v, fast path %.2f FO4, slow %.2f", tm.Clocked, tm.SpeculativeFast.FO4, tm.SpeculativeSlow.FO4)
 	}
 	if tm.AllToAll.Unit != "coalesce_a2a_32" || tm.AllToAll.Lanes != 32 || tm.AllToAll.AddrBits != 32 || tm.SpeculativeFast.Unit != "coalesce_spec_32" {
 		t.Errorf("units %+v, %+v", tm.AllToAll, tm.SpeculativeFast)
@@ -62,6 +69,55 @@ func TestTime_Combined(t *testing.T) {
 	}
 	if tm.Mode != "unsized" || tm.SpecTiming != "combined" || tm.Spec != "c.hcl" || !reflect.DeepEqual(tm.ClocksFO4, []float64{40}) {
 		t.Errorf("timing %+v", tm)
+	}
+}
+
+// TestTime_CombinedIsTheClockedUnit: profile's cycles are the latencies
+// that the units of specs/coalescer_thesis.hcl have when generated with
+// clock_fo4 (built here from spec text through units.Build, not through
+// the profile's code path): at 40 and 48 FO4, sized and unsized, the
+// speculative unit's fast and slow answers and the all-to-all's latency.
+// The expected figures are stated too, so that a change that moved both
+// sides at once would still fail: unsized, the speculative unit answers
+// in 2 cycles at each clock and the all-to-all in 1; sized, both in 1.
+func TestTime_CombinedIsTheClockedUnit(t *testing.T) {
+	clocks := []float64{40, 48}
+	want := map[timing.Mode][3][]int{ // all-to-all, fast, slow
+		timing.Unsized: {{1, 1}, {2, 2}, {2, 2}},
+		timing.Sized:   {{1, 1}, {1, 1}, {1, 1}},
+	}
+	for _, mode := range []timing.Mode{timing.Unsized, timing.Sized} {
+		tm, diags, err := coalescers.Time(parse(t, coalescers.Builtin), coalescers.Options{ClocksFO4: clocks, Mode: mode, SpecTiming: coalescers.Combined,
+			Spec: "c.hcl", Generate: units.Generate, Clock: units.ClockedAt(nil)})
+		if err != nil || diags.HasErrors() {
+			t.Fatal(err, diags)
+		}
+		got := [3][]int{tm.AllToAll.Cycles, tm.SpeculativeFast.Cycles, tm.SpeculativeSlow.Cycles}
+		if !reflect.DeepEqual(got, want[mode]) {
+			t.Errorf("%s: all-to-all, fast, slow cycles at %v FO4: %v, want %v", mode, clocks, got, want[mode])
+		}
+		for i, p := range clocks {
+			for _, c := range []struct {
+				unit, structure string
+				fast, slow      int
+			}{
+				{"coalesce_spec_32", "speculative", tm.SpeculativeFast.Cycles[i], tm.SpeculativeSlow.Cycles[i]},
+				{"coalesce_a2a_32", "all_to_all", tm.AllToAll.Cycles[i], tm.AllToAll.Cycles[i]},
+			} {
+				src := fmt.Sprintf("coalescer %q {\n  structure = %q\n  lanes = 32\n  addr_bits = 32\n  clock_fo4 = %g\n  timing_mode = %q\n}\n", c.unit, c.structure, p, mode)
+				b, diags := units.Build(parse(t, src)[0])
+				if diags.HasErrors() {
+					t.Fatal(diags)
+				}
+				fast, slow := b.Design.Pipeline.Latency, b.Design.Pipeline.Latency
+				if b.Variable != nil {
+					fast = b.Variable.FastLatency
+				}
+				if fast != c.fast || slow != c.slow {
+					t.Errorf("%s, %s at %g FO4: the generated clocked unit answers in %d / %d cycles, profile says %d / %d", mode, c.unit, p, fast, slow, c.fast, c.slow)
+				}
+			}
+		}
 	}
 }
 
@@ -104,7 +160,7 @@ func TestBuiltin_IsThesis(t *testing.T) {
 // naming what is missing; a generator's errors come back as diagnostics.
 func TestTime_Errors(t *testing.T) {
 	small := parse(t, "coalescer \"a\" {\n  structure = \"all_to_all\"\n  lanes = 8\n  addr_bits = 16\n}\n")
-	_, _, err := coalescers.Time(small, coalescers.Options{ClocksFO4: []float64{40}, SpecTiming: coalescers.Combined, Spec: "small.hcl", Generate: units.Generate})
+	_, _, err := coalescers.Time(small, coalescers.Options{ClocksFO4: []float64{40}, SpecTiming: coalescers.Combined, Spec: "small.hcl", Generate: units.Generate, Clock: units.ClockedAt(nil)})
 	var se *coalescers.SpecError
 	if !errors.As(err, &se) || err.Error() != "small.hcl declares no 32-lane all_to_all coalescer (the traces' warps have 32 lanes)" {
 		t.Errorf("no 32-lane unit: %v", err)
@@ -121,9 +177,23 @@ func TestTime_Errors(t *testing.T) {
 		}
 		return units.Generate(u)
 	}
-	_, _, err = coalescers.Time(us, coalescers.Options{ClocksFO4: []float64{40}, SpecTiming: coalescers.Combined, Spec: "x", Generate: wrong})
+	_, _, err = coalescers.Time(us, coalescers.Options{ClocksFO4: []float64{40}, SpecTiming: coalescers.Combined, Spec: "x", Generate: wrong, Clock: units.ClockedAt(nil)})
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "coalesce_spec_32: no addr_i input and 1-bit monotonic_o output") {
 		t.Errorf("no select: %v", err)
+	}
+	// Combined timing builds the units at each clock: a clock clock_fo4
+	// refuses, or no builder, is refused before any work.
+	for _, c := range []struct {
+		opt  coalescers.Options
+		want string
+	}{
+		{coalescers.Options{ClocksFO4: []float64{2}, SpecTiming: coalescers.Combined, Generate: units.Generate, Clock: units.ClockedAt(nil)}, "clock 2 FO4: the units are generated at each clock, which clock_fo4 takes from 4 to 10000 FO4"},
+		{coalescers.Options{ClocksFO4: []float64{40}, SpecTiming: coalescers.Combined, Generate: units.Generate}, "no Options.Clock"},
+		{coalescers.Options{ClocksFO4: []float64{40}, SpecTiming: "x", Generate: units.Generate}, `speculative timing "x"`},
+	} {
+		if _, _, err := coalescers.Time(us, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.opt.ClocksFO4, err, c.want)
+		}
 	}
 }
 

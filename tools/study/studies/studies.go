@@ -4,6 +4,7 @@ package studies
 import (
 	"github.com/lsugen/lsugen/tools/study"
 	"github.com/lsugen/lsugen/tools/study/atomics"
+	"github.com/lsugen/lsugen/tools/study/latency"
 )
 
 // All is every study, in the order `lsugen study --list` prints them
@@ -12,6 +13,7 @@ var All = []study.Study{
 	atomics.Fig5{},
 	atomics.Histogram{},
 	atomics.Hough{},
+	latency.Study{}, // 003_* Figs. 5.1, 5.2
 }
 
 // ByName is the study called name, or nil.
