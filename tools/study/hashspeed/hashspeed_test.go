@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/plot/svgcheck"
 	"github.com/lsugen/lsugen/tools/study"
 )
 
@@ -197,8 +198,34 @@ func TestStudy_Examples(t *testing.T) {
 		t.Errorf("bw perm MIH %v ≥ bv XOR %v", perm, bv)
 	}
 	svg, err := res.SVG()
-	if err != nil || !bytes.Contains(svg, []byte("<svg")) {
-		t.Errorf("figure: %v", err)
+	if err != nil {
+		t.Fatalf("figure: %v", err)
+	}
+	d, err := svgcheck.Parse(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range d.Faults() {
+		t.Errorf("figure: %s", f)
+	}
+	// Table 5's transpose row (TILE_DIM = 16): bit-vector XOR k1 = 0,
+	// k2 = 4, mask = 14; bitwise permutation (0) (4) (1) (2) (3) by both
+	// heuristics; bitwise XOR by MIH (0) (4) (1^5) (2^6) (3^7).
+	for method, want := range map[string]string{
+		"bv XOR":      "k1 = 0, k2 = 4, mask = 14",
+		"bw perm GH":  "bits = [0, 4, 1, 2, 3]",
+		"bw perm MIH": "bits = [0, 4, 1, 2, 3]",
+		"bw XOR MIH":  "bits = [[0, 0], [4, 4], [1, 5], [2, 6], [3, 7]]",
+	} {
+		got := ""
+		for _, r := range res.Tables[3].Rows {
+			if r[0] == "patterns_000.hcl: transpose" && r[1] == method {
+				got = r[2]
+			}
+		}
+		if got != want {
+			t.Errorf("transpose under %s: %q, want %q (Table 5)", method, got, want)
+		}
 	}
 }
 

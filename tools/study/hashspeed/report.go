@@ -96,6 +96,18 @@ func removedTable(rows []*row, cmp *search.KernelsCompared) study.Table {
 	return t
 }
 
+// configTable is the configuration the search chose for each workload
+// and method (Table 5's form).
+func configTable(rows []*row) study.Table {
+	t := study.Table{Title: "the configurations the search chose (Table 5's form)", Columns: []string{"workload", "method", "configuration"}}
+	for _, r := range rows {
+		for i, m := range methods {
+			t.Rows = append(t.Rows, []string{r.w.Name, m.label, r.configs[i]})
+		}
+	}
+	return t
+}
+
 // slowdown is the percentage by which the hash cycles alone lengthen r's
 // execution under mod N.
 func (r *row) slowdown() float64 {
