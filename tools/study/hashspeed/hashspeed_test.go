@@ -107,17 +107,22 @@ func TestStudy_TransposeTrace(t *testing.T) {
 	if got := cell(t, res, 0, w, "conflicts"); got != "124" {
 		t.Errorf("conflicts under mod 32: %s, want 124", got)
 	}
+	for col, want := range map[string]string{"mod 32": "179", "fixed XOR": "55", "bv XOR": "56", "bw XOR MIH": "56"} {
+		if got := cell(t, res, 1, w, col); got != want {
+			t.Errorf("cycles under %s: %s, want %s", col, got, want)
+		}
+	}
 	for col, want := range map[string]float64{"fixed XOR": 179.0 / 55, "bv XOR": 179.0 / 56, "bw XOR MIH": 179.0 / 56} {
 		got, _ := strconv.ParseFloat(cell(t, res, 0, w, col), 64)
 		if math.Abs(got-want) > 0.0005 {
 			t.Errorf("%s: speed-up %.3f, want %.3f", col, got, want)
 		}
 	}
-	if got := cell(t, res, 1, w, "bv XOR"); got != "100.0%" {
+	if got := cell(t, res, 2, w, "bv XOR"); got != "100.0%" {
 		t.Errorf("bv XOR removes %s, want 100.0%%", got)
 	}
 	// Under mod 32 the hash cycle delays the last access's result only.
-	if got := cell(t, res, 2, w, "with hash cycles"); got != "180" {
+	if got := cell(t, res, 3, w, "with hash cycles"); got != "180" {
 		t.Errorf("mod 32 with the hash cycle: %s, want 180", got)
 	}
 }
@@ -157,10 +162,10 @@ func TestStudy_Examples(t *testing.T) {
 	// The patterns' transpose (16×16 tile): 8 column writes of two
 	// 16-word columns in 4 banks (7 conflicts each), as Table 5's
 	// transpose; the exhaustive bit-vector XOR removes them all.
-	if got := cell(t, res, 1, "patterns_000.hcl: transpose", "conflicts"); got != "56" {
+	if got := cell(t, res, 2, "patterns_000.hcl: transpose", "conflicts"); got != "56" {
 		t.Errorf("pattern transpose: %s conflicts, want 56", got)
 	}
-	if got := cell(t, res, 1, "mean of 9 (Table 6)", "bv XOR"); got != "99.3%" {
+	if got := cell(t, res, 2, "mean of 9 (Table 6)", "bv XOR"); got != "99.3%" {
 		t.Errorf("Table 6 mean of bv XOR: %s, want 99.3%% (the Accel-Sim transpose keeps 1 of 38)", got)
 	}
 	// fig5a_002 has no bank conflicts: every configurable method is
@@ -218,7 +223,7 @@ func TestStudy_Examples(t *testing.T) {
 		"bw XOR MIH":  "bits = [[0, 0], [4, 4], [1, 5], [2, 6], [3, 7]]",
 	} {
 		got := ""
-		for _, r := range res.Tables[3].Rows {
+		for _, r := range res.Tables[4].Rows {
 			if r[0] == "patterns_000.hcl: transpose" && r[1] == method {
 				got = r[2]
 			}

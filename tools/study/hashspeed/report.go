@@ -58,6 +58,23 @@ func speedupTable(rows []*row, s settings) study.Table {
 	return t
 }
 
+// cyclesTable is the execution times the speed-ups divide: under mod N
+// and under each method.
+func cyclesTable(rows []*row, s settings) study.Table {
+	t := study.Table{Title: "execution time in cycles", Columns: []string{"workload", fmt.Sprintf("mod %d", 1<<s.m)}}
+	for _, m := range methods {
+		t.Columns = append(t.Columns, m.label)
+	}
+	for _, r := range rows {
+		cells := []string{r.w.Name, strconv.FormatInt(r.base, 10)}
+		for _, c := range r.cycles {
+			cells = append(cells, strconv.FormatInt(c, 10))
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t
+}
+
 // removedTable is Fig. 8's form per workload and Table 6's mean below it,
 // with the pooled percentage beside.
 func removedTable(rows []*row, cmp *search.KernelsCompared) study.Table {
@@ -175,8 +192,12 @@ func notes(rows []*row, s settings) []string {
 				worst = r
 			}
 		}
-		out = append(out, fmt.Sprintf("the hash cycles on the %d conflict-free workloads: %.2f%% slower on average, at most %.2f%% (%s)",
-			len(free), sum/float64(len(free)), worst.slowdown(), worst.w.Name))
+		what := fmt.Sprintf("the %d conflict-free workloads", len(free))
+		if len(free) == 1 {
+			what = "the one conflict-free workload"
+		}
+		out = append(out, fmt.Sprintf("the hash cycles on %s: %.2f%% slower on average, at most %.2f%% (%s)",
+			what, sum/float64(len(free)), worst.slowdown(), worst.w.Name))
 	}
 	out = append(out, fmt.Sprintf("model: %d resident warps, one instruction issued per cycle round-robin, each waiting for the one before; other instructions %d cycles, shared-memory accesses %d cycles + (bank cycles − 1), holding the banks their bank cycles; configurable hashes +%d cycle(s) of latency",
 		s.timing.Warps, s.timing.OtherLatency, s.timing.ShmLatency, s.timing.HashCycles))

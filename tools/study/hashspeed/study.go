@@ -215,7 +215,7 @@ func (st Study) Run(ctx context.Context, opt study.Options) (*study.Result, erro
 	}
 	res := &study.Result{Study: st.Name(), Paper: st.Paper(), Params: opt.Resolved(params),
 		Title: "Execution time under each bank hash, and speed-up over mod N"}
-	res.Tables = append(res.Tables, speedupTable(rows, s), removedTable(rows, cmp), priceTable(rows, s), configTable(rows))
+	res.Tables = append(res.Tables, speedupTable(rows, s), cyclesTable(rows, s), removedTable(rows, cmp), priceTable(rows, s), configTable(rows))
 	res.Notes = notes(rows, s)
 	if len(skipped) > 0 {
 		res.Notes = append(res.Notes, "left out, without shared-memory accesses: "+strings.Join(skipped, ", "))
