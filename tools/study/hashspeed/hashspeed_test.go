@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/lsugen/lsugen/plot/svgcheck"
@@ -253,6 +256,16 @@ func TestStudy_Deterministic(t *testing.T) {
 // TestStudy_Refusals: parameters out of range, unknown, inconsistent, and
 // inputs that are no workload are refused, naming what is wrong.
 func TestStudy_Refusals(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.trace")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.hcl")
+	if err := os.WriteFile(bad, []byte("pattern \"x\" {\n  matrix = 3\n}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	none := map[string]string{"examples": "none"}
 	for _, tc := range []struct {
 		set    map[string]string
 		inputs []string
@@ -266,7 +279,11 @@ func TestStudy_Refusals(t *testing.T) {
 		{map[string]string{"examples": "none"}, nil, "no workload"},
 		{map[string]string{"examples": "/nonexistent"}, nil, "example workload /nonexistent/patterns_000.hcl"},
 		{map[string]string{"examples": "none"}, []string{specsDir + "/traces/figure4.ptrace"}, "figure4.ptrace"},
-		{map[string]string{"examples": "none"}, []string{specsDir + "/traces/accelsim/profile_copy.traceg"}, "no workload has a shared-memory access"},
+		{none, []string{specsDir + "/traces/accelsim/profile_copy.traceg"}, "no workload has a shared-memory access"},
+		// a FIFO nobody writes is refused, not waited on
+		{none, []string{fifo}, "fifo.trace is a FIFO, not a regular file"},
+		{none, []string{dir}, "is a directory, not a regular file"},
+		{none, []string{bad}, `bad.hcl:2,12-13: Incorrect attribute value type`},
 	} {
 		_, err := Study{}.Run(context.Background(), study.Options{Set: tc.set, Inputs: tc.inputs})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lsugen/lsugen/internal/inputfile"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/accelsim"
 	"github.com/lsugen/lsugen/tools/search"
@@ -89,13 +93,26 @@ func (l *loader) count(n int) error {
 // load reads one input: a spec's pattern blocks (*.hcl), an Accel-Sim
 // trace (one workload per kernel) or an lsugen access trace.
 func (l *loader) load(path string) ([]*Workload, error) {
+	// Only a regular file: a FIFO would block the spec loader's open.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, inputfile.Kind(fi.Mode()))
+	}
 	switch {
 	case strings.EqualFold(filepath.Ext(path), ".hcl"):
 		return l.patterns(path)
 	case accelsim.IsTracePath(path):
 		return l.accelSim(path)
 	}
-	t, err := trace.ParseFile(path)
+	f, err := inputfile.Open(path) // never blocks, whatever path became since
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := trace.Parse(f, path)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +131,13 @@ func (l *loader) patterns(path string) ([]*Workload, error) {
 	ld := specs.NewLoader()
 	file, diags := ld.Load(path)
 	if diags.HasErrors() {
-		return nil, diags
+		var msgs []string // every error, not only the first
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				msgs = append(msgs, d.Error())
+			}
+		}
+		return nil, errors.New(strings.Join(msgs, "; "))
 	}
 	if len(file.Patterns) == 0 {
 		return nil, fmt.Errorf("%s declares no pattern blocks", path)
