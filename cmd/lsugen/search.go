@@ -158,7 +158,9 @@ an input file) and in total, before (bank = addr mod 2^m) and after.
 --compare configures every function and method for each kernel on its own
 (exhaustive bitvector_xor, Givargis and MIH over bitwise_perm and
 bitwise_xor) beside reference hashes (mod N, ipoly, the fixed bit-vector
-XOR) and prints the conflicts removed in 000_* Table 6's form.
+XOR) and prints the conflicts removed per kernel, and over the kernels
+both pooled and as the mean of the kernels' percentages, which is what
+000_* Table 6 gives (it averages per benchmark) and its form prints.
 
   lsugen search [--json] --function F --method exhaustive|givargis|mih --addr-bits n --bank-bits m
                 [-o OUT.hcl] [--name NAME] [--full] [--svg FILE] [--stride S]... INPUT...
@@ -569,7 +571,8 @@ func compareRowOf(r search.Row, before int64) compareRowJSON {
 }
 
 // runCompare configures every function and method per kernel and prints
-// each kernel's rows, the totals, and the totals in Table 6's form.
+// each kernel's rows, the totals (pooled and the kernels' mean), and the
+// means in Table 6's form.
 func runCompare(w io.Writer, kernels []*searchKernel, n, m, banks int, full, asJSON bool) error {
 	doc, err := compareReport(kernels, n, m, banks, full)
 	if err != nil {
