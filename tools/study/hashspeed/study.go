@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lsugen/lsugen/model"
 	"github.com/lsugen/lsugen/plot"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/accelsim"
@@ -123,19 +122,19 @@ func parse(opt study.Options, params []study.Param) (settings, error) {
 		v[p.name] = x
 	}
 	s := settings{n: v["addr_bits"], m: v["bank_bits"], other: v["other_per_access"],
-		timing:   Timing{Warps: v["warps"], ShmLatency: v["shm_latency"], OtherLatency: v["other_latency"]},
+		timing: Timing{Warps: v["warps"], ShmLatency: v["shm_latency"], OtherLatency: v["other_latency"],
+			HashCycles: v["hash_cycles"]},
 		examples: opt.Value(params, "examples")}
 	if s.n < 2*s.m {
 		return settings{}, fmt.Errorf("parameter addr_bits = %d: want at least 2·bank_bits = %d (the fixed XOR folds bits %d..%d onto the bank bits), up to 24", s.n, 2*s.m, s.m, 2*s.m-1)
 	}
-	s.timing.HashCycles = v["hash_cycles"]
 	if s.examples == "none" && len(opt.Inputs) == 0 {
 		return settings{}, fmt.Errorf("parameter examples = none and no input: no workload")
 	}
 	return s, nil
 }
 
-// Result of one workload.
+// row is one workload's results; the slices have one entry per method.
 type row struct {
 	w              *Workload
 	shared, other  int
@@ -144,8 +143,8 @@ type row struct {
 	cycles         []int64
 	conflictsAfter []int64
 	configs        []string
-	removed        []*float64
-	speedups       []float64
+	removed        []*float64 // percent of before; nil when before is 0
+	speedups       []float64  // base / cycles
 }
 
 // Run computes the study.
@@ -155,45 +154,13 @@ func (st Study) Run(ctx context.Context, opt study.Options) (*study.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	paths := opt.Inputs
-	if s.examples != "none" {
-		var ex []string
-		for _, e := range Examples {
-			ex = append(ex, filepath.Join(s.examples, e))
-		}
-		paths = append(ex, paths...)
+	wls, skipped, err := s.workloads(ctx, opt.Inputs)
+	if err != nil {
+		return nil, err
 	}
-	ld := &loader{banks: 1 << s.m, warps: s.timing.Warps, other: s.other, budget: accelsim.NewBudget()}
-	var wls []*Workload
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		ws, err := ld.load(p)
-		if err != nil {
-			if s.examples != "none" && strings.HasPrefix(p, s.examples) {
-				return nil, fmt.Errorf("example workload %s: %w (run from lsugen's checkout, or --set examples=DIR or none)", p, err)
-			}
-			return nil, err
-		}
-		wls = append(wls, ws...)
-	}
-	// A workload without shared-memory accesses runs the same under
-	// every bank mapping: it is named in a note, not measured.
-	var kernels []search.Kernel
-	var skipped []string
-	kept := wls[:0]
-	for _, w := range wls {
-		if shared, _ := w.Counts(); shared == 0 {
-			skipped = append(skipped, w.Name)
-			continue
-		}
-		kept = append(kept, w)
-		kernels = append(kernels, w.Kernel())
-	}
-	wls = kept
-	if len(wls) == 0 {
-		return nil, fmt.Errorf("no workload has a shared-memory access (%s)", strings.Join(skipped, ", "))
+	kernels := make([]search.Kernel, len(wls))
+	for i, w := range wls {
+		kernels[i] = w.Kernel()
 	}
 	cmp, err := search.CompareKernels(ctx, kernels, s.n, s.m, 1<<s.m, false)
 	if err != nil {
@@ -222,6 +189,44 @@ func (st Study) Run(ctx context.Context, opt study.Options) (*study.Result, erro
 	}
 	res.Charts = []plot.LineChart{chart(rows)}
 	return res, nil
+}
+
+// workloads loads the examples and the inputs, and keeps those with a
+// shared-memory access; skipped names the others, which run the same
+// under every bank mapping.
+func (s settings) workloads(ctx context.Context, inputs []string) (wls []*Workload, skipped []string, err error) {
+	var paths []string
+	if s.examples != "none" {
+		for _, e := range Examples {
+			paths = append(paths, filepath.Join(s.examples, e))
+		}
+	}
+	examples := len(paths)
+	paths = append(paths, inputs...)
+	ld := &loader{banks: 1 << s.m, warps: s.timing.Warps, other: s.other, budget: accelsim.NewBudget()}
+	for i, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		ws, err := ld.load(p)
+		if err != nil {
+			if i < examples {
+				return nil, nil, fmt.Errorf("example workload %s: %w (run from lsugen's checkout, or --set examples=DIR or none)", p, err)
+			}
+			return nil, nil, err
+		}
+		for _, w := range ws {
+			if shared, _ := w.Counts(); shared == 0 {
+				skipped = append(skipped, w.Name)
+			} else {
+				wls = append(wls, w)
+			}
+		}
+	}
+	if len(wls) == 0 {
+		return nil, nil, fmt.Errorf("no workload has a shared-memory access (%s)", strings.Join(skipped, ", "))
+	}
+	return wls, skipped, nil
 }
 
 // measure is one workload's execution time under mod N and each method,
@@ -292,7 +297,6 @@ func (s settings) mapping(r *search.Row) (conflicts.Mapping, bool, error) {
 		return m, false, err
 	}
 	h.Function, h.Configurable = specs.HashFunction(r.Function), true
-	var cfg *model.HashConfig
 	cfg, err := search.RegistersOf(h, r.Config)
 	if err != nil {
 		return conflicts.Mapping{}, false, err
