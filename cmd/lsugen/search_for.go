@@ -146,7 +146,7 @@ func configureFor(ref string, h *specs.Hash, regs []model.HashRegister, kernels 
 func searchForConfigOf(c *search.UnitConfig) searchForConfig {
 	out := searchForConfig{Kernel: c.Kernel, Accesses: c.Accesses, HashConfig: c.Config.String(), Registers: map[string]any{}, Ports: map[string]string{},
 		CandidatesEvaluated: c.CandidatesEvaluated, ConflictsBefore: c.ConflictsBefore, ConflictsAfter: c.ConflictsAfter,
-		RemovedPercent: removed(c.ConflictsBefore, c.ConflictsAfter)}
+		RemovedPercent: search.RemovedPercent(c.ConflictsBefore, c.ConflictsAfter)}
 	for i, r := range c.Config.Regs {
 		if r.Fields == 1 {
 			out.Registers[r.Key] = c.Config.Values[i][0]

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"slices"
 )
@@ -160,4 +161,90 @@ func Compare(accesses [][]uint64, n, m, banks int, full bool) (before int64, row
 		rows = append(rows, Row{Function: fm.Function, Method: fm.Method, Config: res.Config, ConflictsAfter: res.ConflictsAfter})
 	}
 	return before, rows, nil
+}
+
+// KernelComparison is Compare's result for one kernel.
+type KernelComparison struct {
+	Name     string
+	Accesses int
+	Before   int64 // conflicts under addr mod 2^m
+	Rows     []Row
+}
+
+// Total is one row of a comparison over several kernels: the row's
+// function and method (Row.ConflictsAfter summed over the kernels) and
+// the conflicts it removes, as 000_* Table 6 averages them and pooled.
+type Total struct {
+	Row
+	Before int64 // conflicts under addr mod 2^m, summed over the kernels
+	// MeanRemoved is the mean, over the Averaged kernels that have
+	// conflicts under addr mod 2^m, of the percentage each kernel's
+	// configuration removes: Table 6's average of Fig. 8's per-benchmark
+	// bars. nil when no kernel has conflicts.
+	MeanRemoved *float64
+	Averaged    int
+	// PooledRemoved is the percentage of all the kernels' conflicts
+	// removed, 100·(Σ before − Σ after)/Σ before: heavy kernels weigh
+	// more. nil when no kernel has conflicts.
+	PooledRemoved *float64
+}
+
+// KernelsCompared is every kernel's comparison and the totals.
+type KernelsCompared struct {
+	Kernels []KernelComparison
+	Totals  []Total // one per row of Compare, in its order
+}
+
+// CompareKernels runs Compare for each kernel on its own (the paper
+// configures a hash per kernel, §5) and totals each row over the kernels.
+// It stops between kernels when ctx is cancelled.
+func CompareKernels(ctx context.Context, kernels []Kernel, n, m, banks int, full bool) (*KernelsCompared, error) {
+	out := &KernelsCompared{}
+	sums := make([]float64, 0, 8)
+	for _, k := range kernels {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		before, rows, err := Compare(k.Accesses, n, m, banks, full)
+		if err != nil {
+			return nil, err
+		}
+		out.Kernels = append(out.Kernels, KernelComparison{Name: k.Name, Accesses: len(k.Accesses), Before: before, Rows: rows})
+		for i, r := range rows {
+			if len(out.Totals) <= i {
+				// Every kernel has the same rows: they depend on n, m
+				// and banks only.
+				out.Totals = append(out.Totals, Total{Row: Row{Function: r.Function, Method: r.Method, Banks: r.Banks,
+					Config: Config{Function: r.Function, Poly: r.Config.Poly}}})
+				sums = append(sums, 0)
+			}
+			t := &out.Totals[i]
+			t.ConflictsAfter += r.ConflictsAfter
+			t.Before += before
+			if p := RemovedPercent(before, r.ConflictsAfter); p != nil {
+				sums[i] += *p
+				t.Averaged++
+			}
+		}
+	}
+	for i := range out.Totals {
+		t := &out.Totals[i]
+		t.PooledRemoved = RemovedPercent(t.Before, t.ConflictsAfter)
+		if t.Averaged > 0 {
+			mean := sums[i] / float64(t.Averaged)
+			t.MeanRemoved = &mean
+		}
+	}
+	return out, nil
+}
+
+// RemovedPercent is 100·(before − after)/before, the percentage of
+// before's conflicts a hash removes (negative when it adds some); nil
+// when there were none before.
+func RemovedPercent(before, after int64) *float64 {
+	if before == 0 {
+		return nil
+	}
+	r := 100 * float64(before-after) / float64(before)
+	return &r
 }

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"context"
+	"math"
 	"strings"
 	"testing"
 )
@@ -96,4 +98,62 @@ func TestCompare_Rows(t *testing.T) {
 	if got := strings.Join(labels, "|"); got != want {
 		t.Errorf("rows %s, want %s", got, want)
 	}
+}
+
+// TestCompareKernels_MeanPerKernel: Table 6 averages the kernels'
+// percentages; the pooled percentage weighs kernels by their conflicts;
+// a conflict-free kernel is in neither. The fixed bit-vector XOR leaves
+// the 16×16 transpose's column writes 2-way (8 of its 56 conflicts:
+// 85.7 % removed) and removes the 31 of one stride-32 access (100 %):
+// mean 92.9 %, pooled (87 − 8)/87 = 90.8 %.
+func TestCompareKernels_MeanPerKernel(t *testing.T) {
+	kernels := []Kernel{
+		{Name: "transpose", Accesses: table5Transpose()},
+		{Name: "stride 32", Accesses: [][]uint64{StrideAccess(32, 32)}},
+		{Name: "linear", Accesses: [][]uint64{StrideAccess(1, 32)}},
+	}
+	got, err := CompareKernels(context.Background(), kernels, 14, 5, 32, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Kernels) != 3 || got.Kernels[0].Before != 56 || got.Kernels[1].Before != 31 || got.Kernels[2].Before != 0 {
+		t.Fatalf("kernels %+v, want 56, 31 and 0 conflicts before", got.Kernels)
+	}
+	var fixed, mod *Total
+	for i := range got.Totals {
+		switch got.Totals[i].Function {
+		case FixedXor:
+			fixed = &got.Totals[i]
+		case Mod:
+			mod = &got.Totals[i]
+		}
+	}
+	if fixed == nil || mod == nil {
+		t.Fatal("no fixed_xor or mod total")
+	}
+	near := func(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 1e-9 }
+	if fixed.ConflictsAfter != 8 || fixed.Before != 87 || fixed.Averaged != 2 ||
+		!near(fixed.MeanRemoved, (100*48.0/56+100)/2) || !near(fixed.PooledRemoved, 100*79.0/87) {
+		t.Errorf("fixed XOR total %+v (mean %v, pooled %v); want 8 of 87 left, 2 kernels averaged, mean 92.857, pooled 90.805",
+			fixed, deref(fixed.MeanRemoved), deref(fixed.PooledRemoved))
+	}
+	if !near(mod.MeanRemoved, 0) || mod.Averaged != 2 {
+		t.Errorf("mod 32 total: mean %v over %d kernels, want 0 over 2 (it is the before mapping)", deref(mod.MeanRemoved), mod.Averaged)
+	}
+	none, err := CompareKernels(context.Background(), kernels[2:], 14, 5, 32, false)
+	if err != nil || none.Totals[0].MeanRemoved != nil || none.Totals[0].PooledRemoved != nil {
+		t.Errorf("conflict-free kernels only: %+v, %v; want no percentages", none, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CompareKernels(ctx, kernels, 14, 5, 32, false); err != context.Canceled {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
