@@ -153,7 +153,7 @@ func Time(us []specs.Unit, opt Options) (profile.Timing, hcl.Diagnostics, error)
 		}
 	}
 	tm := profile.Timing{ClocksFO4: opt.ClocksFO4, Mode: string(opt.Mode), SpecTiming: opt.SpecTiming, Spec: opt.Spec,
-		Clocked: opt.SpecTiming == Combined,
+		Clocked:  opt.SpecTiming == Combined,
 		AllToAll: timed[string(specs.AllToAll)], Neighbor: timed[string(specs.Neighbor)]}
 	if opt.SpecTiming == Separate {
 		tm.SpeculativeFast = slower(timed[detector], timed[string(specs.Neighbor)])
