@@ -221,3 +221,29 @@ func TestStudies_Deterministic(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The paper's XOR scheme is specs/hash_atomics.hcl's atomic_xor with
+// specs/locks_002.hcl's lock_xor: given as the user's scheme, they give
+// the xor column exactly.
+func TestUserScheme_SpecUnitsEqualTheXorScheme(t *testing.T) {
+	r := run(t, Fig5{}, map[string]string{"strides": "32,256",
+		"bank_hash": "../../../specs/hash_atomics.hcl:atomic_xor", "lock_hash": "../../../specs/locks_002.hcl:lock_xor"})
+	tb := r.Tables[0]
+	for _, st := range []string{"s32", "s256"} {
+		for c := 1; c <= 32; c++ {
+			k := strconv.Itoa(c)
+			if x, u := cell(t, tb, st+" xor", k), cell(t, tb, st+" user", k); x != u {
+				t.Errorf("%s, %d conflicts: xor %s, user %s", st, c, x, u)
+			}
+		}
+	}
+	for _, bad := range []map[string]string{
+		{"bank_hash": "../../../specs/hash_atomics.hcl:nosuch"},
+		{"lock_hash": "../../../specs/hash_configurable.hcl:cfg_rap_w32"},
+		{"bank_hash": "nofile.hcl:x"},
+	} {
+		if _, err := (Fig5{}).Run(context.Background(), study.Options{Set: bad}); !study.IsParamError(err) {
+			t.Errorf("%v: %v, want a parameter error", bad, err)
+		}
+	}
+}

@@ -38,6 +38,7 @@ func (Fig5) Summary() string {
 func (Fig5) Params() []study.Param {
 	return []study.Param{
 		{Name: "strides", Default: "0,32,256", Help: "Eq. 1 strides, comma-separated, 0..1024"},
+		hashParams[0], hashParams[1],
 	}
 }
 
@@ -53,8 +54,12 @@ func (s Fig5) Run(ctx context.Context, opt study.Options) (*study.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	mems := make([]*Memory, len(Schemes))
-	for i, sc := range Schemes {
+	schemes, err := runSchemes(opt, ps)
+	if err != nil {
+		return nil, err
+	}
+	mems := make([]*Memory, len(schemes))
+	for i, sc := range schemes {
 		if mems[i], err = sc.Memory(Fermi); err != nil {
 			return nil, err
 		}
@@ -63,18 +68,17 @@ func (s Fig5) Run(ctx context.Context, opt study.Options) (*study.Result, error)
 		Title: "One warp's atomic add on Eq. 1's pattern: cycles against conflicts (Fig. 5)"}
 	cols := []string{"conflicts"}
 	for _, st := range strides {
-		for _, sc := range Schemes {
+		for _, sc := range schemes {
 			cols = append(cols, fmt.Sprintf("s%d %s", st, sc.Name))
 		}
 	}
 	t := study.Table{Title: fmt.Sprintf("cycles (Read %d, Write %d per bank-conflict level; Update %d; Branch %d)",
 		Fermi.Read, Fermi.Write, Fermi.Update, Fermi.Branch), Columns: cols}
 	series := make([][]plot.Series, len(strides))
-	for i, st := range strides {
-		for _, sc := range Schemes {
+	for i := range strides {
+		for _, sc := range schemes {
 			series[i] = append(series[i], plot.Series{Name: sc.Name})
 		}
-		_ = st
 	}
 	for c := 1; c <= 32; c++ {
 		if err := ctx.Err(); err != nil {
@@ -102,7 +106,7 @@ func (s Fig5) Run(ctx context.Context, opt study.Options) (*study.Result, error)
 	}
 	for i, st := range strides {
 		base := series[i][0].Points
-		for j := 1; j < len(Schemes); j++ {
+		for j := 1; j < len(schemes); j++ {
 			removed := 0
 			for k, p := range series[i][j].Points {
 				if p.Y < base[k].Y {
@@ -110,7 +114,7 @@ func (s Fig5) Run(ctx context.Context, opt study.Options) (*study.Result, error)
 				}
 			}
 			r.Notes = append(r.Notes, fmt.Sprintf("stride %d: %s is faster than the baseline at %d of 32 conflict counts; at 32 conflicts %.0f against %.0f cycles",
-				st, Schemes[j].Name, removed, series[i][j].Points[31].Y, base[31].Y))
+				st, schemes[j].Name, removed, series[i][j].Points[31].Y, base[31].Y))
 		}
 	}
 	return r, nil

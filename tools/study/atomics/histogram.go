@@ -30,6 +30,7 @@ func (Histogram) Params() []study.Param {
 		{Name: "bins", Default: "32,64,128,256,512,1024,2048,4096", Help: "bin counts, 1..12288"},
 		{Name: "replication", Default: "1,2,4,8,16,32,64,128,256", Help: "replication factors R, 1..12288; a pair (bins, R) that does not fit the 48 KB is left out"},
 		{Name: "block", Default: "256", Help: "threads per block, a multiple of 32 in 32..1024: input i goes to thread i mod block, copy (i mod block) mod R"},
+		hashParams[0], hashParams[1],
 	}
 }
 
@@ -68,6 +69,10 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 	if err != nil {
 		return nil, err
 	}
+	schemes, err := runSchemes(opt, ps)
+	if err != nil {
+		return nil, err
+	}
 	im := NewImage(int(w), int(h), uint64(seed))
 	type point struct{ bins, r int }
 	var cfgs []config
@@ -78,7 +83,7 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 				if l.Words(n, r) > Words {
 					continue
 				}
-				for sc := range Schemes {
+				for sc := range schemes {
 					cfgs = append(cfgs, config{layout: l, copies: r, scheme: sc})
 					pts = append(pts, point{n, r})
 				}
@@ -112,7 +117,7 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 		for i, p := range im.Pixels {
 			v.bins[i] = int32(int(p) * n / Levels)
 		}
-		got, err := sweep(ctx, v, int(block), sub, tick)
+		got, err := sweep(ctx, v, int(block), schemes, sub, tick)
 		if err != nil {
 			return nil, err
 		}
@@ -131,20 +136,20 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 	charts := map[Layout][]plot.Series{}
 	for _, l := range Layouts {
 		t := study.Table{Title: string(l) + ": voting cycles (millions) of the baseline, speed-up of each hash over it",
-			Columns: []string{"bins", "R", "baseline Mcyc", "xor", "add"}}
+			Columns: append([]string{"bins", "R", "baseline Mcyc"}, names(schemes[1:])...)}
 		series := map[string]*plot.Series{}
 		var order []string
-		for i := 0; i < len(cfgs); i += len(Schemes) {
+		for i := 0; i < len(cfgs); i += len(schemes) {
 			if cfgs[i].layout != l {
 				continue
 			}
 			p := pts[i]
 			base := cycles[i]
 			row := []string{strconv.Itoa(p.bins), strconv.Itoa(p.r), fmt.Sprintf("%.3f", float64(base)/1e6)}
-			for sc := 1; sc < len(Schemes); sc++ {
+			for sc := 1; sc < len(schemes); sc++ {
 				sp := float64(base) / float64(cycles[i+sc])
 				row = append(row, fmt.Sprintf("%.2f", sp))
-				key := string(l) + " " + Schemes[sc].Name
+				key := string(l) + " " + schemes[sc].Name
 				if sp > bestV[key] {
 					bestV[key], best[key] = sp, fmt.Sprintf("%.2fx at %d bins, R = %d", sp, p.bins, p.r)
 				}
@@ -182,13 +187,13 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 			XLabel: "replication R", YLabel: "Mcycles", LogX: true, Series: []plot.Series{fig4}})
 	}
 	for _, l := range Layouts {
-		for sc := 1; sc < len(Schemes); sc++ {
-			key := string(l) + " " + Schemes[sc].Name
+		for sc := 1; sc < len(schemes); sc++ {
+			key := string(l) + " " + schemes[sc].Name
 			if best[key] != "" {
-				r.Notes = append(r.Notes, fmt.Sprintf("%s, %s hash: largest speed-up %s", l, Schemes[sc].Name, best[key]))
+				r.Notes = append(r.Notes, fmt.Sprintf("%s, %s hash: largest speed-up %s", l, schemes[sc].Name, best[key]))
 			}
 			if v, ok := worst32[key]; ok {
-				r.Notes = append(r.Notes, fmt.Sprintf("%s, %s hash, 32 bins: lowest speed-up %.2fx%s", l, Schemes[sc].Name, v, slower(v)))
+				r.Notes = append(r.Notes, fmt.Sprintf("%s, %s hash, 32 bins: lowest speed-up %.2fx%s", l, schemes[sc].Name, v, slower(v)))
 			}
 		}
 		if len(charts[l]) > 0 {

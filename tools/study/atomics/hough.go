@@ -33,6 +33,7 @@ func (Hough) Params() []study.Param {
 		{Name: "angles", Default: "180", Help: "angles θ in [0, π), one thread block each, 1..3600"},
 		{Name: "replication", Default: "1,2,3,4,5,6,7,8", Help: "replication factors R, 1..64; an R whose copies do not fit the 48 KB is left out"},
 		{Name: "block", Default: "256", Help: "threads per block, a multiple of 32 in 32..1024"},
+		hashParams[0], hashParams[1],
 	}
 }
 
@@ -62,6 +63,10 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 	if err != nil {
 		return nil, err
 	}
+	schemes, err := runSchemes(opt, ps)
+	if err != nil {
+		return nil, err
+	}
 	rhoMax := int(math.Ceil(math.Hypot(float64(w), float64(h)) / 2))
 	n := 2 * rhoMax
 	layouts := []Layout{Replication, Stretching}
@@ -71,7 +76,7 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 			if l.Words(n, r) > Words {
 				continue
 			}
-			for sc := range Schemes {
+			for sc := range schemes {
 				cfgs = append(cfgs, config{layout: l, copies: r, scheme: sc})
 			}
 		}
@@ -94,7 +99,7 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 		}
 	}
 	done := 0
-	cycles, err := sweep(ctx, vt, block, cfgs, func() {
+	cycles, err := sweep(ctx, vt, block, schemes, cfgs, func() {
 		done++
 		if opt.Progress != nil {
 			opt.Progress(done, len(cfgs))
@@ -108,19 +113,19 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 			w, h, len(edges), angles, n)}
 	for _, l := range layouts {
 		t := study.Table{Title: string(l) + ": voting cycles (millions) of the baseline, speed-up of each hash over it",
-			Columns: []string{"R", "baseline Mcyc", "xor", "add"}}
+			Columns: append([]string{"R", "baseline Mcyc"}, names(schemes[1:])...)}
 		var series []plot.Series
-		for sc := range Schemes {
-			series = append(series, plot.Series{Name: Schemes[sc].Name})
+		for _, sc := range schemes {
+			series = append(series, plot.Series{Name: sc.Name})
 		}
 		bestSp, bestR := 0.0, 0
-		for i := 0; i < len(cfgs); i += len(Schemes) {
+		for i := 0; i < len(cfgs); i += len(schemes) {
 			if cfgs[i].layout != l {
 				continue
 			}
 			rr := cfgs[i].copies
 			row := []string{strconv.Itoa(rr), fmt.Sprintf("%.3f", float64(cycles[i])/1e6)}
-			for sc := range Schemes {
+			for sc := range schemes {
 				series[sc].Points = append(series[sc].Points, plot.Point{X: float64(rr), Y: float64(cycles[i+sc]) / 1e6})
 				if sc == 0 {
 					continue

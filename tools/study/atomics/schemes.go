@@ -2,9 +2,11 @@ package atomics
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/conflicts"
+	"github.com/lsugen/lsugen/tools/study"
 )
 
 // Fermi's shared memory (§II): 48 KB of 4-byte words in 32 banks, 1024
@@ -83,4 +85,75 @@ func (s Scheme) Memory(lat Latencies) (*Memory, error) {
 		return nil, fmt.Errorf("%s lock hash: %w", s.Name, err)
 	}
 	return &Memory{Bank: bank, Lock: lock, Lat: lat}, nil
+}
+
+// hashParams are the parameters that add the user's own scheme beside
+// the paper's three: a bank hash unit and a lock hash unit of a spec
+// file, SPEC:UNIT (or SPEC alone when it declares one hash).
+var hashParams = []study.Param{
+	{Name: "bank_hash", Default: "", Help: "SPEC:UNIT, a constant hash unit: adds a scheme \"user\" with its banks (locks: lock_hash, else address bits 9:0)"},
+	{Name: "lock_hash", Default: "", Help: "SPEC:UNIT, a constant hash unit: the user scheme's locks, 2^bank_bits of them (Fermi: 1024)"},
+}
+
+// runSchemes are the paper's three and, with bank_hash or lock_hash, the
+// user's.
+func runSchemes(opt study.Options, ps []study.Param) ([]Scheme, error) {
+	bankRef, lockRef := opt.Value(ps, "bank_hash"), opt.Value(ps, "lock_hash")
+	if bankRef == "" && lockRef == "" {
+		return Schemes, nil
+	}
+	user := Scheme{Name: "user"}
+	var about []string
+	var err error
+	if bankRef != "" {
+		if user.bank, err = loadHash("bank_hash", bankRef); err != nil {
+			return nil, err
+		}
+		about = append(about, "bank = hash "+user.bank.Name)
+	} else {
+		about = append(about, "bank = addr mod 32")
+	}
+	if lockRef != "" {
+		if user.lock, err = loadHash("lock_hash", lockRef); err != nil {
+			return nil, err
+		}
+		about = append(about, "lock = hash "+user.lock.Name)
+	} else {
+		about = append(about, "lock = addr bits 9:0")
+	}
+	user.About = strings.Join(about, ", ")
+	if _, err := user.Memory(Fermi); err != nil { // a configurable unit, a bad width
+		return nil, study.Paramf("%v", err)
+	}
+	return append(append([]Scheme{}, Schemes...), user), nil
+}
+
+// loadHash loads the hash unit ref names.
+func loadHash(param, ref string) (*specs.Hash, error) {
+	path, name := specs.SplitUnitRef(ref)
+	if path == "" {
+		return nil, study.Paramf("%s %q: want SPEC:UNIT", param, ref)
+	}
+	file, diags := specs.NewLoader().Load(path)
+	if diags.HasErrors() {
+		return nil, study.Paramf("%s: %s", param, diags.Error())
+	}
+	u, err := specs.FindUnit(file.Units, name, "hash", path)
+	if err != nil {
+		return nil, study.Paramf("%s: %v", param, err)
+	}
+	h, ok := u.(*specs.Hash)
+	if !ok {
+		return nil, study.Paramf("%s: %s is not a hash unit", param, ref)
+	}
+	return h, nil
+}
+
+// names are the schemes' names.
+func names(ss []Scheme) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.Name
+	}
+	return out
 }

@@ -22,12 +22,12 @@ type votes struct {
 type config struct {
 	layout Layout
 	copies int
-	scheme int // index in Schemes
+	scheme int // index in the run's schemes
 }
 
 // sweep computes the cycles of every config on v, in parallel, each
 // worker with its own memories. done is called after each config.
-func sweep(ctx context.Context, v votes, block int, cfgs []config, done func()) ([]int64, error) {
+func sweep(ctx context.Context, v votes, block int, schemes []Scheme, cfgs []config, done func()) ([]int64, error) {
 	out := make([]int64, len(cfgs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -38,11 +38,11 @@ func sweep(ctx context.Context, v votes, block int, cfgs []config, done func()) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mems := make([]*Memory, len(Schemes))
+			mems := make([]*Memory, len(schemes))
 			for i := range next {
 				c := cfgs[i]
 				if mems[c.scheme] == nil {
-					m, err := Schemes[c.scheme].Memory(Fermi)
+					m, err := schemes[c.scheme].Memory(Fermi)
 					if err != nil {
 						mu.Lock()
 						firstErr = err
