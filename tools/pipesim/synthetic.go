@@ -352,8 +352,14 @@ func PresetNames() []string {
 // warpSize threads and at most maxWarps warp contexts: warps =
 // min(threads per core / warp_size, maxWarps), at least 1.
 func (p Preset) Synthetic(warpSize, maxWarps int, seed uint64) Synthetic {
+	return p.SyntheticN(warpSize, maxWarps, seed, PresetInstructions)
+}
+
+// SyntheticN is Synthetic with about n instructions per warp (the
+// kernel's static size times the fewest loop trips that reach n).
+func (p Preset) SyntheticN(warpSize, maxWarps int, seed uint64, n int) Synthetic {
 	warps := max(1, min(p.ThreadsPerCore/max(warpSize, 1), maxWarps))
-	trips := (PresetInstructions + p.Static - 1) / p.Static
+	trips := max(1, (n+p.Static-1)/p.Static)
 	return Synthetic{
 		Warps: warps, Instructions: trips * p.Static, Shmem: p.Shmem, Mem: PresetMem,
 		Degrees: MeanDist(p.MeanDegree), Static: p.Static, Irregular: p.Irregular,
