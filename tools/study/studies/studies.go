@@ -4,11 +4,14 @@ package studies
 import (
 	"github.com/lsugen/lsugen/tools/study"
 	"github.com/lsugen/lsugen/tools/study/atomics"
+	"github.com/lsugen/lsugen/tools/study/pipeline"
 )
 
 // All is every study, in the order `lsugen study --list` prints them
 // (by paper, then as the paper presents them).
 var All = []study.Study{
+	pipeline.Fig89{},
+	pipeline.Fig1011{},
 	atomics.Fig5{},
 	atomics.Histogram{},
 	atomics.Hough{},
