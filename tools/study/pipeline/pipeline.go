@@ -218,7 +218,8 @@ func speedup(base, r pipesim.Run) float64 {
 	return float64(base.Cycles) / float64(r.Cycles)
 }
 
-func pct(x float64) string  { return fmt.Sprintf("%.1f", 100*x) }
+func pct(x float64) string { return fmt.Sprintf("%.1f", 100*x) }
+
 // plus is speed-up x as a signed percentage; one that rounds to zero is
 // "+0.0", whichever side of it x is.
 func plus(x float64) string {
