@@ -44,7 +44,7 @@ var (
 	MaskOnly  = GPU{Name: "ready mask", Variant: specs.PipeUnified, Mask: true}
 	Elastic   = GPU{Name: "elastic", Variant: specs.PipeElastic}
 	Both      = GPU{Name: "elastic+mask", Variant: specs.PipeElastic, Mask: true}
-	Variant52 = GPU{Name: "§5.2 variant", Variant: specs.PipeElastic, Mask: true, MemWhenIdle: true}
+	Variant52 = GPU{Name: "5.2 variant", Variant: specs.PipeElastic, Mask: true, MemWhenIdle: true}
 )
 
 // System is what every run of a study shares: the DRAM model, the
