@@ -50,6 +50,9 @@ func (s Fig1011) Run(ctx context.Context, opt study.Options) (*study.Result, err
 	if err != nil {
 		return nil, err
 	}
+	if err := sys.checkWork(kernels, 5); err != nil {
+		return nil, err
+	}
 	n := len(kernels)
 	progress := func(done, total int) {
 		if opt.Progress != nil {

@@ -40,6 +40,9 @@ func (s Fig89) Run(ctx context.Context, opt study.Options) (*study.Result, error
 	if err != nil {
 		return nil, err
 	}
+	if err := sys.checkWork(kernels, len(fig89GPUs)); err != nil {
+		return nil, err
+	}
 	wls := make([]*pipesim.Workload, len(kernels))
 	for i, k := range kernels {
 		if wls[i], err = sys.Workload(k, false); err != nil {

@@ -117,6 +117,37 @@ func parseSystem(opt study.Options, ps []study.Param) ([]pipesim.Preset, System,
 	return kernels, sys, nil
 }
 
+// MaxCycles bounds the cycles a study simulates, over all its runs: about
+// a minute of CPU (these runs take 50 to 100 ns a simulated cycle).
+const MaxCycles = 5e8
+
+// checkWork refuses, before any work, parameters whose runs (perKernel
+// runs of each kernel) would simulate more than MaxCycles cycles at
+// least: a run takes a cycle a subwarp, and as long as the DRAM needs for
+// its loads (loads / outstanding × latency).
+func (sys System) checkWork(kernels []pipesim.Preset, perKernel int) error {
+	core := Core()
+	S := float64(core.WarpSize / core.SIMDWidth)
+	total := 0.0
+	for _, k := range kernels {
+		g := k.Synthetic(core.WarpSize, pipesim.MaxWarps, sys.Seed)
+		n := float64(sys.Instructions)
+		if n == 0 {
+			n = float64(k.PerWarp(core.WarpSize, g.Warps))
+		}
+		instrs := float64(g.Warps) * (n + float64(k.Static)) // whole trips: at most one more
+		cycles := instrs * S
+		if sys.DRAM.On() {
+			cycles = max(cycles, instrs*sys.Mem/float64(sys.DRAM.Outstanding)*float64(sys.DRAM.Latency))
+		}
+		total += cycles * float64(perKernel)
+	}
+	if total > MaxCycles {
+		return study.Paramf("these parameters simulate at least %.3g cycles (a cycle a subwarp, and loads / outstanding x latency for the DRAM), over the limit of %.0e: fewer kernels or instructions, a lower latency or mem, or more outstanding", total, float64(MaxCycles))
+	}
+	return nil
+}
+
 // Workload is kernel k's synthetic workload on the core, from its Table 4
 // row; optimized makes every shared-memory access conflict-free (the
 // hand-optimized code: the same instructions, padded data).

@@ -158,6 +158,8 @@ func TestParams_Refused(t *testing.T) {
 		for _, set := range []map[string]string{
 			{"kernels": "nope"}, {"kernels": "dct,dct"}, {"latency": "-1"}, {"latency": "100001"},
 			{"outstanding": "0"}, {"mem": "51"}, {"instructions": "99"}, {"seed": "x"}, {"bogus": "1"},
+			// Hours of simulation: refused before any work.
+			{"mem": "50", "latency": "100000", "outstanding": "1"}, {"latency": "100000", "mem": "20"},
 		} {
 			_, err := s.Run(context.Background(), study.Options{Set: set})
 			if !study.IsParamError(err) {
