@@ -130,12 +130,8 @@ func (sys System) checkWork(kernels []pipesim.Preset, perKernel int) error {
 	S := float64(core.WarpSize / core.SIMDWidth)
 	total := 0.0
 	for _, k := range kernels {
-		g := k.Synthetic(core.WarpSize, pipesim.MaxWarps, sys.Seed)
-		n := float64(sys.Instructions)
-		if n == 0 {
-			n = float64(k.PerWarp(core.WarpSize, g.Warps))
-		}
-		instrs := float64(g.Warps) * (n + float64(k.Static)) // whole trips: at most one more
+		g := sys.synthetic(k)
+		instrs := float64(g.Warps) * float64(g.Instructions)
 		cycles := instrs * S
 		if sys.DRAM.On() {
 			cycles = max(cycles, instrs*sys.Mem/float64(sys.DRAM.Outstanding)*float64(sys.DRAM.Latency))
@@ -153,13 +149,7 @@ func (sys System) checkWork(kernels []pipesim.Preset, perKernel int) error {
 // hand-optimized code: the same instructions, padded data).
 func (sys System) Workload(k pipesim.Preset, optimized bool) (*pipesim.Workload, error) {
 	core := Core()
-	g := k.Synthetic(core.WarpSize, pipesim.MaxWarps, sys.Seed)
-	n := sys.Instructions
-	if n == 0 {
-		n = k.PerWarp(core.WarpSize, g.Warps)
-	}
-	g = k.SyntheticN(core.WarpSize, pipesim.MaxWarps, sys.Seed, n)
-	g.Mem = sys.Mem
+	g := sys.synthetic(k)
 	if optimized {
 		g.Degrees = pipesim.Dist{{Degree: 1, Prob: 1}}
 	}
@@ -172,6 +162,20 @@ func (sys System) Workload(k pipesim.Preset, optimized bool) (*pipesim.Workload,
 		return nil, fmt.Errorf("kernel %s: %w", k.Name, err)
 	}
 	return wl, nil
+}
+
+// synthetic is kernel k's description on the core: Table 4's row, the
+// instructions per warp (Table 4's share when sys.Instructions is 0) and
+// the global-memory intensity.
+func (sys System) synthetic(k pipesim.Preset) pipesim.Synthetic {
+	warpSize := Core().WarpSize
+	n := sys.Instructions
+	if n == 0 {
+		n = k.PerWarp(warpSize, k.Synthetic(warpSize, pipesim.MaxWarps, sys.Seed).Warps)
+	}
+	g := k.SyntheticN(warpSize, pipesim.MaxWarps, sys.Seed, n)
+	g.Mem = sys.Mem
+	return g
 }
 
 // Run simulates wl on gpu.
