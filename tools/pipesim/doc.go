@@ -46,8 +46,14 @@
 // which the front end was free and some warp had instructions left, but no
 // warp was ready: "masked" when some warp was ready before the mask, "none
 // ready" otherwise. Writeback bubbles are the pipeline model's
-// PipeOut.Bubble cycles. There is no global memory latency, no register
-// file and no instruction cache: mem instructions are one MEM0 cycle.
+// PipeOut.Bubble cycles. There is no register file and no instruction
+// cache. Without Options.DRAM there is no global memory latency either:
+// mem instructions are one MEM0 cycle. With it (see DRAM), a mem
+// instruction is a load whose warp waits for its data, and the returned
+// data takes the writeback port, stopping the pipeline when it was busy
+// (System.ReturnStalls). Options.MemWhenIdle is §5.2's scheduling
+// variant: while the mask is on and only memory warps are ready, one
+// issues anyway.
 //
 // # Trace format
 //

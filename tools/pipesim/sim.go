@@ -33,6 +33,9 @@ type Run struct {
 	// Speedup is the baseline_unified run without the mask's cycles over
 	// this run's (set by Study).
 	Speedup float64 `json:"speedup"`
+	// System: the DRAM model's and the §5.2 variant's counts; nil when
+	// Options used neither.
+	System *System `json:"system,omitempty"`
 }
 
 // Stalls counts the cycles in which the pipeline refused EXE's subwarp.
@@ -60,6 +63,13 @@ type Options struct {
 	// instructions written back since its last call; Study calls it from
 	// its runs' goroutines, so it must be safe for concurrent use.
 	Progress func(warpInstructions int64)
+	// DRAM is the global-memory model (see DRAM); the zero value is none.
+	DRAM DRAM
+	// MemWhenIdle is §5.2's variant of the bank-conflict aware
+	// scheduling: while the mask is on and only memory warps are ready,
+	// one of them issues anyway (footnote 10: the original fails to
+	// schedule). Without the mask it changes nothing.
+	MemWhenIdle bool
 }
 
 // pollCycles is how many cycles a run simulates between two looks at its
@@ -110,13 +120,23 @@ type inflight struct {
 // Simulate polls ctx as it goes and returns its error soon (about a
 // millisecond of work) after ctx is cancelled.
 func Simulate(ctx context.Context, wl *Workload, p specs.ElasticPipeline, mask *specs.WarpReadyMask, opt Options) (Run, error) {
+	if err := opt.DRAM.Check(); err != nil {
+		return Run{}, fmt.Errorf("pipesim: %w", err)
+	}
 	s, err := newSim(wl, p, mask)
 	if err != nil {
 		return Run{}, err
 	}
+	s.memWhenIdle = opt.MemWhenIdle
+	if opt.DRAM.On() || opt.MemWhenIdle {
+		s.run.System = &System{}
+	}
+	if opt.DRAM.On() {
+		s.dram = newDRAM(opt.DRAM, s.subs)
+	}
 	limit := opt.MaxCycles
 	if limit <= 0 {
-		limit = CycleLimit(wl, &s.spec)
+		limit = CycleLimit(wl, &s.spec) + dramLimit(wl, opt.DRAM)
 	}
 	var reported int64 // warp instructions passed to opt.Progress
 	for t := int64(0); s.remaining > 0; t++ {
@@ -174,7 +194,9 @@ type sim struct {
 	free  []uint32 // slots written back, reused last in first out
 	seq   uint64   // the next subwarp's sequence number
 
-	mask *maskMirror // nil without the ready mask
+	mask        *maskMirror // nil without the ready mask
+	dram        *dram       // nil without the DRAM model
+	memWhenIdle bool        // §5.2's variant
 }
 
 // maskMirror is the ready mask model with the scheduler's copy of its
@@ -272,6 +294,14 @@ func (s *sim) setNext(w int) {
 // clock the ready mask. The tests before each phase's call keep the
 // common cycle, where most phases have nothing to do, free of calls.
 func (s *sim) cycle(t int64) error {
+	if s.dram != nil && s.dram.mustStop(t) {
+		// Returned data takes the writeback port; the pipeline, the front
+		// end and the mask's counter wait a cycle.
+		s.run.System.ReturnStalls++
+		s.returned(t)
+		s.dram.advance(t, s.run.System)
+		return nil
+	}
 	c := cycleIn{maskOn: s.mask != nil && s.mask.counter != 0, rm: model.ReadyIn{Ready: s.ready, IsMem: s.isMem}}
 	if c.maskOn {
 		s.run.MaskCycles++
@@ -304,6 +334,12 @@ func (s *sim) cycle(t int64) error {
 			return err
 		}
 	}
+	if s.dram != nil {
+		if !out.WBValid {
+			s.returned(t)
+		}
+		s.dram.advance(t, s.run.System)
+	}
 	if s.mask != nil {
 		return s.clockMask(t, &c)
 	}
@@ -317,6 +353,10 @@ func (s *sim) schedule(c *cycleIn) {
 	avail := s.ready
 	if c.maskOn {
 		avail &^= s.isMem
+		if avail == 0 && s.ready != 0 && s.memWhenIdle {
+			avail = s.ready
+			s.run.System.MemIssuedMasked++
+		}
 	}
 	if avail == 0 {
 		if s.ready != 0 {
@@ -430,13 +470,43 @@ func (s *sim) writeback(t int64, tag uint64) error {
 	s.free = append(s.free, uint32(tag&(1<<slotBits-1)))
 	s.wbDone[w]++
 	if s.wbDone[w] == s.subs {
-		s.remaining--
-		s.run.WarpInstructions++
-		if s.next[w] < len(s.wl.Programs[w]) {
-			s.ready |= 1 << uint(w)
+		if s.dram != nil && e.kind == Mem {
+			// The address is out; the warp waits for its data.
+			s.run.System.Requests++
+			s.dram.send(w, t)
+			return nil
 		}
+		s.done(w)
 	}
 	return nil
+}
+
+// done completes warp w's instruction in flight: the warp is ready next
+// cycle if it has instructions left.
+func (s *sim) done(w int) {
+	s.remaining--
+	s.run.WarpInstructions++
+	if s.next[w] < len(s.wl.Programs[w]) {
+		s.ready |= 1 << uint(w)
+	}
+}
+
+// returned writes back a subwarp of returned data in cycle t, when one is
+// due; the last of a load completes its warp's instruction.
+func (s *sim) returned(t int64) {
+	if w := s.dram.writeOne(t); w >= 0 {
+		s.done(w)
+	}
+}
+
+// dramLimit is what the DRAM model can add to a run's cycles at most:
+// every load alone, its data waiting and stopping the pipeline a cycle
+// for each subwarp.
+func dramLimit(wl *Workload, d DRAM) int64 {
+	if !d.On() {
+		return 0
+	}
+	return int64(wl.Stats().Mem) * (int64(d.Latency) + 2*int64(wl.Subwarps) + 2)
 }
 
 // clockMask runs the ready mask model's cycle on the scheduler's inputs

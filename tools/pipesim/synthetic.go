@@ -306,18 +306,32 @@ type Preset struct {
 	Shmem          float64 // shared memory intensity
 	MeanDegree     float64 // average bank conflict degree
 	Irregular      bool
+	// Total is the kernel's dynamic instructions over all lanes of the
+	// paper's 16 cores (the first number of Table 4's total column).
+	Total int64
+}
+
+// Table3Cores is the number of cores of the paper's GPU (Table 3), over
+// which a Preset's Total is spread.
+const Table3Cores = 16
+
+// PerWarp is how many instructions each of warps warp contexts of one
+// core runs, about, for the kernel's Total: Total / warpSize thread
+// instructions a warp instruction / Table3Cores cores / warps; at least 1.
+func (p Preset) PerWarp(warpSize, warps int) int {
+	return int(max(1, p.Total/int64(max(warpSize, 1))/Table3Cores/int64(max(warps, 1))))
 }
 
 // Presets are the rows of Table 4.
 var Presets = []Preset{
-	{"aes_encrypt", "AES_encypt", 2 * 256, 534, 0.361, 1.54, true},
-	{"aes_decrypt", "AES_decypt", 2 * 256, 540, 0.359, 1.53, true},
-	{"reduction", "Reduction", 4 * 256, 49, 0.040, 3.07, true},
-	{"transpose", "Transpose*", 4 * 16 * 16, 54, 0.037, 4.50, false},
-	{"dct", "DCT*", 7 * 8 * 4 * 2, 222, 0.216, 3.33, false},
-	{"idct", "IDCT*", 7 * 8 * 4 * 2, 226, 0.212, 3.33, false},
-	{"dct_short", "DCT_short*", 7 * 8 * 4 * 4, 337, 0.103, 2.75, false},
-	{"idct_short", "IDCT_short*", 7 * 8 * 4 * 4, 336, 0.103, 2.75, false},
+	{"aes_encrypt", "AES_encypt", 2 * 256, 534, 0.361, 1.54, true, 35132928},
+	{"aes_decrypt", "AES_decypt", 2 * 256, 540, 0.359, 1.53, true, 35527680},
+	{"reduction", "Reduction", 4 * 256, 49, 0.040, 3.07, true, 415170560},
+	{"transpose", "Transpose*", 4 * 16 * 16, 54, 0.037, 4.50, false, 3538944},
+	{"dct", "DCT*", 7 * 8 * 4 * 2, 222, 0.216, 3.33, false, 7274496},
+	{"idct", "IDCT*", 7 * 8 * 4 * 2, 226, 0.212, 3.33, false, 7405568},
+	{"dct_short", "DCT_short*", 7 * 8 * 4 * 4, 337, 0.103, 2.75, false, 10223616},
+	{"idct_short", "IDCT_short*", 7 * 8 * 4 * 4, 336, 0.103, 2.75, false, 10190848},
 }
 
 // PresetMem is the global-memory intensity of the presets. Table 4 does not
@@ -352,8 +366,14 @@ func PresetNames() []string {
 // warpSize threads and at most maxWarps warp contexts: warps =
 // min(threads per core / warp_size, maxWarps), at least 1.
 func (p Preset) Synthetic(warpSize, maxWarps int, seed uint64) Synthetic {
+	return p.SyntheticN(warpSize, maxWarps, seed, PresetInstructions)
+}
+
+// SyntheticN is Synthetic with about n instructions per warp (the
+// kernel's static size times the fewest loop trips that reach n).
+func (p Preset) SyntheticN(warpSize, maxWarps int, seed uint64, n int) Synthetic {
 	warps := max(1, min(p.ThreadsPerCore/max(warpSize, 1), maxWarps))
-	trips := (PresetInstructions + p.Static - 1) / p.Static
+	trips := max(1, (n+p.Static-1)/p.Static)
 	return Synthetic{
 		Warps: warps, Instructions: trips * p.Static, Shmem: p.Shmem, Mem: PresetMem,
 		Degrees: MeanDist(p.MeanDegree), Static: p.Static, Irregular: p.Irregular,

@@ -213,3 +213,18 @@ func TestPresets(t *testing.T) {
 		t.Errorf("reduction with warp_size 8: %d warps", g.Warps)
 	}
 }
+
+// TestPreset_PerWarp: Table 4's total spread over 16 cores and a core's
+// warps, by hand: AES encryption 35,132,928 / 32 / 16 / 16 warps = 4288.5;
+// Reduction 415,170,560 / 32 / 16 / 32 = 25,340.
+func TestPreset_PerWarp(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		warps, want int
+	}{{"aes_encrypt", 16, 4288}, {"reduction", 32, 25340}, {"transpose", 32, 216}} {
+		p, _ := LookupPreset(c.name)
+		if got := p.PerWarp(32, c.warps); got != c.want {
+			t.Errorf("%s: %d per warp, want %d", c.name, got, c.want)
+		}
+	}
+}

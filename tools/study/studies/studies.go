@@ -6,12 +6,15 @@ import (
 	"github.com/lsugen/lsugen/tools/study/atomics"
 	"github.com/lsugen/lsugen/tools/study/hashspeed"
 	"github.com/lsugen/lsugen/tools/study/latency"
+	"github.com/lsugen/lsugen/tools/study/pipeline"
 )
 
 // All is every study, in the order `lsugen study --list` prints them
 // (by paper, then as the paper presents them).
 var All = []study.Study{
 	hashspeed.Study{}, // 000_* Fig. 9, Table 6
+	pipeline.Fig89{},
+	pipeline.Fig1011{},
 	atomics.Fig5{},
 	atomics.Histogram{},
 	atomics.Hough{},
