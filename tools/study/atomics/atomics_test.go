@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -245,5 +246,52 @@ func TestUserScheme_SpecUnitsEqualTheXorScheme(t *testing.T) {
 		if _, err := (Fig5{}).Run(context.Background(), study.Options{Set: bad}); !study.IsParamError(err) {
 			t.Errorf("%v: %v, want a parameter error", bad, err)
 		}
+	}
+}
+
+// An lsugen trace's accesses are warp atomics: Fig. 5's patterns as
+// traces (specs/traces/fig5*_002.trace) take, in all, the cycles of
+// Fig. 5's columns summed; an Accel-Sim trace contributes its ATOMS only.
+func TestTraces_Fig5TracesSumFig5(t *testing.T) {
+	const root = "../../../"
+	fig5 := run(t, Fig5{}, map[string]string{"strides": "0,32,256"}).Tables[0]
+	var inputs []string
+	for _, p := range ExampleTraces {
+		inputs = append(inputs, root+p)
+	}
+	inputs = append(inputs, root+"specs/traces/accelsim/kernelslist.g")
+	r, err := Traces{}.Run(context.Background(), study.Options{Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := r.Tables[0]
+	for i, st := range []string{"s0", "s32", "s256"} {
+		var want int64
+		for c := 1; c <= 32; c++ {
+			v, _ := strconv.ParseInt(cell(t, fig5, st+" baseline", strconv.Itoa(c)), 10, 64)
+			want += v
+		}
+		name := filepath.Base(ExampleTraces[i])
+		if got := cell(t, tb, "baseline kcyc", name); got != strconv.FormatFloat(float64(want)/1e3, 'f', 1, 64) {
+			t.Errorf("%s: %s kcycles, want %d cycles (Fig. 5's %s column)", name, got, want, st)
+		}
+		if got := cell(t, tb, "atomics", name); got != "32" {
+			t.Errorf("%s: %s atomics, want 32", name, got)
+		}
+	}
+	// The reduce kernel's two ATOMS; the transpose kernel has none.
+	if got := cell(t, tb, "atomics", "kernelslist.g: k2 _Z6reducePi"); got != "2" {
+		t.Errorf("reduce kernel: %s atomics, want 2", got)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "no shared-memory atomics in 1 workload (") {
+		t.Errorf("the transpose kernel's lack of atomics is not noted: %v", r.Notes)
+	}
+	_, err = Traces{}.Run(context.Background(), study.Options{Inputs: []string{root + "specs/traces/accelsim/profile_copy.traceg"}})
+	if err == nil || !strings.Contains(err.Error(), "no shared-memory atomics") {
+		t.Errorf("a trace without atomics: %v", err)
+	}
+	_, err = Traces{}.Run(context.Background(), study.Options{Set: map[string]string{"bank_bytes": "6"}, Inputs: inputs})
+	if !study.IsParamError(err) {
+		t.Errorf("bank_bytes=6: %v, want a parameter error", err)
 	}
 }

@@ -18,6 +18,7 @@ var All = []study.Study{
 	atomics.Fig5{},
 	atomics.Histogram{},
 	atomics.Hough{},
+	atomics.Traces{},
 	latency.Study{}, // 003_* Figs. 5.1, 5.2
 }
 
