@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,6 +112,21 @@ type Table struct {
 	Title   string     `json:"title"`
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"`
+}
+
+// Cell is the cell in column col of the first row whose first cells are
+// key.
+func (t Table) Cell(col string, key ...string) (string, error) {
+	ci := slices.Index(t.Columns, col)
+	if ci < 0 {
+		return "", fmt.Errorf("%s: no column %q", t.Title, col)
+	}
+	for _, row := range t.Rows {
+		if len(row) > ci && len(row) >= len(key) && slices.Equal(row[:len(key)], key) {
+			return row[ci], nil
+		}
+	}
+	return "", fmt.Errorf("%s: no row %q", t.Title, key)
 }
 
 // WriteText prints r as aligned plain-text tables.

@@ -102,19 +102,11 @@ func run(t *testing.T, s study.Study, set map[string]string) *study.Result {
 // cell is the value in column col of the row whose first cells are key.
 func cell(t *testing.T, tb study.Table, col string, key ...string) string {
 	t.Helper()
-	ci := -1
-	for i, c := range tb.Columns {
-		if c == col {
-			ci = i
-		}
+	v, err := tb.Cell(col, key...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, row := range tb.Rows {
-		if ci >= 0 && strings.Join(row[:len(key)], " ") == strings.Join(key, " ") {
-			return row[ci]
-		}
-	}
-	t.Fatalf("%s: no row %v column %q", tb.Title, key, col)
-	return ""
+	return v
 }
 
 func speed(t *testing.T, s string) float64 {

@@ -54,11 +54,8 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 	if err != nil {
 		return nil, err
 	}
-	block, err := opt.Int(ps, "block", 32, 1024)
-	if err != nil || block%32 != 0 {
-		if err == nil {
-			err = study.Paramf("block: %d is not a multiple of 32", block)
-		}
+	block, err := blockParam(opt, ps)
+	if err != nil {
 		return nil, err
 	}
 	binList, err := opt.Ints(ps, "bins", 1, Words, 16)
@@ -117,7 +114,7 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 		for i, p := range im.Pixels {
 			v.bins[i] = int32(int(p) * n / Levels)
 		}
-		got, err := sweep(ctx, v, int(block), schemes, sub, tick)
+		got, err := sweep(ctx, v, block, schemes, sub, tick)
 		if err != nil {
 			return nil, err
 		}

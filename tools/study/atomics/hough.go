@@ -45,19 +45,20 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 	if err := opt.NoInputs(); err != nil {
 		return nil, err
 	}
-	var v [5]int64
+	var v [4]int64
 	for i, p := range []struct {
 		name   string
 		lo, hi int64
-	}{{"width", 16, 4096}, {"height", 16, 4096}, {"seed", 0, math.MaxInt64}, {"angles", 1, 3600}, {"block", 32, 1024}} {
+	}{{"width", 16, 4096}, {"height", 16, 4096}, {"seed", 0, math.MaxInt64}, {"angles", 1, 3600}} {
 		var err error
 		if v[i], err = opt.Int(ps, p.name, p.lo, p.hi); err != nil {
 			return nil, err
 		}
 	}
-	w, h, seed, angles, block := int(v[0]), int(v[1]), uint64(v[2]), int(v[3]), int(v[4])
-	if block%32 != 0 {
-		return nil, study.Paramf("block: %d is not a multiple of 32", block)
+	w, h, seed, angles := int(v[0]), int(v[1]), uint64(v[2]), int(v[3])
+	block, err := blockParam(opt, ps)
+	if err != nil {
+		return nil, err
 	}
 	rList, err := opt.Ints(ps, "replication", 1, 64, 16)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"sync"
+
+	"github.com/lsugen/lsugen/tools/study"
 )
 
 // votes is a voting kernel's atomic adds: bins[i] is the bin that thread
@@ -96,4 +98,14 @@ func (v votes) cycles(ctx context.Context, m *Memory, layout Layout, copies, blo
 		}
 	}
 	return total
+}
+
+// blockParam is the threads per block: a multiple of 32 (whole warps) in
+// 32..1024.
+func blockParam(opt study.Options, ps []study.Param) (int, error) {
+	b, err := opt.Int(ps, "block", 32, 1024)
+	if err == nil && b%32 != 0 {
+		err = study.Paramf("block: %d is not a multiple of 32", b)
+	}
+	return int(b), err
 }

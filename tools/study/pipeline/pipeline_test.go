@@ -62,23 +62,15 @@ func run(t *testing.T, s study.Study, set map[string]string) *study.Result {
 // cell is the number in table t's row whose first cell is row, column col.
 func cell(t *testing.T, tab study.Table, row, col string) float64 {
 	t.Helper()
-	c := -1
-	for i, name := range tab.Columns {
-		if name == col {
-			c = i
-		}
+	s, err := tab.Cell(col, row)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, r := range tab.Rows {
-		if r[0] == row && c >= 0 {
-			v, err := strconv.ParseFloat(r[c], 64)
-			if err != nil {
-				t.Fatalf("%s / %s: %q", row, col, r[c])
-			}
-			return v
-		}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%s / %s: %q", row, col, s)
 	}
-	t.Fatalf("table %q has no cell %s / %s", tab.Title, row, col)
-	return 0
+	return v
 }
 
 // TestFig89_Small: on two kernels, the enhanced GPU stalls less and runs
