@@ -118,6 +118,7 @@ func TestHardwareRAS_Stride1MatchesMonteCarlo(t *testing.T) {
 	}
 	mc, _ := rep.Cell(rapsim.Array4, w, rapsim.RAS, rapsim.Stride1)
 	mean, lo, hi := strideStats(w, 1, unitBanks(t, exampleUnit(t, "rap_w8_ras_w4")))
+	t.Logf("RAS stride1 at w = %d: unit %.3f (%d..%d), Monte Carlo %.3f (%d..%d)", w, mean, lo, hi, mc.Congestion, mc.Min, mc.Max)
 	if math.Abs(mean-mc.Congestion) > 0.3 || lo < mc.Min || hi > mc.Max {
 		t.Errorf("RAS stride1: unit %.2f (%d..%d), Monte Carlo %.2f (%d..%d)", mean, lo, hi, mc.Congestion, mc.Min, mc.Max)
 	}
@@ -148,7 +149,9 @@ func TestHardwareR1P_Permuted(t *testing.T) {
 		addr := ((g+o[0])*w*w + (g+o[1])*w + (g + o[2])) * w
 		reqs[t] = request{addr: addr, bank: bank(addr)}
 	}
-	if c := newCongestionCounter(w, 1<<20).of(reqs); c < 6 {
+	c := newCongestionCounter(w, 1<<20).of(reqs)
+	if c < 6 {
 		t.Errorf("R1P permuted access: congestion %d, want at least 6", c)
 	}
+	t.Logf("R1P permuted access on rap_w32_r1p: congestion %d", c)
 }

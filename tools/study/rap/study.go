@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/lsugen/lsugen/plot"
 	"github.com/lsugen/lsugen/tools/rapsim"
@@ -127,10 +127,15 @@ func (s DMM) Run(ctx context.Context, opt study.Options) (*study.Result, error) 
 	// Carlo's steps (one thread of one trial).
 	transposeSteps := int64(len(Algorithms)*len(TransposeMappings)) * int64(c.trials) * int64(2*c.w*c.w)
 	total := transposeSteps + mc2.Work().Steps + mc4.Work().Steps
-	var done atomic.Int64
+	// rapsim reports from its workers: one call at a time to Progress.
+	var mu sync.Mutex
+	var done int64
 	report := func(n int64) {
 		if opt.Progress != nil {
-			opt.Progress(int(done.Add(n)), int(total))
+			mu.Lock()
+			defer mu.Unlock()
+			done += n
+			opt.Progress(int(done), int(total))
 		}
 	}
 	mc2.Progress, mc4.Progress = report, report
