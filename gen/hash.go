@@ -583,7 +583,11 @@ func intRows(v []int, perRow int) []string {
 func (g *hashGen) rapSchemeHeader() []string {
 	h, l := g.h, g.m
 	field := func(f int) string { return fmt.Sprintf("addr_i[%d:%d]", (f+1)*l-1, f*l) }
-	lines := []string{fmt.Sprintf("Random address %s (004_* section VII), w = %d: column j = %s, k = %s,", map[bool]string{true: "shift", false: "permute-shift"}[h.Scheme == specs.RAPRAS], h.W, field(0), field(1))}
+	technique := "permute-shift"
+	if h.Scheme == specs.RAPRAS {
+		technique = "shift" // independent shifts, no permutation
+	}
+	lines := []string{fmt.Sprintf("Random address %s (004_* section VII), w = %d: column j = %s, k = %s,", technique, h.W, field(0), field(1))}
 	src := "given in the spec"
 	if h.HasSeed {
 		src = fmt.Sprintf("drawn from seed %d", h.Seed)
