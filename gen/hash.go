@@ -56,6 +56,17 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 			Subject: h.AttrRange("banks").Ptr(),
 		}}
 	}
+	if h.Function == specs.RAP && h.Scheme != "" && h.Scheme != specs.RAP1P {
+		if problem := rapSchemeProblem(h); problem != "" {
+			// The loader never produces this; a spec built in code might.
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid rap scheme",
+				Detail:   fmt.Sprintf("rap %s: %s.", h.Scheme, problem),
+				Subject:  h.AttrRange("scheme").Ptr(),
+			}}
+		}
+	}
 	if h.Function == specs.IPoly && !validMatrix(h) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -611,4 +622,46 @@ func (g *hashGen) rapSchemeHeader() []string {
 		lines = append(lines, intRows(h.Shifts, 16)...)
 	}
 	return append(lines, "addr_o = addr_i with its column replaced by bank_o (the higher bits pass through).")
+}
+
+// rapSchemeProblem says what is wrong with an R1P, 3P or RAS unit's sizes
+// and tables, or "" when the generator can build it.
+func rapSchemeProblem(h *specs.Hash) string {
+	w, l := h.W, h.BankBits
+	if w < 2 || w&(w-1) != 0 || w > specs.MaxRAPWidth || 1<<l != w {
+		return fmt.Sprintf("w = %d and bank_bits = %d, want a power of two 2..%d and its log2", w, l, specs.MaxRAPWidth)
+	}
+	inRange := func(vals []int) bool {
+		for _, v := range vals {
+			if v < 0 || v >= w {
+				return false
+			}
+		}
+		return true
+	}
+	switch h.Scheme {
+	case specs.RAPR1P, specs.RAP3P:
+		if h.Configurable || h.AddrBits < 4*l {
+			return fmt.Sprintf("needs a constant unit of at least %d address bits", 4*l)
+		}
+		tables := h.Permutations
+		if h.Scheme == specs.RAPR1P {
+			tables = [][]int{h.Permutation}
+		} else if len(tables) != 3 {
+			return fmt.Sprintf("%d permutations, want 3", len(tables))
+		}
+		for _, t := range tables {
+			if len(t) != w || !inRange(t) {
+				return fmt.Sprintf("a table of %d entries, want w = %d in 0..%d", len(t), w, w-1)
+			}
+		}
+	case specs.RAPRAS:
+		n := len(h.Shifts)
+		if h.Configurable || n < 2 || n&(n-1) != 0 || n > specs.MaxRASRows || !inRange(h.Shifts) || h.AddrBits < l+bits.TrailingZeros(uint(n)) {
+			return fmt.Sprintf("a constant table of a power of two 2..%d shifts in 0..%d, read from the address bits above the column, is needed; got %d shifts", specs.MaxRASRows, w-1, n)
+		}
+	default:
+		return "unknown scheme, want 1P, R1P, 3P or RAS"
+	}
+	return ""
 }
