@@ -87,8 +87,11 @@ type unit struct {
 	form   form
 	rows   []uint64 // linear forms: per bank bit, the address bits XORed into it (bits >= n dropped)
 	linear bool     // rows is set
-	perm   []int    // rap: r_i
-	banks  uint64   // mod
+	perm   []int    // rap 1P: r_i
+	// lookups are the shift tables of rap R1P, 3P and RAS, whose sum mod w
+	// is the shift.
+	lookups []lookup
+	banks   uint64 // mod
 }
 
 // baseUnit is the unit of h with its name and address width checked, the
@@ -209,15 +212,58 @@ func (u *unit) newRAP() error {
 	if u.n < l {
 		return fmt.Errorf("addr_bits = %d, want at least log2(w) = %d", u.n, l)
 	}
-	if len(h.Permutation) != h.W {
-		return fmt.Errorf("permutation has %d entries, want w = %d", len(h.Permutation), h.W)
-	}
-	for i, r := range h.Permutation {
-		if r < 0 || r >= h.W {
-			return fmt.Errorf("permutation[%d] = %d, want 0..%d", i, r, h.W-1)
+	u.m, u.form = l, rapForm
+	// table checks one shift table and adds its lookup by the address
+	// field addr[lo+bits-1:lo].
+	table := func(name, what string, vals []int, n, lo, bits int) error {
+		if len(vals) != n {
+			return fmt.Errorf("%s has %d entries, want %d", what, len(vals), n)
 		}
+		for i, r := range vals {
+			if r < 0 || r >= h.W {
+				return fmt.Errorf("%s[%d] = %d, want 0..%d", what, i, r, h.W-1)
+			}
+		}
+		u.lookups = append(u.lookups, lookup{name: name, vals: vals, lo: lo, bits: bits})
+		return nil
 	}
-	u.m, u.form, u.perm = l, rapForm, h.Permutation
+	switch h.Scheme {
+	case "", specs.RAP1P:
+		if len(h.Permutation) != h.W {
+			return fmt.Errorf("permutation has %d entries, want w = %d", len(h.Permutation), h.W)
+		}
+		for i, r := range h.Permutation {
+			if r < 0 || r >= h.W {
+				return fmt.Errorf("permutation[%d] = %d, want 0..%d", i, r, h.W-1)
+			}
+		}
+		u.perm = h.Permutation
+	case specs.RAPR1P:
+		for f := 1; f <= 3; f++ {
+			if err := table("r", "permutation", h.Permutation, h.W, f*l, l); err != nil {
+				return err
+			}
+		}
+	case specs.RAP3P:
+		if len(h.Permutations) != 3 {
+			return fmt.Errorf("3P has %d permutations, want 3", len(h.Permutations))
+		}
+		for f := 1; f <= 3; f++ {
+			if err := table(fmt.Sprintf("r%d", f-1), fmt.Sprintf("permutations[%d]", f-1), h.Permutations[f-1], h.W, f*l, l); err != nil {
+				return err
+			}
+		}
+	case specs.RAPRAS:
+		n := len(h.Shifts)
+		if n < 2 || n&(n-1) != 0 || n > specs.MaxRASRows {
+			return fmt.Errorf("RAS has %d shifts, want a power of two 2..%d", n, specs.MaxRASRows)
+		}
+		if err := table("shifts", "shifts", h.Shifts, n, l, bits.TrailingZeros(uint(n))); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("rap scheme %q, want 1P, R1P, 3P or RAS", h.Scheme)
+	}
 	return nil
 }
 
@@ -428,6 +474,21 @@ func (u *unit) describe() []string {
 			perm = fmt.Sprintf("permutation drawn from seed %d", h.Seed)
 		}
 		l := m
+		if len(u.lookups) > 0 {
+			src := "given in the spec"
+			if h.HasSeed {
+				src = fmt.Sprintf("drawn from seed %d", h.Seed)
+			}
+			var terms []string
+			for _, t := range u.lookups {
+				terms = append(terms, fmt.Sprintf("%s[addr[%d:%d]]", t.name, t.lo+t.bits-1, t.lo))
+			}
+			d = append(d, fmt.Sprintf("rap %s, w = %d, addr_bits = %d, tables %s:", h.Scheme, h.W, n, src),
+				fmt.Sprintf("  column j = addr[%d:0], bank = (j + %s) mod %d;", m-1, strings.Join(terms, " + "), h.W),
+				fmt.Sprintf("  %s_addr(addr): the address with its low %d bits replaced by the bank", u.name, m),
+				"  (the hardware's addr_o).")
+			break
+		}
 		d = append(d, fmt.Sprintf("rap, w = %d, addr_bits = %d, %s:", h.W, n, perm),
 			fmt.Sprintf("  column j = addr[%d:0], row i = addr[%d:%d], bank = (j + r[i]) mod %d;", l-1, 2*l-1, l, h.W),
 			fmt.Sprintf("  %s_addr(addr) = i*%d + bank: the address with its low %d bits", u.name, h.W, l),
@@ -608,7 +669,19 @@ func (u *unit) writeAdd(w *writer) {
 	w.f("\treturn (uint32_t)((addr + (addr >> %d)) & %s);\n}\n", u.m, u.bankMask())
 }
 
+// lookup is one shift table of a rap scheme, indexed by the address
+// field addr[lo+bits-1:lo].
+type lookup struct {
+	name     string
+	vals     []int
+	lo, bits int
+}
+
 func (u *unit) writeRAP(w *writer) {
+	if len(u.lookups) > 0 {
+		u.writeRAPScheme(w)
+		return
+	}
 	l, wd := u.m, u.h.W
 	elem := "uint8_t"
 	if wd > 256 {
@@ -641,6 +714,49 @@ func (u *unit) writeRAP(w *writer) {
 	w.f("\treturn (uint32_t)((j + r[i]) & %s);\n}\n\n", mask)
 
 	u.writeFuncHead(w, "uint64_t", "addr", "The permuted address (the hardware's addr_o): addr with its low bits\n * replaced by the bank, i*w + bank with the higher bits passed through.")
+	w.WriteString(u.maskAddr())
+	w.f("\treturn (addr & ~%s) | %s_bank(addr);\n}\n", u64(uint64(wd-1)), u.name)
+}
+
+// writeRAPScheme writes rap R1P, 3P and RAS: column j plus the sum of
+// the table lookups, mod w.
+func (u *unit) writeRAPScheme(w *writer) {
+	wd := u.h.W
+	elem := "uint8_t"
+	if wd > 256 {
+		elem = "uint16_t"
+	}
+	u.writeFuncHead(w, "uint32_t", "bank", fmt.Sprintf("The bank of word address addr: column j plus the shifts of rap %s.", u.h.Scheme))
+	written := map[string]bool{}
+	for _, t := range u.lookups {
+		if written[t.name] {
+			continue
+		}
+		written[t.name] = true
+		w.f("\tstatic const %s %s[%d] = {\n", elem, t.name, len(t.vals))
+		const perLine = 16
+		for i := 0; i < len(t.vals); i += perLine {
+			var vals []string
+			for _, v := range t.vals[i:min(i+perLine, len(t.vals))] {
+				vals = append(vals, strconv.Itoa(v))
+			}
+			w.f("\t\t%s,\n", strings.Join(vals, ", "))
+		}
+		w.line("\t};")
+	}
+	w.line("\tuint64_t s = 0;")
+	w.line("")
+	w.WriteString(u.maskAddr())
+	for _, t := range u.lookups {
+		if f := u.shr(t.lo); f != "" {
+			w.f("\ts += %s[%s & %s]; /* addr[%d:%d] */\n", t.name, f, hexU(uint64(len(t.vals)-1)), t.lo+t.bits-1, t.lo)
+		} else {
+			w.f("\ts += %s[0]; /* addr[%d:%d] lies above the address */\n", t.name, t.lo+t.bits-1, t.lo)
+		}
+	}
+	w.f("\treturn (uint32_t)((addr + s) & %s);\n}\n\n", hexU(uint64(wd-1)))
+
+	u.writeFuncHead(w, "uint64_t", "addr", "The permuted address (the hardware's addr_o): addr with its low bits\n * replaced by the bank, the higher bits passed through.")
 	w.WriteString(u.maskAddr())
 	w.f("\treturn (addr & ~%s) | %s_bank(addr);\n}\n", u64(uint64(wd-1)), u.name)
 }

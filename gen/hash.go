@@ -56,6 +56,17 @@ func Hash(h *specs.Hash) (*nl.Design, hcl.Diagnostics) {
 			Subject: h.AttrRange("banks").Ptr(),
 		}}
 	}
+	if h.Function == specs.RAP && h.Scheme != "" && h.Scheme != specs.RAP1P {
+		if problem := rapSchemeProblem(h); problem != "" {
+			// The loader never produces this; a spec built in code might.
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid rap scheme",
+				Detail:   fmt.Sprintf("rap %s: %s.", h.Scheme, problem),
+				Subject:  h.AttrRange("scheme").Ptr(),
+			}}
+		}
+	}
 	if h.Function == specs.IPoly && !validMatrix(h) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -332,6 +343,11 @@ func (g *hashGen) rap() (nl.Bus, *nl.Expr) {
 	col, row := g.addr[:l], g.addr[l:2*l]
 	colE := g.wire("col", nl.Slice(g.addE, l-1, 0), "column j: the low log2(w) address bits")
 	rowE := g.wire("row", nl.Slice(g.addE, 2*l-1, l), "row i: the next log2(w) address bits")
+	if s := g.h.Scheme; s != "" && s != specs.RAP1P {
+		shift, shiftE := g.rapSchemeShift()
+		bank := g.adder(col, shift)
+		return bank, nl.AddE(colE, shiftE)
+	}
 	var permE *nl.Expr
 	shift := make(nl.Bus, l)
 	if g.h.Configurable {
@@ -366,6 +382,73 @@ func (g *hashGen) rap() (nl.Bus, *nl.Expr) {
 	shiftE := g.wire("shift", nl.PartAt(permE, rowE, l), "r[row]")
 	bank := g.adder(col, shift)
 	return bank, nl.AddE(colE, shiftE)
+}
+
+// rapTable is one shift table of a rap scheme: the address field that
+// indexes it (lo and width in bits) and its entries.
+type rapTable struct {
+	param     string
+	lo, width int
+	values    []int
+	doc       string
+}
+
+// rapSchemeShift builds the shift of R1P, 3P and RAS: the sum, mod w, of
+// table lookups indexed by the address fields above the column.
+func (g *hashGen) rapSchemeShift() (nl.Bus, *nl.Expr) {
+	h, l := g.h, g.m
+	var tables []rapTable
+	switch h.Scheme {
+	case specs.RAPR1P:
+		for f, name := range []string{"k", "j", "i"} {
+			tables = append(tables, rapTable{"PERM", (f + 1) * l, l, h.Permutation, name})
+		}
+	case specs.RAP3P:
+		for f, name := range []string{"k", "j", "i"} {
+			tables = append(tables, rapTable{fmt.Sprintf("PERM%d", f), (f + 1) * l, l, h.Permutations[f], name})
+		}
+	case specs.RAPRAS:
+		b := bits.TrailingZeros(uint(len(h.Shifts)))
+		tables = append(tables, rapTable{"SHIFTS", l, b, h.Shifts, "x"})
+	}
+	declared := map[string]bool{}
+	var sum nl.Bus
+	var sumE *nl.Expr
+	for _, t := range tables {
+		if !declared[t.param] {
+			declared[t.param] = true
+			v := new(big.Int)
+			for x := len(t.values) - 1; x >= 0; x-- {
+				v.Lsh(v, uint(l))
+				v.Or(v, big.NewInt(int64(t.values[x])))
+			}
+			g.rtl.Params = append(g.rtl.Params, nl.Param{Name: t.param, Width: len(t.values) * l, Value: v,
+				Doc: fmt.Sprintf("shift table: field x (%d bits, field 0 lowest) is the shift of address field value x", l)})
+		}
+		idx := g.addr[t.lo : t.lo+t.width]
+		idxE := g.wire("field_"+t.doc, nl.Slice(g.addE, t.lo+t.width-1, t.lo), fmt.Sprintf("address field %s = addr_i[%d:%d]", t.doc, t.lo+t.width-1, t.lo))
+		// The table as logic: each shift bit is a function of the field.
+		term := make(nl.Bus, l)
+		for b := range term {
+			column := make(nl.Bus, len(t.values))
+			for x := range column {
+				column[x] = nl.Const(uint64(t.values[x]>>b&1), 1)[0]
+			}
+			term[b] = g.b.Select(idx, column)
+		}
+		termE := nl.PartAt(nl.Ref(t.param, len(t.values)*l), idxE, l)
+		if len(tables) > 1 { // a single table's lookup is the shift itself
+			g.b.Name("shift_"+t.doc, term)
+			termE = g.wire("shift_"+t.doc, termE, fmt.Sprintf("%s[%s]", t.param, t.doc))
+		}
+		if sum == nil {
+			sum, sumE = term, termE
+			continue
+		}
+		sum, sumE = g.adder(sum, term), nl.AddE(sumE, termE)
+	}
+	g.b.Name("shift", sum)
+	return sum, g.wire("shift", sumE, "the row's shift, mod w")
 }
 
 // rapAddrOut adds addr_o = row*w + bank, with higher bits passed through.
@@ -433,6 +516,10 @@ func (g *hashGen) header() []string {
 		lines = append(lines, fmt.Sprintf("bank_o = (addr_i[%d:0] + addr_i[%d:%d]) mod 2^%d, %s adder", m-1, 2*m-1, m, m, h.Adder))
 	case specs.RAP:
 		l := m
+		if h.Scheme != "" && h.Scheme != specs.RAP1P {
+			lines = append(lines, g.rapSchemeHeader()...)
+			break
+		}
 		lines = append(lines, fmt.Sprintf("Random address permute-shift for a %dx%d matrix: row i = addr_i[%d:%d], column j = addr_i[%d:0],", h.W, h.W, 2*l-1, l, l-1),
 			fmt.Sprintf("bank_o = (j + r_i) mod %d (%s adder); addr_o = i*%d + bank_o, higher address bits passed through.", h.W, h.Adder, h.W))
 		if !h.Configurable {
@@ -501,4 +588,80 @@ func intRows(v []int, perRow int) []string {
 		rows = append(rows, "  "+strings.Join(s, ", "))
 	}
 	return rows
+}
+
+// rapSchemeHeader documents an R1P, 3P or RAS rap unit.
+func (g *hashGen) rapSchemeHeader() []string {
+	h, l := g.h, g.m
+	field := func(f int) string { return fmt.Sprintf("addr_i[%d:%d]", (f+1)*l-1, f*l) }
+	technique := "permute-shift"
+	if h.Scheme == specs.RAPRAS {
+		technique = "shift" // independent shifts, no permutation
+	}
+	lines := []string{fmt.Sprintf("Random address %s (004_* section VII), w = %d: column j = %s, k = %s,", technique, h.W, field(0), field(1))}
+	src := "given in the spec"
+	if h.HasSeed {
+		src = fmt.Sprintf("drawn from seed %d", h.Seed)
+	}
+	switch h.Scheme {
+	case specs.RAPR1P:
+		lines = append(lines, fmt.Sprintf("j' = %s, i = %s; R1P: bank_o = (j + r[k] + r[j'] + r[i]) mod %d (%s adders).", field(2), field(3), h.W, h.Adder),
+			fmt.Sprintf("r (%s), entry 0 first:", src))
+		lines = append(lines, intRows(h.Permutation, 16)...)
+	case specs.RAP3P:
+		lines = append(lines, fmt.Sprintf("j' = %s, i = %s; 3P: bank_o = (j + r0[k] + r1[j'] + r2[i]) mod %d (%s adders).", field(2), field(3), h.W, h.Adder),
+			fmt.Sprintf("r0, r1, r2 (%s), entry 0 first:", src))
+		for p, perm := range h.Permutations {
+			lines = append(lines, fmt.Sprintf(" r%d:", p))
+			lines = append(lines, intRows(perm, 16)...)
+		}
+	case specs.RAPRAS:
+		b := bits.TrailingZeros(uint(len(h.Shifts)))
+		lines = append(lines, fmt.Sprintf("RAS: x = addr_i[%d:%d], bank_o = (j + shifts[x]) mod %d (%s adder).", l+b-1, l, h.W, h.Adder),
+			fmt.Sprintf("shifts (%d independent numbers, %s), entry 0 first:", len(h.Shifts), src))
+		lines = append(lines, intRows(h.Shifts, 16)...)
+	}
+	return append(lines, "addr_o = addr_i with its column replaced by bank_o (the higher bits pass through).")
+}
+
+// rapSchemeProblem says what is wrong with an R1P, 3P or RAS unit's sizes
+// and tables, or "" when the generator can build it.
+func rapSchemeProblem(h *specs.Hash) string {
+	w, l := h.W, h.BankBits
+	if w < 2 || w&(w-1) != 0 || w > specs.MaxRAPWidth || 1<<l != w {
+		return fmt.Sprintf("w = %d and bank_bits = %d, want a power of two 2..%d and its log2", w, l, specs.MaxRAPWidth)
+	}
+	inRange := func(vals []int) bool {
+		for _, v := range vals {
+			if v < 0 || v >= w {
+				return false
+			}
+		}
+		return true
+	}
+	switch h.Scheme {
+	case specs.RAPR1P, specs.RAP3P:
+		if h.Configurable || h.AddrBits < 4*l {
+			return fmt.Sprintf("needs a constant unit of at least %d address bits", 4*l)
+		}
+		tables := h.Permutations
+		if h.Scheme == specs.RAPR1P {
+			tables = [][]int{h.Permutation}
+		} else if len(tables) != 3 {
+			return fmt.Sprintf("%d permutations, want 3", len(tables))
+		}
+		for _, t := range tables {
+			if len(t) != w || !inRange(t) {
+				return fmt.Sprintf("a table of %d entries, want w = %d in 0..%d", len(t), w, w-1)
+			}
+		}
+	case specs.RAPRAS:
+		n := len(h.Shifts)
+		if h.Configurable || n < 2 || n&(n-1) != 0 || n > specs.MaxRASRows || !inRange(h.Shifts) || h.AddrBits < l+bits.TrailingZeros(uint(n)) {
+			return fmt.Sprintf("a constant table of a power of two 2..%d shifts in 0..%d, read from the address bits above the column, is needed; got %d shifts", specs.MaxRASRows, w-1, n)
+		}
+	default:
+		return "unknown scheme, want 1P, R1P, 3P or RAS"
+	}
+	return ""
 }

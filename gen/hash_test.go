@@ -129,3 +129,22 @@ func TestRAP_InverseRecoversAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestHash_RAPSchemeRefusesBadTables: a spec built in code with tables the
+// loader would refuse gets a diagnostic, not a panic.
+func TestHash_RAPSchemeRefusesBadTables(t *testing.T) {
+	bad := []*specs.Hash{
+		{Name: "a", Function: specs.RAP, Scheme: specs.RAP3P, AddrBits: 8, BankBits: 2, W: 4, Adder: specs.AdderRipple},
+		{Name: "b", Function: specs.RAP, Scheme: specs.RAP3P, AddrBits: 8, BankBits: 2, W: 4, Adder: specs.AdderRipple,
+			Permutations: [][]int{{0, 1, 2, 3}, {0, 1, 2}, {0, 1, 2, 3}}},
+		{Name: "c", Function: specs.RAP, Scheme: specs.RAPR1P, AddrBits: 6, BankBits: 2, W: 4, Adder: specs.AdderRipple, Permutation: []int{0, 1, 2, 3}},
+		{Name: "d", Function: specs.RAP, Scheme: specs.RAPRAS, AddrBits: 8, BankBits: 2, W: 4, Adder: specs.AdderRipple, Shifts: []int{0, 1, 2}},
+		{Name: "e", Function: specs.RAP, Scheme: specs.RAPRAS, AddrBits: 8, BankBits: 2, W: 4, Adder: specs.AdderRipple, Shifts: []int{0, 9}},
+		{Name: "f", Function: specs.RAP, Scheme: "9P", AddrBits: 8, BankBits: 2, W: 4, Adder: specs.AdderRipple},
+	}
+	for _, h := range bad {
+		if _, diags := Hash(h); !diags.HasErrors() || diags[0].Summary != "Invalid rap scheme" {
+			t.Errorf("%s: diagnostics %v, want Invalid rap scheme", h.Name, diags)
+		}
+	}
+}

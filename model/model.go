@@ -55,7 +55,12 @@
 //     i = addr[2L-1:L], bank = (j + r_i) mod w; addr_o is addr with its low
 //     L bits replaced by bank (i*w + bank, with the address bits above 2L
 //     passed through). r_i is Permutation[i], or field i of cfg_perm_i used
-//     as-is (it need not be a permutation).
+//     as-is (it need not be a permutation). Scheme R1P shifts by
+//     r[k] + r[j'] + r[i] instead, 3P by Permutations[0][k] +
+//     Permutations[1][j'] + Permutations[2][i] (k = addr[2L-1:L],
+//     j' = addr[3L-1:2L], i = addr[4L-1:3L]), RAS by Shifts[x] for x the
+//     log2(len(Shifts)) address bits from bit L up; address bits at or
+//     above addr_bits read 0.
 //   - ipoly: bank = addr(x) mod P(x) over GF(2) (address bit i is the
 //     coefficient of x^i), d = degree of P, by long division.
 //   - mod: bank = addr mod banks, index = addr / banks; B = clog2(banks),
@@ -574,9 +579,11 @@ func (h *add) Eval(in, out [][]uint64) {
 
 type rap struct {
 	addrBits int
-	l, w     int      // w = 2^l
-	perm     []uint64 // constant r_i
-	cfg      bool     // r_i from cfg_perm_i instead
+	l, w     int // w = 2^l
+	scheme   specs.RAPScheme
+	tables   [][]uint64 // constant shift tables, one per address field read
+	rasBits  int        // RAS: the table's index bits
+	cfg      bool       // r_i from cfg_perm_i instead
 	ports    []Port
 }
 
@@ -593,21 +600,69 @@ func newRAP(h *specs.Hash) (Model, error) {
 	if l > 63 || h.W > (1<<30)/l {
 		return nil, fmt.Errorf("w = %d is too large to model", h.W)
 	}
-	r := &rap{addrBits: A, l: l, w: h.W, cfg: h.Configurable}
+	scheme := h.Scheme
+	if scheme == "" {
+		scheme = specs.RAP1P
+	}
+	r := &rap{addrBits: A, l: l, w: h.W, scheme: scheme, cfg: h.Configurable}
 	r.ports = []Port{{Name: "addr_i", Width: A}}
-	if h.Configurable {
-		r.ports = append(r.ports, Port{Name: "cfg_perm_i", Width: h.W * l})
-	} else {
-		if len(h.Permutation) != h.W {
-			return nil, fmt.Errorf("permutation has %d entries, want w = %d", len(h.Permutation), h.W)
+	// perm checks a permutation (what names it) and returns it as a table.
+	perm := func(p []int, what string) ([]uint64, error) {
+		if len(p) != h.W {
+			return nil, fmt.Errorf("%s has %d entries, want w = %d", what, len(p), h.W)
 		}
-		r.perm = make([]uint64, h.W)
-		for i, v := range h.Permutation {
+		seen := make([]bool, h.W)
+		t := make([]uint64, h.W)
+		for i, v := range p {
 			if v < 0 || v >= h.W {
-				return nil, fmt.Errorf("permutation[%d] = %d, want 0..%d", i, v, h.W-1)
+				return nil, fmt.Errorf("%s[%d] = %d, want 0..%d", what, i, v, h.W-1)
 			}
-			r.perm[i] = uint64(v)
+			if seen[v] {
+				return nil, fmt.Errorf("%s repeats %d, want a permutation", what, v)
+			}
+			seen[v] = true
+			t[i] = uint64(v)
 		}
+		return t, nil
+	}
+	switch {
+	case h.Configurable && scheme != specs.RAP1P:
+		return nil, fmt.Errorf("a configurable rap is 1P; scheme %s is constant only", scheme)
+	case h.Configurable:
+		r.ports = append(r.ports, Port{Name: "cfg_perm_i", Width: h.W * l})
+	case scheme == specs.RAP1P || scheme == specs.RAPR1P:
+		t, err := perm(h.Permutation, "permutation")
+		if err != nil {
+			return nil, err
+		}
+		r.tables = [][]uint64{t}
+	case scheme == specs.RAP3P:
+		if len(h.Permutations) != 3 {
+			return nil, fmt.Errorf("3P has %d permutations, want 3", len(h.Permutations))
+		}
+		for p := range 3 {
+			t, err := perm(h.Permutations[p], fmt.Sprintf("permutations[%d]", p))
+			if err != nil {
+				return nil, err
+			}
+			r.tables = append(r.tables, t)
+		}
+	case scheme == specs.RAPRAS:
+		n := len(h.Shifts)
+		b, ok := log2Exact(n)
+		if !ok || b < 1 || b > 20 {
+			return nil, fmt.Errorf("RAS has %d shifts, want a power of two 2..2^20", n)
+		}
+		t := make([]uint64, n)
+		for x, v := range h.Shifts {
+			if v < 0 || v >= h.W {
+				return nil, fmt.Errorf("shifts[%d] = %d, want 0..%d", x, v, h.W-1)
+			}
+			t[x] = uint64(v)
+		}
+		r.tables, r.rasBits = [][]uint64{t}, b
+	default:
+		return nil, fmt.Errorf("unknown rap scheme %q", scheme)
 	}
 	r.ports = append(r.ports,
 		Port{Name: "bank_o", Width: l, Output: true},
@@ -622,14 +677,22 @@ func (h *rap) Eval(in, out [][]uint64) {
 	addr := in[0]
 	L, A := h.l, h.addrBits
 	j := fieldAt(addr, A, 0, L) // column
-	i := fieldAt(addr, A, L, L) // row
-	var ri uint64
-	if h.cfg {
-		ri = fieldAt(in[1], h.w*L, int(i)*L, L)
-	} else {
-		ri = h.perm[i]
+	k := fieldAt(addr, A, L, L) // the row of a w×w matrix
+	var shift uint64
+	switch {
+	case h.cfg:
+		shift = fieldAt(in[1], h.w*L, int(k)*L, L)
+	case h.scheme == specs.RAP1P:
+		shift = h.tables[0][k]
+	case h.scheme == specs.RAPR1P:
+		r := h.tables[0]
+		shift = r[k] + r[fieldAt(addr, A, 2*L, L)] + r[fieldAt(addr, A, 3*L, L)]
+	case h.scheme == specs.RAP3P:
+		shift = h.tables[0][k] + h.tables[1][fieldAt(addr, A, 2*L, L)] + h.tables[2][fieldAt(addr, A, 3*L, L)]
+	case h.scheme == specs.RAPRAS:
+		shift = h.tables[0][fieldAt(addr, A, L, h.rasBits)]
 	}
-	bank := (j + ri) % uint64(h.w)
+	bank := (j + shift) % uint64(h.w)
 
 	putField(out[0], L, bank)
 

@@ -2,6 +2,7 @@ package specs
 
 import (
 	"flag"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -283,15 +284,46 @@ func hashInvariant(h *Hash) string {
 		if h.Adder != AdderRipple && h.Adder != AdderCLA {
 			return "bad adder"
 		}
-		if constant != (len(h.Permutation) == h.W) {
-			return "bad permutation length"
-		}
-		seen := make([]bool, h.W)
-		for _, r := range h.Permutation {
-			if r < 0 || r >= h.W || seen[r] {
-				return "not a permutation"
+		perms := [][]int{h.Permutation}
+		switch h.Scheme {
+		case "", RAP1P, RAPR1P:
+			if constant != (len(h.Permutation) == h.W) || h.Permutations != nil || h.Shifts != nil {
+				return "bad permutation length"
 			}
-			seen[r] = true
+		case RAP3P:
+			if !constant || len(h.Permutations) != 3 || h.Permutation != nil || h.Shifts != nil || h.AddrBits < 4*h.BankBits {
+				return "bad 3P tables"
+			}
+			perms = h.Permutations
+		case RAPRAS:
+			n := len(h.Shifts)
+			if !constant || n < 2 || n > MaxRASRows || n&(n-1) != 0 || h.Permutation != nil || h.Permutations != nil ||
+				h.AddrBits < h.BankBits+bits.TrailingZeros(uint(n)) {
+				return "bad RAS table"
+			}
+			perms = nil
+			for _, r := range h.Shifts {
+				if r < 0 || r >= h.W {
+					return "shift out of range"
+				}
+			}
+		default:
+			return "unknown rap scheme"
+		}
+		if h.Scheme == RAPR1P && h.AddrBits < 4*h.BankBits {
+			return "bad R1P sizes"
+		}
+		for _, p := range perms {
+			if constant && len(p) != h.W {
+				return "bad permutation length"
+			}
+			seen := make([]bool, h.W)
+			for _, r := range p {
+				if r < 0 || r >= h.W || seen[r] {
+					return "not a permutation"
+				}
+				seen[r] = true
+			}
 		}
 	case IPoly:
 		p := h.Polynomial

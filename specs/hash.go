@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,7 +34,11 @@ combinational in ` + "`addr_i`" + ` and the registered configuration (loaded at 
 edge), so a cycle that writes still hashes with the old one.
 
 rap: row i = addr[2L-1:L], column j = addr[L-1:0] (L = log2 w); bank = (j +
-r_i) mod w; ` + "`addr_o`" + ` = i*w + bank with higher bits passed through.
+r_i) mod w; ` + "`addr_o`" + ` = i*w + bank with higher bits passed through. Its
+scheme (004_* §VII) extends it to larger arrays: R1P and 3P add the shifts of
+the fields k, j' and i above the column (one permutation thrice, or three),
+RAS looks the shift up in a table of independent numbers; bank = (j + shift)
+mod w and ` + "`addr_o`" + ` = the address with its column replaced by bank, always.
 
 ipoly: bank = addr(x) mod P(x) over GF(2), address bit i the coefficient of
 x^i; bank bit b is the XOR of the address bits i whose residue x^i mod P(x)
@@ -64,8 +69,12 @@ var hashAttrs = []Attr{
 	{Name: "bits", Type: "list", Doc: "bitwise_perm: m address-bit indices, element b gives bank bit b. bitwise_xor: m pairs `[i, j]`, bank bit b = addr[i] ^ addr[j] (`[i, i]` is the single bit i). xor_matrix: m lists, bank bit b = XOR of the listed address bits (fixed and IPOLY hashes)."},
 	{Name: "adder", Type: "string", Doc: "add, rap: `ripple` (default) or `cla` (hierarchical 4-bit carry lookahead)."},
 	{Name: "w", Type: "number", Doc: "rap: matrix width, a power of two, 2..1024."},
-	{Name: "permutation", Type: "list", Doc: "rap: the row shifts r_i, a permutation of 0..w-1 (or give seed)."},
-	{Name: "seed", Type: "number", Doc: "rap: a seed to draw the permutation from; the same seed always gives the same permutation."},
+	{Name: "permutation", Type: "list", Doc: "rap 1P and R1P: the row shifts r_i, a permutation of 0..w-1 (or give seed)."},
+	{Name: "seed", Type: "number", Doc: "rap: a seed to draw the permutation (3P: three, one after the other; RAS: the shifts, uniform in 0..w-1) from; the same seed always gives the same table, and 1P, R1P and 3P's first permutation are the same for one seed."},
+	{Name: "scheme", Type: "string", Doc: "rap: how the shift of the column j = addr[L-1:0] is found from the fields above it, k = addr[2L-1:L], j' = addr[3L-1:2L], i = addr[4L-1:3L] (L = log2 w; 004_* §VII): `1P` (default) r[k]; `R1P` r[i] + r[j'] + r[k]; `3P` r2[i] + r1[j'] + r0[k], three permutations; `RAS` shifts[addr[L+log2(rows)-1:L]], a table of independent numbers (the random address shift). R1P and 3P need addr_bits >= 4L (default 4L); only 1P is configurable."},
+	{Name: "permutations", Type: "list", Doc: "rap 3P: three permutations of 0..w-1, [r0, r1, r2], shifting by k, j' and i (or give seed)."},
+	{Name: "shifts", Type: "list", Doc: "rap RAS: the shift table, a power-of-two number (rows, 2..4096) of values in 0..w-1, repeats allowed; entry x shifts the addresses whose bits above the column are x (or give seed and rows)."},
+	{Name: "rows", Type: "number", Doc: "rap RAS with seed: the entries of the shift table, a power of two 2..4096 (default w: one per row of a w x w matrix; w^3 for a w^4 array); addr_bits defaults to log2(w) + log2(rows)."},
 	{Name: "polynomial", Type: "list", Doc: "ipoly: P(x) as the list of its exponents, e.g. `[5, 2, 0]` for x^5 + x^2 + 1 (any order; stored highest first). Degree 1..16 and <= addr_bits; it is bank_bits. The constant term 0 is required: without it x divides P and bank bit 0 is always address bit 0. A reducible P is accepted with a warning (strides sharing a factor with P conflict); GPGPU-Sim's IPOLY uses x^4+x+1, x^5+x^2+1 and x^6+x+1."},
 	{Name: "banks", Type: "number", Doc: "mod: the bank count, 2..1024 and <= 2^addr_bits. `bank_o` = addr mod banks (clog2(banks) bits), `index_o` = addr / banks (the word within the bank, wide enough for every quotient)."},
 	clockingAttrs[0], clockingAttrs[1], clockingAttrs[2],
@@ -84,14 +93,14 @@ var hashArgs = map[HashFunction][]string{
 	XorMatrix:     {"bank_bits", "bits"},
 	FixedXor:      {"bank_bits"},
 	Add:           {"bank_bits", "adder"},
-	RAP:           {"w", "adder", "permutation", "seed"},
+	RAP:           {"w", "adder", "permutation", "seed", "scheme", "permutations", "shifts", "rows"},
 	IPoly:         {"polynomial"},
 	Mod:           {"banks"},
 }
 
 // constArgs are the constant configuration arguments, which a configurable
 // unit receives on ports instead.
-var constArgs = map[string]bool{"k": true, "k1": true, "k2": true, "mask": true, "bits": true, "permutation": true, "seed": true}
+var constArgs = map[string]bool{"k": true, "k1": true, "k2": true, "mask": true, "bits": true, "permutation": true, "seed": true, "permutations": true, "shifts": true, "rows": true}
 
 // configurableFuncs are the functions that have a run-time configuration.
 var configurableFuncs = map[HashFunction]bool{BitvectorPerm: true, BitvectorXor: true, BitwisePerm: true, BitwiseXor: true, RAP: true}
@@ -571,27 +580,45 @@ func dependentRow(rows []uint64) (dep int, earlier []int, rank int) {
 	return dep, earlier, rank
 }
 
-// decodeRAP decodes a rap unit: w, addr_bits (default 2*log2(w)), adder and
-// the row permutation.
+// decodeRAP decodes a rap unit: w, scheme, addr_bits (default: the bits
+// the scheme reads), adder and the shift tables.
 func (hd *blockDecoder) decodeRAP(h *Hash) {
 	w, wOK := hd.requiredInt("w", " for rap")
 	if wOK && (w < 2 || w > MaxRAPWidth || w&(w-1) != 0) {
 		hd.errorf(hd.rng("w"), "Invalid w", "w must be a power of two between 2 and %d; got %d.", MaxRAPWidth, w)
 		wOK = false
 	}
+	scheme := hd.rapScheme(h)
+	if hd.has("scheme") {
+		h.Scheme = scheme // unwritten stays empty, which means 1P
+	}
+	// rows: the entries of RAS's table (w unless shifts or rows say).
+	rows, rowsOK := int64(w), wOK
+	if hd.has("rows") {
+		rows, rowsOK = hd.int("rows")
+		if rowsOK && (rows < 2 || rows > MaxRASRows || rows&(rows-1) != 0) {
+			hd.errorf(hd.rng("rows"), "Invalid rows", "rows must be a power of two between 2 and %d; got %d.", MaxRASRows, rows)
+			rowsOK = false
+		}
+	}
 	if wOK {
 		h.W = int(w)
 		h.BankBits = bits.TrailingZeros64(uint64(w))
-		h.AddrBits = 2 * h.BankBits
+		switch scheme {
+		case RAPR1P, RAP3P:
+			h.AddrBits = 4 * h.BankBits
+		default:
+			h.AddrBits = 2 * h.BankBits
+		}
 	}
 	if addr, ok := hd.int("addr_bits"); ok {
 		switch {
 		case addr < 1 || addr > MaxAddrBits:
 			hd.errorf(hd.rng("addr_bits"), "Invalid addr_bits", "addr_bits must be between 1 and %d; got %d.", MaxAddrBits, addr)
-		case wOK && addr < int64(2*h.BankBits):
+		case wOK && addr < int64(h.AddrBits):
 			hd.errorf(hd.rng("addr_bits"), "Invalid addr_bits",
-				"rap with w = %d uses the low 2*log2(w) = %d address bits, so addr_bits must be at least %d; got %d.",
-				w, 2*h.BankBits, 2*h.BankBits, addr)
+				"rap %s with w = %d uses the low %d address bits, so addr_bits must be at least %d; got %d.",
+				scheme, w, h.AddrBits, h.AddrBits, addr)
 		default:
 			h.AddrBits = int(addr)
 		}
@@ -600,76 +627,204 @@ func (hd *blockDecoder) decodeRAP(h *Hash) {
 	if h.Configurable {
 		return
 	}
+	tables := map[RAPScheme]string{RAP1P: "permutation", RAPR1P: "permutation", RAP3P: "permutations", RAPRAS: "shifts"}
+	table := tables[scheme]
 	switch {
-	case hd.has("permutation") && hd.has("seed"):
+	case hd.has(table) && hd.has("seed"):
 		hd.errorf(hd.rng("seed"), "Conflicting arguments",
-			"permutation and seed both define the row permutation of rap; give only one of them.")
+			"%s and seed both define the shifts of rap %s; give only one of them.", table, scheme)
 	case hd.has("seed"):
 		seed, ok := hd.int("seed")
-		if ok && wOK {
+		if ok && wOK && rowsOK {
 			r := rand.New(rand.NewPCG(uint64(seed), rapSeedStream))
-			h.Seed, h.HasSeed, h.Permutation = seed, true, r.Perm(h.W)
+			h.Seed, h.HasSeed = seed, true
+			switch scheme {
+			case RAP3P:
+				h.Permutations = [][]int{r.Perm(h.W), r.Perm(h.W), r.Perm(h.W)}
+			case RAPRAS:
+				h.Shifts = make([]int, rows)
+				for x := range h.Shifts {
+					h.Shifts[x] = r.IntN(h.W)
+				}
+			default:
+				h.Permutation = r.Perm(h.W)
+			}
 		}
-	case hd.has("permutation"):
-		hd.decodePermutation(h, wOK)
+	case hd.has(table):
+		switch scheme {
+		case RAP3P:
+			hd.decodePermutations(h, wOK)
+		case RAPRAS:
+			hd.decodeShifts(h, wOK)
+		default:
+			if v, ok := hd.value("permutation"); ok {
+				h.Permutation = hd.decodePermutation(v, hd.rng("permutation"), hd.attrs["permutation"].Expr, "permutation", h.W, wOK)
+			}
+		}
 	default:
-		hd.missing("permutation", " (or seed) for rap unless the unit is configurable")
+		hd.missing(table, fmt.Sprintf(" (or seed) for rap %s unless the unit is configurable", scheme))
+	}
+	if scheme == RAPRAS && h.Shifts != nil && hd.has("rows") && rowsOK && int64(len(h.Shifts)) != rows {
+		hd.errorf(hd.rng("rows"), "Conflicting arguments", "rows is %d but shifts has %d entries; give one of them.", rows, len(h.Shifts))
+	}
+	if scheme == RAPRAS && wOK && len(h.Shifts) > 0 {
+		need := h.BankBits + bits.TrailingZeros(uint(len(h.Shifts)))
+		if h.AddrBits < need {
+			if hd.has("addr_bits") {
+				hd.errorf(hd.rng("addr_bits"), "Invalid addr_bits",
+					"rap RAS with w = %d and a table of %d entries reads the low %d address bits, so addr_bits must be at least %d; got %d.",
+					w, len(h.Shifts), need, need, h.AddrBits)
+			} else {
+				h.AddrBits = need
+			}
+		}
 	}
 }
 
-// decodePermutation checks that permutation lists every value in [0, w)
-// exactly once.
-func (hd *blockDecoder) decodePermutation(h *Hash, wOK bool) {
-	v, ok := hd.value("permutation")
+// rapScheme decodes scheme (default 1P) and refuses the arguments the
+// scheme does not take.
+func (hd *blockDecoder) rapScheme(h *Hash) RAPScheme {
+	scheme := RAP1P
+	if hd.has("scheme") {
+		s, ok := hd.str("scheme")
+		if !ok {
+			return RAP1P
+		}
+		all := names(RAPSchemes)
+		if !oneOf(s, all) {
+			hd.errorf(hd.rng("scheme"), "Unsupported scheme", "%q is not a rap scheme.%s scheme must be %s.", s, didYouMean(s, all), strings.Join(quoted(all), ", "))
+			return RAP1P
+		}
+		scheme = RAPScheme(s)
+	}
+	if h.Configurable && scheme != RAP1P {
+		hd.errorf(hd.rng("scheme"), "Scheme not configurable",
+			"A configurable rap is 1P: cfg_perm_i gives the shift of each row, used as given (so it serves RAS on a w×w matrix too). rap %s is constant only; set configurable = false.", scheme)
+	}
+	takes := map[string][]RAPScheme{"permutation": {RAP1P, RAPR1P}, "permutations": {RAP3P}, "shifts": {RAPRAS}, "rows": {RAPRAS}}
+	for _, arg := range []string{"permutation", "permutations", "shifts", "rows"} {
+		if hd.has(arg) && !slices.Contains(takes[arg], scheme) {
+			hd.errorf(hd.rng(arg), "Argument not allowed", "rap %s does not take %s (it is for %s).", scheme, arg, strings.Join(names(takes[arg]), " and "))
+			delete(hd.attrs, arg)
+		}
+	}
+	return scheme
+}
+
+// decodePermutations decodes 3P's three permutations.
+func (hd *blockDecoder) decodePermutations(h *Hash, wOK bool) {
+	v, ok := hd.value("permutations")
 	if !ok {
 		return
 	}
-	rng := hd.rng("permutation")
-	elems, ok := hd.list(v, rng, "permutation", MaxRAPWidth)
+	rng := hd.rng("permutations")
+	lists, ok := hd.list(v, rng, "permutations", 3)
+	if !ok {
+		return
+	}
+	if len(lists) != 3 {
+		hd.errorf(rng, "Invalid permutations", "rap 3P takes three permutations (shifting by address fields k, j and i); got %d.", len(lists))
+		return
+	}
+	exprs := elemExprs(hd.attrs["permutations"].Expr, 3)
+	start := hd.nerr
+	perms := make([][]int, 3)
+	for p, lv := range lists {
+		perms[p] = hd.decodePermutation(lv, exprs[p].Range(), exprs[p], fmt.Sprintf("permutations[%d]", p), h.W, wOK)
+	}
+	if hd.nerr == start && wOK {
+		h.Permutations = perms
+	}
+}
+
+// decodeShifts decodes RAS's table: a power-of-two number of values in
+// [0, w).
+func (hd *blockDecoder) decodeShifts(h *Hash, wOK bool) {
+	v, ok := hd.value("shifts")
+	if !ok {
+		return
+	}
+	rng := hd.rng("shifts")
+	elems, ok := hd.list(v, rng, "shifts", MaxRASRows)
 	if !ok {
 		return
 	}
 	start := hd.nerr
-	if wOK && len(elems) != h.W {
-		hd.errorf(rng, "Invalid permutation", "permutation must have w = %d entries; got %d.", h.W, len(elems))
+	if n := len(elems); n < 2 || n&(n-1) != 0 {
+		hd.errorf(rng, "Invalid shifts", "shifts must have a power-of-two number of entries, 2 to %d (one per value of the address bits above the column); got %d.", MaxRASRows, n)
 	}
 	limit := int64(MaxRAPWidth)
 	if wOK {
 		limit = int64(h.W)
 	}
-	exprs := elemExprs(hd.attrs["permutation"].Expr, len(elems))
+	exprs := elemExprs(hd.attrs["shifts"].Expr, len(elems))
+	out := make([]int, len(elems))
+	for x, ev := range elems {
+		what := fmt.Sprintf("shifts[%d]", x)
+		n, ok := hd.toInt(ev, exprs[x].Range(), what)
+		if !ok {
+			continue
+		}
+		if n < 0 || n >= limit {
+			hd.errorf(exprs[x].Range(), "Invalid shifts", "%s is %d, but a shift is 0 to %d.", what, n, limit-1)
+			continue
+		}
+		out[x] = int(n)
+	}
+	if wOK && hd.nerr == start {
+		h.Shifts = out
+	}
+}
+
+// decodePermutation checks that the list v (the argument what, written as
+// expr at rng) holds every value in [0, w) exactly once, and returns it
+// (nil after an error).
+func (hd *blockDecoder) decodePermutation(v cty.Value, rng hcl.Range, expr hcl.Expression, what string, w int, wOK bool) []int {
+	elems, ok := hd.list(v, rng, what, MaxRAPWidth)
+	if !ok {
+		return nil
+	}
+	start := hd.nerr
+	if wOK && len(elems) != w {
+		hd.errorf(rng, "Invalid permutation", "%s must have w = %d entries; got %d.", what, w, len(elems))
+	}
+	limit := int64(MaxRAPWidth)
+	if wOK {
+		limit = int64(w)
+	}
+	exprs := elemExprs(expr, len(elems))
 	perm := make([]int, len(elems))
 	for i, ev := range elems {
-		what := fmt.Sprintf("permutation[%d]", i)
-		x, ok := hd.toInt(ev, exprs[i].Range(), what)
+		elem := fmt.Sprintf("%s[%d]", what, i)
+		x, ok := hd.toInt(ev, exprs[i].Range(), elem)
 		if !ok {
 			continue
 		}
 		if x < 0 || x >= limit {
-			hd.errorf(exprs[i].Range(), "Invalid permutation", "%s is %d, but rows are numbered 0 to %d.", what, x, limit-1)
+			hd.errorf(exprs[i].Range(), "Invalid permutation", "%s is %d, but rows are numbered 0 to %d.", elem, x, limit-1)
 			continue
 		}
 		perm[i] = int(x)
 	}
 	if !wOK || hd.nerr != start {
-		return
+		return nil
 	}
 	// All entries are in range and there are w of them: a repeated value
 	// means another one is missing.
-	first := make([]int, h.W)
+	first := make([]int, w)
 	for i := range first {
 		first[i] = -1
 	}
 	for i, x := range perm {
 		if first[x] >= 0 {
 			hd.errorf(exprs[i].Range(), "Invalid permutation",
-				"Value %d appears twice (permutation[%d] and permutation[%d]), so value %d never appears; permutation must list every value in [0, %d) exactly once.",
-				x, first[x], i, firstMissing(perm, h.W), h.W)
-			return
+				"Value %d appears twice (%s[%d] and %s[%d]), so value %d never appears; %s must list every value in [0, %d) exactly once.",
+				x, what, first[x], what, i, firstMissing(perm, w), what, w)
+			return nil
 		}
 		first[x] = i
 	}
-	h.Permutation = perm
+	return perm
 }
 
 // firstMissing returns the smallest value in [0, w) not in perm.

@@ -50,6 +50,15 @@ var wantHashes = map[string]map[string]Hash{
 			Permutation: rand.New(rand.NewPCG(42, 0x6c737567656e)).Perm(32)},
 		"rap_cfg":    {Function: RAP, AddrBits: 6, BankBits: 3, W: 8, Configurable: true, Adder: AdderRipple},
 		"rap_ripple": {Function: RAP, AddrBits: 2, BankBits: 1, W: 2, Permutation: []int{1, 0}, Adder: AdderRipple},
+		"rap_3p": {Function: RAP, Scheme: RAP3P, AddrBits: 8, BankBits: 2, W: 4, Adder: AdderRipple,
+			Permutations: [][]int{{2, 0, 3, 1}, {1, 3, 0, 2}, {3, 2, 1, 0}}},
+		"rap_3p_seed": {Function: RAP, Scheme: RAP3P, AddrBits: 14, BankBits: 3, W: 8, Adder: AdderRipple, Seed: 42, HasSeed: true,
+			Permutations: threePerms(42, 8)},
+		"rap_r1p": {Function: RAP, Scheme: RAPR1P, AddrBits: 8, BankBits: 2, W: 4, Permutation: []int{2, 0, 3, 1}, Adder: AdderRipple},
+		"rap_ras": {Function: RAP, Scheme: RAPRAS, AddrBits: 5, BankBits: 2, W: 4, Shifts: []int{3, 3, 0, 1, 2, 2, 2, 0}, Adder: AdderRipple},
+		"rap_ras_rows": {Function: RAP, Scheme: RAPRAS, AddrBits: 8, BankBits: 2, W: 4, Adder: AdderRipple, Seed: 9, HasSeed: true,
+			Shifts: rasShifts(9, 64, 4)},
+		"rap_1p_written": {Function: RAP, Scheme: RAP1P, AddrBits: 2, BankBits: 1, W: 2, Permutation: []int{1, 0}, Adder: AdderRipple},
 	},
 	"xor_matrix.hcl": {
 		"xm_literal": {Function: XorMatrix, AddrBits: 12, BankBits: 3, Bits: [][]int{{0, 3, 6, 9}, {1, 4}, {2, 5, 8, 11}}},
@@ -519,4 +528,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// threePerms are 3P's permutations drawn from seed: three in a row from
+// the stream of a rap seed.
+func threePerms(seed uint64, w int) [][]int {
+	r := rand.New(rand.NewPCG(seed, 0x6c737567656e))
+	return [][]int{r.Perm(w), r.Perm(w), r.Perm(w)}
+}
+
+// rasShifts are RAS's n shifts in 0..w-1 drawn from seed.
+func rasShifts(seed uint64, n, w int) []int {
+	r := rand.New(rand.NewPCG(seed, 0x6c737567656e))
+	out := make([]int, n)
+	for i := range out {
+		out[i] = r.IntN(w)
+	}
+	return out
 }

@@ -120,10 +120,22 @@ type Hash struct {
 	Adder Adder // add, rap: AdderRipple or AdderCLA
 
 	W           int   // rap: matrix width, a power of two
-	Permutation []int // rap: r_i for row i; derived from Seed when given
+	Permutation []int // rap 1P, R1P: r_i for row i; derived from Seed when given
 
-	Seed    int64 // rap: seed the permutation was drawn from
-	HasSeed bool  // rap: Permutation came from Seed
+	// Scheme is rap's shift (004_* §VII); empty (scheme not written)
+	// means RAP1P. Below, L = log2(W) and the address fields
+	// above the column j = addr[L-1:0] are k = addr[2L-1:L],
+	// j' = addr[3L-1:2L] and i = addr[4L-1:3L].
+	Scheme RAPScheme
+	// Permutations are 3P's three permutations: element 0 shifts by k,
+	// 1 by j', 2 by i (the paper's t_k, s_j and r_i).
+	Permutations [][]int
+	// Shifts is RAS's table: entry x (0..W-1, repeats allowed) shifts the
+	// addresses whose bits addr[L+log2(len)-1:L] are x.
+	Shifts []int
+
+	Seed    int64 // rap: seed the permutation(s) or shifts were drawn from
+	HasSeed bool  // rap: Permutation, Permutations or Shifts came from Seed
 
 	// Polynomial is ipoly's P(x) as its exponents, highest first
 	// ([5, 2, 0] is x^5 + x^2 + 1); BankBits is its degree.
@@ -144,6 +156,9 @@ func (h *Hash) UnitKind() string     { return "hash" }
 func (h *Hash) DeclRange() hcl.Range { return h.Range }
 
 func (h *Hash) Variant() string {
+	if h.Function == RAP && h.Scheme != "" && h.Scheme != RAP1P {
+		return string(h.Function) + ", " + string(h.Scheme)
+	}
 	if h.Registered() {
 		return string(h.Function) + ", configurable, register"
 	}
@@ -162,10 +177,25 @@ func (h *Hash) AttrRange(name string) hcl.Range {
 	return h.Range
 }
 
+// RAPScheme names how a rap unit computes a row's shift from the address
+// bits above the column (004_* §VII, for arrays larger than w×w).
+type RAPScheme string
+
+const (
+	RAP1P  = RAPScheme("1P")  // r[k]: one permutation (the w×w matrix's RAP)
+	RAPR1P = RAPScheme("R1P") // r[i] + r[j'] + r[k]: one permutation, used three times
+	RAP3P  = RAPScheme("3P")  // r2[i] + r1[j'] + r0[k]: three permutations
+	RAPRAS = RAPScheme("RAS") // shifts[addr above the column]: independent numbers, no permutation
+)
+
+// RAPSchemes lists the rap schemes in documentation order.
+var RAPSchemes = []RAPScheme{RAP1P, RAPR1P, RAP3P, RAPRAS}
+
 // Limits on sizes, checked before any work starts.
 const (
 	MaxAddrBits = 64   // address width of a hash unit
 	MaxBankBits = 16   // bank index width
 	MaxRAPWidth = 1024 // rap matrix width w
+	MaxRASRows  = 4096 // entries of a rap RAS shift table
 	MaxXorTerms = 64   // address bits listed in one xor_matrix row
 )

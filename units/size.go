@@ -116,6 +116,12 @@ func hashSize(h *specs.Hash) Size {
 		// row in all), and the m-bit adder.
 		w := max(h.W, 2)
 		g = 2*float64(w) + addCost(m)
+		switch h.Scheme {
+		case specs.RAPR1P, specs.RAP3P: // three tables, three adders
+			g = 3 * (2*float64(w) + addCost(m))
+		case specs.RAPRAS: // one table of len(Shifts) rows
+			g = 2*float64(max(len(h.Shifts), 2)) + addCost(m)
+		}
 		if h.Configurable {
 			g = float64(m)*selCost(w) + addCost(m)
 			cfg = float64(w * m)

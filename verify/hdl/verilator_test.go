@@ -372,3 +372,49 @@ func TestVerilatorBench_PrecompiledHeaderUsed(t *testing.T) {
 		t.Fatalf("no model file starts with verilated.h:\n%s", dry)
 	}
 }
+
+// TestVerilator_BitOpTreeInversion is the gate netlist on which Verilator
+// 5.006's bit-op-tree folding lost an inversion (issue #4059; see
+// verilatorFlags): bit 1 of rap_w4_3p's bank, an XOR tree of inverted
+// address bits and a NAND-INV carry. Verilated without
+// -fno-const-bit-op-tree it computed the complement for every input.
+func TestVerilator_BitOpTreeInversion(t *testing.T) {
+	requireEngine(t, Verilator)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "bot.v")
+	text := `module bot (input wire [7:0] addr_i, output wire o);
+    wire k1 = ~addr_i[2];
+    wire j0 = ~addr_i[5];
+    wire n13 = ~(addr_i[3] & j0);
+    wire n14 = ~n13;
+    wire n16 = (k1 ^ addr_i[4]) ^ n14;
+    wire i1 = ~addr_i[7];
+    assign o = n16 ^ i1;
+    wire unused_ok = &{1'b0, addr_i[6], addr_i[1:0]};
+endmodule
+`
+	if err := os.WriteFile(src, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	b := &Bench{Dir: filepath.Join(dir, "work"), Sources: []string{src}, Modules: []string{"bot"},
+		Ports: []netlist.Port{
+			{Name: "addr_i", Dir: netlist.In, Bits: make(netlist.Bus, 8)},
+			{Name: "o", Dir: netlist.Out, Bits: make(netlist.Bus, 1)},
+		}}
+	var vs [][][]uint64
+	for a := range uint64(256) {
+		vs = append(vs, [][]uint64{{a}})
+	}
+	outs, err := b.Run(context.Background(), Verilator, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bit := func(a uint64, i int) uint64 { return a >> i & 1 }
+	for a := range uint64(256) {
+		n13 := 1 ^ (bit(a, 3) & (1 ^ bit(a, 5)))
+		want := (1 ^ bit(a, 2)) ^ bit(a, 4) ^ (1 ^ n13) ^ (1 ^ bit(a, 7))
+		if got := outs[0][a][0][0]; got != want {
+			t.Fatalf("addr %#x: o = %d, want %d", a, got, want)
+		}
+	}
+}

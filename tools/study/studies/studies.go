@@ -7,6 +7,7 @@ import (
 	"github.com/lsugen/lsugen/tools/study/hashspeed"
 	"github.com/lsugen/lsugen/tools/study/latency"
 	"github.com/lsugen/lsugen/tools/study/pipeline"
+	"github.com/lsugen/lsugen/tools/study/rap"
 )
 
 // All is every study, in the order `lsugen study --list` prints them
@@ -20,6 +21,7 @@ var All = []study.Study{
 	atomics.Hough{},
 	atomics.Traces{},
 	latency.Study{}, // 003_* Figs. 5.1, 5.2
+	rap.DMM{},
 }
 
 // ByName is the study called name, or nil.
