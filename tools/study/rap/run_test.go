@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -220,23 +219,4 @@ func TestRun_Progress(t *testing.T) {
 	if total == 0 || last != total {
 		t.Errorf("progress ended at %d of %d", last, total)
 	}
-}
-
-// TestPrintDefault prints a run for the doc (RAP_PRINT=1): the default
-// one, or with RAP_SET="name=value;..." those parameters set.
-func TestPrintDefault(t *testing.T) {
-	if os.Getenv("RAP_PRINT") == "" {
-		t.Skip("set RAP_PRINT=1 to print the default run")
-	}
-	set := map[string]string{}
-	for _, kv := range strings.Split(os.Getenv("RAP_SET"), ";") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			set[k] = v
-		}
-	}
-	r, err := DMM{}.Run(context.Background(), study.Options{Set: set})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.WriteText(os.Stdout)
 }
