@@ -154,7 +154,7 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 	for _, p := range d.RTL.Params {
 		f.blank()
 		f.doc("    ", p.Doc)
-		f.line("    localparam %s %s = %s;", rangeOf0(p.Width), p.Name, literal(p.Value, p.Width))
+		localparam(f, p)
 	}
 	rw.stateDecls(f)
 	rw.memoryReadWires(f, insts)
@@ -827,4 +827,40 @@ func (rw *rtlWriter) part(v, idx *netlist.Expr, w int) (string, bool) {
 		return rw.guard(idx, n, in, w)
 	}
 	return in, false
+}
+
+// paramPiece is the width of the pieces a long localparam is printed in.
+const paramPiece = 256
+
+// localparam declares p, a table wider than a line (a rap scheme's shift
+// table: 1536 bits for an 8⁴ RAS unit) as a concatenation of 256-bit
+// pieces, most significant first, one a line.
+func localparam(f *file, p netlist.Param) {
+	decl := fmt.Sprintf("    localparam %s %s = ", rangeOf0(p.Width), p.Name)
+	lit := literal(p.Value, p.Width)
+	if len(decl)+len(lit)+1 <= maxLine || p.Width <= paramPiece {
+		f.line("%s%s;", decl, lit)
+		return
+	}
+	f.line("%s{", decl)
+	v := p.Value
+	if v == nil {
+		v = new(big.Int)
+	}
+	for hi := p.Width; hi > 0; {
+		w := hi % paramPiece
+		if w == 0 {
+			w = paramPiece
+		}
+		lo := hi - w
+		piece := new(big.Int).Rsh(v, uint(lo))
+		piece.And(piece, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1)))
+		sep := ","
+		if lo == 0 {
+			sep = ""
+		}
+		f.line("        %s%s // bits %d:%d", literal(piece, w), sep, hi-1, lo)
+		hi = lo
+	}
+	f.line("    };")
 }

@@ -48,6 +48,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -58,8 +59,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-
-	"github.com/lsugen/lsugen/internal/inputfile"
 )
 
 // MaxSpecBytes is the size limit of one spec file. Real specs are a few
@@ -212,7 +211,7 @@ func readSpec(path string) ([]byte, hcl.Diagnostics) {
 			Subject:  fileStart(path),
 		}}
 	}
-	f, err := inputfile.Open(path) // a FIFO or device is refused, never waited on
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, failed(err)
 	}

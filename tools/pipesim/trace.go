@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
-	"github.com/lsugen/lsugen/internal/inputfile"
 	"github.com/lsugen/lsugen/tools/trace"
 )
 
@@ -164,7 +164,7 @@ func parseNumber(s string) (uint64, error) { return trace.ParseNumber(s, "number
 
 // ParseFile reads the trace in the named file.
 func ParseFile(path string, shape Shape) (*Workload, error) {
-	f, err := inputfile.Open(path) // a FIFO or device is refused, never waited on
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}

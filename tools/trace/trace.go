@@ -19,11 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/lsugen/lsugen/internal/inputfile"
 )
 
 // Limits on one trace. They bound memory, not what a real GPU trace needs:
@@ -336,7 +335,7 @@ func ParseNumber(s, what string) (uint64, error) {
 
 // ParseFile reads and holds the trace in the named file.
 func ParseFile(path string) (*Trace, error) {
-	f, err := inputfile.Open(path) // a FIFO or device is refused, never waited on
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +345,7 @@ func ParseFile(path string) (*Trace, error) {
 
 // ScanFile streams the trace in the named file through fn (see [Scan]).
 func ScanFile(path string, fn func(*Access) error) error {
-	f, err := inputfile.Open(path) // a FIFO or device is refused, never waited on
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
