@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"github.com/lsugen/lsugen/internal/inputfile"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/ulikunitz/xz"
@@ -36,6 +37,12 @@ func Sniff(path string) Kind {
 		return KernelTrace
 	case strings.HasSuffix(path, ".g"):
 		return KernelsList
+	}
+	// Stat before opening: opening a FIFO, even without blocking, lets a
+	// writer waiting in its own open go ahead, and closing it then breaks
+	// that writer's pipe before the real reader comes.
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return NotAccelSim
 	}
 	f, err := inputfile.Open(path)
 	if err != nil {
