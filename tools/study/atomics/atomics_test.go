@@ -185,6 +185,8 @@ func TestStudies_RefuseBadParams(t *testing.T) {
 		{Histogram{}, map[string]string{"bins": "12288", "replication": "2"}, "no (bins, replication) pair fits"},
 		{Hough{}, map[string]string{"replication": "64", "width": "4096", "height": "4096"}, "no replication factor fits"},
 		{Hough{}, map[string]string{"angles": "-1"}, "angles: -1 is out of range"},
+		{Histogram{}, map[string]string{"width": "8192", "height": "8192", "bins": "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+			"replication": "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"}, "over the limit of"},
 	} {
 		_, err := c.s.Run(context.Background(), study.Options{Set: c.set})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -70,7 +70,6 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 	if err != nil {
 		return nil, err
 	}
-	im := NewImage(int(w), int(h), uint64(seed))
 	type point struct{ bins, r int }
 	var cfgs []config
 	var pts []point
@@ -90,6 +89,10 @@ func (s Histogram) Run(ctx context.Context, opt study.Options) (*study.Result, e
 	if len(cfgs) == 0 {
 		return nil, study.Paramf("no (bins, replication) pair fits the %d words of shared memory", Words)
 	}
+	if err := checkWork(int(w*h), int(w*h), len(cfgs), "width, height, bins or replication"); err != nil {
+		return nil, err
+	}
+	im := NewImage(int(w), int(h), uint64(seed))
 	total, done := len(cfgs), 0
 	tick := func() {
 		done++

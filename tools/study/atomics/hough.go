@@ -89,6 +89,9 @@ func (s Hough) Run(ctx context.Context, opt study.Options) (*study.Result, error
 	if len(edges) == 0 {
 		return nil, fmt.Errorf("the generated edge map has no edge pixels")
 	}
+	if err := checkWork(angles*len(edges), len(edges), len(cfgs), "angles, width, height or replication"); err != nil {
+		return nil, err
+	}
 	vt := votes{bins: make([]int32, 0, angles*len(edges)), segLen: len(edges), n: n}
 	for a := range angles {
 		th := math.Pi * float64(a) / float64(angles)

@@ -109,3 +109,17 @@ func blockParam(opt study.Options, ps []study.Param) (int, error) {
 	}
 	return int(b), err
 }
+
+// MaxWarpAtomics bounds the warp atomics one run simulates (about a
+// microsecond of CPU each), so that no parameters make a run of hours.
+const MaxWarpAtomics = 1 << 30
+
+// checkWork refuses a run of more than MaxWarpAtomics warp atomics:
+// inputs votes in segments of segLen, each configuration of cfgs.
+func checkWork(inputs, segLen, cfgs int, shrink string) error {
+	warps := int64(inputs/segLen) * int64((segLen+31)/32)
+	if n := warps * int64(cfgs); n > MaxWarpAtomics {
+		return study.Paramf("%d warp atomics (%d per configuration, %d configurations): over the limit of %d; make %s smaller", n, warps, cfgs, MaxWarpAtomics, shrink)
+	}
+	return nil
+}
