@@ -182,11 +182,21 @@ func (u *UnitReport) endWithSetup(fo4 float64) {
 type ClockCycles struct {
 	ClockFO4 float64 `json:"clock_fo4"`
 	ClockPS  float64 `json:"clock_ps,omitempty"`
-	Cycles   int     `json:"cycles"`
+	// Cycles is the latency of the unit clock_fo4 builds at this period
+	// (a variable-latency unit's slow answers') when Built, else the
+	// critical path's ⌈FO4 / period⌉.
+	Cycles int `json:"cycles"`
+	// FastCycles is a variable-latency unit's fast answers' latency; 0
+	// for any other.
+	FastCycles int `json:"fast_cycles,omitempty"`
+	// Built tells whether Cycles is the latency of a unit built at the
+	// period (package flow's AddLatencies), not ⌈FO4 / period⌉.
+	Built bool `json:"built"`
 }
 
 // AddCycles sets the cycles the unit's critical path needs at each clock
-// period, in FO4.
+// period, in FO4: ⌈FO4 / period⌉ (package flow's AddLatencies replaces
+// them with the latencies of the units built at those periods).
 func (u *UnitReport) AddCycles(periodsFO4 []float64) {
 	u.Cycles = nil
 	for _, p := range periodsFO4 {
@@ -252,14 +262,30 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%7.2f\t%6d\t%9.1f\t%11d\t%7d", u.Name, u.Kind, u.Variant, u.FO4, u.Depth, u.AreaGE, u.Transistors, u.Gates)
 		}
 		for _, c := range u.Cycles {
-			fmt.Fprintf(tw, "\t%d cycles", c.Cycles)
+			fmt.Fprintf(tw, "\t%s", c.String())
 		}
 		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if len(r.Units) > 0 && len(r.Units[0].Cycles) > 0 {
+		fmt.Fprintln(w, "@ period: the latency of the unit clock_fo4 builds at that period (F/S: a variable-latency unit's fast and slow answers); ~N: ⌈FO4 / period⌉ where none is built (a clocked unit, a period outside 4..10000 FO4, or a unit that cannot be cut at it)")
+	}
 	return r.writeDetails(w)
+}
+
+// String is the table's cell: "2 cycles", "1/2 cycles" for a
+// variable-latency unit's fast and slow answers, "~3 cycles" for the
+// critical path's ⌈FO4 / period⌉ where no unit was built.
+func (c ClockCycles) String() string {
+	switch {
+	case !c.Built:
+		return fmt.Sprintf("~%d cycles", c.Cycles)
+	case c.FastCycles > 0:
+		return fmt.Sprintf("%d/%d cycles", c.FastCycles, c.Cycles)
+	}
+	return fmt.Sprintf("%d cycles", c.Cycles)
 }
 
 // fo4 prints a delay in FO4, and in ps beside it where a library is known.

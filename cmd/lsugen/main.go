@@ -301,6 +301,15 @@ func workNote(ctx context.Context, dir string, temporary bool) string {
 // bad input (exit status 2), as is a run whose units are estimated past
 // budget b, which is checked before any unit is generated.
 func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error) {
+	s, err := loadSession(paths, b, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return s.Units, nil
+}
+
+// loadSession is loadAndGenerate's session, with its library.
+func loadSession(paths []string, b budget, stderr io.Writer) (*flow.Session, error) {
 	s, err := flow.Load(paths, b)
 	if s != nil && len(s.Diags) > 0 {
 		printDiagnostics(stderr, s.Loader, s.Diags)
@@ -311,7 +320,7 @@ func loadAndGenerate(paths []string, b budget, stderr io.Writer) ([]unit, error)
 	case err != nil:
 		return nil, badInput(err)
 	}
-	return s.Units, nil
+	return s, nil
 }
 
 // printDiagnostics prints diags with their source snippets, everything

@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/tools/profile"
 )
 
@@ -171,5 +173,57 @@ func TestProfile_Errors(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestTimingClock_OneAnswerWithProfileAndClockFO4: the cycles timing
+// --clock reports for the thesis's coalescers are those profile counts and
+// those of the units clock_fo4 builds (issue: timing said 4 cycles for the
+// speculative coalescer at 40 FO4 unsized while the generated unit
+// answers in 2), in the unsized and the sized model.
+func TestTimingClock_OneAnswerWithProfileAndClockFO4(t *testing.T) {
+	for _, mode := range []string{"unsized", "sized"} {
+		code, out, errOut := lsugen(t, "timing", "--json", "--timing-mode", mode, "--clock", "40,48", thesisSpec)
+		if code != 0 {
+			t.Fatalf("timing: exit %d: %s", code, errOut)
+		}
+		var rep timingDoc
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		at := map[string][]timing.ClockCycles{}
+		for _, u := range rep.Units {
+			at[u.Name] = u.Cycles
+		}
+		tm := profileJSON(t, "--timing-mode", mode, "--clock", "40,48", profileTraces+"profile_transpose.traceg").Timing
+		for i, clock := range []float64{40, 48} {
+			a2a, spec := at["coalesce_a2a_32"][i], at["coalesce_spec_32"][i]
+			if !a2a.Built || !spec.Built || spec.FastCycles == 0 {
+				t.Fatalf("%s @%v: not the built units' latencies: %+v %+v", mode, clock, a2a, spec)
+			}
+			if a2a.Cycles != tm.AllToAll.Cycles[i] || spec.FastCycles != tm.SpeculativeFast.Cycles[i] || spec.Cycles != tm.SpeculativeSlow.Cycles[i] {
+				t.Errorf("%s @%v FO4: timing says a2a %d, speculative %d/%d; profile %d, %d/%d", mode, clock,
+					a2a.Cycles, spec.FastCycles, spec.Cycles, tm.AllToAll.Cycles[i], tm.SpeculativeFast.Cycles[i], tm.SpeculativeSlow.Cycles[i])
+			}
+			// The unit clock_fo4 generates at that period.
+			code, out, errOut := lsugen(t, "timing", "--json", "--timing-mode", mode, "--clock-fo4", fmt.Sprint(clock), thesisSpec)
+			if code != 0 {
+				t.Fatalf("timing --clock-fo4: exit %d: %s", code, errOut)
+			}
+			var clocked timingDoc
+			if err := json.Unmarshal([]byte(out), &clocked); err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range clocked.Units {
+				if c, ok := at[u.Name]; ok && (u.Pipeline == nil || u.Pipeline.LatencyCycles != c[i].Cycles) {
+					t.Errorf("%s @%v FO4: timing --clock says %s takes %d cycles, clock_fo4 builds %+v", mode, clock, u.Name, c[i].Cycles, u.Pipeline)
+				}
+			}
+		}
+	}
+	// Below clock_fo4's least period no unit is built: ⌈FO4 / period⌉.
+	code, out, _ := lsugen(t, "timing", "--clock", "2", thesisSpec)
+	if code != 0 || !strings.Contains(out, "~") || !strings.Contains(out, "⌈FO4 / period⌉") {
+		t.Errorf("--clock 2: exit %d\n%s", code, out)
 	}
 }

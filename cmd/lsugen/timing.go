@@ -52,7 +52,9 @@ func newTimingCmd(a *app) *cobra.Command {
 				return usagef("--svg-unit needs --svg FILE")
 			}
 			// --timing-mode is the budget's too: without --clock-fo4 it
-			// chooses only the model of the figures.
+			// chooses only the model of the figures and of the units
+			// built at the --clock periods.
+			mode := b.Clock.TimingMode
 			if b.Clock.ClockFO4 == 0 {
 				b.Clock.TimingMode = ""
 			}
@@ -60,17 +62,16 @@ func newTimingCmd(a *app) *cobra.Command {
 				return runSweep(a, cmd, &sw, opt, specPaths, b, asJSON, svg)
 			}
 			b.LibraryPath = m.liberty
-			units, err := loadAndGenerate(specPaths, b, a.stderr)
+			s, err := loadSession(specPaths, b, a.stderr)
 			if err != nil {
 				return err
 			}
+			units := s.Units
 			rep, err := timingReport(units, opt)
 			if err != nil {
 				return err
 			}
-			for i := range rep.Units {
-				rep.Units[i].AddCycles(periods)
-			}
+			flow.AddLatencies(rep, units, periods, mode, s.Library)
 			if svg != "" {
 				b, err := timingSVG(units, rep, opt, periods, svgUnit)
 				if err != nil {
@@ -121,7 +122,7 @@ const (
 )
 
 // clocksUsage is the help of timing's and profile's --clock.
-const clocksUsage = "comma-separated clock periods, in FO4 or in time units (1GHz, 1.25ns: converted with --liberty's FO4, or the default library's): report the cycles each unit needs at each"
+const clocksUsage = "comma-separated clock periods, in FO4 or in time units (1GHz, 1.25ns: converted with --liberty's FO4, or the default library's): report the cycles each unit takes at each, as the unit clock_fo4 builds there"
 
 // fo4PSOf is the FO4 in ps that converts periods in time units under opt:
 // its library's, or the default library's.
