@@ -65,9 +65,7 @@ func startCmd(cmd *exec.Cmd, memLimit uint64) (release func(), err error) {
 	if err != nil {
 		return func() {}, err
 	}
-	done := make(chan error, 1)
-	starts <- startReq{cmd, done}
-	if err := <-done; err != nil {
+	if err := startLive(cmd); err != nil {
 		open(false)
 		return func() {}, err
 	}
@@ -83,7 +81,7 @@ func startCmd(cmd *exec.Cmd, memLimit uint64) (release func(), err error) {
 	}
 	theReaper.tell(fmt.Sprintf("+%d\n", pid))
 	open(true)
-	return func() { theReaper.tell(fmt.Sprintf("-%d\n", pid)) }, nil
+	return func() { theReaper.tell(fmt.Sprintf("-%d\n", pid)); endLive(pid) }, nil
 }
 
 // gateScript waits for the go-ahead on fd 3, closes it and becomes the

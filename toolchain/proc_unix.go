@@ -22,9 +22,11 @@ func setProcessGroup(cmd *exec.Cmd) {
 // endGroup kills what is left of cmd's process group once its leader has
 // been waited for: a tool's background children (a simulated design's
 // $system("... &")) do not outlive its run. A child that left the group
-// (setsid) is not reached.
+// (setsid) is reached on Linux, where lsugen is their subreaper
+// (endEscapees).
 func endGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+	endEscapees()
 }

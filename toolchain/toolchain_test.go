@@ -205,6 +205,33 @@ func TestRun_EndKillsBackgroundChildren(t *testing.T) {
 	waitGone(t, childPID(t, dir), "the shell's background child, which outlived the run,")
 }
 
+// A child that leaves the tool's process group and session (setsid, as
+// a simulated design's $system("setsid sleep 600 &") makes), directly or
+// through a parent that has ended, does not outlive the run either:
+// lsugen is the subreaper of its tools' orphans and ends them.
+func TestRun_EndKillsSetsidChildren(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc; a child subreaper is Linux's")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	for name, script := range map[string]string{
+		"direct":     "setsid sleep 600 >/dev/null 2>&1 & echo $! > child.pid",
+		"grandchild": "setsid sh -c 'sleep 600 >/dev/null 2>&1 & echo $! > child.pid' & wait; while [ ! -s child.pid ]; do sleep 0.05; done",
+		"daemonised": "setsid sh -c 'setsid sleep 600 >/dev/null 2>&1 & echo $! > child.pid; sleep 600' >/dev/null 2>&1 & while [ ! -s child.pid ]; do sleep 0.05; done",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := &Cmd{Path: shell(t), Args: []string{"-c", script}, Dir: dir}
+			if _, err := c.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			waitGone(t, childPID(t, dir), "a child that left the run's session")
+		})
+	}
+}
+
 func TestRun_Cancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
