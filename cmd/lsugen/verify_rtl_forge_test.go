@@ -1,11 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/lsugen/lsugen/internal/testenv"
 )
 
 // Issue 18: a module that outputs constant 0, prints "PASS <n> vectors"
@@ -99,4 +107,49 @@ func memorisedTable(vec []byte) (src string, n int) {
 	}
 	b.WriteString("    default: bank_o = 5'h0;\n  endcase\nendmodule\n")
 	return b.String(), n
+}
+
+// Issue 30: processes a checked module starts with $system under
+// Verilator (Icarus 11 has no $system), in the background (&) or in a
+// session of their own (setsid), outlived lsugen. The simulator's run now
+// ends them: the group's kill takes the first, lsugen as their subreaper
+// the second (toolchain).
+func TestVerifyRTL_SystemChildrenDoNotOutliveTheRun(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc; a child subreaper is Linux's")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "a.hcl", goodSpec)
+	for _, e := range []string{"verilator"} {
+		for form, start := range map[string]string{"background": "sleep 600", "setsid": "setsid sleep 600"} {
+			pidFile := filepath.Join(dir, e+"_"+form+".pid")
+			v := writeSpec(t, dir, e+"_"+form+".v", "module h (input wire [9:0] addr_i, output wire [4:0] bank_o);\n"+
+				"    assign bank_o = addr_i[4:0] ^ addr_i[9:5];\n"+
+				fmt.Sprintf("    initial begin\n        if ($system(\"%s >/dev/null 2>&1 & echo $! > %s\") != 0) $display(\"no system\");\n    end\nendmodule\n", start, pidFile))
+			if code, stdout, stderr := lsugen(t, "verify", "--sim", e, "--rtl", v, spec); code != 0 {
+				t.Fatalf("%s %s: exit %d:\n%s%s", e, form, code, stdout, stderr)
+			}
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatalf("%s %s: the module's $system did not run: %v", e, form, err)
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(testenv.Limit(10 * time.Second)); ; time.Sleep(50 * time.Millisecond) {
+				stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+				if err != nil || bytes.Contains(stat, []byte(") Z ")) {
+					break
+				}
+				if time.Now().After(deadline) {
+					syscall.Kill(pid, syscall.SIGKILL)
+					t.Fatalf("%s %s: the module's child %d outlived lsugen: %s", e, form, pid, stat)
+				}
+			}
+		}
+	}
 }
