@@ -710,6 +710,17 @@ func (k *kernelFile) instruction(text string) (*WarpAccess, error) {
 			}
 			k.seq = seq
 			a.Block, a.Warp = [3]int{id[0], id[1], id[2]}, id[3]
+			// The tracer run with TOOL_TRACE_CORE=1 (print_core_id) writes
+			// the SM and the warp's slot in it after the warp; the header
+			// does not say so, the line does: the 8-digit active mask
+			// comes two fields later than without them.
+			mask := p + 1 // after the PC
+			if k.lineinfo {
+				mask++
+			}
+			if !isMask(f, mask) && isMask(f, mask+2) && isDecimal(f[p]) && isDecimal(f[p+1]) {
+				p += 2
+			}
 		}
 	}
 	if k.lineinfo {
@@ -947,6 +958,22 @@ func (k *kernelFile) skipRegs(p *int, what string) error {
 }
 
 // parseHex reads a hex number with or without 0x.
+// isMask tells whether f[i] is an active mask as the tracer prints it:
+// eight hex digits.
+func isMask(f []string, i int) bool {
+	if i >= len(f) || len(f[i]) != 8 {
+		return false
+	}
+	_, err := strconv.ParseUint(f[i], 16, 32)
+	return err == nil
+}
+
+// isDecimal tells whether s is a decimal number as the tracer prints one.
+func isDecimal(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 31)
+	return err == nil
+}
+
 func parseHex(s string) (uint64, error) {
 	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		s = s[2:]

@@ -168,6 +168,22 @@ func TestReader_RawTrace(t *testing.T) {
 			t.Errorf("%s: %d distinct instructions in %d warps, want %d in %d", path, len(got), warps, len(want), wantWarps)
 		}
 	}
+	// The tracer run with TOOL_TRACE_CORE=1 writes each line's SM and
+	// warp slot after its warp: the same instructions.
+	cores := filepath.Join(dir, "kernel-2.trace")
+	var withCores strings.Builder
+	for i, line := range strings.Split(rawFromTraceg(t, src), "\n") {
+		if f := strings.Fields(line); len(f) > 6 && !strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "#") {
+			line = strings.Join(append(append(f[:4:4], fmt.Sprint(i%80), fmt.Sprint(i%64)), f[4:]...), " ")
+		}
+		withCores.WriteString(line + "\n")
+	}
+	if err := os.WriteFile(cores, []byte(withCores.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, warps := count(cores); !maps.Equal(got, want) || warps != wantWarps {
+		t.Errorf("with core ids: %d distinct instructions in %d warps, want %d in %d", len(got), warps, len(want), wantWarps)
+	}
 	// A thread block section after raw lines is an error.
 	bad := filepath.Join(dir, "bad.trace")
 	text := rawFromTraceg(t, src)
