@@ -270,7 +270,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return err
 	}
 	if len(r.Units) > 0 && len(r.Units[0].Cycles) > 0 {
-		fmt.Fprintln(w, "@ period: the latency of the unit clock_fo4 builds at that period (F/S: a variable-latency unit's fast and slow answers); ~N: ⌈FO4 / period⌉ where none is built (a clocked unit, a period outside 4..10000 FO4, or a unit that cannot be cut at it)")
+		fmt.Fprintln(w, "@ period: the latency of the unit clock_fo4 builds at that period (F/S: a variable-latency unit's fast and slow answers);")
+		fmt.Fprintln(w, "~N: ⌈FO4 / period⌉ where none is built (a clocked unit, a period outside 4..10000 FO4, or a unit that cannot be cut at it)")
 	}
 	return r.writeDetails(w)
 }
