@@ -15,7 +15,6 @@ import (
 
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/specs"
-	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/units"
 )
 
@@ -153,10 +152,7 @@ func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking, lib *Lib
 			used[r.Name] = true
 		}
 	}
-	var tech *timing.Tech
-	if lib != nil {
-		tech = lib.Tech
-	}
+	tech := lib.tech()
 	var out []Unit
 	for _, su := range gen {
 		b, gd := units.BuildIn(su, tech)

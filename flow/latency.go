@@ -17,10 +17,7 @@ import (
 // pipeliner refuses at that period — the count stays the critical path's
 // ⌈FO4 / period⌉ and Built is false.
 func AddLatencies(rep *timing.Report, us []Unit, periodsFO4 []float64, mode string, lib *Library) {
-	var tech *timing.Tech
-	if lib != nil {
-		tech = lib.Tech
-	}
+	tech := lib.tech()
 	if mode == "" {
 		mode = specs.DefaultTimingMode(lib != nil)
 	}

@@ -62,6 +62,15 @@ func (l *Library) libraryName() string {
 	return l.Name
 }
 
+// tech is the library's characterized model for the pipeliner; nil for
+// no library (the textbook model).
+func (l *Library) tech() *timing.Tech {
+	if l == nil {
+		return nil
+	}
+	return l.Tech
+}
+
 // resolveClock completes clocking c for a run with library lib (nil:
 // none): a period in time units becomes FO4 in the library's FO4, a
 // defaulted timing mode becomes the library's model, and timing_mode
