@@ -553,7 +553,8 @@ func gather(v []uint64, l int) []uint64 {
 // clocked bench under one HDL simulator and reports the earliest
 // mismatching cycle over the modules, with a VCD of a rerun up to it.
 func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismatch, error) {
-	if len(job.Sources) == 0 || len(job.Modules) == 0 {
+	run := job.hdlModules(e)
+	if len(run.Sources) == 0 || len(run.Modules) == 0 {
 		return nil, errors.New("no Verilog sources or modules to run")
 	}
 	dir := filepath.Join(job.Dir, string(e))
@@ -561,7 +562,7 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 		return nil, err
 	}
 	d := job.Design
-	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort, Version: job.Version}
+	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort, Version: job.Version}
 	vecs := make([][][]uint64, s.cycles)
 	flat := make([][]uint64, s.cycles*len(s.ins))
 	for c := range vecs {
@@ -588,7 +589,7 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 	}
 	want := make([][]uint64, len(s.outs))
 	first, fm, fo := s.cycles, -1, -1
-	for m, mod := range job.Modules {
+	for m, mod := range run.Modules {
 		if len(got[m]) != s.cycles {
 			return nil, fmt.Errorf("module %s returned %d results for %d cycles", mod, len(got[m]), s.cycles)
 		}
@@ -605,7 +606,7 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 	if fm < 0 {
 		return nil, nil
 	}
-	mod := job.Modules[fm]
+	mod := run.Modules[fm]
 	mm := s.mismatch(mod+" ("+string(e)+")", first, fo, got[fm][first][fo])
 	return mm, dumpHDL(ctx, bench, e, vecs, s, mod, mm)
 }

@@ -2,11 +2,9 @@ package verify_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/lsugen/lsugen/netlist"
-	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
 )
@@ -34,11 +32,8 @@ func lockstep(t *testing.T, path string, engines []verify.Engine, cycles, want i
 		}
 		j := job(t, u, b)
 		if rtlOnly {
-			rtlFiles, _ := rtl.Sources(b.Design)
-			j.Sources, j.Modules = nil, []string{b.Design.Name}
-			for _, name := range rtlFiles {
-				j.Sources = append(j.Sources, filepath.Join(j.Dir, name))
-			}
+			m := rtlAlone(j)
+			j.Sources, j.Modules = m.Sources, m.Modules
 		}
 		tasks = append(tasks, verify.Task{Job: j, Plan: verify.DefaultPlan(), SeqPlan: sp, Engines: engines})
 	}
@@ -91,6 +86,16 @@ func TestSharedMemory_FermiOnEveryEngine(t *testing.T) {
 // netlist simulator.
 func TestSharedMemory_EveryRowKind(t *testing.T) {
 	lockstep(t, "testdata/shared_memory_hashes.hcl", []verify.Engine{verify.Netlist}, 30000, 5, false)
+}
+
+// TestSharedMemory_GateLevelOnEveryEngine runs a small generated shared
+// memory, RTL and gate-level modules, in lockstep with its model on every
+// engine: the example memories run their gate-level modules on the
+// netlist simulator and Icarus only (verilatorGateLimit), so this is
+// where the gate writer's Verilog of a shared memory (bank macros,
+// crossbars, atomics) is built by Verilator.
+func TestSharedMemory_GateLevelOnEveryEngine(t *testing.T) {
+	lockstep(t, "testdata/shared_memory_gates.hcl", verify.AllEngines, 5000, 1, false)
 }
 
 // TestSharedMemory_FrontEnd runs shared memories with the pipelined front

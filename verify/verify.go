@@ -65,11 +65,32 @@ type Job struct {
 	Sources []string
 	// Modules are the module names in Sources to run (RTL, gates).
 	Modules []string
+	// ByEngine, where it names an HDL engine, replaces Sources and
+	// Modules for that engine: the test suite runs the RTL module alone
+	// under Verilator for its largest units (a gate-level build is minutes
+	// of C++ there), the gate-level module staying on the other engines.
+	ByEngine map[Engine]HDLModules
 	// Dir is a work directory for testbenches, vectors and VCDs.
 	Dir string
 	// Version is the lsugen version (rtl.Info's Version, "lsugen 0.1.0")
 	// written into the $version of the VCDs a mismatch leaves.
 	Version string
+}
+
+// HDLModules are the Verilog files and the modules in them that an HDL
+// engine runs.
+type HDLModules struct {
+	Sources []string
+	Modules []string
+}
+
+// hdlModules is what engine e runs: ByEngine's entry for it, or Sources and
+// Modules.
+func (j Job) hdlModules(e hdl.Engine) HDLModules {
+	if m, ok := j.ByEngine[Engine(e)]; ok {
+		return m
+	}
+	return HDLModules{Sources: j.Sources, Modules: j.Modules}
 }
 
 // Check is the outcome of one engine on one unit.
@@ -354,7 +375,8 @@ func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.P
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	bench := &hdl.Bench{Dir: dir, Sources: job.Sources, Modules: job.Modules, Ports: job.Design.Ports, Version: job.Version}
+	run := job.hdlModules(e)
+	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: job.Design.Ports, Version: job.Version}
 	raw := make([][][]uint64, len(vs))
 	for i, v := range vs {
 		raw[i] = v
@@ -363,7 +385,7 @@ func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.P
 	if err != nil {
 		return nil, err
 	}
-	for m, mod := range job.Modules {
+	for m, mod := range run.Modules {
 		if len(got[m]) != len(vs) {
 			return nil, fmt.Errorf("module %s returned %d results for %d vectors", mod, len(got[m]), len(vs))
 		}
