@@ -415,28 +415,44 @@ func (g *hashGen) rapSchemeShift() (nl.Bus, *nl.Expr) {
 	var sum nl.Bus
 	var sumE *nl.Expr
 	for _, t := range tables {
+		// A table wider than a line is one parameter per bit of its
+		// entries (bit b of entry x is bit x of PARAM_Bb), read with
+		// one-bit indexes: a part select at a variable offset
+		// (PARAM[x * l +: l]) is a barrel shifter across the whole table
+		// to Yosys (the 8^4 RAS unit's 1,536-bit table: 43 s to read
+		// for its proof, against 6 s), and the gates are this lookup,
+		// bit by bit. A narrower table stays one packed parameter.
+		planes := len(t.values)*l > planeTableBits
+		plane := func(b int) string { return fmt.Sprintf("%s_B%d", t.param, b) }
 		if !declared[t.param] {
 			declared[t.param] = true
-			v := new(big.Int)
-			for x := len(t.values) - 1; x >= 0; x-- {
-				v.Lsh(v, uint(l))
-				v.Or(v, big.NewInt(int64(t.values[x])))
+			if planes {
+				for b := range l {
+					g.rtl.Params = append(g.rtl.Params, nl.Param{Name: plane(b), Width: len(t.values), Value: packTable(t.values, b, 1),
+						Doc: fmt.Sprintf("bit x is bit %d of the %d-bit shift of address field value x", b, l)})
+				}
+			} else {
+				g.rtl.Params = append(g.rtl.Params, nl.Param{Name: t.param, Width: len(t.values) * l, Value: packTable(t.values, 0, l),
+					Doc: fmt.Sprintf("shift table: field x (%d bits, field 0 lowest) is the shift of address field value x", l)})
 			}
-			g.rtl.Params = append(g.rtl.Params, nl.Param{Name: t.param, Width: len(t.values) * l, Value: v,
-				Doc: fmt.Sprintf("shift table: field x (%d bits, field 0 lowest) is the shift of address field value x", l)})
 		}
 		idx := g.addr[t.lo : t.lo+t.width]
 		idxE := g.wire("field_"+t.doc, nl.Slice(g.addE, t.lo+t.width-1, t.lo), fmt.Sprintf("address field %s = addr_i[%d:%d]", t.doc, t.lo+t.width-1, t.lo))
 		// The table as logic: each shift bit is a function of the field.
 		term := make(nl.Bus, l)
+		bitsE := make([]*nl.Expr, l)
 		for b := range term {
 			column := make(nl.Bus, len(t.values))
 			for x := range column {
 				column[x] = nl.Const(uint64(t.values[x]>>b&1), 1)[0]
 			}
 			term[b] = g.b.Select(idx, column)
+			bitsE[b] = nl.BitAt(nl.Ref(plane(b), len(t.values)), idxE)
 		}
 		termE := nl.PartAt(nl.Ref(t.param, len(t.values)*l), idxE, l)
+		if planes {
+			termE = nl.Concat(bitsE...)
+		}
 		if len(tables) > 1 { // a single table's lookup is the shift itself
 			g.b.Name("shift_"+t.doc, term)
 			termE = g.wire("shift_"+t.doc, termE, fmt.Sprintf("%s[%s]", t.param, t.doc))
@@ -449,6 +465,20 @@ func (g *hashGen) rapSchemeShift() (nl.Bus, *nl.Expr) {
 	}
 	g.b.Name("shift", sum)
 	return sum, g.wire("shift", sumE, "the row's shift, mod w")
+}
+
+// planeTableBits is the widest shift table written as one packed
+// parameter: one 256-bit line of the RTL.
+const planeTableBits = 256
+
+// packTable packs w bits of each table entry from bit lo, entry 0 lowest.
+func packTable(values []int, lo, w int) *big.Int {
+	v := new(big.Int)
+	for x := len(values) - 1; x >= 0; x-- {
+		v.Lsh(v, uint(w))
+		v.Or(v, big.NewInt(int64(values[x]>>lo&(1<<w-1))))
+	}
+	return v
 }
 
 // rapAddrOut adds addr_o = row*w + bank, with higher bits passed through.
