@@ -138,6 +138,7 @@ var flagWalks = map[string]flagWalk{
 			"out-dir": {"--out-dir", "{OUT}/d"}, "job-command": {"--job-command", "lsugen"},
 			"sweep-point": {"--sweep-point", "atomic_xor@20"}, "sweep-merge": {"--sweep-merge", "{OUT}"},
 			"sta-liberty": {"--sta-liberty", "{LIBERTY}"}, "jobs": {"--jobs", "2"},
+			"work-budget": {"--work-budget", "1s"}, "quiet": {"--quiet"},
 			"svg+svg-unit":     {"--svg", "{OUT}/t.svg", "--svg-unit", "atomic_xor"},
 			"sweep-point+unit": {"--sweep-point", "atomic_xor@20", "--out-dir", "{OUT}/d", "--unit", "atomic_xor"},
 		},

@@ -614,6 +614,12 @@ func hostileCases() []hostileCase {
 		hcFlagRow("pipesim preset over a 1 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--preset", "aes_encrypt", "--instructions", "100000", "--work-budget", "1s"}, "over the budget of 1s (--work-budget"),
 		hcFlagRow("pipesim synthetic over a 10 s budget", work, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "131072", "--warps", "32", "--degrees", "8:1", "--shmem", "1", "--mem", "0", "--work-budget", "10s"}, "estimated at", "--instructions or --warps"),
 		hcFlagRow("pipesim trace over a 1 ns budget", work, nil, append(append([]string(nil), pipesimArgs...), "--work-budget", "1ns"), "a shorter trace"),
+		hcFlagRow("timing --sweep-clock 4:1003:1 of the largest speculative coalescer",
+			"`--sweep-clock 4:1003:1` on the largest coalescer is accepted (about 4,000 points of 100-200 s each)",
+			nil, []string{"timing", "--sweep-clock", "4:1003:1", "--unit", "lim_coalesce_spec", "$SPECS/limits/coalescer.hcl"}, "estimated at", "1000 points", "over the budget of 10m00s (--work-budget"),
+		hcFlagRow("timing sweep --work-budget -1s", behaves, nil, []string{"timing", "sweep", "--work-budget", "-1s", "20:24:4", "$SPECS/rap.hcl"}, "--work-budget -1s"),
+		hcFlagRow("timing --sweep-clock --job-list --work-budget", behaves, nil,
+			[]string{"timing", "--sweep-clock", "20:24:4", "--job-list", "jobs.txt", "--out-dir", "out", "--work-budget", "1m", "$SPECS/rap.hcl"}, "--work-budget and --quiet apply to the points --sweep-clock computes here"),
 		hcFlagRow("pipesim 2^25 warp instructions", behaves, nil, []string{"pipesim", "$SPECS/pipeline_study.hcl", "--synthetic", "--instructions", "1000000", "--warps", "32"}, "at most 4194304 warp instructions"),
 	)
 

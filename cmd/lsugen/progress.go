@@ -42,12 +42,17 @@ type workEstimate struct {
 	cpu     time.Duration // CPU time on the reference machine
 	longest time.Duration // CPU time of its longest task (the tasks run in parallel)
 	shrink  string        // the flags that make the run smaller: "--trials, --w or --table"
+	workers int           // tasks run at once (--jobs); 0: one per core
 }
 
-// wall is the estimated wall time on this machine's cores: the CPU time
-// spread over them, and not less than the longest task.
+// wall is the estimated wall time: the CPU time spread over the workers
+// and this machine's cores, and not less than the longest task.
 func (e workEstimate) wall() time.Duration {
-	return max(e.cpu/time.Duration(max(runtime.GOMAXPROCS(0), 1)), e.longest)
+	n := runtime.GOMAXPROCS(0)
+	if e.workers > 0 {
+		n = min(n, e.workers)
+	}
+	return max(e.cpu/time.Duration(max(n, 1)), e.longest)
 }
 
 // checkWork refuses (exit 2) a run whose estimated CPU time is over limit
@@ -57,8 +62,20 @@ func checkWork(limit time.Duration, e workEstimate) error {
 	if limit <= 0 || e.cpu <= limit {
 		return nil
 	}
-	return usagef("this run is estimated at %s of CPU time (%s; about %s of wall time on %d cores), over the budget of %s (--work-budget; 0 for no limit): make it smaller (%s) or give --work-budget %s or more to run it",
-		formatDuration(e.cpu), e.size, formatDuration(e.wall()), runtime.GOMAXPROCS(0), formatDuration(limit), e.shrink, formatDuration(roundUpDuration(e.cpu)))
+	return usagef("this run is estimated at %s of CPU time (%s; about %s of wall time %s), over the budget of %s (--work-budget; 0 for no limit): make it smaller (%s) or give --work-budget %s or more to run it",
+		formatDuration(e.cpu), e.size, formatDuration(e.wall()), e.spread(), formatDuration(limit), e.shrink, formatDuration(roundUpDuration(e.cpu)))
+}
+
+// spread says how the work is spread for wall: "on 2 cores", "one at a time".
+func (e workEstimate) spread() string {
+	n := runtime.GOMAXPROCS(0)
+	switch {
+	case e.workers == 1:
+		return "one task at a time (--jobs 1)"
+	case e.workers > 0 && e.workers < n:
+		return fmt.Sprintf("%d tasks at a time (--jobs %d)", e.workers, e.workers)
+	}
+	return fmt.Sprintf("on %d cores", n)
 }
 
 // checkWorkBudgetFlag refuses a negative --work-budget.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -35,6 +36,8 @@ type sweepFlags struct {
 	jobCommand          string
 	staLiberty          string
 	jobs                int
+	workBudget          time.Duration // of the points computed here (--sweep-clock)
+	quiet               bool
 	fs                  *pflag.FlagSet
 }
 
@@ -56,6 +59,8 @@ func addSweepFlags(fs *pflag.FlagSet, s *sweepFlags) {
 	fs.StringVar(&s.merge, "sweep-merge", "", "build a sweep's table (and --svg figure) from the point results in DIR, naming the points missing or malformed (also: lsugen timing sweep-merge)")
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
 	addJobsFlag(fs, &s.jobs, 1)
+	addWorkBudgetFlag(fs, &s.workBudget)
+	addQuietFlag(fs, &s.quiet)
 	s.fs = fs
 }
 
@@ -69,7 +74,7 @@ func (s *sweepFlags) spelling(flag, arg string) string {
 }
 
 // sweepStepFlags are the flags that make lsugen timing a sweep step.
-var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs", "sta-liberty"}
+var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs", "sta-liberty", "work-budget", "quiet"}
 
 // active reports whether the command is a sweep or one of its steps: any
 // sweep flag given (runSweep refuses those given without their step).
@@ -127,11 +132,29 @@ func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, spe
 	if err != nil {
 		return err
 	}
-	sw, err := sweep.Run(a.ctx, sweepUnits(us), periods, opt, s.jobs)
+	sw, err := s.runHere(a, sweepUnits(us), periods, opt)
 	if err != nil {
 		return err
 	}
 	return finishSweep(a, sw, asJSON, svg)
+}
+
+// runHere computes the sweep's points in this process, --jobs at a time,
+// with a progress line, after refusing a sweep estimated over
+// --work-budget.
+func (s *sweepFlags) runHere(a *app, us []sweep.Unit, periods []float64, opt timing.Options) (*sweep.Sweep, error) {
+	est, err := sweep.EstimateRun(us, periods, opt)
+	if err != nil {
+		return nil, err
+	}
+	w := workEstimate{size: fmt.Sprintf("%d points", est.Points), cpu: est.CPU, longest: est.Longest, workers: s.jobs,
+		shrink: "a larger STEP, a narrower LO:HI, or fewer units with --unit"}
+	if err := checkWork(s.workBudget, w); err != nil {
+		return nil, err
+	}
+	p := startProgress(a.ctx, a.stderr, s.quiet, "lsugen timing sweep", "points", int64(est.Points), w.wall())
+	defer p.Stop()
+	return sweep.Run(a.ctx, us, periods, opt, s.jobs, func() { p.Add(1) })
 }
 
 // sweepUnits are the units as package sweep takes them.
@@ -152,6 +175,7 @@ func (s *sweepFlags) check(fl *pflag.FlagSet, specPaths []string, asJSON bool, s
 		func() error { return s.checkJobList(fl) },
 		func() error { return s.checkDirs(fl, asJSON, svg) },
 		func() error { return s.checkMerge(fl, specPaths) },
+		func() error { return checkWorkBudgetFlag(s.workBudget) },
 	} {
 		if err := c(); err != nil {
 			return err
@@ -236,6 +260,8 @@ func (s *sweepFlags) checkDirs(fl *pflag.FlagSet, asJSON bool, svg string) error
 		return usagef("--out-dir applies to --job-list and --sweep-point only")
 	case flagChanged(fl, "jobs") && (s.clock == "" || s.jobList != ""):
 		return usagef("--jobs N computes the points of --sweep-clock here: not with --job-list, --sweep-point or --sweep-merge")
+	case (flagChanged(fl, "work-budget") || flagChanged(fl, "quiet")) && (s.clock == "" || s.jobList != ""):
+		return usagef("--work-budget and --quiet apply to the points --sweep-clock computes here: not with --job-list, --sweep-point or --sweep-merge")
 	case s.jobs < 1 || s.jobs > 1024:
 		return usagef("--jobs %d: want 1 to 1024", s.jobs)
 	case needDir && svg != "":
@@ -368,7 +394,7 @@ func loadUnit(paths []string, name string, b budget, stderr io.Writer) (*sweep.U
 // outputs: a job line never passes them on.
 var sweepOwnFlags = map[string]bool{
 	"sweep-clock": true, "sweep-point": true, "sweep-merge": true, "job-list": true, "out-dir": true,
-	"job-command": true, "jobs": true, "svg": true, "svg-unit": true, "json": true, "paths": true, "clock": true, "help": true,
+	"job-command": true, "jobs": true, "work-budget": true, "quiet": true, "svg": true, "svg-unit": true, "json": true, "paths": true, "clock": true, "help": true,
 	"unit": true, // a job's point names its unit
 }
 
@@ -569,7 +595,9 @@ LO, LO+STEP, ... up to HI FO4 (package retime, with the model of
 --timing-mode, sized by default as in every command that times) and
 reports per point the latency in cycles, the flip-flops, the area and the
 worst stage; a unit with a clock already is marked, not swept. --jobs N
-computes N points at once. With --job-list
+computes N points at once; a sweep estimated at more CPU time than
+--work-budget is refused before any point, and a long one keeps a
+progress line on standard error (--quiet: none). With --job-list
 FILE --out-dir DIR it computes nothing: it writes one shell command per
 point (lsugen timing sweep-point, in its older spelling --sweep-point) for
 GNU parallel or a Slurm array, and the sweep's manifest into DIR; then
@@ -608,6 +636,8 @@ func newSweepClockCmd(a *app) *cobra.Command {
 	fs.StringVar(&s.jobCommand, "job-command", "", jobCommandUsage)
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
 	addJobsFlag(fs, &s.jobs, 1)
+	addWorkBudgetFlag(fs, &s.workBudget)
+	addQuietFlag(fs, &s.quiet)
 	m.add(fs)
 	addGateBudgetFlag(fs, &b)
 	addUnitFlag(fs, &b)

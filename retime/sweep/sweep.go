@@ -178,9 +178,10 @@ func ParsePointName(s string, minFO4, maxFO4 float64) (string, float64, error) {
 }
 
 // Run computes every unit at every period, jobs points at once, in the
-// order unit by unit, period by period. It stops early, with ctx's
-// error, when ctx is cancelled.
-func Run(ctx context.Context, us []Unit, periods []float64, opt timing.Options, jobs int) (*Sweep, error) {
+// order unit by unit, period by period, calling done (when not nil) as
+// each point is finished, for a progress line. It stops early, with
+// ctx's error, when ctx is cancelled.
+func Run(ctx context.Context, us []Unit, periods []float64, opt timing.Options, jobs int, done func()) (*Sweep, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -193,6 +194,9 @@ func Run(ctx context.Context, us []Unit, periods []float64, opt timing.Options, 
 			defer wg.Done()
 			for i := range next {
 				pts[i] = PointOf(us[i/len(periods)], periods[i%len(periods)], opt)
+				if done != nil {
+					done()
+				}
 			}
 		}()
 	}

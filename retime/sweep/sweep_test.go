@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lsugen/lsugen/netlist"
@@ -120,11 +121,11 @@ func TestRun_Points(t *testing.T) {
 	us := sweepUnits(t)
 	periods := []float64{0.5, 8.5, 40.5}
 	opt := sized()
-	sw, err := sweep.Run(context.Background(), us, periods, opt, 1)
+	sw, err := sweep.Run(context.Background(), us, periods, opt, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := sweep.Run(context.Background(), us, periods, opt, 3); !reflect.DeepEqual(sw, again) {
+	if again, _ := sweep.Run(context.Background(), us, periods, opt, 3, nil); !reflect.DeepEqual(sw, again) {
 		t.Error("3 workers gave another sweep than 1")
 	}
 	if len(sw.Points) != 9 || sw.Model.Mode != "sized" || sw.Model.SetupFO4 != timing.SetupFO4 {
@@ -166,7 +167,7 @@ func TestRun_Points(t *testing.T) {
 	// A cancelled sweep says so.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := sweep.Run(ctx, us, periods, opt, 2); !errors.Is(err, context.Canceled) {
+	if _, err := sweep.Run(ctx, us, periods, opt, 2, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -207,7 +208,7 @@ func TestJobsMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := sweep.Run(context.Background(), us, periods, opt, 1)
+	want, _ := sweep.Run(context.Background(), us, periods, opt, 1, nil)
 	if got := read.Merge(dir); !reflect.DeepEqual(got, want) {
 		t.Errorf("merge:\n%+v\nwant\n%+v", got, want)
 	}
@@ -248,7 +249,7 @@ func TestDigest(t *testing.T) {
 // one for the clocked unit; the figure draws the swept units, names the
 // others, and a sweep with nothing pipelined draws nothing.
 func TestTableAndSVG(t *testing.T) {
-	sw, _ := sweep.Run(context.Background(), sweepUnits(t), []float64{0.5, 8.5}, sized(), 2)
+	sw, _ := sweep.Run(context.Background(), sweepUnits(t), []float64{0.5, 8.5}, sized(), 2, nil)
 	var b strings.Builder
 	if err := sw.WriteTable(&b); err != nil {
 		t.Fatal(err)
@@ -268,8 +269,59 @@ func TestTableAndSVG(t *testing.T) {
 			t.Errorf("SVG lacks %q", want)
 		}
 	}
-	none, _ := sweep.Run(context.Background(), sweepUnits(t), []float64{0.5}, sized(), 1)
+	none, _ := sweep.Run(context.Background(), sweepUnits(t), []float64{0.5}, sized(), 1, nil)
 	if _, err := none.SVG(); !errors.Is(err, sweep.ErrNothingToDraw) {
 		t.Errorf("nothing pipelined: %v", err)
+	}
+}
+
+// TestRun_DoneOncePerPoint: Run calls done once for every point it
+// finishes, with any number of workers.
+func TestRun_DoneOncePerPoint(t *testing.T) {
+	us := sweepUnits(t)
+	for _, jobs := range []int{1, 3} {
+		var n atomic.Int64
+		sw, err := sweep.Run(context.Background(), us, []float64{8.5, 40.5}, sized(), jobs, func() { n.Add(1) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(n.Load()) != len(sw.Points) || len(sw.Points) != 2*len(us) {
+			t.Errorf("jobs %d: done called %d times for %d points", jobs, n.Load(), len(sw.Points))
+		}
+	}
+}
+
+// TestEstimateRun: a sweep's estimate counts every point, costs nothing
+// for a clocked unit, and grows with the points and as the periods
+// shorten (more stages).
+func TestEstimateRun(t *testing.T) {
+	us := sweepUnits(t)
+	var comb, clocked []sweep.Unit
+	for _, u := range us {
+		if u.Design.Clock != "" {
+			clocked = append(clocked, u)
+		} else {
+			comb = append(comb, u)
+		}
+	}
+	if len(comb) == 0 || len(clocked) == 0 {
+		t.Fatalf("%d combinational and %d clocked units: want both", len(comb), len(clocked))
+	}
+	est := func(us []sweep.Unit, periods ...float64) sweep.Estimate {
+		e, err := sweep.EstimateRun(us, periods, sized())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	if e := est(clocked, 10, 20); e.CPU != 0 || e.Points != 2*len(clocked) {
+		t.Errorf("clocked units: %+v, want no CPU time and %d points", e, 2*len(clocked))
+	}
+	one, two, short := est(comb, 40), est(comb, 40, 40), est(comb, 4)
+	if one.CPU <= 0 || two.CPU != 2*one.CPU || two.Longest != one.Longest || two.Points != 2*one.Points {
+		t.Errorf("one period %+v, the same twice %+v", one, two)
+	}
+	if short.CPU <= one.CPU {
+		t.Errorf("at 4 FO4 %v, at 40 FO4 %v: want more at the shorter period", short.CPU, one.CPU)
 	}
 }
