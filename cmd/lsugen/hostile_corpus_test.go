@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -76,6 +77,9 @@ type hostileCase struct {
 	outputs  []string // patterns (path.Match) of files the run may create or replace
 	full     bool     // standard output fails every write, as /dev/full
 	child    *hcChild
+	// deadPIDs are files in the row's directory that the run writes, each
+	// the pid of a process started under lsugen that must not outlive it.
+	deadPIDs []string
 }
 
 // Spec builders: hcBlock(KIND, NAME, attributes...) puts attribute i on
@@ -985,6 +989,9 @@ func replayOnce(t *testing.T, c hostileCase, specsDir string, last bool) bool {
 		}
 		stdout, stderr = o.String(), e.String()
 	}
+	for _, f := range c.deadPIDs {
+		hcCheckDead(t, filepath.Join(dir, f))
+	}
 	where := fmt.Sprintf("lsugen %s", strings.Join(c.args, " "))
 	if len(where) > 200 {
 		where = where[:200] + "…"
@@ -1207,6 +1214,34 @@ func runHostileChild(t *testing.T, dir, tmp string, args []string, ch *hcChild) 
 	}
 	code = hcStatus(t, err)
 	return code, o.String(), e.String(), true
+}
+
+// hcCheckDead fails unless the process whose pid the file holds has
+// ended (or is a zombie), after a moment for a kill to land; a file the
+// run did not write fails too.
+func hcCheckDead(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Errorf("the row's process did not start: %v", err)
+		return
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		t.Errorf("%s: not a pid: %q", pidFile, b)
+		return
+	}
+	for end := time.Now().Add(testenv.Limit(10 * time.Second)); ; time.Sleep(20 * time.Millisecond) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || bytes.Contains(stat, []byte(") Z ")) {
+			return
+		}
+		if time.Now().After(end) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("process %d (%s) outlived lsugen: %s", pid, filepath.Base(pidFile), stat)
+			return
+		}
+	}
 }
 
 // hcStatus is the exit status of a child from its Wait error: 128 + N
@@ -1661,6 +1696,25 @@ func issue30TraceCases() []hostileCase {
 		args:    []string{"profile", "--coalescers", "c.hcl", "$SPECS/traces/accelsim/profile_transpose.traceg"}, code: 2,
 		stderr: []string{"c.hcl: a (c.hcl:5,", "is clocked: profile times combinational units"},
 	})
+
+	// A DUT that starts processes with $system: in the background (&,
+	// its process group) and in a new session (setsid, which leaves the
+	// group); lsugen's child subreaper kills both when the run ends.
+	if _, err := exec.LookPath("setsid"); err == nil && runtime.GOOS == "linux" {
+		start := func(form, cmd string) string {
+			return fmt.Sprintf("        if ($system(\"%s >/dev/null 2>&1 & echo $! > $DIR/%s.pid\") != 0) $display(\"no system\");\n", cmd, form)
+		}
+		add(hostileCase{
+			name: "verify --rtl --sim verilator of a module whose $system starts background and setsid children", cat: "signal",
+			finding: "under `verify --rtl` with Verilator, processes the DUT starts with `$system` (with `&` or `setsid`) survive lsugen, exit 0",
+			setup: []hcEntry{hcFile("h.hcl", hcGoodHash), hcFile("h.v", "module h (input wire [9:0] addr_i, output wire [4:0] bank_o);\n"+
+				"    assign bank_o = addr_i[4:0] ^ addr_i[9:5];\n    initial begin\n"+start("bg", "sleep 600")+start("setsid", "setsid sleep 600")+"    end\nendmodule\n")},
+			args: []string{"verify", "--sim", "verilator", "--rtl", "h.v", "h.hcl"}, code: 0,
+			stdout:   []string{"PASS"},
+			outputs:  []string{"bg.pid", "setsid.pid"},
+			deadPIDs: []string{"bg.pid", "setsid.pid"},
+		})
+	}
 
 	empty := "an empty or comment-only `.traceg` is accepted with exit 0 (the required `-accelsim tracer version` is not enforced)"
 	add(hostileCase{
