@@ -41,7 +41,8 @@ under the banks of --hash or --banks and under that hash unit.
 A configurable --hash unit is counted at the register values of
 --hash-config (k1=0,k2=5,mask=31; a register of several fields as a list,
 sel=[3,4,5,6,7]), its behavioural model computing the banks; search --for
-chooses them.
+chooses them. A configurable --diff or --lock-hash unit takes its
+configuration alike, from --diff-config or --lock-hash-config.
 With --lock-bits N (lock = address bits N-1:0) or --lock-hash SPEC:UNIT (lock
 = the bank output of that hash unit) the accesses are atomics: lock
 conflicts (distinct addresses sharing a lock) and position conflicts (lanes
@@ -52,16 +53,19 @@ exit status is 0 whatever they count.`
 type conflictsFlags struct {
 	asJSON, perAccess, asCSV bool
 	hash, lockHash, diffHash string
-	hashConfig               string
-	banks, lockBits          int
-	bankBytes, top           int
-	sortKey                  string
+	// The configurations of configurable units of --hash, --lock-hash
+	// and --diff.
+	hashConfig, lockConfig, diffConfig string
+	diffConfigGiven                    bool
+	banks, lockBits                    int
+	bankBytes, top                     int
+	sortKey                            string
 }
 
 func newConflictsCmd(a *app) *cobra.Command {
 	var f conflictsFlags
 	cmd := &cobra.Command{
-		Use:   "conflicts [--json | --csv] [--accesses] [--sort KEY] [--top N] [--hash SPEC:UNIT [--hash-config K=V,...] | --banks N] [--diff SPEC:UNIT] [--bank-bytes 4|8] [--lock-bits N | --lock-hash SPEC:UNIT] TRACE|SPEC|KERNELSLIST...",
+		Use:   "conflicts [--json | --csv] [--accesses] [--sort KEY] [--top N] [--hash SPEC:UNIT [--hash-config K=V,...] | --banks N] [--diff SPEC:UNIT [--diff-config K=V,...]] [--bank-bytes 4|8] [--lock-bits N | --lock-hash SPEC:UNIT [--lock-hash-config K=V,...]] TRACE|SPEC|KERNELSLIST...",
 		Short: "bank, lock and position conflicts of access traces",
 		Long:  conflictsLong,
 		RunE: func(cmd *cobra.Command, inputs []string) error {
@@ -81,16 +85,18 @@ func newConflictsCmd(a *app) *cobra.Command {
 	fs := cmd.Flags()
 	addJSONFlag(fs, &f.asJSON)
 	addHashFlag(fs, &f.hash)
-	fs.StringVar(&f.hashConfig, "hash-config", "", "the configuration of a configurable --hash unit, its registers written KEY=VALUE,..., e.g. k1=0,k2=5,mask=31; a register of several fields as a list, sel=[3,4,5,6,7] (docs/tools.md)")
+	addHashConfigFlag(fs, &f.hashConfig)
 	fs.IntVar(&f.banks, "banks", 32, fmt.Sprintf("without --hash: bank = address mod N, any N from 1 to %d", conflicts.MaxMapSize))
 	addBankBytesFlag(fs, &f.bankBytes)
 	fs.IntVar(&f.lockBits, "lock-bits", 0, fmt.Sprintf("count lock and position conflicts of atomics, lock = address bits N-1:0, N from 0 to %d (Fermi: 10)", conflicts.MaxMapBits))
 	fs.StringVar(&f.lockHash, "lock-hash", "", "count lock and position conflicts of atomics, lock = the bank output of hash unit UNIT of spec file SPEC, written SPEC:UNIT")
+	fs.StringVar(&f.lockConfig, "lock-hash-config", "", "the configuration of a configurable --lock-hash unit, as --hash-config")
 	fs.BoolVar(&f.perAccess, "accesses", false, "list every access, not only the totals per instruction")
 	fs.BoolVar(&f.asCSV, "csv", false, "print the report as CSV: a header row, a row per instruction, then per kernel and per input (docs/traces.md)")
 	fs.StringVar(&f.sortKey, "sort", "", "order the instructions by "+strings.Join(conflicts.SortKeys, ", ")+" (the largest first; pc: by kernel and PC); default: first appearance")
 	fs.IntVar(&f.top, "top", 0, "show only the first N instructions of each input (sorted by --sort, by excess without it); 0: all")
 	fs.StringVar(&f.diffHash, "diff", "", "compare the excess wavefronts per instruction under the banks of --hash or --banks (A) with those of hash unit SPEC:UNIT (B), the largest improvement first")
+	fs.StringVar(&f.diffConfig, "diff-config", "", "the configuration of a configurable --diff unit, as --hash-config")
 	return cmd
 }
 
@@ -104,11 +110,14 @@ func (f *conflictsFlags) options(fs *pflag.FlagSet, stderr io.Writer) (conflicts
 		return opt, err
 	}
 	var err error
-	if fs.Changed("hash-config") && f.hash == "" {
-		return opt, usagef("--hash-config configures the unit of --hash: give --hash SPEC:UNIT of a configurable hash unit")
+	f.diffConfigGiven = fs.Changed("diff-config")
+	for _, c := range [][2]string{{"hash-config", "hash"}, {"lock-hash-config", "lock-hash"}, {"diff-config", "diff"}} {
+		if fs.Changed(c[0]) && !fs.Changed(c[1]) {
+			return opt, usagef("--%s configures the unit of --%s: give --%s SPEC:UNIT of a configurable hash unit", c[0], c[1], c[1])
+		}
 	}
 	if f.hash != "" {
-		if opt.Banks, err = configuredHashMapping(f.hash, f.hashConfig, fs.Changed("hash-config"), stderr); err != nil {
+		if opt.Banks, err = configuredHashMapping("--hash", f.hash, f.hashConfig, fs.Changed("hash-config"), stderr); err != nil {
 			return opt, err
 		}
 	} else if opt.Banks, err = conflicts.Modulo(f.banks); err != nil {
@@ -128,7 +137,7 @@ func (f *conflictsFlags) options(fs *pflag.FlagSet, stderr io.Writer) (conflicts
 	}
 	switch {
 	case fs.Changed("lock-hash"):
-		m, err := hashMapping("--lock-hash", f.lockHash, stderr)
+		m, err := configuredHashMapping("--lock-hash", f.lockHash, f.lockConfig, fs.Changed("lock-hash-config"), stderr)
 		if err != nil {
 			return opt, err
 		}
@@ -150,7 +159,7 @@ func runConflicts(a *app, f *conflictsFlags, opt conflicts.Options, inputs []str
 	optB := opt
 	if f.diffHash != "" { // loaded first: a bad unit is refused before any trace is read
 		var err error
-		if optB.Banks, err = hashMapping("--diff", f.diffHash, a.stderr); err != nil {
+		if optB.Banks, err = configuredHashMapping("--diff", f.diffHash, f.diffConfig, f.diffConfigGiven, a.stderr); err != nil {
 			return err
 		}
 	}
@@ -209,30 +218,15 @@ func conflictsFlagsAgree(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// hashMapping loads the hash unit named by flag's value SPEC:UNIT (SPEC
-// alone for a spec with one hash unit) and returns its mapping; --hash
-// (banks), --lock-hash (locks) and --diff share it, so all accept and
-// refuse the same units with the same messages.
-func hashMapping(flag, ref string, stderr io.Writer) (conflicts.Mapping, error) {
+// configuredHashMapping is the mapping of the hash unit that flag
+// (--hash, --lock-hash, --diff; pipesim's --hash) names, SPEC:UNIT (SPEC
+// alone for a spec with one hash unit), so that all accept and refuse the
+// same units with the same messages: a constant unit, or a
+// configurable one at the configuration of flag's -config flag (cfgText,
+// given when that flag was set), evaluated by its behavioural model.
+func configuredHashMapping(flag, ref, cfgText string, given bool, stderr io.Writer) (conflicts.Mapping, error) {
+	cfgFlag := flag + "-config"
 	u, err := loadUnitRef(flag, ref, "hash", true, stderr)
-	if err != nil {
-		return conflicts.Mapping{}, err
-	}
-	if h := u.(*specs.Hash); h.Configurable {
-		return conflicts.Mapping{}, usagef("%s %s: hash %q is configurable: %s takes a constant hash unit (--hash-config configures the unit of --hash only)", flag, ref, h.Name, flag)
-	}
-	m, err := conflicts.HashUnit(u.(*specs.Hash))
-	if err != nil {
-		return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))
-	}
-	return m, nil
-}
-
-// configuredHashMapping is --hash's mapping: a constant unit, or a
-// configurable one at the configuration of --hash-config, evaluated by its
-// behavioural model.
-func configuredHashMapping(ref, cfgText string, given bool, stderr io.Writer) (conflicts.Mapping, error) {
-	u, err := loadUnitRef("--hash", ref, "hash", true, stderr)
 	if err != nil {
 		return conflicts.Mapping{}, err
 	}
@@ -242,19 +236,19 @@ func configuredHashMapping(ref, cfgText string, given bool, stderr io.Writer) (c
 	case h.Configurable && !given:
 		regs, err := model.HashRegisters(h)
 		if err != nil {
-			return conflicts.Mapping{}, badInput(fmt.Errorf("--hash %s: %w", ref, err))
+			return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))
 		}
-		return conflicts.Mapping{}, usagef("--hash %s: hash %q is configurable: give its configuration with --hash-config %s", ref, h.Name, registersHint(regs))
+		return conflicts.Mapping{}, usagef("%s %s: hash %q is configurable: give its configuration with %s %s", flag, ref, h.Name, cfgFlag, registersHint(regs))
 	case !h.Configurable && given:
-		return conflicts.Mapping{}, usagef("--hash-config: hash %q of --hash %s is constant, with no configuration registers: drop --hash-config or name a configurable unit", h.Name, ref)
+		return conflicts.Mapping{}, usagef("%s: hash %q of %s %s is constant, with no configuration registers: drop %s or name a configurable unit", cfgFlag, h.Name, flag, ref, cfgFlag)
 	case given:
 		if cfg, err = model.ParseHashConfig(h, cfgText); err != nil {
-			return conflicts.Mapping{}, usagef("--hash-config %s: %v", cfgText, err)
+			return conflicts.Mapping{}, usagef("%s %s: %v", cfgFlag, cfgText, err)
 		}
 	}
 	m, err := conflicts.HashUnitAt(h, cfg)
 	if err != nil {
-		return conflicts.Mapping{}, badInput(fmt.Errorf("--hash %s: %w", ref, err))
+		return conflicts.Mapping{}, badInput(fmt.Errorf("%s %s: %w", flag, ref, err))
 	}
 	return m, nil
 }

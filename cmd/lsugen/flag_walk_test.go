@@ -58,12 +58,14 @@ var flagWalks = map[string]flagWalk{
 			"hash": {"--hash", walkHashSpec}, "bank-bytes": {"--bank-bytes", "8"},
 			"lock-bits": {"--lock-bits", "3"}, "lock-hash": {"--lock-hash", walkHashSpec},
 			"csv": {"--csv"}, "diff": {"--diff", walkHashSpec}, "sort": {"--sort", "excess"}, "top": {"--top", "1"},
-			"hash-config": {"--hash-config", "k=2"},
+			"hash-config": {"--hash-config", "k=2"}, "diff-config": {"--diff-config", "k=2"}, "lock-hash-config": {"--lock-hash-config", "k=2"},
 			// the combinations that give one thing twice
 			"banks+hash": {"--banks", "7", "--hash", walkHashSpec},
 			// a configurable unit at a configuration; the same keys on a constant one
 			"hash+hash-config":           {"--hash", walkCfgHashSpec, "--hash-config", "k=2"},
 			"hash+hash-config(constant)": {"--hash", walkHashSpec, "--hash-config", "k=2"},
+			"diff+diff-config":           {"--diff", walkCfgHashSpec, "--diff-config", "k=2"},
+			"lock-hash+lock-hash-config": {"--lock-hash", walkCfgHashSpec, "--lock-hash-config", "k=2"},
 		},
 	},
 	"search": {
@@ -109,7 +111,8 @@ var flagWalks = map[string]flagWalk{
 			"max-cycles": {"--max-cycles", "5"}, "mem": {"--mem", "0.5"}, "seed": {"--seed", "9"},
 			"shmem": {"--shmem", "0.1"}, "static": {"--static", "40"}, "warps": {"--warps", "3"},
 			"write-trace": {"--write-trace", "{OUT}/w.ptrace"}, "work-budget": {"--work-budget", "1"},
-			"banks+hash": {"--banks", "7", "--hash", walkHashSpec},
+			"banks+hash":  {"--banks", "7", "--hash", walkHashSpec},
+			"hash-config": {"--hash-config", "k=2"}, "hash+hash-config": {"--hash", walkCfgHashSpec, "--hash-config", "k=2"},
 		},
 		exempt: map[string]string{
 			"quiet": "silences the progress line, which a run as short as these never prints",

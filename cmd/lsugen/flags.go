@@ -46,6 +46,12 @@ func addHashFlag(fs *pflag.FlagSet, p *string) {
 	fs.StringVar(p, "hash", "", "map banks with the hash unit UNIT of spec file SPEC, written SPEC:UNIT")
 }
 
+// addHashConfigFlag declares --hash-config, the configuration of a
+// configurable --hash unit (conflicts, pipesim).
+func addHashConfigFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "hash-config", "", "the configuration of a configurable --hash unit, its registers written KEY=VALUE,..., e.g. k1=0,k2=5,mask=31; a register of several fields as a list, sel=[3,4,5,6,7] (docs/tools.md)")
+}
+
 // addBankBytesFlag declares --bank-bytes, the bank width that turns the
 // byte addresses of Accel-Sim traces into word addresses.
 func addBankBytesFlag(fs *pflag.FlagSet, p *int) {

@@ -80,6 +80,8 @@ type pipesimFlags struct {
 	asJSON, synthetic, irregular, quiet                             bool
 	out, unitName, maskName, tracePath, preset, degrees, writeTrace string
 	accelSim, hash                                                  string
+	hashConfig                                                      string // of a configurable --hash unit
+	hashConfigGiven                                                 bool
 	warps, instrs, static, banks, bankBytes                         int
 	shmem, mem                                                      float64
 	seed                                                            uint64
@@ -107,6 +109,7 @@ func newPipesimCmd(a *app) *cobra.Command {
 	fs.StringVar(&f.accelSim, "accelsim", "", "read the workload from an Accel-Sim trace: kernelslist.g, kernel-N.traceg or .traceg.xz")
 	fs.IntVar(&f.banks, "banks", 32, fmt.Sprintf("--accelsim without --hash: bank = word address mod N, any N from 1 to %d", conflicts.MaxMapSize))
 	addHashFlag(fs, &f.hash)
+	addHashConfigFlag(fs, &f.hashConfig)
 	addBankBytesFlag(fs, &f.bankBytes)
 	fs.BoolVar(&f.synthetic, "synthetic", false, "generate the workload (flags marked synthetic)")
 	fs.StringVar(&f.preset, "preset", "", "synthetic workload from a row of Table 4: "+strings.Join(pipesim.PresetNames(), ", "))
@@ -227,7 +230,7 @@ func checkPipesimSource(fs *pflag.FlagSet, f *pipesimFlags) error {
 // checkPipesimSourceFlags refuses the flags of another workload source.
 func checkPipesimSourceFlags(fs *pflag.FlagSet, f *pipesimFlags) error {
 	if f.accelSim == "" {
-		for _, n := range []string{"banks", "hash", "bank-bytes"} {
+		for _, n := range []string{"banks", "hash", "hash-config", "bank-bytes"} {
 			if fs.Changed(n) {
 				return usagef("--%s applies to --accelsim workloads only", n)
 			}
@@ -236,7 +239,10 @@ func checkPipesimSourceFlags(fs *pflag.FlagSet, f *pipesimFlags) error {
 		return usagef("--bank-bytes %d: want 4 or 8", f.bankBytes)
 	} else if fs.Changed("banks") && f.hash != "" {
 		return usagef("--banks and --hash both give the bank mapping: use one")
+	} else if fs.Changed("hash-config") && f.hash == "" {
+		return usagef("--hash-config configures the unit of --hash: give --hash SPEC:UNIT of a configurable hash unit")
 	}
+	f.hashConfigGiven = fs.Changed("hash-config")
 	if f.synthetic || f.preset != "" {
 		return nil
 	}
@@ -326,7 +332,7 @@ func checkPipesimWork(limit time.Duration, wk pipesim.Work, shrink string) error
 }
 
 // accelSimOptions checks --accelsim and builds its bank mapping as
-// conflicts takes it (--banks, --hash, hashMapping).
+// conflicts takes it (--banks, --hash and --hash-config).
 func accelSimOptions(a *app, f *pipesimFlags) (pipesim.AccelSimOptions, error) {
 	opt := pipesim.AccelSimOptions{BankBytes: f.bankBytes}
 	if !accelsim.IsTracePath(f.accelSim) {
@@ -334,7 +340,7 @@ func accelSimOptions(a *app, f *pipesimFlags) (pipesim.AccelSimOptions, error) {
 	}
 	var err error
 	if f.hash != "" {
-		opt.Banks, err = hashMapping("--hash", f.hash, a.stderr)
+		opt.Banks, err = configuredHashMapping("--hash", f.hash, f.hashConfig, f.hashConfigGiven, a.stderr)
 		return opt, err
 	}
 	if opt.Banks, err = conflicts.Modulo(f.banks); err != nil {

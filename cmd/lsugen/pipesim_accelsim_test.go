@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -123,6 +124,47 @@ func TestPipesimAccelSim_KernelsListAndMappings(t *testing.T) {
 	doc = runPipesimAccelSim(t, "--accelsim", pipesimAccelSim, "--hash", "../../specs/hash_ipoly_mod.hcl:mod17", "--bank-bytes", "8")
 	if a := doc.Workload.AccelSim; a == nil || a.Banks != "hash mod17" || a.NumBanks != 17 || a.BankBytes != 8 {
 		t.Errorf("--hash: accelsim %+v", a)
+	}
+}
+
+// TestPipesimAccelSim_ConfiguredHash: a configurable --hash unit at the
+// configuration of --hash-config gives the workload and runs of its
+// constant twin, a bitwise_xor whose fixed bits are the selections.
+func TestPipesimAccelSim_ConfiguredHash(t *testing.T) {
+	spec := writeSpec(t, t.TempDir(), "twins.hcl", `
+hash "bx_cfg" {
+  function     = "bitwise_xor"
+  addr_bits    = 14
+  bank_bits    = 5
+  configurable = true
+}
+hash "bx_const" {
+  function  = "bitwise_xor"
+  addr_bits = 14
+  bank_bits = 5
+  bits      = [[0, 5], [1, 9], [2, 7], [3, 8], [4, 13]]
+}
+`)
+	got := runPipesimAccelSim(t, "--accelsim", pipesimAccelSim, "--hash", spec+":bx_cfg", "--hash-config", "sel_a=[0,1,2,3,4],sel_b=[5,9,7,8,13]")
+	want := runPipesimAccelSim(t, "--accelsim", pipesimAccelSim, "--hash", spec+":bx_const")
+	if a := got.Workload.AccelSim; a == nil || a.Banks != "hash bx_cfg at sel_a=[0,1,2,3,4],sel_b=[5,9,7,8,13]" || a.NumBanks != 32 {
+		t.Fatalf("--hash bx_cfg: accelsim %+v", a)
+	}
+	got.Workload.AccelSim.Banks = want.Workload.AccelSim.Banks
+	if !reflect.DeepEqual(got, want) || len(want.Runs) == 0 {
+		t.Errorf("configured:\n%+v\nconstant twin:\n%+v", got, want)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--hash", spec + ":bx_cfg"}, "give its configuration with --hash-config sel_a="},
+		{[]string{"--hash-config", "sel_a=[0,1,2,3,4]"}, "--hash-config configures the unit of --hash"},
+	} {
+		code, _, stderr := lsugen(t, append([]string{"pipesim", pipelineSpec, "--accelsim", pipesimAccelSim}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
 	}
 }
 

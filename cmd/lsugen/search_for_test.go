@@ -198,7 +198,12 @@ func TestHashConfig_Refusals(t *testing.T) {
 		{[]string{"--hash", cfgHashSpec + ":cfg_rap_w32", "--hash-config", "perm=[" + strings.Repeat("0,", 31) + "32]"}, "perm=32: want 0..31"},
 		{[]string{"--hash-config", "k=1"}, "--hash-config configures the unit of --hash"},
 		{[]string{"--hash", "../../specs/rap.hcl:rap_w4_fig6", "--hash-config", "k=1"}, "is constant, with no configuration registers"},
-		{[]string{"--lock-hash", bvx}, "is configurable"},
+		{[]string{"--lock-hash", bvx}, "is configurable: give its configuration with --lock-hash-config k1=0..15,k2=0..15,mask=0..31"},
+		{[]string{"--diff", bvx}, "is configurable: give its configuration with --diff-config k1=0..15,k2=0..15,mask=0..31"},
+		{[]string{"--diff", bvx, "--diff-config", "k1=0,k2=16,mask=31"}, "--diff-config k1=0,k2=16,mask=31: k2=16: want 0..15"},
+		{[]string{"--diff-config", "k=1"}, "--diff-config configures the unit of --diff"},
+		{[]string{"--lock-hash-config", "k=1"}, "--lock-hash-config configures the unit of --lock-hash"},
+		{[]string{"--lock-hash", "../../specs/rap.hcl:rap_w4_fig6", "--lock-hash-config", "k=1"}, "--lock-hash-config: hash \"rap_w4_fig6\" of --lock-hash ../../specs/rap.hcl:rap_w4_fig6 is constant"},
 	} {
 		code, _, stderr := lsugen(t, append(append([]string{"conflicts"}, c.args...), trace)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
@@ -252,6 +257,15 @@ hash "bx_const" {
 		got, want := total("--hash", spec+":"+c[0], "--hash-config", c[1]), total("--hash", spec+":"+twin)
 		if got != want {
 			t.Errorf("%s at %s:%s\nwant (%s):%s", c[0], c[1], got, twin, want)
+		}
+		// The same configuration as --diff's unit B and as --lock-hash's.
+		got, want = total("--banks", "4", "--diff", spec+":"+c[0], "--diff-config", c[1]), total("--banks", "4", "--diff", spec+":"+twin)
+		if got != want {
+			t.Errorf("--diff %s at %s:%s\nwant (%s):%s", c[0], c[1], got, twin, want)
+		}
+		got, want = total("--lock-hash", spec+":"+c[0], "--lock-hash-config", c[1]), total("--lock-hash", spec+":"+twin)
+		if got != want || !strings.Contains(want, "lock conflicts") {
+			t.Errorf("--lock-hash %s at %s:%s\nwant (%s):%s", c[0], c[1], got, twin, want)
 		}
 	}
 }
