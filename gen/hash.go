@@ -415,44 +415,18 @@ func (g *hashGen) rapSchemeShift() (nl.Bus, *nl.Expr) {
 	var sum nl.Bus
 	var sumE *nl.Expr
 	for _, t := range tables {
-		// A table wider than a line is one parameter per bit of its
-		// entries (bit b of entry x is bit x of PARAM_Bb), read with
-		// one-bit indexes: a part select at a variable offset
-		// (PARAM[x * l +: l]) is a barrel shifter across the whole table
-		// to Yosys (the 8^4 RAS unit's 1,536-bit table: 43 s to read
-		// for its proof, against 6 s), and the gates are this lookup,
-		// bit by bit. A narrower table stays one packed parameter.
-		planes := len(t.values)*l > planeTableBits
-		plane := func(b int) string { return fmt.Sprintf("%s_B%d", t.param, b) }
-		if !declared[t.param] {
-			declared[t.param] = true
-			if planes {
-				for b := range l {
-					g.rtl.Params = append(g.rtl.Params, nl.Param{Name: plane(b), Width: len(t.values), Value: packTable(t.values, b, 1),
-						Doc: fmt.Sprintf("bit x is bit %d of the %d-bit shift of address field value x", b, l)})
-				}
-			} else {
-				g.rtl.Params = append(g.rtl.Params, nl.Param{Name: t.param, Width: len(t.values) * l, Value: packTable(t.values, 0, l),
-					Doc: fmt.Sprintf("shift table: field x (%d bits, field 0 lowest) is the shift of address field value x", l)})
-			}
-		}
 		idx := g.addr[t.lo : t.lo+t.width]
 		idxE := g.wire("field_"+t.doc, nl.Slice(g.addE, t.lo+t.width-1, t.lo), fmt.Sprintf("address field %s = addr_i[%d:%d]", t.doc, t.lo+t.width-1, t.lo))
 		// The table as logic: each shift bit is a function of the field.
 		term := make(nl.Bus, l)
-		bitsE := make([]*nl.Expr, l)
 		for b := range term {
 			column := make(nl.Bus, len(t.values))
 			for x := range column {
 				column[x] = nl.Const(uint64(t.values[x]>>b&1), 1)[0]
 			}
 			term[b] = g.b.Select(idx, column)
-			bitsE[b] = nl.BitAt(nl.Ref(plane(b), len(t.values)), idxE)
 		}
-		termE := nl.PartAt(nl.Ref(t.param, len(t.values)*l), idxE, l)
-		if planes {
-			termE = nl.Concat(bitsE...)
-		}
+		termE := g.tableLookup(t, idxE, declared)
 		if len(tables) > 1 { // a single table's lookup is the shift itself
 			g.b.Name("shift_"+t.doc, term)
 			termE = g.wire("shift_"+t.doc, termE, fmt.Sprintf("%s[%s]", t.param, t.doc))
@@ -465,6 +439,37 @@ func (g *hashGen) rapSchemeShift() (nl.Bus, *nl.Expr) {
 	}
 	g.b.Name("shift", sum)
 	return sum, g.wire("shift", sumE, "the row's shift, mod w")
+}
+
+// tableLookup is the RTL's lookup of table t at entry idxE, declaring the
+// table's parameters the first time (declared). A table wider than a line
+// is one parameter per bit of its entries (bit b of entry x is bit x of
+// PARAM_Bb), read with one-bit indexes: a part select at a variable
+// offset (PARAM[x * l +: l]) is a barrel shifter across the whole table
+// to Yosys (the 8^4 RAS unit's 1,536-bit table: 43 s to read for its
+// proof, against 6 s), and the gates are this lookup, bit by bit. A
+// narrower table stays one packed parameter.
+func (g *hashGen) tableLookup(t rapTable, idxE *nl.Expr, declared map[string]bool) *nl.Expr {
+	l, n := g.m, len(t.values)
+	first := !declared[t.param]
+	declared[t.param] = true
+	if n*l <= planeTableBits {
+		if first {
+			g.rtl.Params = append(g.rtl.Params, nl.Param{Name: t.param, Width: n * l, Value: packTable(t.values, 0, l),
+				Doc: fmt.Sprintf("shift table: field x (%d bits, field 0 lowest) is the shift of address field value x", l)})
+		}
+		return nl.PartAt(nl.Ref(t.param, n*l), idxE, l)
+	}
+	bits := make([]*nl.Expr, l)
+	for b := range bits {
+		name := fmt.Sprintf("%s_B%d", t.param, b)
+		if first {
+			g.rtl.Params = append(g.rtl.Params, nl.Param{Name: name, Width: n, Value: packTable(t.values, b, 1),
+				Doc: fmt.Sprintf("bit x is bit %d of the %d-bit shift of address field value x", b, l)})
+		}
+		bits[b] = nl.BitAt(nl.Ref(name, n), idxE)
+	}
+	return nl.Concat(bits...)
 }
 
 // planeTableBits is the widest shift table written as one packed

@@ -67,8 +67,8 @@ type Job struct {
 	Modules []string
 	// ByEngine, where it names an HDL engine, replaces Sources and
 	// Modules for that engine: the test suite runs the RTL module alone
-	// under Verilator for its largest units (a gate-level build is minutes
-	// of C++ there), the gate-level module staying on the other engines.
+	// under Verilator for its largest units (a gate-level build is 30 s to
+	// 160 s of C++ there), the gate-level module on the other engines.
 	ByEngine map[Engine]HDLModules
 	// Dir is a work directory for testbenches, vectors and VCDs.
 	Dir string

@@ -111,9 +111,9 @@ func (f *conflictsFlags) options(fs *pflag.FlagSet, stderr io.Writer) (conflicts
 	}
 	var err error
 	f.diffConfigGiven = fs.Changed("diff-config")
-	for _, c := range [][2]string{{"hash-config", "hash"}, {"lock-hash-config", "lock-hash"}, {"diff-config", "diff"}} {
-		if fs.Changed(c[0]) && !fs.Changed(c[1]) {
-			return opt, usagef("--%s configures the unit of --%s: give --%s SPEC:UNIT of a configurable hash unit", c[0], c[1], c[1])
+	for _, c := range [][2]string{{"hash", f.hash}, {"lock-hash", f.lockHash}, {"diff", f.diffHash}} {
+		if err := refuseLoneConfig(fs, c[0], c[1]); err != nil {
+			return opt, err
 		}
 	}
 	if f.hash != "" {

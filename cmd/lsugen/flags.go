@@ -52,6 +52,15 @@ func addHashConfigFlag(fs *pflag.FlagSet, p *string) {
 	fs.StringVar(p, "hash-config", "", "the configuration of a configurable --hash unit, its registers written KEY=VALUE,..., e.g. k1=0,k2=5,mask=31; a register of several fields as a list, sel=[3,4,5,6,7] (docs/tools.md)")
 }
 
+// refuseLoneConfig refuses --UNITFLAG-config given without a unit in
+// --UNITFLAG (value unit): there is nothing for it to configure.
+func refuseLoneConfig(fs *pflag.FlagSet, unitFlag, unit string) error {
+	if fs.Changed(unitFlag+"-config") && unit == "" {
+		return usagef("--%s-config configures the unit of --%s: give --%s SPEC:UNIT of a configurable hash unit", unitFlag, unitFlag, unitFlag)
+	}
+	return nil
+}
+
 // addBankBytesFlag declares --bank-bytes, the bank width that turns the
 // byte addresses of Accel-Sim traces into word addresses.
 func addBankBytesFlag(fs *pflag.FlagSet, p *int) {

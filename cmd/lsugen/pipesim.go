@@ -239,8 +239,8 @@ func checkPipesimSourceFlags(fs *pflag.FlagSet, f *pipesimFlags) error {
 		return usagef("--bank-bytes %d: want 4 or 8", f.bankBytes)
 	} else if fs.Changed("banks") && f.hash != "" {
 		return usagef("--banks and --hash both give the bank mapping: use one")
-	} else if fs.Changed("hash-config") && f.hash == "" {
-		return usagef("--hash-config configures the unit of --hash: give --hash SPEC:UNIT of a configurable hash unit")
+	} else if err := refuseLoneConfig(fs, "hash", f.hash); err != nil {
+		return err
 	}
 	f.hashConfigGiven = fs.Changed("hash-config")
 	if f.synthetic || f.preset != "" {
