@@ -54,6 +54,12 @@ type Options struct {
 	// whose names match one are checked and generated; a pattern that
 	// matches none is an error (specs.SelectUnits).
 	Units []string
+	// Pipelining, when set, is called once, after every unit is generated
+	// and before the first of the run's pipelinings, with their estimate
+	// (work.go; zero when the run pipelines none). An error refuses the run (Load
+	// returns it, with no units); otherwise the function it returns, when
+	// not nil, is called as each pipelining ends.
+	Pipelining func(PipelineWork) (func(), error)
 }
 
 // DefaultOptions is the budget of a command that declares no flags for

@@ -117,7 +117,10 @@ func Load(paths []string, o Options) (*Session, error) {
 	if !s.resolveClocks(all, &clock, o.Library) {
 		return s, ErrInvalid
 	}
-	units := s.generate(file.Units, all, clock, o.Library)
+	units, err := s.generate(file.Units, all, clock, o.Library, o.Pipelining)
+	if err != nil {
+		return s, err
+	}
 	if s.Diags.HasErrors() {
 		return s, ErrInvalid
 	}
@@ -144,8 +147,10 @@ func pick(us []specs.Unit, name string) (specs.Unit, error) {
 // their diagnostics. Each unit's clock is first completed in library lib
 // (resolveClock). A clock override pipelines every combinational unit
 // but one that others instantiate: they place it under its own module
-// name.
-func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking, lib *Library) []Unit {
+// name. Every unit is generated before any is pipelined, so that the
+// run's pipelinings are estimated, and refused or counted, by
+// onPipelining (Options.Pipelining) before the first.
+func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking, lib *Library, onPipelining func(PipelineWork) (func(), error)) ([]Unit, error) {
 	used := map[string]bool{}
 	for _, su := range all {
 		for _, r := range specs.References(su) {
@@ -153,12 +158,45 @@ func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking, lib *Lib
 		}
 	}
 	tech := lib.tech()
-	var out []Unit
-	for _, su := range gen {
-		b, gd := units.BuildIn(su, tech)
-		if d := b.Design; clock.ClockFO4 > 0 && d != nil && d.Clock == "" && !gd.HasErrors() && !used[su.UnitName()] {
-			b, gd = units.Pipeline(su, d, clock, tech, gd)
+	built := make([]units.Built, len(gen))
+	diags := make([]hcl.Diagnostics, len(gen))
+	designs := make([]*netlist.Design, len(gen))
+	names := make([]string, len(gen))
+	var todo []pipelining
+	for i, su := range gen {
+		built[i], diags[i] = units.Unpipelined(su, tech)
+		d := built[i].Design
+		designs[i], names[i] = d, su.UnitName()
+		if d == nil || diags[i].HasErrors() {
+			continue
 		}
+		if c, ok := units.PipelinedAt(su); ok {
+			todo = append(todo, pipelining{index: i, clock: c})
+		} else if clock.ClockFO4 > 0 && d.Clock == "" && !used[su.UnitName()] {
+			todo = append(todo, pipelining{index: i, clock: clock})
+		}
+	}
+	step := func() {}
+	if onPipelining != nil {
+		work := estimatePipelinings(todo, designs, names, tech)
+		next, err := onPipelining(work)
+		if err != nil {
+			for _, gd := range diags {
+				s.Diags = append(s.Diags, gd...)
+			}
+			return nil, err
+		}
+		if next != nil {
+			step = next
+		}
+	}
+	for _, p := range todo {
+		built[p.index], diags[p.index] = units.Pipeline(gen[p.index], designs[p.index], p.clock, tech, diags[p.index])
+		step()
+	}
+	var out []Unit
+	for i, su := range gen {
+		b, gd := built[i], diags[i]
 		if lib != nil && b.Design != nil && !gd.HasErrors() {
 			gd = append(gd, missesInLibrary(su, b.Design, lib)...)
 		}
@@ -167,7 +205,7 @@ func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking, lib *Lib
 			out = append(out, Unit{Spec: su, Built: b})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // resolveClocks completes the clock override and every clock of the

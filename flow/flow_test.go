@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,5 +186,67 @@ func TestLoad_UnitPatterns(t *testing.T) {
 	}
 	if _, err := Load([]string{p}, Options{Unit: "cc"}); err == nil || err.Error() != `no unit cc in the specs. Did you mean "c"?` {
 		t.Errorf("Unit cc: %v, want a suggestion", err)
+	}
+}
+
+// TestLoad_PipeliningWork: every unit is generated before any is
+// pipelined, and Options.Pipelining sees the run's pipelinings (a spec's
+// clock_fo4 and the override's) estimated before the first: an error
+// from it refuses the run with no units; otherwise its function counts
+// each pipelining. A run that pipelines nothing is announced with zero.
+func TestLoad_PipeliningWork(t *testing.T) {
+	spec := writeSpec(t, "clocked.hcl", smallSpec+`coalescer "c_at_20" {
+  structure = "all_to_all"
+  lanes     = 8
+  addr_bits = 16
+  clock_fo4 = 20
+  timing_mode = "sized"
+}
+`)
+	var got []PipelineWork
+	steps := 0
+	hook := func(w PipelineWork) (func(), error) {
+		got = append(got, w)
+		return func() { steps++ }, nil
+	}
+	// The override pipelines c and a, not h, which a instantiates.
+	s, err := Load([]string{spec}, Options{Clock: specs.Clocking{ClockFO4: 20}, Pipelining: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("Pipelining called %d times, want once", len(got))
+	}
+	w := got[0]
+	piped := 0
+	for _, u := range s.Units {
+		if u.Design.Pipeline != nil {
+			piped++
+		}
+	}
+	if w.Pipelinings != piped || steps != piped || piped != 3 {
+		t.Errorf("estimated %d pipelinings, counted %d, built %d; want 3 (c, a and c_at_20; h is instantiated by a)", w.Pipelinings, steps, piped)
+	}
+	var names []string
+	for _, c := range w.Largest {
+		if c.CPU <= 0 || c.Gates == 0 || c.DelayFO4 <= 0 || c.PeriodFO4 != 20 {
+			t.Errorf("%+v: want its gates, critical path, period and estimate", c)
+		}
+		names = append(names, c.Unit)
+	}
+	if slices.Sort(names); w.CPU <= 0 || strings.Join(names, " ") != "a c c_at_20" {
+		t.Errorf("estimate %+v: want a CPU time and the three pipelinings named", w)
+	}
+
+	refuse := errors.New("over budget")
+	s, err = Load([]string{spec}, Options{Pipelining: func(w PipelineWork) (func(), error) { return nil, refuse }})
+	if !errors.Is(err, refuse) || s == nil || len(s.Units) != 0 {
+		t.Errorf("refused by the hook: err %v, session %+v; want its error and no units", err, s)
+	}
+
+	plain := writeSpec(t, "plain.hcl", smallSpec)
+	got = nil
+	if _, err := Load([]string{plain}, Options{Pipelining: hook}); err != nil || len(got) != 1 || got[0].Pipelinings != 0 || got[0].CPU != 0 {
+		t.Errorf("no pipelining: err %v, calls %+v; want one call with nothing to pipeline", err, got)
 	}
 }

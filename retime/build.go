@@ -258,11 +258,13 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 	port("valid_o", netlist.Out, netlist.Bus{validQ[L-1]}, fmt.Sprintf("the outputs hold the operation presented %s before", cycles(L)))
 
 	out.Header = append(out.Header, headerBefore(d)...)
-	out.RTL = rtlView(out, stageOfNet, regs, outData, validQ, L)
 	if err := out.Check(); err != nil {
 		return nil, fmt.Errorf("retime: %s: %w", d.Name, err)
 	}
 	r := b.result(L, stageRegs)
+	// The gate-by-gate view is written for the placement that is kept
+	// only: most placements are timed and dropped.
+	r.view = func() *netlist.RTL { return rtlView(out, stageOfNet, regs, outData, validQ, L) }
 	out.Storage = storage(stageRegs, L, r.Registers)
 	return r, nil
 }

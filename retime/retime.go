@@ -88,7 +88,8 @@ type Result struct {
 	// stages (Latency-1 entries).
 	StageRegisters []int
 
-	rank map[int]int // DFF gate index -> boundary (0-based stage it ends)
+	rank map[int]int         // DFF gate index -> boundary (0-based stage it ends)
+	view func() *netlist.RTL // Design's gate-by-gate readable view (build)
 }
 
 // regStage lists each gate's register stage for netlist.Pipeline.
@@ -166,6 +167,7 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 			return nil, err
 		}
 		if worst <= target+1e-9 {
+			r.Design.RTL = r.view()
 			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
 			return r, nil
 		}

@@ -1007,9 +1007,13 @@ func closest(s string, candidates []string) string {
 	return best
 }
 
-// EditDistance is the Levenshtein distance of a and b: the "did you mean"
-// suggestions of the loader and of the command line.
+// EditDistance is the edit distance of a and b in which swapping two
+// adjacent characters is one edit, as inserting, deleting or replacing
+// one is (the optimal string alignment distance): the "did you mean"
+// suggestions of the loader and of the command line, where a typed
+// "uint" is "unit", not "quiet".
 func EditDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -1023,8 +1027,11 @@ func EditDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

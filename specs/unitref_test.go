@@ -118,3 +118,25 @@ func TestLoad_VerilogNamedPlainly(t *testing.T) {
 		t.Error("an HCL module block read as Verilog")
 	}
 }
+
+// TestEditDistance: a swap of two adjacent characters is one edit, so a
+// transposed name is suggested before one two edits away.
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"unit", "unit", 0}, {"", "abc", 3}, {"kitten", "sitting", 3},
+		{"uint", "unit", 1}, {"uint", "quiet", 2}, {"ab", "ba", 1}, {"abc", "ca", 3},
+	} {
+		if got := EditDistance(c.a, c.b); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := EditDistance(c.b, c.a); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d (symmetric)", c.b, c.a, got, c.want)
+		}
+	}
+	if got := Closest("uint", []string{"quiet", "unit"}); got != "unit" {
+		t.Errorf("Closest(uint) = %q, want unit", got)
+	}
+}

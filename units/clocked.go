@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -14,14 +15,6 @@ import (
 	"github.com/lsugen/lsugen/timing"
 	"github.com/lsugen/lsugen/verify"
 )
-
-// pipelined cuts a unit's combinational design d into stages of its
-// clock under its timing_mode model (the textbook model, sized or
-// unsized, or library tech's under "liberty"). An error points at the
-// clock.
-func pipelined(u specs.Pipelinable, d *netlist.Design, tech *timing.Tech, diags hcl.Diagnostics) (Built, hcl.Diagnostics) {
-	return Pipeline(u, d, u.Clock(), tech, diags)
-}
 
 // Pipeline cuts unit u's combinational design d into stages at clocking
 // c, as clock_fo4 does (c.Range, when set, locates errors); the command
@@ -52,12 +45,21 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 		opt.Margin = timing.LibertyMargin
 	}
 	// refused names the shortest period that works, when the period is
-	// what fails.
+	// what fails, as far as the search's work limit reaches.
 	refused := func(err error, meets func(retime.Options) bool) (Built, hcl.Diagnostics) {
-		if errors.Is(err, retime.ErrPeriod) {
-			if least, ok := leastPeriod(opt, meets); ok {
-				err = fmt.Errorf("%w. The shortest period it can be pipelined at under the %s model is about %.2f FO4%s", err, c.TimingMode, least, inPS(least, tech, c.TimingMode))
-			}
+		if !errors.Is(err, retime.ErrPeriod) {
+			return fail("Cannot pipeline at this clock", err)
+		}
+		s := leastPeriod(opt, meets, probeCost(d, opt))
+		limit := fmt.Sprintf("at its work limit (%s of estimated CPU time)", s.spent.Round(time.Second))
+		switch {
+		case s.found && !s.stopped:
+			err = fmt.Errorf("%w. The shortest period it can be pipelined at under the %s model is about %.2f FO4%s", err, c.TimingMode, s.least, inPS(s.least, tech, c.TimingMode))
+		case s.found:
+			err = fmt.Errorf("%w. It can be pipelined at %.2f FO4%s under the %s model; the search for a shorter period stopped %s", err, s.least, inPS(s.least, tech, c.TimingMode), c.TimingMode, limit)
+		case s.stopped:
+			err = fmt.Errorf("%w. It cannot be pipelined at up to %.4g FO4 either under the %s model; the search for the shortest period stopped there, %s: try a longer period",
+				err, s.failed, c.TimingMode, limit)
 		}
 		return fail("Cannot pipeline at this clock", err)
 	}
@@ -77,35 +79,85 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 	return Built{Design: r.Design}, diags
 }
 
+// searchLimit is the estimated CPU time leastPeriod may always spend:
+// every unit of the example specs searches to the end within it.
+const searchLimit = 10 * time.Second
+
+// periodSearch is what leastPeriod found.
+type periodSearch struct {
+	least   float64       // the shortest period met (found)
+	found   bool          // a period was met
+	failed  float64       // the longest period tried and not met
+	stopped bool          // the search reached its work limit first
+	spent   time.Duration // the estimated CPU time of its probes
+}
+
 // leastPeriod searches, for a unit that cannot be pipelined at
 // opt.PeriodFO4, the shortest period in FO4 (to about 1 %) at which it
 // can (meets): a period 1.25× longer at a time until one is met, then
-// bisection. ok is false when none up to MaxClockFO4 is met.
-func leastPeriod(opt retime.Options, meets func(retime.Options) bool) (float64, bool) {
-	try := func(p float64) bool {
+// bisection. A probe's cost is estimated (cost) before it runs, and the
+// search stops before the probes' estimates pass searchLimit or twice the
+// estimate of the pipelining at opt.PeriodFO4, whichever is more, so that
+// a large unit's refusal stays within a small multiple of what the run's
+// work budget admitted (package flow estimates only the pipelining); the
+// limit is in estimates, the same on every machine.
+func leastPeriod(opt retime.Options, meets func(retime.Options) bool, cost func(float64) time.Duration) periodSearch {
+	limit := max(2*cost(opt.PeriodFO4), searchLimit)
+	s := periodSearch{failed: opt.PeriodFO4}
+	try := func(p float64) (met, ok bool) {
+		c := cost(p)
+		if s.spent+c > limit {
+			s.stopped = true
+			return false, false
+		}
+		s.spent += c
 		o := opt
 		o.PeriodFO4 = p
-		return meets(o)
+		return meets(o), true
 	}
 	lo, hi := opt.PeriodFO4, 0.0
 	for p := lo * 1.25; p <= specs.MaxClockFO4; p *= 1.25 {
-		if try(p) {
+		met, ok := try(p)
+		if !ok {
+			return s
+		}
+		if met {
 			hi = p
 			break
 		}
-		lo = p
+		lo, s.failed = p, p
 	}
 	if hi == 0 {
-		return 0, false
+		return s
 	}
 	for i := 0; i < 6 && hi/lo > 1.01; i++ {
-		if mid := (lo + hi) / 2; try(mid) {
+		mid := (lo + hi) / 2
+		met, ok := try(mid)
+		if !ok {
+			break // hi is met: a period found, if not the shortest
+		}
+		if met {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
-	return math.Ceil(hi*100) / 100, true
+	s.least, s.found = math.Ceil(hi*100)/100, true
+	return s
+}
+
+// probeCost estimates the CPU time of pipelining design d at a period
+// under opt's model (retime.EstimateCPU), for leastPeriod's limit; a
+// design the model cannot time costs nothing here (its pipelining fails
+// first).
+func probeCost(d *netlist.Design, opt retime.Options) func(float64) time.Duration {
+	fo4, err := timing.SlowestPath(d, opt.Timing)
+	return func(p float64) time.Duration {
+		if err != nil {
+			return 0
+		}
+		return retime.EstimateCPU(len(d.Gates), fo4, p)
+	}
 }
 
 // inPS is a period in FO4 in ps, in words, where the model has a time

@@ -233,6 +233,29 @@ func Build(u specs.Unit) (Built, hcl.Diagnostics) { return BuildIn(u, nil) }
 // library before it builds; one it has not converted is in the default
 // library's FO4.
 func BuildIn(u specs.Unit, tech *timing.Tech) (Built, hcl.Diagnostics) {
+	b, diags := Unpipelined(u, tech)
+	if c, ok := PipelinedAt(u); ok && b.Design != nil && !diags.HasErrors() {
+		return Pipeline(u, b.Design, c, tech, diags)
+	}
+	return b, diags
+}
+
+// PipelinedAt is the clocking at which BuildIn pipelines unit u (its
+// clock_fo4 or clock), and whether it does. Unpipelined first: it
+// converts a clock in time units.
+func PipelinedAt(u specs.Unit) (specs.Clocking, bool) {
+	p, ok := u.(specs.Pipelinable)
+	if !ok || p.Clock().ClockFO4 <= 0 {
+		return specs.Clocking{}, false
+	}
+	return p.Clock(), true
+}
+
+// Unpipelined is BuildIn up to the pipelining that a clock_fo4 asks for
+// (PipelinedAt): the family's design, and a shared memory checked at its
+// clock. Package flow pipelines after it, once the run's pipelinings are
+// estimated against its work budget.
+func Unpipelined(u specs.Unit, tech *timing.Tech) (Built, hcl.Diagnostics) {
 	f, diags := For(u)
 	if diags.HasErrors() {
 		return Built{}, diags
@@ -256,9 +279,6 @@ func BuildIn(u specs.Unit, tech *timing.Tech) (Built, hcl.Diagnostics) {
 	}
 	if m, ok := u.(*specs.SharedMemory); ok {
 		return sharedMemoryAtClock(m, d, tech, diags)
-	}
-	if p, ok := u.(specs.Pipelinable); ok && p.Clock().ClockFO4 > 0 {
-		return pipelined(p, d, tech, diags)
 	}
 	return Built{Design: d}, diags
 }

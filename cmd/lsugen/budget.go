@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -63,3 +65,77 @@ func (p periodFlag) Set(s string) error {
 }
 
 func (periodFlag) Type() string { return "period" }
+
+// workFlags are --work-budget and --quiet: the CPU time a run may be
+// estimated at, and no progress line.
+type workFlags struct {
+	budget time.Duration
+	quiet  bool
+}
+
+// addWorkFlags declares --work-budget and --quiet on fs into w, unless fs
+// has them already (timing's sweep flags declare them first: one value
+// for the sweep's points and the load's pipelinings).
+func addWorkFlags(fs *pflag.FlagSet, w *workFlags) {
+	if fs.Lookup("work-budget") == nil {
+		addWorkBudgetFlag(fs, &w.budget)
+		addQuietFlag(fs, &w.quiet)
+	}
+}
+
+// addPipeliningWork gives the session of budget b a work budget and a
+// progress line for its pipelinings (clock_fo4, clock, --clock-fo4,
+// --clock): --work-budget and --quiet, into w (addWorkFlags), refused
+// when the run pipelines nothing. name is the progress line's ("lsugen
+// gen").
+func addPipeliningWork(a *app, fs *pflag.FlagSet, b *budget, w *workFlags, name string) {
+	addWorkFlags(fs, w)
+	b.Pipelining = w.hook(a, fs, name, true)
+}
+
+// hook is flow.Options.Pipelining under the flags w of fs: pipelining,
+// and with refuseUnused a refusal of --work-budget or --quiet given to a
+// run that pipelines nothing (a command whose flags apply to other work
+// too, a sweep's points or timing's --clock cells, passes false).
+func (w *workFlags) hook(a *app, fs *pflag.FlagSet, name string, refuseUnused bool) func(flow.PipelineWork) (func(), error) {
+	return func(pw flow.PipelineWork) (func(), error) {
+		if pw.Pipelinings == 0 && refuseUnused && (flagChanged(fs, "work-budget") || flagChanged(fs, "quiet")) {
+			return nil, usagef("--work-budget and --quiet apply to the pipelining of units at a clock (clock_fo4 or clock in a spec, --clock-fo4 or --clock): these units have none")
+		}
+		return w.pipelining(a, name, pw)
+	}
+}
+
+// pipelining refuses pipelinings pw estimated over --work-budget, and
+// otherwise starts their progress line and returns the function that
+// counts each as it ends, stopping the line after the last (none for no
+// pipelinings).
+func (w *workFlags) pipelining(a *app, name string, pw flow.PipelineWork) (func(), error) {
+	if err := checkWorkBudgetFlag(w.budget); err != nil {
+		return nil, err
+	}
+	if pw.Pipelinings == 0 {
+		return nil, nil
+	}
+	noun := "pipelinings"
+	if pw.Pipelinings == 1 {
+		noun = "pipelining"
+	}
+	var costliest []string
+	for _, c := range pw.Largest {
+		costliest = append(costliest, fmt.Sprintf("%s (%d gates, %.4g FO4 at %.4g FO4: %s)", c.Unit, c.Gates, c.DelayFO4, c.PeriodFO4, formatDuration(c.CPU)))
+	}
+	e := workEstimate{size: fmt.Sprintf("%d %s; the costliest: %s", pw.Pipelinings, noun, strings.Join(costliest, ", ")),
+		cpu: pw.CPU, longest: pw.CPU, shrink: "a longer clock period, or fewer units with --unit"}
+	if err := checkWork(w.budget, e); err != nil {
+		return nil, err
+	}
+	p := startProgress(a.context(), a.stderr, w.quiet, name, "pipelinings", int64(pw.Pipelinings), pw.CPU)
+	var done int
+	return func() {
+		p.Add(1)
+		if done++; done == pw.Pipelinings {
+			p.Stop()
+		}
+	}, nil
+}

@@ -52,6 +52,7 @@ type crosscheckFlags struct {
 	maxGates, jobs, fraig                               int
 	timeout                                             time.Duration
 	budget                                              budget
+	pipeWork                                            workFlags // --work-budget and --quiet of the run's pipelinings
 }
 
 func newCrosscheckCmd(a *app) *cobra.Command {
@@ -85,6 +86,7 @@ func newCrosscheckCmd(a *app) *cobra.Command {
 	fs.IntVar(&f.maxGates, "max-gates", 0, "skip units with more lsugen gates than this (0: no limit)")
 	addJobsFlag(fs, &f.jobs, 1)
 	addBudgetFlags(fs, &f.budget, false)
+	addPipeliningWork(a, fs, &f.budget, &f.pipeWork, "lsugen crosscheck-timing")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "limit on each Yosys or OpenSTA run; a unit that exceeds it is reported as skipped")
 	fs.StringVar(&f.skip, "skip", "", "comma-separated units not to run (reported as skipped)")
 	fs.Float64Var(&f.band, "band", sta.DefaultBandPct, "tolerance in percent of the sized model against the timing-driven flow")

@@ -142,8 +142,9 @@ var flagWalks = map[string]flagWalk{
 			"sweep-point": {"--sweep-point", "atomic_xor@20"}, "sweep-merge": {"--sweep-merge", "{OUT}"},
 			"sta-liberty": {"--sta-liberty", "{LIBERTY}"}, "jobs": {"--jobs", "2"},
 			"work-budget": {"--work-budget", "1s"}, "quiet": {"--quiet"},
-			"svg+svg-unit":     {"--svg", "{OUT}/t.svg", "--svg-unit", "atomic_xor"},
-			"sweep-point+unit": {"--sweep-point", "atomic_xor@20", "--out-dir", "{OUT}/d", "--unit", "atomic_xor"},
+			"svg+svg-unit":          {"--svg", "{OUT}/t.svg", "--svg-unit", "atomic_xor"},
+			"clock-fo4+work-budget": {"--clock-fo4", "20", "--work-budget", "1ns"},
+			"sweep-point+unit":      {"--sweep-point", "atomic_xor@20", "--out-dir", "{OUT}/d", "--unit", "atomic_xor"},
 		},
 	},
 	"gen": {
@@ -154,6 +155,9 @@ var flagWalks = map[string]flagWalk{
 			"clock-fo4": {"--clock-fo4", "20"}, "clock": {"--clock", "5GHz"}, "timing-mode": {"--timing-mode", "unsized"},
 			"unit":                  {"--unit", "atomic_xor"},
 			"clock-fo4+timing-mode": {"--clock-fo4", "20", "--timing-mode", "unsized"},
+			// refused on units that pipeline nothing; with a clock, a budget under the estimate refuses
+			"work-budget": {"--work-budget", "1s"}, "quiet": {"--quiet"},
+			"clock-fo4+work-budget": {"--clock-fo4", "20", "--work-budget", "1ns"},
 		},
 		exempt: map[string]string{
 			"liberty": "checks that the library has every cell the units use (flow.missesInLibrary) and converts clocks: on units whose cells it has, without a clock, the check passes and nothing shows; with --fusesoc it is also the cores' library",

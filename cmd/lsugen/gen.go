@@ -57,6 +57,7 @@ func newGenCmd(a *app) *cobra.Command {
 		cHeaders     bool
 		asJSON       bool
 		b            budget
+		w            workFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "gen [-o DIR] [--fusesoc] [--liberty FILE] [--tb] [--c] [--json] SPEC...",
@@ -118,6 +119,7 @@ func newGenCmd(a *app) *cobra.Command {
 	addLibertyFlag(fs, &libFile)
 	addJSONFlag(fs, &asJSON)
 	addBudgetFlags(fs, &b, true)
+	addPipeliningWork(a, fs, &b, &w, "lsugen gen")
 	return cmd
 }
 

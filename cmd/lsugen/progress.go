@@ -70,6 +70,8 @@ func checkWork(limit time.Duration, e workEstimate) error {
 func (e workEstimate) spread() string {
 	n := runtime.GOMAXPROCS(0)
 	switch {
+	case e.cpu > 0 && e.longest >= e.cpu:
+		return "one task after another"
 	case e.workers == 1:
 		return "one task at a time (--jobs 1)"
 	case e.workers > 0 && e.workers < n:
@@ -105,8 +107,9 @@ type progress struct {
 	name       string    // the command: "lsugen rapsim"
 	unit       string    // what is counted: "steps"
 	total      int64
-	live       bool // w is a terminal: one line, redrawn with \r
-	expectLong bool // the run is expected to take longer than progressAfter
+	live       bool          // w is a terminal: one line, redrawn with \r
+	expectLong bool          // the run is expected to take longer than progressAfter
+	expected   time.Duration // its estimated wall time, shown until a unit is done
 	start      time.Time
 	done       atomic.Int64
 
@@ -121,7 +124,7 @@ type progress struct {
 // newProgress returns a reporter started at start that draws nothing by
 // itself: tick draws. quiet silences it.
 func newProgress(w io.Writer, quiet, live bool, name, unit string, total int64, expected time.Duration, start time.Time) *progress {
-	p := &progress{w: w, name: name, unit: unit, total: total, live: live, expectLong: expected > progressAfter, start: start}
+	p := &progress{w: w, name: name, unit: unit, total: total, live: live, expectLong: expected > progressAfter, expected: expected, start: start}
 	if quiet {
 		p.w = nil
 	}
@@ -196,9 +199,14 @@ func (p *progress) line(elapsed time.Duration) string {
 		s += fmt.Sprintf(" (%d%%)", done*100/p.total)
 	}
 	s += ", " + formatDuration(elapsed) + " elapsed"
-	if done > 0 && done < p.total {
+	switch {
+	case done > 0 && done < p.total:
 		left := time.Duration(float64(elapsed) * float64(p.total-done) / float64(done))
 		s += ", ETA " + formatDuration(left)
+	case done == 0 && p.expected > 0:
+		// Nothing done yet to measure a rate by (a single long
+		// pipelining): the estimate the run was admitted with.
+		s += ", estimated " + formatDuration(p.expected) + " in all"
 	}
 	return s
 }

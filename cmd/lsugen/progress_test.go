@@ -62,6 +62,17 @@ func TestProgress_FakeClock(t *testing.T) {
 		t.Errorf("not a terminal:\n got %q\nwant %q", b.String(), want)
 	}
 
+	// One long unit of work (a pipelining): until it ends, no rate to
+	// measure, so the line shows the estimate the run was admitted with.
+	b.Reset()
+	p = newProgress(&b, false, false, "lsugen gen", "pipelinings", 1, 66*time.Second, t0)
+	for s := 1; s <= 10; s++ {
+		p.tick(at(time.Duration(s) * time.Second))
+	}
+	if want := "lsugen gen: 0/1 pipelinings (0%), 10s elapsed, estimated 1m06s in all\n"; b.String() != want {
+		t.Errorf("nothing done yet:\n got %q\nwant %q", b.String(), want)
+	}
+
 	b.Reset()
 	p = newProgress(&b, true, true, "lsugen x", "steps", 10, time.Hour, t0)
 	for s := 1; s <= 20; s++ {

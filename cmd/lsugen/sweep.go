@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -36,8 +35,7 @@ type sweepFlags struct {
 	jobCommand          string
 	staLiberty          string
 	jobs                int
-	workBudget          time.Duration // of the points computed here (--sweep-clock)
-	quiet               bool
+	work                workFlags // of the points computed here (--sweep-clock) and the load's pipelinings
 	fs                  *pflag.FlagSet
 }
 
@@ -59,8 +57,7 @@ func addSweepFlags(fs *pflag.FlagSet, s *sweepFlags) {
 	fs.StringVar(&s.merge, "sweep-merge", "", "build a sweep's table (and --svg figure) from the point results in DIR, naming the points missing or malformed (also: lsugen timing sweep-merge)")
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
 	addJobsFlag(fs, &s.jobs, 1)
-	addWorkBudgetFlag(fs, &s.workBudget)
-	addQuietFlag(fs, &s.quiet)
+	addWorkFlags(fs, &s.work)
 	s.fs = fs
 }
 
@@ -74,7 +71,7 @@ func (s *sweepFlags) spelling(flag, arg string) string {
 }
 
 // sweepStepFlags are the flags that make lsugen timing a sweep step.
-var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs", "sta-liberty", "work-budget", "quiet"}
+var sweepStepFlags = []string{"sweep-clock", "sweep-point", "sweep-merge", "job-list", "out-dir", "job-command", "jobs", "sta-liberty"}
 
 // active reports whether the command is a sweep or one of its steps: any
 // sweep flag given (runSweep refuses those given without their step).
@@ -104,6 +101,10 @@ type sweepDoc struct {
 func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, specPaths []string, b budget, asJSON bool, svg string) error {
 	fl := cmd.Flags()
 	b.Clock.TimingMode = "" // the sweep's model, not a pipelining before it
+	// The units the specs pipeline themselves (clock_fo4) count against
+	// the sweep's --work-budget too; a sweep without them is not refused
+	// for having none.
+	b.Pipelining = s.work.hook(a, fl, cmd.CommandPath(), false)
 	if err := s.check(fl, specPaths, asJSON, svg); err != nil {
 		return err
 	}
@@ -149,10 +150,10 @@ func (s *sweepFlags) runHere(a *app, us []sweep.Unit, periods []float64, opt tim
 	}
 	w := workEstimate{size: fmt.Sprintf("%d points", est.Points), cpu: est.CPU, longest: est.Longest, workers: s.jobs,
 		shrink: "a larger STEP, a narrower LO:HI, or fewer units with --unit"}
-	if err := checkWork(s.workBudget, w); err != nil {
+	if err := checkWork(s.work.budget, w); err != nil {
 		return nil, err
 	}
-	p := startProgress(a.ctx, a.stderr, s.quiet, "lsugen timing sweep", "points", int64(est.Points), w.wall())
+	p := startProgress(a.ctx, a.stderr, s.work.quiet, "lsugen timing sweep", "points", int64(est.Points), w.wall())
 	defer p.Stop()
 	return sweep.Run(a.ctx, us, periods, opt, s.jobs, func() { p.Add(1) })
 }
@@ -175,7 +176,7 @@ func (s *sweepFlags) check(fl *pflag.FlagSet, specPaths []string, asJSON bool, s
 		func() error { return s.checkJobList(fl) },
 		func() error { return s.checkDirs(fl, asJSON, svg) },
 		func() error { return s.checkMerge(fl, specPaths) },
-		func() error { return checkWorkBudgetFlag(s.workBudget) },
+		func() error { return checkWorkBudgetFlag(s.work.budget) },
 	} {
 		if err := c(); err != nil {
 			return err
@@ -636,8 +637,7 @@ func newSweepClockCmd(a *app) *cobra.Command {
 	fs.StringVar(&s.jobCommand, "job-command", "", jobCommandUsage)
 	fs.StringVar(&s.staLiberty, "sta-liberty", "", staLibertyUsage)
 	addJobsFlag(fs, &s.jobs, 1)
-	addWorkBudgetFlag(fs, &s.workBudget)
-	addQuietFlag(fs, &s.quiet)
+	addWorkFlags(fs, &s.work)
 	m.add(fs)
 	addGateBudgetFlag(fs, &b)
 	addUnitFlag(fs, &b)

@@ -61,6 +61,9 @@ func newTimingCmd(a *app) *cobra.Command {
 			if sw.active() {
 				return runSweep(a, cmd, &sw, opt, specPaths, b, asJSON, svg)
 			}
+			// --work-budget and --quiet: the load's pipelinings, then the
+			// --clock cells'.
+			b.Pipelining = sw.work.hook(a, cmd.Flags(), "lsugen timing", len(periods) == 0)
 			b.LibraryPath = m.liberty
 			s, err := loadSession(specPaths, b, a.stderr)
 			if err != nil {
@@ -71,7 +74,11 @@ func newTimingCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			flow.AddLatencies(rep, units, periods, mode, s.Library)
+			step, err := sw.work.pipelining(a, "lsugen timing --clock", flow.LatencyWork(units, periods, mode, s.Library))
+			if err != nil {
+				return err
+			}
+			flow.AddLatencies(rep, units, periods, mode, s.Library, step)
 			if svg != "" {
 				b, err := timingSVG(units, rep, opt, periods, svgUnit)
 				if err != nil {
@@ -109,6 +116,7 @@ func newTimingCmd(a *app) *cobra.Command {
 	addBudgetFlags(fs, &b, false)
 	m.add(fs)
 	addSweepFlags(fs, &sw)
+	addWorkFlags(fs, &sw.work) // declared by the sweep's flags: one value for both
 	cmd.AddCommand(newSweepCmds(a)...)
 	return cmd
 }

@@ -78,7 +78,8 @@ type verifyFlags struct {
 	// simTimeout is the wall-clock limit of each simulation run
 	// (hdl.WithSimTimeout).
 	simTimeout time.Duration
-	budget     budget // the run's gates, checked before generating (flow.Options)
+	budget     budget    // the run's gates, checked before generating (flow.Options)
+	pipeWork   workFlags // --work-budget and --quiet of the run's pipelinings
 }
 
 // The flags each mode takes beyond the common ones (unit, jobs, work,
@@ -141,7 +142,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	f.addCommonFlags(fs)
+	f.addCommonFlags(a, fs, "lsugen verify")
 	f.addSimFlags(fs)
 	f.addRTLFlags(fs)
 	f.addFormalFlags(fs)
@@ -156,7 +157,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 				return runVerify(a, cmd.Flags(), sub, paths, m.mode)
 			},
 		}
-		sub.addCommonFlags(c.Flags())
+		sub.addCommonFlags(a, c.Flags(), "lsugen verify "+m.name)
 		switch m.mode {
 		case modeSimulation:
 			sub.addSimFlags(c.Flags())
@@ -191,10 +192,11 @@ func (f *verifyFlags) addFormalFlags(fs *pflag.FlagSet) {
 }
 
 // addCommonFlags declares the flags of every mode.
-func (f *verifyFlags) addCommonFlags(fs *pflag.FlagSet) {
+func (f *verifyFlags) addCommonFlags(a *app, fs *pflag.FlagSet, name string) {
 	addWorkFlag(fs, &f.work)
 	addToolMemoryFlag(fs)
 	addBudgetFlags(fs, &f.budget, false)
+	addPipeliningWork(a, fs, &f.budget, &f.pipeWork, name)
 	addLibertyFlag(fs, &f.budget.LibraryPath)
 	fs.Lookup("unit").Usage = "check only the units matching this glob `PATTERN` (repeatable; with --rtl: the unit whose golden vectors and ports to use, default the only unit)"
 	addJobsFlag(fs, &f.jobs, runtime.NumCPU())
