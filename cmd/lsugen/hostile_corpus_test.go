@@ -1588,6 +1588,19 @@ func hcXz(dict byte, texts ...string) string {
 	return string(out)
 }
 
+// hcXzBlocks is text as xz with blocks of size bytes, each declaring a
+// 64 MiB dictionary (xz -9 --block-size=SIZE).
+func hcXzBlocks(text string, size int64) string {
+	var b bytes.Buffer
+	w, err := xz.WriterConfig{DictCap: 64 << 20, BlockSize: size}.NewWriter(&b)
+	if err != nil {
+		panic(err)
+	}
+	_, _ = w.Write([]byte(text))
+	_ = w.Close()
+	return b.String()
+}
+
 // issue30TraceCases are the findings of issue 30 on Accel-Sim inputs.
 func issue30TraceCases() []hostileCase {
 	var cs []hostileCase
@@ -1657,6 +1670,14 @@ func issue30TraceCases() []hostileCase {
 		setup: []hcEntry{list, hcFile("kernel-1.traceg", hcXz(40, good))},
 		args:  []string{"conflicts", "kernelslist.g"}, code: 2,
 		stderr: []string{"kernel-1.traceg:1: xz stream 1, block 1: LZMA2 dictionary of 4294967295 bytes, more than 64 MiB"},
+		child:  &hcChild{asExtra: 1 << 30},
+	})
+
+	add(hostileCase{
+		name: "accelsim .xz of 64-byte blocks declaring 64 MiB dictionaries", cat: "flag", finding: "a 312 KB .xz of 7,200 blocks takes 19-34 s and 0.3-0.7 GB",
+		setup: []hcEntry{list, hcFile("kernel-1.traceg", hcXzBlocks(hcTrace("k", 100), 64))},
+		args:  []string{"conflicts", "kernelslist.g"}, code: 2,
+		stderr: []string{"kernel-1.traceg:1: xz stream 1: 17 blocks declare 1088 MiB of LZMA2 dictionary", "compress it again (xz without --block-size)"},
 		child:  &hcChild{asExtra: 1 << 30},
 	})
 

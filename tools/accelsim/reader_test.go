@@ -325,3 +325,35 @@ func TestReader_RawLDGSTS(t *testing.T) {
 		t.Errorf("kept %#x, want %#x", addrs, want)
 	}
 }
+
+// TestScanXz_ManySmallBlocksOfLargeDictionaries: the decoder allocates
+// each block's dictionary anew, so a file of small blocks that each
+// declare 64 MiB is refused before decoding (a 315 KB file of 4,591 such
+// blocks took 112 s), while one block, or blocks larger than their
+// dictionary (xz -T), or small blocks of small dictionaries, are read.
+func TestScanXz_ManySmallBlocksOfLargeDictionaries(t *testing.T) {
+	text := strings.Repeat("0010 ffffffff 1 R1 LDS 1 R2 4 1 0x0 4 0\n", 100) // 4 KiB
+	scan := func(cfg xz.WriterConfig) (int64, error) {
+		var b bytes.Buffer
+		w, err := cfg.NewWriter(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(text))
+		w.Close()
+		return scanXz(bufio.NewReader(&b), 1<<62, 1<<62)
+	}
+	if n, err := scan(xz.WriterConfig{DictCap: MaxXzDict, BlockSize: 64}); err == nil ||
+		!strings.Contains(err.Error(), "xz stream 1: 17 blocks declare 1088 MiB of LZMA2 dictionary for 1088 bytes of text") {
+		t.Errorf("64-byte blocks of 64 MiB dictionaries: %d bytes, %v; want refused at the 17th block", n, err)
+	}
+	for _, cfg := range []xz.WriterConfig{
+		{DictCap: MaxXzDict},                     // one block
+		{DictCap: 4096, BlockSize: 64},           // 64 small blocks, small dictionaries
+		{DictCap: MaxXzDict, BlockSize: 2 << 10}, // two blocks: 128 MiB, within the slack
+	} {
+		if n, err := scan(cfg); err != nil || n != int64(len(text)) {
+			t.Errorf("%+v: %d bytes, %v; want %d", cfg, n, err, len(text))
+		}
+	}
+}
