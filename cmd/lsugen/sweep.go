@@ -140,22 +140,26 @@ func runSweep(a *app, cmd *cobra.Command, s *sweepFlags, opt timing.Options, spe
 	return finishSweep(a, sw, asJSON, svg)
 }
 
-// runHere computes the sweep's points in this process, --jobs at a time,
-// with a progress line, after refusing a sweep estimated over
-// --work-budget.
+// runHere computes the sweep's points in this process, --jobs at a time
+// (fewer where their memory would not fit, fitJobs), with a progress
+// line, after refusing a sweep estimated over --work-budget.
 func (s *sweepFlags) runHere(a *app, us []sweep.Unit, periods []float64, opt timing.Options) (*sweep.Sweep, error) {
 	est, err := sweep.EstimateRun(us, periods, opt)
 	if err != nil {
 		return nil, err
 	}
-	w := workEstimate{size: fmt.Sprintf("%d points", est.Points), cpu: est.CPU, longest: est.Longest, workers: s.jobs,
+	jobs, err := fitJobs(a, s.jobs, us)
+	if err != nil {
+		return nil, err
+	}
+	w := workEstimate{size: fmt.Sprintf("%d points", est.Points), cpu: est.CPU, longest: est.Longest, workers: jobs,
 		shrink: "a larger STEP, a narrower LO:HI, or fewer units with --unit"}
 	if err := checkWork(s.work.budget, w); err != nil {
 		return nil, err
 	}
 	p := startProgress(a.ctx, a.stderr, s.work.quiet, "lsugen timing sweep", "points", int64(est.Points), w.wall())
 	defer p.Stop()
-	return sweep.Run(a.ctx, us, periods, opt, s.jobs, func() { p.Add(1) })
+	return sweep.Run(a.ctx, us, periods, opt, jobs, func() { p.Add(1) })
 }
 
 // sweepUnits are the units as package sweep takes them.

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// memoryAvailable is the memory this process can still take: under an
+// address-space limit (ulimit -v), what the limit leaves above the
+// process's size now (limited is then true), else the system's
+// MemAvailable; ok is false where neither is known.
+func memoryAvailable() (bytes int64, limited, ok bool) {
+	var rl syscall.Rlimit // RLIM_INFINITY: all ones
+	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil && rl.Cur != ^uint64(0) {
+		if size, ok := procKB("/proc/self/status", "VmSize:"); ok {
+			return max(int64(rl.Cur)-size<<10, 0), true, true
+		}
+	}
+	if avail, ok := procKB("/proc/meminfo", "MemAvailable:"); ok {
+		return avail << 10, false, true
+	}
+	return 0, false, false
+}
+
+// procKB is the value in kB of field (with its colon) in a /proc file.
+func procKB(path, field string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := bytes.Fields(sc.Bytes())
+		if len(f) >= 2 && string(f[0]) == field {
+			v, err := strconv.ParseInt(string(f[1]), 10, 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
