@@ -192,6 +192,10 @@ func (s *Session) generate(all, gen []specs.Unit, clock specs.Clocking, lib *Lib
 	}
 	for _, p := range todo {
 		built[p.index], diags[p.index] = units.Pipeline(gen[p.index], designs[p.index], p.clock, tech, diags[p.index])
+		// The combinational design is garbage now, as it was when each
+		// unit was pipelined as soon as generated: the peak stays that of
+		// the pipelined designs.
+		designs[p.index] = nil
 		step()
 	}
 	var out []Unit
