@@ -42,5 +42,6 @@ func EstimateRun(us []Unit, periods []float64, opt timing.Options) (Estimate, er
 // the unit itself, for the points run at once to fit the memory there
 // is: the 64-lane speculative coalescer (98,166 gates) at 40 FO4 took
 // about 90 MB a point (0.9 KB a gate, the difference of one and two points
-// at once, 2-core Intel Xeon VM); 1.5 KB a gate leaves a margin.
-func PointBytes(gates int) int64 { return int64(gates) * 1536 }
+// at once, 2-core Intel Xeon VM); 2 KB a gate leaves room for the
+// garbage collector's slack between collections.
+func PointBytes(gates int) int64 { return int64(gates) * 2048 }
