@@ -32,8 +32,12 @@ func fitJobs(a *app, jobs int, us []sweep.Unit) (int, error) {
 		}
 		fit = 1
 	}
+	points := "points"
+	if fit == 1 {
+		points = "point"
+	}
 	fmt.Fprintf(a.stderr, "lsugen timing sweep: --jobs %d: %d %s at once, as many as fit the %s of memory there is (a point of %s, %d gates, is estimated at %s)\n",
-		jobs, fit, map[bool]string{true: "point", false: "points"}[fit == 1], memString(avail), largest, gates, memString(per))
+		jobs, fit, points, memString(avail), largest, gates, memString(per))
 	return fit, nil
 }
 
