@@ -56,6 +56,10 @@ type Assign struct {
 	Expr *Expr
 	Doc  string
 	Inst *InstanceRTL
+	// Compact writes a wire as one line, declared and assigned, with no
+	// blank line before it unless it has a Doc: a gate of a view written
+	// gate by gate.
+	Compact bool
 }
 
 // InstanceRTL is the word-level view of an Instance: the module and a

@@ -62,7 +62,7 @@ func rtlView(p *netlist.Design, stageOfGate map[netlist.Net]int32, regs []regBus
 				name += "_"
 			}
 			taken[name] = true
-			r.Assigns = append(r.Assigns, netlist.Assign{Name: name, Wire: true, Expr: bitOf(bus, w, i)})
+			r.Assigns = append(r.Assigns, netlist.Assign{Name: name, Wire: true, Compact: true, Expr: bitOf(bus, w, i)})
 			ref[n] = netlist.Ref(name, 1)
 		}
 	}
@@ -108,7 +108,7 @@ func rtlView(p *netlist.Design, stageOfGate map[netlist.Net]int32, regs []regBus
 		for i, n := range g.In {
 			args[i] = operand(n)
 		}
-		a := netlist.Assign{Name: name, Wire: true, Expr: netlist.GateExpr(g.Kind, args)}
+		a := netlist.Assign{Name: name, Wire: true, Compact: true, Expr: netlist.GateExpr(g.Kind, args)}
 		if st := stageOfGate[g.Out]; st != lastStage {
 			a.Doc = fmt.Sprintf("Stage %d.", st+1)
 			lastStage = st

@@ -228,7 +228,7 @@ func (s *scheduler) cutAll(L int32, budget float64) ([]int32, bool) {
 				return nil, false
 			}
 		}
-		for gi, in := range s.minCut(stageOf, fits, late, k) {
+		for gi, in := range s.minCut(stageOf, fits, late, k, nil) {
 			if in {
 				stageOf[gi] = k
 			}
@@ -239,8 +239,9 @@ func (s *scheduler) cutAll(L int32, budget float64) ([]int32, bool) {
 
 // minCut chooses the gates of stage k among those that fit (fits), taking
 // every gate that must be in it (late ≤ k), closed under fan-in, so that
-// the fewest nets cross into stage k+1. It returns the chosen set.
-func (s *scheduler) minCut(stageOf []int32, fits []bool, late []int32, k int32) []bool {
+// the fewest nets cross into stage k+1; the gates of each of groups are
+// taken all or none. It returns the chosen set.
+func (s *scheduler) minCut(stageOf []int32, fits []bool, late []int32, k int32, groups [][]int32) []bool {
 	const src, snk = 0, 1
 	g := newFlowGraph(2)
 	node := make([]int32, len(s.d.Gates))
@@ -288,6 +289,13 @@ func (s *scheduler) minCut(stageOf []int32, fits []bool, late []int32, k int32) 
 					g.edge(node[r], node[drv], inf) // a chosen reader needs its driver
 				}
 			}
+		}
+	}
+	for _, grp := range groups {
+		for i := 1; i < len(grp); i++ {
+			a, b := node[grp[i-1]], node[grp[i]]
+			g.edge(a, b, inf)
+			g.edge(b, a, inf)
 		}
 	}
 	g.maxFlow(src, snk)

@@ -321,11 +321,17 @@ func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error
 	mode, lib := opt.Recorded()
 	for try := 0; try < 6; try++ {
 		stageOf, L, err := w.place(s, budget)
-		if err != nil {
-			return nil, err
-		}
-		if L != fine.Latency {
-			return nil, fmt.Errorf("the word-level cut takes %d cycles, not %d", L, fine.Latency)
+		if err != nil || L != fine.Latency {
+			// Whole entries cost a cycle or do not fit a stage: split
+			// the entries the latency needs split, gate by gate.
+			var ok bool
+			if stageOf, ok = s.cutWords(w, int32(fine.Latency), budget); !ok {
+				if err == nil {
+					err = fmt.Errorf("the word-level cut takes %d cycles, not %d, and splitting entries does not meet %d", L, fine.Latency, fine.Latency)
+				}
+				return nil, err
+			}
+			L = fine.Latency
 		}
 		if err := w.crossingNamed(stageOf); err != nil {
 			return nil, err
@@ -352,7 +358,7 @@ func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error
 }
 
 // crossingNamed checks that every net read in a later stage than its
-// own is a bit of a named signal.
+// own is a bit of a named signal or a gate of a split entry.
 func (w *wordGraph) crossingNamed(stageOf []int32) error {
 	d := w.d
 	driver := make([]int32, d.NumNets)
@@ -366,9 +372,10 @@ func (w *wordGraph) crossingNamed(stageOf []int32) error {
 	for _, st := range stageOf {
 		last = max(last, st)
 	}
+	split := w.split(stageOf)
 	named := func(n netlist.Net, reader int32) error {
 		if h := driver[n]; h >= 0 && stageOf[h] < reader {
-			if _, ok := w.sig[n]; !ok {
+			if _, ok := w.sig[n]; !ok && !split[w.owner[h]] {
 				return fmt.Errorf("net %d crosses a stage boundary without a name", n)
 			}
 		}
@@ -394,3 +401,47 @@ func (w *wordGraph) crossingNamed(stageOf []int32) error {
 // combName is the wire that holds an output's value before its output
 // register.
 func combName(port string) string { return port + "_comb" }
+
+// split marks the entries written gate by gate: those whose gates
+// stageOf places in more than one stage, and, so that every net a
+// register or such a gate reads has a name, any entry with a gate whose
+// unnamed net crosses a boundary or is read by a gate of a split entry.
+func (w *wordGraph) split(stageOf []int32) []bool {
+	d := w.d
+	out := make([]bool, len(w.nodes))
+	for ni, nd := range w.nodes {
+		for _, gi := range nd.gates {
+			if stageOf[gi] != stageOf[nd.gates[0]] {
+				out[ni] = true
+				break
+			}
+		}
+	}
+	driver := make([]int32, d.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range d.Gates {
+		driver[g.Out] = int32(gi)
+	}
+	for changed := true; changed; {
+		changed = false
+		for gi, g := range d.Gates {
+			r := w.owner[gi]
+			for _, n := range g.In {
+				h := driver[n]
+				if h < 0 {
+					continue
+				}
+				o := w.owner[h]
+				if _, named := w.sig[n]; named || out[o] || o == r {
+					continue
+				}
+				if stageOf[h] < stageOf[gi] || out[r] {
+					out[o], changed = true, true
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package retime
 
 import (
+	"container/heap"
 	"fmt"
 	"sort"
 
@@ -30,12 +31,33 @@ type wordReg struct {
 func (w *wordGraph) view(r *Result, stageOf []int32) error {
 	d, p := w.d, r.Design
 	L := r.Latency
+	split := w.split(stageOf)
 	nodeStage := make([]int32, len(w.nodes))
 	for ni, nd := range w.nodes {
 		nodeStage[ni] = -1
 		for _, gi := range nd.gates {
-			nodeStage[ni] = stageOf[gi]
+			nodeStage[ni] = max(nodeStage[ni], stageOf[gi])
 		}
+	}
+	driver := make([]int32, d.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range d.Gates {
+		driver[g.Out] = int32(gi)
+	}
+	// netStage is the stage a net is produced in (the inputs: the first).
+	netStage := func(n netlist.Net) int32 {
+		if g := driver[n]; g >= 0 {
+			return stageOf[g]
+		}
+		return 0
+	}
+	// perBit: a split entry's signal, or a wire of one of its gates, is
+	// read bit by bit: its bits are made in different stages.
+	perBit := func(y string) bool {
+		pr, ok := w.producer[y]
+		return !ok || (pr >= 0 && split[pr])
 	}
 	sigStage := func(name string) int32 {
 		pr, ok := w.producer[name]
@@ -81,7 +103,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		st := nodeStage[ni]
 		for _, y := range nodeRefs(a) {
 			ys := sigStage(y)
-			if st < 0 {
+			if st < 0 || perBit(y) {
 				continue
 			}
 			if ys > st {
@@ -144,6 +166,40 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		return base, nil
 	}
 
+	// A split entry is written gate by gate: a wire per gate, named
+	// <entry>_b<bit> for a bit of its signal and <entry>_n<k> otherwise;
+	// the other wires are named bits too, so registers can carry them.
+	gw := map[int32]string{}
+	for ni, nd := range w.nodes {
+		if !split[ni] {
+			continue
+		}
+		a := d.RTL.Assigns[nd.assign]
+		if a.Inst != nil {
+			return fmt.Errorf("instance %s would be split", a.Name)
+		}
+		base := a.Name
+		if !a.Wire {
+			base = combName(a.Name)
+		}
+		for k, gi := range nd.gates {
+			out := d.Gates[gi].Out
+			name := fmt.Sprintf("%s_n%d", base, k)
+			if sb, ok := w.sig[out]; ok && sb.name == base {
+				name = fmt.Sprintf("%s_b%d", base, sb.bit)
+			}
+			for taken[name] {
+				name += "_"
+			}
+			taken[name] = true
+			gw[gi] = name
+			if _, ok := w.sig[out]; !ok {
+				w.sig[out] = sigBit{name, 0}
+			}
+			w.bits[name] = []netlist.Net{out}
+		}
+	}
+
 	// Registers: a signal's bits at each boundary, in bit order.
 	regs := map[[2]string]*wordReg{}
 	var regList []*wordReg
@@ -199,11 +255,40 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		width[name] = len(bits)
 	}
 
+	// cur is net n in the stage that makes it: a wire of a split entry's
+	// gate, or the bit of the signal that names it.
+	cur := func(n netlist.Net) (*regBit, error) {
+		if g := driver[n]; g >= 0 && split[w.owner[g]] {
+			return &regBit{gw[g], 0}, nil
+		}
+		sb, ok := w.sig[n]
+		if !ok {
+			return nil, fmt.Errorf("net %d is read by a split entry but has no name", n)
+		}
+		return &regBit{sb.name, sb.bit}, nil
+	}
+	// held is net n as stage st reads it: cur in its own stage, else from
+	// its register.
+	held := func(n netlist.Net, st int32) (*regBit, error) {
+		switch ns := netStage(n); {
+		case ns == st:
+			return cur(n)
+		case ns > st:
+			return nil, fmt.Errorf("net %d of stage %d is read in stage %d", n, ns+1, st+1)
+		}
+		q, ok := flop[at{n, st}]
+		if !ok {
+			return nil, fmt.Errorf("net %d is not held for stage %d", n, st+1)
+		}
+		rb := bitOf[q]
+		return &rb, nil
+	}
+
 	// version is signal y as stage st reads it: y itself in its own
 	// stage, else its bits from the registers (constants as they are).
 	version := func(y string, st int32) (*netlist.Expr, error) {
 		bits := w.bits[y]
-		if sigStage(y) == st {
+		if sigStage(y) == st && !perBit(y) {
 			return netlist.Ref(y, len(bits)), nil
 		}
 		src := make([]*regBit, len(bits))
@@ -217,6 +302,12 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 				consts[j] = 1
 			case n < 0:
 				return nil, fmt.Errorf("bit %d of %s has no net", j, y)
+			case perBit(y):
+				rb, err := held(n, st)
+				if err != nil {
+					return nil, fmt.Errorf("bit %d of %s: %w", j, y, err)
+				}
+				src[j] = rb
 			default:
 				q, ok := flop[at{n, st}]
 				if !ok {
@@ -265,15 +356,65 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		out := walk(e)
 		return out, err
 	}
-	order := make([]int, len(w.nodes))
-	for i := range order {
-		order[i] = i
+	// The entries by stage in their order; a split entry in each of its
+	// stages, its gates of that stage.
+	var order []item
+	for ni, nd := range w.nodes {
+		if !split[ni] {
+			order = append(order, item{ni: ni, st: nodeStage[ni]})
+			continue
+		}
+		byStage := map[int32][]int32{}
+		for _, gi := range nd.gates {
+			byStage[stageOf[gi]] = append(byStage[stageOf[gi]], gi)
+		}
+		for st := int32(0); st < int32(L); st++ {
+			if gs := byStage[st]; len(gs) > 0 {
+				order = append(order, item{ni: ni, st: st, gates: gs})
+			}
+		}
 	}
-	sort.SliceStable(order, func(i, j int) bool { return nodeStage[order[i]] < nodeStage[order[j]] })
+	sort.SliceStable(order, func(i, j int) bool { return order[i].st < order[j].st })
+	if order = w.ordered(order, split, stageOf, nodeStage, nodeRefs, perBit); order == nil {
+		return fmt.Errorf("the entries of a stage depend on each other in a cycle")
+	}
+	bitExpr := func(rb *regBit) *netlist.Expr {
+		if width[rb.name] == 1 {
+			return netlist.Ref(rb.name, 1)
+		}
+		return netlist.Slice(netlist.Ref(rb.name, width[rb.name]), rb.pos, rb.pos)
+	}
 	last := int32(-1)
-	for _, ni := range order {
+	for _, it := range order {
+		ni, st := it.ni, it.st
 		a := d.RTL.Assigns[w.nodes[ni].assign]
-		st := nodeStage[ni]
+		if it.gates != nil {
+			for k, gi := range it.gates {
+				g := d.Gates[gi]
+				args := make([]*netlist.Expr, len(g.In))
+				for i, n := range g.In {
+					if isConst(n) {
+						args[i] = netlist.ConstExpr(uint64(n), 1)
+						continue
+					}
+					rb, err := held(n, st)
+					if err != nil {
+						return fmt.Errorf("%s: %w", a.Name, err)
+					}
+					args[i] = bitExpr(rb)
+				}
+				ga := netlist.Assign{Name: gw[gi], Wire: true, Compact: true, Expr: netlist.GateExpr(g.Kind, args)}
+				if k == 0 {
+					ga.Doc = fmt.Sprintf("%s, gate by gate: its part in stage %d.", a.Name, st+1)
+					if st != last {
+						ga.Doc = fmt.Sprintf("Stage %d.\n%s", st+1, ga.Doc)
+						last = st
+					}
+				}
+				view.Assigns = append(view.Assigns, ga)
+			}
+			continue
+		}
 		var err error
 		if a.Inst != nil {
 			inst := *a.Inst
@@ -326,6 +467,14 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		consts := make([]int, len(rg.bits))
 		for i, j := range rg.bits {
 			consts[i] = -1
+			if perBit(rg.signal) {
+				rb, err := held(rg.nets[i], rg.stage-1)
+				if err != nil {
+					return fmt.Errorf("register %s: %w", rg.name, err)
+				}
+				src[i] = rb
+				continue
+			}
 			if sigStage(rg.signal) == rg.stage-1 {
 				src[i] = &regBit{rg.signal, j}
 				continue
@@ -440,4 +589,122 @@ func (w *wordGraph) keepInstances(p *netlist.Design, offset int, stageOf, nodeSt
 		p.Instances = append(p.Instances, ni)
 	}
 	return nil
+}
+
+// item is what the view writes of one entry in one stage: the whole
+// entry, or a split entry's gates of that stage.
+type item struct {
+	ni    int
+	st    int32
+	gates []int32 // a split entry's
+}
+
+// ordered sorts each stage's items (given in stage order, then the
+// view's) so that every item comes after the items of its stage whose
+// wires it reads: a split entry's gate may read a gate that another entry
+// of the view, later in it, owns. An order without split entries is kept
+// as it is; nil on a cycle.
+func (w *wordGraph) ordered(items []item, split []bool, stageOf, nodeStage []int32, refs func(netlist.Assign) []string, perBit func(string) bool) []item {
+	d := w.d
+	driver := make([]int32, d.NumNets)
+	for i := range driver {
+		driver[i] = -1
+	}
+	for gi, g := range d.Gates {
+		driver[g.Out] = int32(gi)
+	}
+	type key struct {
+		ni int
+		st int32
+	}
+	index := map[key]int{}
+	for i, it := range items {
+		index[key{it.ni, it.st}] = i
+	}
+	// of is the item that makes net n in stage st, -1 for none.
+	of := func(n netlist.Net, st int32) int {
+		g := driver[n]
+		if g < 0 || stageOf[g] != st {
+			return -1
+		}
+		if i, ok := index[key{int(w.owner[g]), st}]; ok {
+			return i
+		}
+		return -1
+	}
+	deps := make([][]int, len(items))
+	for i, it := range items {
+		add := func(j int) {
+			if j >= 0 && j != i {
+				deps[i] = append(deps[i], j)
+			}
+		}
+		if it.gates != nil {
+			for _, gi := range it.gates {
+				for _, n := range d.Gates[gi].In {
+					add(of(n, it.st))
+				}
+			}
+			continue
+		}
+		for _, y := range refs(d.RTL.Assigns[w.nodes[it.ni].assign]) {
+			if perBit(y) {
+				for _, n := range w.bits[y] {
+					if n >= 2 {
+						add(of(n, it.st))
+					}
+				}
+				continue
+			}
+			if pr := w.producer[y]; pr >= 0 && nodeStage[pr] == it.st {
+				if j, ok := index[key{pr, it.st}]; ok {
+					add(j)
+				}
+			}
+		}
+	}
+	// Kahn's order, the earliest item first: an order that already
+	// respects every dependency comes out unchanged.
+	succ := make([][]int, len(items))
+	indeg := make([]int, len(items))
+	for i, ds := range deps {
+		for _, j := range ds {
+			succ[j] = append(succ[j], i)
+			indeg[i]++
+		}
+	}
+	ready := &intHeap{}
+	for i := range items {
+		if indeg[i] == 0 {
+			heap.Push(ready, i)
+		}
+	}
+	out := make([]item, 0, len(items))
+	for ready.Len() > 0 {
+		i := heap.Pop(ready).(int)
+		out = append(out, items[i])
+		for _, j := range succ[i] {
+			if indeg[j]--; indeg[j] == 0 {
+				heap.Push(ready, j)
+			}
+		}
+	}
+	if len(out) != len(items) {
+		return nil
+	}
+	return out
+}
+
+// intHeap is a min-heap of ints (container/heap).
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

@@ -251,10 +251,17 @@ func (rw *rtlWriter) assign(f *file, a netlist.Assign) error {
 		text = rw.plain(a.Expr)
 	}
 
-	f.blank()
+	if !a.Compact || a.Doc != "" {
+		f.blank()
+	}
 	f.doc("    ", a.Doc)
 	for _, l := range rw.pre {
 		f.line("    %s", l)
+	}
+	if a.Wire && a.Compact {
+		rw.add(target)
+		f.line("    wire %s%s = %s;", declRange(target.w), a.Name, text)
+		return nil
 	}
 	if a.Wire {
 		f.line("    wire %s%s;", declRange(target.w), a.Name)

@@ -3,6 +3,7 @@ package units_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/verify/formal"
 	"os"
@@ -111,11 +112,12 @@ func TestPipelineWords_Arbiter32KeepsHierarchy(t *testing.T) {
 	}
 }
 
-// TestPipelineWords_ProvedEqualToGates proves, for an arbiter whose
-// word-level cut takes two stages with a hash instance per lane, its
-// readable module equal to its gate-level one (registers paired by name)
-// and the pipeline equal to the combinational arbiter followed by its
-// register stages.
+// TestPipelineWords_ProvedEqualToGates proves, for an arbiter with a hash
+// instance per lane whose word-level cut takes two stages (20 FO4), and
+// at 12 FO4, where entries are split between stages and written gate by
+// gate, its readable module equal to its gate-level one (registers paired
+// by name) and the pipeline equal to the combinational arbiter followed
+// by its register stages.
 func TestPipelineWords_ProvedEqualToGates(t *testing.T) {
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "arb.hcl")
@@ -143,13 +145,34 @@ bank_arbiter "arb_words" {
 	if gd.HasErrors() {
 		t.Fatal(gd)
 	}
-	pb, pd := units.Pipeline(u, b.Design, specs.Clocking{ClockFO4: 20}, nil, nil)
+	for _, tc := range []struct {
+		period float64
+		split  bool // some entry is written gate by gate
+	}{{20, false}, {12, true}} {
+		proveWords(t, u, b.Design, tc.period, tc.split, filepath.Join(dir, fmt.Sprint(tc.period)))
+	}
+}
+
+func proveWords(t *testing.T, u specs.Unit, comb *netlist.Design, period float64, split bool, dir string) {
+	pb, pd := units.Pipeline(u, comb, specs.Clocking{ClockFO4: period}, nil, nil)
 	if pd.HasErrors() {
 		t.Fatal(pd)
 	}
 	piped := pb.Design
 	if piped.Pipeline.Latency < 2 || len(piped.Instances) != 4 {
-		t.Fatalf("latency %d, %d instances: not the two-stage word-level cut this test proves", piped.Pipeline.Latency, len(piped.Instances))
+		t.Fatalf("at %v FO4: latency %d, %d instances: not the word-level cut this test proves", period, piped.Pipeline.Latency, len(piped.Instances))
+	}
+	gateByGate := false
+	for _, a := range piped.RTL.Assigns {
+		gateByGate = gateByGate || strings.Contains(a.Doc, "gate by gate")
+	}
+	for _, rg := range piped.RTL.Regs {
+		if strings.HasPrefix(rg.Name, "stage") {
+			t.Errorf("at %v FO4: register %s: the readable module is a gate list", period, rg.Name)
+		}
+	}
+	if gateByGate != split {
+		t.Fatalf("at %v FO4: entries written gate by gate %v, want %v", period, gateByGate, split)
 	}
 	write := func(d *netlist.Design, sub string) formal.Unit {
 		t.Helper()
@@ -173,7 +196,7 @@ bank_arbiter "arb_words" {
 		}
 		return fu
 	}
-	pu, cu := write(piped, "piped"), write(b.Design, "comb")
+	pu, cu := write(piped, "piped"), write(comb, "comb")
 	opt := formal.Options{Dir: filepath.Join(dir, "proof"), Timeout: 10 * time.Minute, NoCache: true}
 	res, err := formal.Prove(context.Background(), pu, opt)
 	if err != nil {
@@ -189,5 +212,5 @@ bank_arbiter "arb_words" {
 	if !pr.Equivalent {
 		t.Fatalf("the pipeline is not the original with %d register stages:\n%s", piped.Pipeline.Latency, pr.Cex)
 	}
-	t.Logf("%s (latency %d): %s; %s", piped.Name, piped.Pipeline.Latency, res.Method, pr.Method)
+	t.Logf("%s at %v FO4 (latency %d): %s; %s", piped.Name, period, piped.Pipeline.Latency, res.Method, pr.Method)
 }

@@ -467,7 +467,7 @@ func writeVerdict(w io.Writer, mode string, rep *verifyReport, sel []unit) {
 // checkVerifyFlags refuses flags that the mode does not use.
 func checkVerifyFlags(fs *pflag.FlagSet, mode string) error {
 	allowed := map[string]bool{"unit": true, "jobs": true, "work": true, "json": true, "junit": true, "gate-budget": true, "tool-memory": true,
-		"clock-fo4": true, "clock": true, "timing-mode": true, "liberty": true}
+		"clock-fo4": true, "clock": true, "timing-mode": true, "liberty": true, "work-budget": true, "quiet": true}
 	for _, n := range verifyModeFlags[mode] {
 		allowed[n] = true
 	}
