@@ -15,12 +15,53 @@ const maxUnsizedFanout = MaxBufferFanout
 // readers spread over the tree's leaves in gate order; d itself when no
 // net needs it. Output port bits keep their nets.
 func bufferFanout(d *netlist.Design) *netlist.Design {
-	readers := make([]int32, d.NumNets)
-	for _, g := range d.Gates {
-		for _, n := range g.In {
-			readers[n]++
+	out, _ := bufferFanoutIn(d, nil, false)
+	return out
+}
+
+// bufferFanoutIn is bufferFanout keeping instances whole: given
+// (ranges of d's gates that are instances' copies), a net one of them
+// drives is buffered after its instance's last gate, and the instances
+// come back with their ranges in the result. With whole set, an
+// instance is one reader of each net it reads, its gates reading one
+// leaf (as its port is connected), and registers (DFF) read the root, so
+// that each holds a net of d; else every gate takes a leaf of its own. It
+// also returns each gate's index in the result.
+func bufferFanoutIn(d *netlist.Design, instances []netlist.Instance, whole bool) (*netlist.Design, []int) {
+	inInst := make([]int32, len(d.Gates)) // instance index + 1, 0 for none
+	for k, inst := range instances {
+		for gi := inst.First; gi < inst.Last; gi++ {
+			inInst[gi] = int32(k + 1)
 		}
 	}
+	type instNet struct {
+		k int32
+		n netlist.Net
+	}
+	instLeaf := map[instNet]netlist.Net{} // an instance's leaf of a net; -1 while counted
+	drivenIn := make([]int32, d.NumNets) // the instance (index + 1) whose gate drives each net
+	for gi, g := range d.Gates {
+		drivenIn[g.Out] = inInst[gi]
+	}
+	readers := make([]int32, d.NumNets)
+	for gi, g := range d.Gates {
+		for _, n := range g.In {
+			switch k := inInst[gi]; {
+			case whole && k > 0 && drivenIn[n] == k: // inside the instance
+			case !whole:
+				readers[n]++
+			case g.Kind == netlist.DFF:
+			case k == 0:
+				readers[n]++
+			default:
+				if _, ok := instLeaf[instNet{k, n}]; !ok {
+					instLeaf[instNet{k, n}] = -1
+					readers[n]++
+				}
+			}
+		}
+	}
+	index := make([]int, len(d.Gates))
 	need := false
 	for n, r := range readers {
 		if n >= 2 && int(r) > maxUnsizedFanout {
@@ -29,7 +70,10 @@ func bufferFanout(d *netlist.Design) *netlist.Design {
 		}
 	}
 	if !need {
-		return d
+		for i := range index {
+			index[i] = i
+		}
+		return d, index
 	}
 	out := *d
 	out.Gates = make([]netlist.Gate, 0, len(d.Gates)+len(d.Gates)/4)
@@ -48,18 +92,48 @@ func bufferFanout(d *netlist.Design) *netlist.Design {
 			buffer(n)
 		}
 	}
-	for _, g := range d.Gates {
+	var pending []netlist.Net // nets an instance drives, buffered after it
+	for gi, g := range d.Gates {
 		in := make([]netlist.Net, len(g.In))
 		for i, n := range g.In {
 			in[i] = n
-			if l := leaves[n]; len(l) > 0 {
+			l := leaves[n]
+			switch k := inInst[gi]; {
+			case len(l) == 0 && leaves[n] == nil, whole && g.Kind == netlist.DFF:
+			case whole && k > 0:
+				if leaf := instLeaf[instNet{k, n}]; leaf >= 0 {
+					in[i] = leaf
+				} else if len(l) > 0 {
+					in[i], leaves[n] = l[0], l[1:]
+					instLeaf[instNet{k, n}] = in[i]
+				}
+			case len(l) > 0:
 				in[i], leaves[n] = l[0], l[1:]
 			}
 		}
+		index[gi] = len(out.Gates)
 		out.Gates = append(out.Gates, netlist.Gate{Kind: g.Kind, In: in, Out: g.Out})
-		buffer(g.Out)
+		k := inInst[gi]
+		if k == 0 {
+			buffer(g.Out)
+			continue
+		}
+		pending = append(pending, g.Out)
+		if gi == instances[k-1].Last-1 {
+			for _, n := range pending {
+				buffer(n)
+			}
+			pending = pending[:0]
+		}
 	}
-	return &out
+	if instances != nil {
+		out.Instances = make([]netlist.Instance, len(instances))
+		for k, inst := range instances {
+			inst.First, inst.Last = index[inst.First], index[inst.Last-1]+1
+			out.Instances[k] = inst
+		}
+	}
+	return &out, index
 }
 
 // MaxBufferFanout is the fanout of each buffer of a BufferTree.

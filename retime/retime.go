@@ -90,6 +90,11 @@ type Result struct {
 
 	rank map[int]int         // DFF gate index -> boundary (0-based stage it ends)
 	view func() *netlist.RTL // Design's gate-by-gate readable view (build)
+	// placed is the design whose gates were placed (Pipeline's input,
+	// its wide fanouts buffered under the unsized model), stageOf their
+	// stages.
+	placed  *netlist.Design
+	stageOf []int32
 }
 
 // regStage lists each gate's register stage for netlist.Pipeline.
@@ -160,6 +165,7 @@ func Pipeline(d *netlist.Design, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		r.placed, r.stageOf = d, stageOf
 		mode, lib := opt.Recorded()
 		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: L, RegStage: r.regStage()}
 		worst, err = r.measure(opt.Timing)

@@ -86,17 +86,24 @@ func outputBits(d *netlist.Design) int {
 
 // TestPipelineWords_MatchesCombinational runs PipelineWords' designs in
 // lockstep with the combinational ones, those cut between word-level
-// signals (registers named after them) and those that fall back alike,
-// and checks that the word-level cut keeps the latency and the period.
+// signals (registers named after them, some entries split gate by gate)
+// and those that fall back alike, under the sized model and the unsized
+// one (whose wide fanouts are buffered after the registers), and checks
+// that the word-level cut keeps the latency and the period and costs no
+// register.
 func TestPipelineWords_MatchesCombinational(t *testing.T) {
-	words, deep := 0, 0
+	words, deep, split := map[string]int{}, 0, 0
 	arb, diags := gen.BankArbiter(&specs.BankArbiter{Name: "arb", Lanes: 8, AddrBits: 10, BankBits: 3, Broadcast: true})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	for _, d := range append(designs(t), arb) {
-		for _, period := range []float64{7, 9, 12, 20, 40} {
-			opt := retime.Options{PeriodFO4: period, Timing: timing.PipelineOptions("sized")}
+		for _, c := range []struct {
+			mode   string
+			period float64
+		}{{"sized", 7}, {"sized", 9}, {"sized", 12}, {"sized", 20}, {"sized", 40}, {"unsized", 20}, {"unsized", 40}} {
+			period := c.period
+			opt := retime.Options{PeriodFO4: period, Timing: timing.PipelineOptions(c.mode)}
 			fine, err := retime.Pipeline(d, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -116,24 +123,30 @@ func TestPipelineWords_MatchesCombinational(t *testing.T) {
 				t.Errorf("%s at %v: registers named after signals %v, word-level cut error %v", d.Name, period, named, why)
 			}
 			if why == nil {
-				words++
+				words[c.mode]++
 				if r.Latency > 1 {
 					deep++
 				}
+				for _, a := range r.Design.RTL.Assigns {
+					if strings.Contains(a.Doc, "gate by gate") {
+						split++
+						break
+					}
+				}
 			}
-			if r.Latency != fine.Latency {
-				t.Errorf("%s at %v: latency %d, Pipeline's %d", d.Name, period, r.Latency, fine.Latency)
+			if r.Latency != fine.Latency || r.Registers > fine.Registers {
+				t.Errorf("%s at %v: latency %d, %d registers; Pipeline's %d, %d", d.Name, period, r.Latency, r.Registers, fine.Latency, fine.Registers)
 			}
 			for i, s := range r.StageFO4 {
 				if s > period {
 					t.Errorf("%s at %v: stage %d takes %v FO4", d.Name, period, i+1, s)
 				}
 			}
-			t.Logf("%s at %v FO4: latency %d, word-level cut: %v", d.Name, period, r.Latency, why)
+			t.Logf("%s at %v FO4 %s: latency %d, word-level cut: %v", d.Name, period, c.mode, r.Latency, why)
 			checkLockstep(t, d, r)
 		}
 	}
-	if words == 0 || deep == 0 {
-		t.Errorf("%d designs cut between word-level signals, %d of them in more than one stage", words, deep)
+	if words["sized"] == 0 || words["unsized"] == 0 || deep == 0 || split == 0 {
+		t.Errorf("designs cut between word-level signals: %v, %d of them in more than one stage, %d with entries split", words, deep, split)
 	}
 }

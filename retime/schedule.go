@@ -195,6 +195,27 @@ func (s *scheduler) schedule(budget float64) ([]int32, int, error) {
 	return first, int(minL), nil
 }
 
+// placeIn places the gates in L stages: the boundaries cut for fewest
+// registers where they can be (cutAll), else every gate as early as it
+// fits, if that takes at most L stages.
+func (s *scheduler) placeIn(L int32, budget float64) ([]int32, error) {
+	if stageOf, ok := s.cutAll(L, budget); ok {
+		return stageOf, nil
+	}
+	unplaced := make([]int32, len(s.d.Gates))
+	for i := range unplaced {
+		unplaced[i] = -1
+	}
+	first, arr, err := s.forward(unplaced, 0, budget)
+	if err != nil {
+		return nil, err
+	}
+	if minL := s.latency(first, arr, budget); minL > L {
+		return nil, fmt.Errorf("the gate-level placement takes %d stages, not %d", minL, L)
+	}
+	return first, nil
+}
+
 // cutAll places the boundaries of an L-stage pipeline one by one.
 func (s *scheduler) cutAll(L int32, budget float64) ([]int32, bool) {
 	late := s.backward(L, budget)

@@ -41,6 +41,7 @@ type wordGraph struct {
 	bits map[string][]netlist.Net
 	// producer is the node that defines each signal, -1 for an input.
 	producer map[string]int
+	driver   []int32 // gate driving each net, -1 for none
 }
 
 type sigBit struct {
@@ -81,6 +82,7 @@ func newWordGraph(d *netlist.Design) (*wordGraph, error) {
 	for gi, g := range d.Gates {
 		driver[g.Out] = int32(gi)
 	}
+	w.driver = driver
 	claim := func(name string, bits []netlist.Net) {
 		w.bits[name] = bits
 		for i, n := range bits {
@@ -138,6 +140,13 @@ func newWordGraph(d *netlist.Design) (*wordGraph, error) {
 				bits[i] = n
 				if g := driver[n]; g >= 0 && w.owner[g] < 0 {
 					w.owner[g] = int32(node)
+				}
+			}
+			// Bits without a net of their name: wiring (slices,
+			// concatenations, constants) of signals known so far.
+			for i, n := range w.wiring(a.Expr) {
+				if bits[i] < 0 {
+					bits[i] = n
 				}
 			}
 			claim(a.Name, bits)
@@ -304,55 +313,177 @@ func (w *wordGraph) topo() []int {
 // pipelineWords is PipelineWords' attempt: an error where the word-level
 // cut does not apply or costs latency or a stage over the period.
 func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error) {
-	if opt.Timing.Mode != timing.Sized {
-		return nil, fmt.Errorf("the unsized model buffers nets the view does not name")
-	}
 	w, err := newWordGraph(d)
 	if err != nil {
 		return nil, err
 	}
-	nt, err := timing.Times(d, opt.Timing)
+	if opt.Timing.Mode == timing.Sized {
+		nt, err := timing.Times(d, opt.Timing)
+		if err != nil {
+			return nil, err
+		}
+		r, err := w.cut(placing{s: newScheduler(d, nt, opt.Timing), w: w}, opt, fine)
+		if err != nil {
+			return w.viewFine(opt, fine, err)
+		}
+		return r, nil
+	}
+	// The unsized model (and a library's) buffers wide fanouts. The
+	// pipeline is built from d's gates and buffered again stage by stage
+	// after its registers, so that each register holds a net of d, a bit
+	// of a named signal. The registers are placed on d charging each wide
+	// fanout its whole tree (pessimistic: a stage's readers share a
+	// smaller one), else, where that costs a cycle, on d with its trees
+	// as Pipeline places them (optimistic: a register may then carry a
+	// net the tree has not yet fanned out), each timed as built.
+	nt, tree, err := treeTimes(d, opt.Timing)
 	if err != nil {
 		return nil, err
 	}
 	s := newScheduler(d, nt, opt.Timing)
-	target := opt.PeriodFO4 * (1 - opt.Margin)
-	budget := (target - opt.Timing.SetupFO4()) * nt.TauPerFO4
+	for n, t := range tree {
+		s.clk2q[n] += t
+	}
+	r, err := w.cut(placing{s: s, w: w}, opt, fine)
+	if err == nil {
+		return r, nil
+	}
+	bd, index := bufferFanoutIn(d, d.Instances, false)
+	bw, berr := newWordGraph(bd)
+	if berr != nil {
+		return nil, err
+	}
+	bt, berr := timing.Times(bd, opt.Timing)
+	if berr != nil {
+		return nil, berr
+	}
+	if r, berr := w.cut(placing{s: newScheduler(bd, bt, opt.Timing), w: bw, index: index}, opt, fine); berr == nil {
+		return r, nil
+	}
+	return w.viewFine(opt, fine, err)
+}
+
+// viewFine writes the readable module by stage for fine's own placement,
+// where no placement of whole entries met the period with as few
+// registers (why): the entries it cuts are written gate by gate.
+func (w *wordGraph) viewFine(opt Options, fine *Result, why error) (*Result, error) {
+	d := w.d
+	at := make(map[netlist.Net]int, len(fine.placed.Gates))
+	for gi, g := range fine.placed.Gates {
+		at[g.Out] = gi
+	}
+	stageOf := make([]int32, len(d.Gates))
+	for gi, g := range d.Gates {
+		stageOf[gi] = fine.stageOf[at[g.Out]]
+	}
+	r, err := w.build(opt, stageOf, fine.Latency)
+	if err != nil {
+		return nil, fmt.Errorf("%w; the gate-level placement by stage: %w", why, err)
+	}
+	if worst := r.worst(); worst > opt.PeriodFO4*(1-opt.Margin)+1e-9 || r.Registers > fine.Registers {
+		return nil, fmt.Errorf("%w; the gate-level placement by stage: a stage of %.2f FO4, %d registers", why, worst, r.Registers)
+	}
+	if err := w.view(r, stageOf); err != nil {
+		return nil, fmt.Errorf("%w; the gate-level placement by stage: %w", why, err)
+	}
+	r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
+	return r, nil
+}
+
+// build builds and times the pipeline of w's design with its gates in
+// stageOf's stages, buffered after its registers under the unsized
+// model.
+func (w *wordGraph) build(opt Options, stageOf []int32, L int) (*Result, error) {
+	d := w.d
+	if err := w.crossingNamed(stageOf); err != nil {
+		return nil, err
+	}
+	buffered := opt.Timing.Mode != timing.Sized
+	r, err := build(d, stageOf, L, buffered)
+	if err != nil {
+		return nil, err
+	}
+	if buffered {
+		if err := r.rebuffer(d); err != nil {
+			return nil, err
+		}
+	}
 	mode, lib := opt.Recorded()
+	r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: L, RegStage: r.regStage()}
+	if _, err := r.measure(opt.Timing); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// worst is r's slowest stage.
+func (r *Result) worst() float64 {
+	worst := 0.0
+	for _, t := range r.StageFO4 {
+		worst = max(worst, t)
+	}
+	return worst
+}
+
+// placing is a model the registers are placed under: a scheduler and the
+// word-level view of the design it times (with index, a buffered copy of
+// the view's design: each gate's index in it).
+type placing struct {
+	s     *scheduler
+	w     *wordGraph
+	index []int
+}
+
+// cut places w's registers under pl at fine's latency, whole entries
+// where that allows, builds the pipeline and writes its readable module
+// by stage; an error where no placement met the period with at most
+// fine's registers or the view cannot be written.
+func (w *wordGraph) cut(pl placing, opt Options, fine *Result) (*Result, error) {
+	d, s := w.d, pl.s
+	target := opt.PeriodFO4 * (1 - opt.Margin)
+	budget := (target - opt.Timing.SetupFO4()) * s.tauPerFO4
 	for try := 0; try < 6; try++ {
-		stageOf, L, err := w.place(s, budget)
+		stageOf, L, err := pl.w.place(s, budget)
 		if err != nil || L != fine.Latency {
 			// Whole entries cost a cycle or do not fit a stage: split
 			// the entries the latency needs split, gate by gate.
-			var ok bool
-			if stageOf, ok = s.cutWords(w, int32(fine.Latency), budget); !ok {
+			var serr error
+			if stageOf, serr = s.cutWords(pl.w, int32(fine.Latency), budget); serr != nil {
+				// The gate-by-gate placement, every entry it cuts split.
+				stageOf, serr = s.placeIn(int32(fine.Latency), budget)
+			}
+			if serr != nil {
 				if err == nil {
-					err = fmt.Errorf("the word-level cut takes %d cycles, not %d, and splitting entries does not meet %d", L, fine.Latency, fine.Latency)
+					err = fmt.Errorf("the word-level cut takes %d cycles, not %d", L, fine.Latency)
 				}
-				return nil, err
+				return nil, fmt.Errorf("%w; splitting entries: %w", err, serr)
 			}
 			L = fine.Latency
 		}
-		if err := w.crossingNamed(stageOf); err != nil {
-			return nil, err
+		if pl.index != nil {
+			placed := stageOf
+			stageOf = make([]int32, len(d.Gates))
+			for gi := range stageOf {
+				stageOf[gi] = placed[pl.index[gi]]
+			}
 		}
-		r, err := build(d, stageOf, L, false)
+		r, err := w.build(opt, stageOf, L)
 		if err != nil {
 			return nil, err
 		}
-		r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: L, RegStage: r.regStage()}
-		worst, err := r.measure(opt.Timing)
-		if err != nil {
-			return nil, err
-		}
+		worst := r.worst()
 		if worst <= target+1e-9 {
+			// Readability costs no cycle (above) and no register.
+			if r.Registers > fine.Registers {
+				return nil, fmt.Errorf("the word-level cut takes %d registers, the gate-level %d", r.Registers, fine.Registers)
+			}
 			if err := w.view(r, stageOf); err != nil {
 				return nil, err
 			}
 			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
 			return r, nil
 		}
-		budget -= max(worst-target+0.05, 0.02*target) * nt.TauPerFO4
+		budget -= max(worst-target+0.05, 0.02*target) * s.tauPerFO4
 	}
 	return nil, fmt.Errorf("no word-level placement met the period")
 }
@@ -372,7 +503,11 @@ func (w *wordGraph) crossingNamed(stageOf []int32) error {
 	for _, st := range stageOf {
 		last = max(last, st)
 	}
-	split := w.split(stageOf)
+	lay, err := w.layout(stageOf)
+	if err != nil {
+		return err
+	}
+	split := lay.split
 	named := func(n netlist.Net, reader int32) error {
 		if h := driver[n]; h >= 0 && stageOf[h] < reader {
 			if _, ok := w.sig[n]; !ok && !split[w.owner[h]] {
@@ -402,46 +537,65 @@ func (w *wordGraph) crossingNamed(stageOf []int32) error {
 // register.
 func combName(port string) string { return port + "_comb" }
 
-// split marks the entries written gate by gate: those whose gates
-// stageOf places in more than one stage, and, so that every net a
-// register or such a gate reads has a name, any entry with a gate whose
-// unnamed net crosses a boundary or is read by a gate of a split entry.
-func (w *wordGraph) split(stageOf []int32) []bool {
-	d := w.d
-	out := make([]bool, len(w.nodes))
-	for ni, nd := range w.nodes {
-		for _, gi := range nd.gates {
-			if stageOf[gi] != stageOf[nd.gates[0]] {
-				out[ni] = true
-				break
-			}
-		}
+// rebuffer buffers the wide fanouts of r's design, built from d, as
+// bufferFanout does, keeping d's instances whole and every register on a
+// net of d.
+func (r *Result) rebuffer(d *netlist.Design) error {
+	insts, err := locate(r.Design, d)
+	if err != nil {
+		return err
 	}
-	driver := make([]int32, d.NumNets)
-	for i := range driver {
-		driver[i] = -1
+	p, index := bufferFanoutIn(r.Design, insts, true)
+	if p == r.Design {
+		return nil
+	}
+	p.Instances = nil // the view gives them back (keepInstances)
+	rank := make(map[int]int, len(r.rank))
+	for gi, k := range r.rank {
+		rank[index[gi]] = k
+	}
+	r.Design, r.rank, r.view = p, rank, nil
+	return p.Check()
+}
+
+// treeTimes is d's timing under opt with each net read by more gates
+// than a buffer tree's fanout charged its tree, as bufferFanout builds
+// it: its driver's delay (an input's arrival) runs to the tree's last
+// leaf, and its load is the tree's first level. It returns each net's tree delay too, which a
+// register driving the net adds to its clock to Q.
+func treeTimes(d *netlist.Design, opt timing.Options) (*timing.NetTimes, []float64, error) {
+	bd := bufferFanout(d)
+	bt, err := timing.Times(bd, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	// tree is each net's delay from its driver's output to its last leaf.
+	tree := make([]float64, d.NumNets)
+	root := make([]netlist.Net, bd.NumNets)
+	for i := range root {
+		root[i] = netlist.Net(i)
+	}
+	for _, g := range bd.Gates {
+		if g.Kind != netlist.BUF || int(g.Out) < d.NumNets {
+			continue
+		}
+		r := root[g.In[0]]
+		root[g.Out] = r
+		tree[r] = max(tree[r], bt.Arrival[g.Out]-bt.Arrival[r])
+	}
+	nt := &timing.NetTimes{TauPerFO4: bt.TauPerFO4, AreaGE: bt.AreaGE,
+		Arrival: bt.Arrival[:d.NumNets], Load: bt.Load[:d.NumNets], GateDelay: make([]float64, len(d.Gates))}
+	at := make(map[netlist.Net]int, len(bd.Gates))
+	for gi, g := range bd.Gates {
+		at[g.Out] = gi
 	}
 	for gi, g := range d.Gates {
-		driver[g.Out] = int32(gi)
+		nt.GateDelay[gi] = bt.GateDelay[at[g.Out]] + tree[g.Out]
 	}
-	for changed := true; changed; {
-		changed = false
-		for gi, g := range d.Gates {
-			r := w.owner[gi]
-			for _, n := range g.In {
-				h := driver[n]
-				if h < 0 {
-					continue
-				}
-				o := w.owner[h]
-				if _, named := w.sig[n]; named || out[o] || o == r {
-					continue
-				}
-				if stageOf[h] < stageOf[gi] || out[r] {
-					out[o], changed = true, true
-				}
-			}
+	for _, p := range d.Inputs() {
+		for _, n := range p.Bits {
+			nt.Arrival[n] += tree[n]
 		}
 	}
-	return out
+	return nt, tree, nil
 }

@@ -1,7 +1,6 @@
 package retime
 
 import (
-	"container/heap"
 	"fmt"
 	"sort"
 
@@ -31,21 +30,12 @@ type wordReg struct {
 func (w *wordGraph) view(r *Result, stageOf []int32) error {
 	d, p := w.d, r.Design
 	L := r.Latency
-	split := w.split(stageOf)
-	nodeStage := make([]int32, len(w.nodes))
-	for ni, nd := range w.nodes {
-		nodeStage[ni] = -1
-		for _, gi := range nd.gates {
-			nodeStage[ni] = max(nodeStage[ni], stageOf[gi])
-		}
+	lay, err := w.layout(stageOf)
+	if err != nil {
+		return err
 	}
-	driver := make([]int32, d.NumNets)
-	for i := range driver {
-		driver[i] = -1
-	}
-	for gi, g := range d.Gates {
-		driver[g.Out] = int32(gi)
-	}
+	split, nodeStage := lay.split, lay.nodeStage
+	driver := w.driver
 	// netStage is the stage a net is produced in (the inputs: the first).
 	netStage := func(n netlist.Net) int32 {
 		if g := driver[n]; g >= 0 {
@@ -59,65 +49,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		pr, ok := w.producer[y]
 		return !ok || (pr >= 0 && split[pr])
 	}
-	sigStage := func(name string) int32 {
-		pr, ok := w.producer[name]
-		if !ok || pr < 0 {
-			return 0
-		}
-		return nodeStage[pr]
-	}
-	// Gateless entries (wiring) are read in the stage of what they read.
-	refs := func(e *netlist.Expr) []string {
-		var out []string
-		var walk func(e *netlist.Expr)
-		walk = func(e *netlist.Expr) {
-			if e == nil {
-				return
-			}
-			if e.Op == netlist.OpRef {
-				if _, ok := w.bits[e.Name]; ok {
-					out = append(out, e.Name)
-				} else if _, ok := w.bits[combName(e.Name)]; ok && d.Port(e.Name) != nil {
-					out = append(out, combName(e.Name))
-				}
-			}
-			for _, a := range e.Args {
-				walk(a)
-			}
-		}
-		walk(e)
-		return out
-	}
-	nodeRefs := func(a netlist.Assign) []string {
-		if a.Inst == nil {
-			return refs(a.Expr)
-		}
-		var out []string
-		for _, c := range a.Inst.Ports {
-			out = append(out, refs(c.In)...)
-		}
-		return out
-	}
-	for ni, nd := range w.nodes {
-		a := d.RTL.Assigns[nd.assign]
-		st := nodeStage[ni]
-		for _, y := range nodeRefs(a) {
-			ys := sigStage(y)
-			if st < 0 || perBit(y) {
-				continue
-			}
-			if ys > st {
-				return fmt.Errorf("%s in stage %d reads %s of stage %d", a.Name, st+1, y, ys+1)
-			}
-		}
-		if st < 0 {
-			st = 0
-			for _, y := range nodeRefs(a) {
-				st = max(st, sigStage(y))
-			}
-			nodeStage[ni] = st
-		}
-	}
+	sigStage := func(name string) int32 { return lay.sigStage(w, name) }
 
 	// The stage flip-flops, by the original net they carry and the stage
 	// that reads them.
@@ -144,7 +76,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		stageFlops = append(stageFlops, gi)
 	}
 
-	if err := w.keepInstances(p, len(stageFlops), stageOf, nodeStage, func(n netlist.Net, st int32) (netlist.Net, bool) {
+	if err := w.keepInstances(p, stageOf, nodeStage, func(n netlist.Net, st int32) (netlist.Net, bool) {
 		q, ok := flop[at{n, st}]
 		return q, ok
 	}); err != nil {
@@ -182,8 +114,17 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		if !a.Wire {
 			base = combName(a.Name)
 		}
+		// Its other gates' nets are the bits of one signal, <entry>_part,
+		// so that a boundary's registers of them are one word.
+		part := base + "_part"
+		for taken[part] {
+			part += "_"
+		}
+		taken[part] = true
+		partBits := make([]netlist.Net, len(nd.gates))
 		for k, gi := range nd.gates {
 			out := d.Gates[gi].Out
+			partBits[k] = -1
 			name := fmt.Sprintf("%s_n%d", base, k)
 			if sb, ok := w.sig[out]; ok && sb.name == base {
 				name = fmt.Sprintf("%s_b%d", base, sb.bit)
@@ -194,10 +135,11 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 			taken[name] = true
 			gw[gi] = name
 			if _, ok := w.sig[out]; !ok {
-				w.sig[out] = sigBit{name, 0}
+				w.sig[out] = sigBit{part, k}
+				partBits[k] = out
 			}
-			w.bits[name] = []netlist.Net{out}
 		}
+		w.bits[part] = partBits
 	}
 
 	// Registers: a signal's bits at each boundary, in bit order.
@@ -254,6 +196,9 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 	for name, bits := range w.bits {
 		width[name] = len(bits)
 	}
+	for _, name := range gw {
+		width[name] = 1
+	}
 
 	// cur is net n in the stage that makes it: a wire of a split entry's
 	// gate, or the bit of the signal that names it.
@@ -264,6 +209,9 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		sb, ok := w.sig[n]
 		if !ok {
 			return nil, fmt.Errorf("net %d is read by a split entry but has no name", n)
+		}
+		if pr, ok := w.producer[sb.name]; ok && pr >= 0 && split[pr] {
+			return nil, fmt.Errorf("net %d is bit %d of %s, which is not written as a wire", n, sb.bit, sb.name)
 		}
 		return &regBit{sb.name, sb.bit}, nil
 	}
@@ -356,28 +304,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		out := walk(e)
 		return out, err
 	}
-	// The entries by stage in their order; a split entry in each of its
-	// stages, its gates of that stage.
-	var order []item
-	for ni, nd := range w.nodes {
-		if !split[ni] {
-			order = append(order, item{ni: ni, st: nodeStage[ni]})
-			continue
-		}
-		byStage := map[int32][]int32{}
-		for _, gi := range nd.gates {
-			byStage[stageOf[gi]] = append(byStage[stageOf[gi]], gi)
-		}
-		for st := int32(0); st < int32(L); st++ {
-			if gs := byStage[st]; len(gs) > 0 {
-				order = append(order, item{ni: ni, st: st, gates: gs})
-			}
-		}
-	}
-	sort.SliceStable(order, func(i, j int) bool { return order[i].st < order[j].st })
-	if order = w.ordered(order, split, stageOf, nodeStage, nodeRefs, perBit); order == nil {
-		return fmt.Errorf("the entries of a stage depend on each other in a cycle")
-	}
+	order := lay.order
 	bitExpr := func(rb *regBit) *netlist.Expr {
 		if width[rb.name] == 1 {
 			return netlist.Ref(rb.name, 1)
@@ -385,36 +312,37 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		return netlist.Slice(netlist.Ref(rb.name, width[rb.name]), rb.pos, rb.pos)
 	}
 	last := int32(-1)
+	prev := item{ni: -1}
 	for _, it := range order {
 		ni, st := it.ni, it.st
 		a := d.RTL.Assigns[w.nodes[ni].assign]
-		if it.gates != nil {
-			for k, gi := range it.gates {
-				g := d.Gates[gi]
-				args := make([]*netlist.Expr, len(g.In))
-				for i, n := range g.In {
-					if isConst(n) {
-						args[i] = netlist.ConstExpr(uint64(n), 1)
-						continue
-					}
-					rb, err := held(n, st)
-					if err != nil {
-						return fmt.Errorf("%s: %w", a.Name, err)
-					}
-					args[i] = bitExpr(rb)
+		if gi := it.gate; gi >= 0 {
+			g := d.Gates[gi]
+			args := make([]*netlist.Expr, len(g.In))
+			for i, n := range g.In {
+				if isConst(n) {
+					args[i] = netlist.ConstExpr(uint64(n), 1)
+					continue
 				}
-				ga := netlist.Assign{Name: gw[gi], Wire: true, Compact: true, Expr: netlist.GateExpr(g.Kind, args)}
-				if k == 0 {
-					ga.Doc = fmt.Sprintf("%s, gate by gate: its part in stage %d.", a.Name, st+1)
-					if st != last {
-						ga.Doc = fmt.Sprintf("Stage %d.\n%s", st+1, ga.Doc)
-						last = st
-					}
+				rb, err := held(n, st)
+				if err != nil {
+					return fmt.Errorf("%s: %w", a.Name, err)
 				}
-				view.Assigns = append(view.Assigns, ga)
+				args[i] = bitExpr(rb)
 			}
+			ga := netlist.Assign{Name: gw[gi], Wire: true, Compact: true, Expr: netlist.GateExpr(g.Kind, args)}
+			if prev.ni != ni || prev.st != st || prev.gate < 0 {
+				ga.Doc = fmt.Sprintf("%s, gate by gate: its part in stage %d.", a.Name, st+1)
+				if st != last {
+					ga.Doc = fmt.Sprintf("Stage %d.\n%s", st+1, ga.Doc)
+					last = st
+				}
+			}
+			prev = it
+			view.Assigns = append(view.Assigns, ga)
 			continue
 		}
+		prev = it
 		var err error
 		if a.Inst != nil {
 			inst := *a.Inst
@@ -545,15 +473,14 @@ func runs(src []*regBit, consts []int, width map[string]int) *netlist.Expr {
 }
 
 // keepInstances gives the built design p d's instances again, so that its
-// gate-level module instantiates them too: build copies d's gates in
-// order after the first offset flip-flops, and an instance in stage st
-// reads its inputs' versions of that stage (flop).
-func (w *wordGraph) keepInstances(p *netlist.Design, offset int, stageOf, nodeStage []int32, flop func(netlist.Net, int32) (netlist.Net, bool)) error {
+// gate-level module instantiates them too: an instance's port reads what
+// its gates read, its input's version of its stage st (flop) or a
+// buffer's leaf of it.
+func (w *wordGraph) keepInstances(p *netlist.Design, stageOf, nodeStage []int32, flop func(netlist.Net, int32) (netlist.Net, bool)) error {
 	d := w.d
-	for i, g := range d.Gates {
-		if pg := p.Gates[offset+i]; pg.Kind != g.Kind || pg.Out != g.Out {
-			return fmt.Errorf("the built gates are not d's in order")
-		}
+	located, err := locate(p, d)
+	if err != nil {
+		return err
 	}
 	driver := make([]int32, d.NumNets)
 	for i := range driver {
@@ -563,13 +490,27 @@ func (w *wordGraph) keepInstances(p *netlist.Design, offset int, stageOf, nodeSt
 		driver[g.Out] = int32(gi)
 	}
 	p.Instances = nil
-	for _, inst := range d.Instances {
+	for k, inst := range d.Instances {
 		st := nodeStage[w.owner[inst.First]]
-		ni := netlist.Instance{Name: inst.Name, Design: inst.Design, First: inst.First + offset, Last: inst.Last + offset}
+		ni := netlist.Instance{Name: inst.Name, Design: inst.Design, First: located[k].First, Last: located[k].Last}
+		// What the copy's gates read for each net of d they read: its
+		// register, or a buffer's leaf (bufferFanoutIn gives an instance
+		// one leaf of a net).
+		reads := map[netlist.Net]netlist.Net{}
+		for gi := inst.First; gi < inst.Last; gi++ {
+			pg := p.Gates[located[k].First+gi-inst.First]
+			for i, n := range d.Gates[gi].In {
+				reads[n] = pg.In[i]
+			}
+		}
 		for pi, pt := range inst.Design.Ports {
 			bus := append(netlist.Bus(nil), inst.Conns[pi]...)
 			if pt.Dir == netlist.In {
 				for i, n := range bus {
+					if r, ok := reads[n]; ok {
+						bus[i] = r
+						continue
+					}
 					own := int32(0)
 					if g := driver[n]; g >= 0 {
 						own = stageOf[g]
@@ -591,120 +532,29 @@ func (w *wordGraph) keepInstances(p *netlist.Design, offset int, stageOf, nodeSt
 	return nil
 }
 
-// item is what the view writes of one entry in one stage: the whole
-// entry, or a split entry's gates of that stage.
-type item struct {
-	ni    int
-	st    int32
-	gates []int32 // a split entry's
-}
-
-// ordered sorts each stage's items (given in stage order, then the
-// view's) so that every item comes after the items of its stage whose
-// wires it reads: a split entry's gate may read a gate that another entry
-// of the view, later in it, owns. An order without split entries is kept
-// as it is; nil on a cycle.
-func (w *wordGraph) ordered(items []item, split []bool, stageOf, nodeStage []int32, refs func(netlist.Assign) []string, perBit func(string) bool) []item {
-	d := w.d
-	driver := make([]int32, d.NumNets)
-	for i := range driver {
-		driver[i] = -1
+// locate finds d's instances among the gates of p, a design built from
+// d's gates (build copies them in order, keeping their nets; buffers may
+// follow an instance, not fall inside one): d's instances with p's gate
+// ranges.
+func locate(p, d *netlist.Design) ([]netlist.Instance, error) {
+	at := make(map[netlist.Net]int, len(p.Gates))
+	for gi, g := range p.Gates {
+		at[g.Out] = gi
 	}
-	for gi, g := range d.Gates {
-		driver[g.Out] = int32(gi)
-	}
-	type key struct {
-		ni int
-		st int32
-	}
-	index := map[key]int{}
-	for i, it := range items {
-		index[key{it.ni, it.st}] = i
-	}
-	// of is the item that makes net n in stage st, -1 for none.
-	of := func(n netlist.Net, st int32) int {
-		g := driver[n]
-		if g < 0 || stageOf[g] != st {
-			return -1
+	out := make([]netlist.Instance, len(d.Instances))
+	for k, inst := range d.Instances {
+		first, ok := at[d.Gates[inst.First].Out]
+		if !ok {
+			return nil, fmt.Errorf("instance %s is not in the built design", inst.Name)
 		}
-		if i, ok := index[key{int(w.owner[g]), st}]; ok {
-			return i
-		}
-		return -1
-	}
-	deps := make([][]int, len(items))
-	for i, it := range items {
-		add := func(j int) {
-			if j >= 0 && j != i {
-				deps[i] = append(deps[i], j)
+		for i := inst.First; i < inst.Last; i++ {
+			pi := first + i - inst.First
+			if pi >= len(p.Gates) || p.Gates[pi].Kind != d.Gates[i].Kind || p.Gates[pi].Out != d.Gates[i].Out {
+				return nil, fmt.Errorf("instance %s's gates are not together in the built design", inst.Name)
 			}
 		}
-		if it.gates != nil {
-			for _, gi := range it.gates {
-				for _, n := range d.Gates[gi].In {
-					add(of(n, it.st))
-				}
-			}
-			continue
-		}
-		for _, y := range refs(d.RTL.Assigns[w.nodes[it.ni].assign]) {
-			if perBit(y) {
-				for _, n := range w.bits[y] {
-					if n >= 2 {
-						add(of(n, it.st))
-					}
-				}
-				continue
-			}
-			if pr := w.producer[y]; pr >= 0 && nodeStage[pr] == it.st {
-				if j, ok := index[key{pr, it.st}]; ok {
-					add(j)
-				}
-			}
-		}
+		inst.First, inst.Last = first, first+inst.Last-inst.First
+		out[k] = inst
 	}
-	// Kahn's order, the earliest item first: an order that already
-	// respects every dependency comes out unchanged.
-	succ := make([][]int, len(items))
-	indeg := make([]int, len(items))
-	for i, ds := range deps {
-		for _, j := range ds {
-			succ[j] = append(succ[j], i)
-			indeg[i]++
-		}
-	}
-	ready := &intHeap{}
-	for i := range items {
-		if indeg[i] == 0 {
-			heap.Push(ready, i)
-		}
-	}
-	out := make([]item, 0, len(items))
-	for ready.Len() > 0 {
-		i := heap.Pop(ready).(int)
-		out = append(out, items[i])
-		for _, j := range succ[i] {
-			if indeg[j]--; indeg[j] == 0 {
-				heap.Push(ready, j)
-			}
-		}
-	}
-	if len(out) != len(items) {
-		return nil
-	}
-	return out
-}
-
-// intHeap is a min-heap of ints (container/heap).
-type intHeap []int
-
-func (h intHeap) Len() int           { return len(h) }
-func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
-func (h *intHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return out, nil
 }

@@ -113,7 +113,8 @@ func TestPointName(t *testing.T) {
 }
 
 // TestRun_Points: the points come unit by unit, period by period; each ok
-// point is what retime.Pipeline and timing.Analyze give; a period below
+// point is what retime.PipelineWords and timing.Analyze give, in as many
+// cycles as retime.Pipeline and no more registers; a period below
 // the setup time is too short, the clocked unit is marked; the hash takes
 // one cycle and 6 flip-flops, the detector at least 3 cycles at 8.5 FO4
 // and more area than at 40.5; 3 workers give what one gives.
@@ -141,13 +142,20 @@ func TestRun_Points(t *testing.T) {
 		if p.Status != sweep.OK {
 			continue
 		}
-		r, err := retime.Pipeline(u.Design, retime.Options{PeriodFO4: p.PeriodFO4, Timing: opt})
+		r, err := retime.PipelineWords(u.Design, retime.Options{PeriodFO4: p.PeriodFO4, Timing: opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fine, err := retime.Pipeline(u.Design, retime.Options{PeriodFO4: p.PeriodFO4, Timing: opt})
 		if err != nil {
 			t.Fatal(err)
 		}
 		res, _ := timing.Analyze(r.Design, opt)
 		if p.LatencyCycles != r.Latency || p.Registers != r.Registers || p.AreaGE != res.AreaGE || len(p.StageFO4) != r.Latency || p.WorstStageFO4 > p.PeriodFO4 {
 			t.Errorf("%s: %+v; retime gives latency %d, %d registers, %.1f GE", sweep.PointName(p.Unit, p.PeriodFO4), p, r.Latency, r.Registers, res.AreaGE)
+		}
+		if r.Latency != fine.Latency || r.Registers > fine.Registers {
+			t.Errorf("%s: the readable cut takes %d cycles and %d registers, the gate-level %d and %d", sweep.PointName(p.Unit, p.PeriodFO4), r.Latency, r.Registers, fine.Latency, fine.Registers)
 		}
 	}
 	for name, st := range map[string]string{"h@0.5": sweep.TooShort, "mono@0.5": sweep.TooShort, "p@8.5": sweep.Clocked, "h@8.5": sweep.OK, "mono@40.5": sweep.OK} {

@@ -591,10 +591,14 @@ func (m *windowMiter) method() string {
 // cycles, the outputs compared in the last) and, for L >= 2, the reset
 // window (L cycles, rst set in the first, the outputs compared in cycles
 // 1..L-1). Its one output is 1 when any compared output differs.
-func (p *pipeProver) windows() *windowMiter {
-	d, L := p.d, p.L
+func (p *pipeProver) windows() *windowMiter { return windows(p.d, p.L, p.gold, p.gate) }
+
+// windows is the two claims' miter of sides gold and gate of d, two
+// pipelines of latency L with d's ports, each from a free state of its
+// own.
+func windows(d *netlist.Design, L int, gold, gate *side) *windowMiter {
 	ins := portInputs(d)
-	nIn, nState := len(ins), len(p.gold.a.latches)+len(p.gate.a.latches)
+	nIn, nState := len(ins), len(gold.a.latches)+len(gate.a.latches)
 	ws := []window{{claim: "latency", frames: L + 1, check: L}}
 	if L >= 2 {
 		ws = append(ws, window{claim: "reset", frames: L, check: 1, reset: true})
@@ -621,8 +625,8 @@ func (p *pipeProver) windows() *windowMiter {
 			}
 			return l
 		}
-		curGold := cur(p.gold, w.stateBase)
-		curGate := cur(p.gate, w.stateBase+len(p.gold.a.latches))
+		curGold := cur(gold, w.stateBase)
+		curGate := cur(gate, w.stateBase+len(gold.a.latches))
 		for f := 0; f < w.frames; f++ {
 			lit := func(k int) uint32 {
 				if w.reset && f == 0 && k == rstPos {
@@ -630,13 +634,13 @@ func (p *pipeProver) windows() *windowMiter {
 				}
 				return input(w.inBase + f*nIn + k)
 			}
-			trGold := b.copyIn(p.gold, func(i int) uint32 { return lit(pos[p.gold.m.inputs[i]]) }, func(i int) uint32 { return curGold[i] })
-			trGate := b.copyIn(p.gate, func(i int) uint32 { return lit(pos[p.gate.m.inputs[i]]) }, func(i int) uint32 { return curGate[i] })
+			trGold := b.copyIn(gold, func(i int) uint32 { return lit(pos[gold.m.inputs[i]]) }, func(i int) uint32 { return curGold[i] })
+			trGate := b.copyIn(gate, func(i int) uint32 { return lit(pos[gate.m.inputs[i]]) }, func(i int) uint32 { return curGate[i] })
 			if f >= w.check {
-				diff = b.or(diff, outputsDiffer(b, d, p.gold, p.gate, trGold, trGate))
+				diff = b.or(diff, outputsDiffer(b, d, gold, gate, trGold, trGate))
 			}
-			curGold = nextState(p.gold, trGold)
-			curGate = nextState(p.gate, trGate)
+			curGold = nextState(gold, trGold)
+			curGate = nextState(gate, trGate)
 		}
 	}
 	b.outputs = []uint32{diff}

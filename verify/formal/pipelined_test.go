@@ -421,3 +421,52 @@ func TestProvePipelined_Errors(t *testing.T) {
 		})
 	}
 }
+
+// TestFormal_PipelineNotInductive: the hash mod 17 pipelined at 20 FO4
+// has a readable module whose whole entries read registers that its gates
+// decode differently (a threshold compare the RTL writes as a priority
+// of thermometer bits), so the register pairs are not an induction
+// invariant; the two modules are proved equal as pipelines instead, L+1
+// cycles from any state and L after a reset. A broken gate still fails.
+func TestFormal_PipelineNotInductive(t *testing.T) {
+	requireYosys(t)
+	comb := design(t, "mod17")
+	opt := timing.DefaultOptions()
+	opt.Mode = timing.Sized
+	r, err := retime.PipelineWords(comb, retime.Options{PeriodFO4: 20, Timing: opt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.Design
+	dir := t.TempDir()
+	res, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Equivalent || !strings.Contains(res.Method, "not inductive") {
+		t.Fatalf("latency %d: equivalent %v by %q, want equivalent with the pairs not inductive", r.Latency, res.Equivalent, res.Method)
+	}
+	t.Logf("latency %d: %s", r.Latency, res.Method)
+
+	// The output register's data, its valid mask broken (AND to OR).
+	var out *netlist.Port
+	for _, p := range d.Outputs() {
+		if p.Name != "valid_o" {
+			out = p
+			break
+		}
+	}
+	name := out.Name + "_q"
+	if out.Width() > 1 {
+		name += "_0"
+	}
+	bad := breakDriver(t, d, dffD(t, d, name))
+	dir = t.TempDir()
+	res, err = Prove(context.Background(), writeUnit(t, dir, d, bad), Options{Dir: dir, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Equivalent || res.Cex == nil {
+		t.Fatalf("a broken output mask was proved equivalent (%s)", res.Method)
+	}
+}
