@@ -39,7 +39,7 @@ func bufferFanoutIn(d *netlist.Design, instances []netlist.Instance, whole bool)
 		n netlist.Net
 	}
 	instLeaf := map[instNet]netlist.Net{} // an instance's leaf of a net; -1 while counted
-	drivenIn := make([]int32, d.NumNets) // the instance (index + 1) whose gate drives each net
+	drivenIn := make([]int32, d.NumNets)  // the instance (index + 1) whose gate drives each net
 	for gi, g := range d.Gates {
 		drivenIn[g.Out] = inInst[gi]
 	}

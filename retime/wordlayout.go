@@ -303,7 +303,7 @@ func (w *wordGraph) items(l *layout, stageOf []int32) []item {
 // left out by a cycle (stuck).
 func (w *wordGraph) ordered(items []item, l *layout, stageOf []int32) (order []item, stuck []int) {
 	d := w.d
-	whole := map[int]int{}   // entry -> its item
+	whole := map[int]int{}    // entry -> its item
 	gateAt := map[int32]int{} // a split entry's gate -> its item
 	for i, it := range items {
 		if it.gate >= 0 {
