@@ -42,6 +42,9 @@ type wordGraph struct {
 	// producer is the node that defines each signal, -1 for an input.
 	producer map[string]int
 	driver   []int32 // gate driving each net, -1 for none
+	// flatten lets the view split instances (viewFine: the gate-level
+	// placement may cut one).
+	flatten bool
 }
 
 type sigBit struct {
@@ -365,7 +368,8 @@ func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error
 
 // viewFine writes the readable module by stage for fine's own placement,
 // where no placement of whole entries met the period with as few
-// registers (why): the entries it cuts are written gate by gate.
+// registers (why): the entries it cuts are written gate by gate, an
+// instance it cuts flat in both modules.
 func (w *wordGraph) viewFine(opt Options, fine *Result, why error) (*Result, error) {
 	d := w.d
 	at := make(map[netlist.Net]int, len(fine.placed.Gates))
@@ -376,6 +380,8 @@ func (w *wordGraph) viewFine(opt Options, fine *Result, why error) (*Result, err
 	for gi, g := range d.Gates {
 		stageOf[gi] = fine.stageOf[at[g.Out]]
 	}
+	w.flatten = true
+	defer func() { w.flatten = false }()
 	r, err := w.build(opt, stageOf, fine.Latency)
 	if err != nil {
 		return nil, fmt.Errorf("%w; the gate-level placement by stage: %w", why, err)

@@ -180,7 +180,7 @@ func (w *wordGraph) layout(stageOf []int32) (*layout, error) {
 	// instead, and the register of that net would be read by the gates
 	// alone.
 	for ni, nd := range w.nodes {
-		if l.split[ni] || d.RTL.Assigns[nd.assign].Inst != nil {
+		if l.split[ni] || !w.splittable(ni) {
 			continue
 		}
 		named := map[netlist.Net]bool{}
@@ -205,7 +205,7 @@ func (w *wordGraph) layout(stageOf []int32) (*layout, error) {
 			// written gate by gate; wiring is then not written, read bit
 			// by bit.
 			for ni, nd := range w.nodes {
-				if l.split[ni] || d.RTL.Assigns[nd.assign].Inst != nil {
+				if l.split[ni] || !w.splittable(ni) {
 					continue
 				}
 				for _, y := range w.refs(d.RTL.Assigns[nd.assign]) {
@@ -224,7 +224,7 @@ func (w *wordGraph) layout(stageOf []int32) (*layout, error) {
 		}
 		more := false
 		for _, ni := range stuck {
-			if !l.split[ni] && len(w.nodes[ni].gates) > 0 && d.RTL.Assigns[w.nodes[ni].assign].Inst == nil {
+			if !l.split[ni] && len(w.nodes[ni].gates) > 0 && w.splittable(ni) {
 				l.split[ni], more = true, true
 			}
 		}
@@ -233,7 +233,7 @@ func (w *wordGraph) layout(stageOf []int32) (*layout, error) {
 		}
 	}
 	for ni, sp := range l.split {
-		if a := d.RTL.Assigns[w.nodes[ni].assign]; sp && a.Inst != nil {
+		if a := d.RTL.Assigns[w.nodes[ni].assign]; sp && !w.splittable(ni) {
 			return nil, fmt.Errorf("instance %s would be split", a.Name)
 		}
 	}
@@ -405,4 +405,11 @@ func (h *intHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// splittable is whether entry ni may be written gate by gate: any but an
+// instance, which only with flatten set (its copy then written flat in
+// both modules).
+func (w *wordGraph) splittable(ni int) bool {
+	return w.flatten || w.d.RTL.Assigns[w.nodes[ni].assign].Inst == nil
 }

@@ -76,7 +76,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		stageFlops = append(stageFlops, gi)
 	}
 
-	if err := w.keepInstances(p, stageOf, nodeStage, func(n netlist.Net, st int32) (netlist.Net, bool) {
+	if err := w.keepInstances(p, stageOf, nodeStage, split, func(n netlist.Net, st int32) (netlist.Net, bool) {
 		q, ok := flop[at{n, st}]
 		return q, ok
 	}); err != nil {
@@ -107,11 +107,8 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 			continue
 		}
 		a := d.RTL.Assigns[nd.assign]
-		if a.Inst != nil {
-			return fmt.Errorf("instance %s would be split", a.Name)
-		}
 		base := a.Name
-		if !a.Wire {
+		if !a.Wire && a.Inst == nil {
 			base = combName(a.Name)
 		}
 		// Its other gates' nets are the bits of one signal, <entry>_part,
@@ -472,11 +469,12 @@ func runs(src []*regBit, consts []int, width map[string]int) *netlist.Expr {
 	return netlist.Concat(parts...)
 }
 
-// keepInstances gives the built design p d's instances again, so that its
-// gate-level module instantiates them too: an instance's port reads what
+// keepInstances gives the built design p d's instances again (but those
+// split, written flat), so that its gate-level module instantiates them
+// too: an instance's port reads what
 // its gates read, its input's version of its stage st (flop) or a
 // buffer's leaf of it.
-func (w *wordGraph) keepInstances(p *netlist.Design, stageOf, nodeStage []int32, flop func(netlist.Net, int32) (netlist.Net, bool)) error {
+func (w *wordGraph) keepInstances(p *netlist.Design, stageOf, nodeStage []int32, split []bool, flop func(netlist.Net, int32) (netlist.Net, bool)) error {
 	d := w.d
 	located, err := locate(p, d)
 	if err != nil {
@@ -491,6 +489,9 @@ func (w *wordGraph) keepInstances(p *netlist.Design, stageOf, nodeStage []int32,
 	}
 	p.Instances = nil
 	for k, inst := range d.Instances {
+		if split[w.owner[inst.First]] {
+			continue // written flat
+		}
 		st := nodeStage[w.owner[inst.First]]
 		ni := netlist.Instance{Name: inst.Name, Design: inst.Design, First: located[k].First, Last: located[k].Last}
 		// What the copy's gates read for each net of d they read: its
