@@ -305,8 +305,11 @@ func (g *arbiter) popcount(terms []sig, w int) sig {
 		var next []nl.Bus
 		var nextE []*nl.Expr
 		for i := 0; i+1 < len(level); i += 2 {
-			next = append(next, rippleAdd(g.b, widen(level[i], width), widen(level[i+1], width), nl.Const0))
-			nextE = append(nextE, nl.AddE(sums[i], sums[i+1]))
+			sum := rippleAdd(g.b, widen(level[i], width), widen(level[i+1], width), nl.Const0)
+			next = append(next, sum)
+			e := nl.AddE(sums[i], sums[i+1])
+			e.Nets = widen(sum, w) // a pipeline may cut the tree at its partial sums
+			nextE = append(nextE, e)
 		}
 		if len(level)%2 == 1 {
 			next = append(next, widen(level[len(level)-1], width))

@@ -650,9 +650,54 @@ func (b *Builder) Build() (*Design, error) {
 			names[renum[n]] = s
 		}
 	}
+	if d.RTL != nil {
+		renumberExprNets(d.RTL, renum)
+	}
 	d.Ports, d.Gates, d.NetNames, d.NumNets = ports, gates, names, int(next)
 	if err := d.Check(); err != nil {
 		return nil, err
 	}
 	return &d, nil
+}
+
+// renumberExprNets renumbers the nets the view's expressions name
+// (Expr.Nets, Assign.Nets) as Build renumbers the design's; a bus with a
+// net no live gate drives is dropped.
+func renumberExprNets(r *RTL, renum []Net) {
+	bus := func(b Bus) Bus {
+		nb := make(Bus, len(b))
+		for i, n := range b {
+			if n < 0 || int(n) >= len(renum) || renum[n] < 0 {
+				return nil
+			}
+			nb[i] = renum[n]
+		}
+		return nb
+	}
+	seen := map[*Expr]bool{}
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if e == nil || seen[e] {
+			return
+		}
+		seen[e] = true
+		if e.Nets != nil {
+			e.Nets = bus(e.Nets)
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	for i := range r.Assigns {
+		a := &r.Assigns[i]
+		walk(a.Expr)
+		if a.Inst != nil {
+			for _, c := range a.Inst.Ports {
+				walk(c.In)
+			}
+		}
+		if a.Nets != nil {
+			a.Nets = bus(a.Nets)
+		}
+	}
 }

@@ -56,6 +56,9 @@ type Assign struct {
 	Expr *Expr
 	Doc  string
 	Inst *InstanceRTL
+	// Nets are a wire's nets where the gates do not name them after it
+	// (a part of an expression that a pipeliner named, Expr.Nets).
+	Nets Bus
 	// Compact writes a wire as one line, declared and assigned, with no
 	// blank line before it unless it has a Doc: a gate of a view written
 	// gate by gate.
@@ -109,6 +112,11 @@ type Expr struct {
 	Val    *big.Int
 	Hi, Lo int
 	Args   []*Expr
+	// Nets, when a generator sets it, are the nets of the design's gates
+	// that compute this value (bit 0 first): a pipeliner may cut a long
+	// expression there, naming the part a wire of its own. The writers
+	// ignore it.
+	Nets Bus
 }
 
 // Ref refers to a named signal of width w.

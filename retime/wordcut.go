@@ -136,8 +136,14 @@ func newWordGraph(d *netlist.Design) (*wordGraph, error) {
 					name = fmt.Sprintf("%s_%d", a.Name, i)
 				}
 				n, ok := byName[name]
+				if len(a.Nets) == len(bits) {
+					n, ok = a.Nets[i], a.Nets[i] >= 2 // a part the pipeliner named
+				}
 				if !ok || dup[name] {
 					bits[i] = -1
+					if len(a.Nets) == len(bits) {
+						bits[i] = a.Nets[i] // a constant, or -1
+					}
 					continue
 				}
 				bits[i] = n
@@ -316,7 +322,7 @@ func (w *wordGraph) topo() []int {
 // pipelineWords is PipelineWords' attempt: an error where the word-level
 // cut does not apply or costs latency or a stage over the period.
 func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error) {
-	w, err := newWordGraph(d)
+	w, err := newWordGraph(partsView(d))
 	if err != nil {
 		return nil, err
 	}

@@ -413,3 +413,64 @@ func (h *intHeap) Pop() any {
 func (w *wordGraph) splittable(ni int) bool {
 	return w.flatten || w.d.RTL.Assigns[w.nodes[ni].assign].Inst == nil
 }
+
+// partsView is d with each part of an expression whose nets its generator
+// names (Expr.Nets: a popcount's partial sums) written as a wire of its
+// own, <entry>_p<k>, before its entry, so that the parts of a long entry
+// may go to different stages, each a word; d itself when it names none.
+// The combinational RTL is written from d, unchanged.
+func partsView(d *netlist.Design) *netlist.Design {
+	if d.RTL == nil {
+		return d
+	}
+	taken := takenNames(d.Ports, d.RTL)
+	hoisted := map[*netlist.Expr]string{}
+	var out []netlist.Assign
+	for _, a := range d.RTL.Assigns {
+		if a.Inst != nil || a.Expr == nil {
+			out = append(out, a)
+			continue
+		}
+		k := 0
+		var parts []netlist.Assign
+		var walk func(e *netlist.Expr, root bool) *netlist.Expr
+		walk = func(e *netlist.Expr, root bool) *netlist.Expr {
+			if name, ok := hoisted[e]; ok {
+				return netlist.Ref(name, e.W)
+			}
+			c := e
+			for i, x := range e.Args {
+				if y := walk(x, false); y != x {
+					if c == e {
+						cp := *e
+						cp.Args = append([]*netlist.Expr(nil), e.Args...)
+						c = &cp
+					}
+					c.Args[i] = y
+				}
+			}
+			if root || len(e.Nets) != e.W {
+				return c
+			}
+			name := fmt.Sprintf("%s_p%d", a.Name, k)
+			for k++; taken[name]; k++ {
+				name = fmt.Sprintf("%s_p%d", a.Name, k)
+			}
+			taken[name] = true
+			hoisted[e] = name
+			parts = append(parts, netlist.Assign{Name: name, Wire: true, Compact: true, Expr: c, Nets: e.Nets})
+			return netlist.Ref(name, e.W)
+		}
+		a.Expr = walk(a.Expr, true)
+		out = append(out, parts...)
+		out = append(out, a)
+	}
+	if len(hoisted) == 0 {
+		return d
+	}
+	v := *d
+	rtlCopy := *d.RTL
+	rtlCopy.Assigns = out
+	v.RTL = &rtlCopy
+	return &v
+}

@@ -19,7 +19,7 @@ func (s *scheduler) cutWords(w *wordGraph, L int32, budget float64) ([]int32, er
 	split := make([]bool, len(w.nodes))
 	inst := make([]bool, len(w.nodes))
 	for ni, nd := range w.nodes {
-		inst[ni] = d.RTL.Assigns[nd.assign].Inst != nil
+		inst[ni] = w.d.RTL.Assigns[nd.assign].Inst != nil
 	}
 	for k := int32(0); k < L; k++ {
 		early, arr, err := s.forward(stageOf, k, budget)

@@ -268,12 +268,16 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 	// The entries by stage, reading the signals of earlier stages through
 	// their registers.
 	view := &netlist.RTL{Params: d.RTL.Params}
+	inline := w.inlineParts(lay, regList)
 	rename := func(e *netlist.Expr, st int32) (*netlist.Expr, error) {
 		var err error
 		var walk func(e *netlist.Expr) *netlist.Expr
 		walk = func(e *netlist.Expr) *netlist.Expr {
 			if e == nil || err != nil {
 				return e
+			}
+			if e.Op == netlist.OpRef && inline[e.Name] != nil {
+				return walk(inline[e.Name])
 			}
 			if e.Op == netlist.OpRef {
 				y := e.Name
@@ -301,7 +305,12 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		out := walk(e)
 		return out, err
 	}
-	order := lay.order
+	var order []item
+	for _, it := range lay.order {
+		if a := d.RTL.Assigns[w.nodes[it.ni].assign]; it.gate >= 0 || inline[a.Name] == nil {
+			order = append(order, it)
+		}
+	}
 	bitExpr := func(rb *regBit) *netlist.Expr {
 		if width[rb.name] == 1 {
 			return netlist.Ref(rb.name, 1)
@@ -558,4 +567,32 @@ func locate(p, d *netlist.Design) ([]netlist.Instance, error) {
 		out[k] = inst
 	}
 	return out, nil
+}
+
+// inlineParts are the parts of entries (partsView) that the view writes
+// back into the one entry that reads them, by name: those whole in the
+// stage of that entry, whole too, with no register.
+func (w *wordGraph) inlineParts(lay *layout, regs []*wordReg) map[string]*netlist.Expr {
+	d := w.d
+	registered := map[string]bool{}
+	for _, rg := range regs {
+		registered[rg.signal] = true
+	}
+	readers := map[string][]int{}
+	for ni, nd := range w.nodes {
+		for _, y := range w.refs(d.RTL.Assigns[nd.assign]) {
+			readers[y] = append(readers[y], ni)
+		}
+	}
+	out := map[string]*netlist.Expr{}
+	for ni, nd := range w.nodes {
+		a := d.RTL.Assigns[nd.assign]
+		if a.Nets == nil || lay.split[ni] || registered[a.Name] {
+			continue
+		}
+		if rs := readers[a.Name]; len(rs) == 1 && !lay.split[rs[0]] && lay.nodeStage[rs[0]] == lay.nodeStage[ni] {
+			out[a.Name] = a.Expr
+		}
+	}
+	return out
 }

@@ -22,12 +22,12 @@ import (
 // TestPipelineWords_Arbiter32KeepsHierarchy pipelines the 32-lane arbiter
 // of 002_* (a bank hash and a lock hash instantiated per lane) and checks
 // the readable module: every hash instance kept (in the gate-level module
-// too), registers between named signals (no gate-list stage registers)
-// and lint-clean under Verilator and Icarus with its submodules. At 40
-// FO4 every entry is whole and the module is within 3x the combinational
-// RTL's size; at 30 FO4 the popcounts straddle a boundary and are written
-// gate by gate, the rest whole, in under half the gate-level module's
-// lines.
+// too), registers between named signals (no gate-list stage registers),
+// within 3x the combinational RTL's size, and lint-clean under Verilator
+// and Icarus with its submodules. At 40 FO4 every entry is whole; at 30
+// FO4 the 32-input popcounts straddle a boundary: their partial sums
+// (which the generator names the nets of) become wires of their own, in
+// the stage that makes them, the few cut inside written gate by gate.
 func TestPipelineWords_Arbiter32KeepsHierarchy(t *testing.T) {
 	file, diags := specs.NewLoader().Load("../specs/locks_002.hcl")
 	if diags.HasErrors() {
@@ -75,13 +75,12 @@ func arbiterAt(t *testing.T, u specs.Unit, comb *netlist.Design, period float64)
 		t.Fatalf("latency %d: no stage boundary to check", piped.Pipeline.Latency)
 	}
 	split := strings.Contains(pv.String(), "gate by gate")
-	switch {
-	case period >= 40 && (split || pv.Len() > 3*cv.Len() || lines(pv.Bytes()) > 3*lines(cv.Bytes())):
-		t.Errorf("at %v FO4: pipelined RTL %d bytes / %d lines (entries split: %v), want every entry whole within 3x the combinational %d / %d",
+	if pv.Len() > 3*cv.Len() || lines(pv.Bytes()) > 3*lines(cv.Bytes()) || split != (period < 40) {
+		t.Errorf("at %v FO4: pipelined RTL %d bytes / %d lines (entries split: %v), want within 3x the combinational %d / %d, entries split below 40 FO4",
 			period, pv.Len(), lines(pv.Bytes()), split, cv.Len(), lines(cv.Bytes()))
-	case period < 40 && (!split || 2*lines(pv.Bytes()) > lines(gv.Bytes())):
-		t.Errorf("at %v FO4: pipelined RTL %d lines (entries split: %v), want entries split and under half the gate-level module's %d",
-			period, lines(pv.Bytes()), split, lines(gv.Bytes()))
+	}
+	if period < 40 && !strings.Contains(pv.String(), "wire [5:0] bank_count_0_p") {
+		t.Errorf("at %v FO4: the popcounts' partial sums are not wires of their own", period)
 	}
 	if len(comb.Instances) != 64 || len(piped.Instances) != len(comb.Instances) {
 		t.Errorf("%d instances in the pipelined design, %d in the combinational (want 64)", len(piped.Instances), len(comb.Instances))
