@@ -81,7 +81,7 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 
 // searchLimit is the estimated CPU time leastPeriod may always spend:
 // every unit of the example specs searches to the end within it.
-const searchLimit = 10 * time.Second
+const searchLimit = 30 * time.Second
 
 // periodSearch is what leastPeriod found.
 type periodSearch struct {

@@ -36,7 +36,7 @@ func TestLeastPeriod_WithinItsWorkLimit(t *testing.T) {
 
 	// Stopped during the bisection: a period is met, not the shortest.
 	probes = 0
-	mid := func(p float64) time.Duration { return 4 * time.Second }
+	mid := func(p float64) time.Duration { return 12 * time.Second }
 	s = leastPeriod(retime.Options{PeriodFO4: 20}, meets, mid)
 	if !s.found || !s.stopped || s.least < shortest || s.spent > searchLimit {
 		t.Errorf("stopped while bisecting: %+v after %d probes; want a period at or above %.0f FO4, the search stopped", s, probes, shortest)
