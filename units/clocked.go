@@ -80,7 +80,9 @@ func Pipeline(u specs.Unit, d *netlist.Design, c specs.Clocking, tech *timing.Te
 }
 
 // searchLimit is the estimated CPU time leastPeriod may always spend:
-// every unit of the example specs searches to the end within it.
+// every example unit searches to the end within it, but the 64-lane
+// speculative coalescer at 1 GHz in sky130, each of whose tries composes
+// several pipelinings (docs/clocks.md).
 const searchLimit = 30 * time.Second
 
 // periodSearch is what leastPeriod found.
