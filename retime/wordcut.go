@@ -504,13 +504,7 @@ func (w *wordGraph) cut(pl placing, opt Options, fine *Result) (*Result, error) 
 // own is a bit of a named signal or a gate of a split entry.
 func (w *wordGraph) crossingNamed(stageOf []int32) error {
 	d := w.d
-	driver := make([]int32, d.NumNets)
-	for i := range driver {
-		driver[i] = -1
-	}
-	for gi, g := range d.Gates {
-		driver[g.Out] = int32(gi)
-	}
+	driver := w.driver
 	last := int32(0)
 	for _, st := range stageOf {
 		last = max(last, st)

@@ -489,13 +489,7 @@ func (w *wordGraph) keepInstances(p *netlist.Design, stageOf, nodeStage []int32,
 	if err != nil {
 		return err
 	}
-	driver := make([]int32, d.NumNets)
-	for i := range driver {
-		driver[i] = -1
-	}
-	for gi, g := range d.Gates {
-		driver[g.Out] = int32(gi)
-	}
+	driver := w.driver
 	p.Instances = nil
 	for k, inst := range d.Instances {
 		if split[w.owner[inst.First]] {
