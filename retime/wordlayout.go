@@ -458,7 +458,8 @@ func partsView(d *netlist.Design) *netlist.Design {
 			}
 			taken[name] = true
 			hoisted[e] = name
-			parts = append(parts, netlist.Assign{Name: name, Wire: true, Compact: true, Expr: c, Nets: e.Nets})
+			parts = append(parts, netlist.Assign{Name: name, Wire: true, Compact: true, Expr: c, Nets: e.Nets,
+				Doc: fmt.Sprintf("Parts of %s.", a.Name)})
 			return netlist.Ref(name, e.W)
 		}
 		a.Expr = walk(a.Expr, true)

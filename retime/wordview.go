@@ -348,6 +348,12 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 			view.Assigns = append(view.Assigns, ga)
 			continue
 		}
+		// A run of one entry's parts (partsView) shares one comment.
+		if a.Nets != nil {
+			if pa := d.RTL.Assigns[w.nodes[max(prev.ni, 0)].assign]; prev.ni >= 0 && prev.gate < 0 && pa.Nets != nil && pa.Doc == a.Doc && prev.st == st {
+				a.Doc = ""
+			}
+		}
 		prev = it
 		var err error
 		if a.Inst != nil {
