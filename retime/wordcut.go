@@ -8,15 +8,15 @@ import (
 	"github.com/lsugen/lsugen/timing"
 )
 
-// PipelineWords pipelines d as Pipeline does, then tries to place the
-// cuts between d's word-level signals: each entry of d's word-level view
-// (an assign, or an instance such as a lane's hash) goes whole into one
-// stage, placed as early as it fits, so that every register holds bits of
-// a named signal. Where that gives the same latency and every stage still
-// fits the period, the readable module is d's word-level view by stage,
-// its instances kept, with registers <signal>_q<k> at boundary k (and the
-// gate-level flip-flops named <signal>_q<k>_<i> after them); otherwise
-// the result is Pipeline's, whose readable module is a gate list.
+// PipelineWords pipelines d as Pipeline does, at its latency and with no
+// more registers, and writes the readable module as d's word-level view
+// by stage: each entry of the view (an assign, an instance such as a
+// lane's hash) whole where the cuts allow, the entries a cut passes
+// through written gate by gate, registers <signal>_q<k> at boundary k
+// (the gate-level flip-flops named <signal>_q<k>_<i> after them). The
+// registers are placed for whole entries where that costs nothing, else
+// where Pipeline placed them; where neither can be written so, the result
+// is Pipeline's, whose readable module is a gate list.
 func PipelineWords(d *netlist.Design, opt Options) (*Result, error) {
 	fine, err := Pipeline(d, opt)
 	if err != nil {
@@ -42,8 +42,8 @@ type wordGraph struct {
 	// producer is the node that defines each signal, -1 for an input.
 	producer map[string]int
 	driver   []int32 // gate driving each net, -1 for none
-	// flatten lets the view split instances (viewFine: the gate-level
-	// placement may cut one).
+	// flatten lets the view split instances (set on viewFine's copy: the
+	// gate-level placement may cut one).
 	flatten bool
 }
 
@@ -386,46 +386,56 @@ func (w *wordGraph) viewFine(opt Options, fine *Result, why error) (*Result, err
 	for gi, g := range d.Gates {
 		stageOf[gi] = fine.stageOf[at[g.Out]]
 	}
-	w.flatten = true
-	defer func() { w.flatten = false }()
-	r, err := w.build(opt, stageOf, fine.Latency)
+	fw := *w
+	fw.flatten = true
+	r, lay, err := fw.build(opt, stageOf, fine.Latency)
 	if err != nil {
 		return nil, fmt.Errorf("%w; the gate-level placement by stage: %w", why, err)
 	}
 	if worst := r.worst(); worst > opt.PeriodFO4*(1-opt.Margin)+1e-9 || r.Registers > fine.Registers {
 		return nil, fmt.Errorf("%w; the gate-level placement by stage: a stage of %.2f FO4, %d registers", why, worst, r.Registers)
 	}
-	if err := w.view(r, stageOf); err != nil {
+	if err := fw.finish(r, stageOf, lay, opt); err != nil {
 		return nil, fmt.Errorf("%w; the gate-level placement by stage: %w", why, err)
 	}
-	r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
 	return r, nil
+}
+
+// finish writes r's readable module by stage, as lay places its entries,
+// and its header's protocol.
+func (w *wordGraph) finish(r *Result, stageOf []int32, lay *layout, opt Options) error {
+	if err := w.view(r, stageOf, lay); err != nil {
+		return err
+	}
+	r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
+	return nil
 }
 
 // build builds and times the pipeline of w's design with its gates in
 // stageOf's stages, buffered after its registers under the unsized
 // model.
-func (w *wordGraph) build(opt Options, stageOf []int32, L int) (*Result, error) {
+func (w *wordGraph) build(opt Options, stageOf []int32, L int) (*Result, *layout, error) {
 	d := w.d
-	if err := w.crossingNamed(stageOf); err != nil {
-		return nil, err
+	lay, err := w.crossingNamed(stageOf)
+	if err != nil {
+		return nil, nil, err
 	}
 	buffered := opt.Timing.Mode != timing.Sized
 	r, err := build(d, stageOf, L, buffered)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if buffered {
 		if err := r.rebuffer(d); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	mode, lib := opt.Recorded()
 	r.Design.Pipeline = &netlist.Pipeline{PeriodFO4: opt.PeriodFO4, Mode: mode, Library: lib, Latency: L, RegStage: r.regStage()}
 	if _, err := r.measure(opt.Timing); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return r, nil
+	return r, lay, nil
 }
 
 // worst is r's slowest stage.
@@ -479,7 +489,7 @@ func (w *wordGraph) cut(pl placing, opt Options, fine *Result) (*Result, error) 
 				stageOf[gi] = placed[pl.index[gi]]
 			}
 		}
-		r, err := w.build(opt, stageOf, L)
+		r, lay, err := w.build(opt, stageOf, L)
 		if err != nil {
 			return nil, err
 		}
@@ -489,10 +499,9 @@ func (w *wordGraph) cut(pl placing, opt Options, fine *Result) (*Result, error) 
 			if r.Registers > fine.Registers {
 				return nil, fmt.Errorf("the word-level cut takes %d registers, the gate-level %d", r.Registers, fine.Registers)
 			}
-			if err := w.view(r, stageOf); err != nil {
+			if err := w.finish(r, stageOf, lay, opt); err != nil {
 				return nil, err
 			}
-			r.Design.Header = append(r.Design.Header, describe(opt.PeriodFO4, opt.modeWords(), r.Latency, r.StageFO4)...)
 			return r, nil
 		}
 		budget -= max(worst-target+0.05, 0.02*target) * s.tauPerFO4
@@ -500,9 +509,10 @@ func (w *wordGraph) cut(pl placing, opt Options, fine *Result) (*Result, error) 
 	return nil, fmt.Errorf("no word-level placement met the period")
 }
 
-// crossingNamed checks that every net read in a later stage than its
-// own is a bit of a named signal or a gate of a split entry.
-func (w *wordGraph) crossingNamed(stageOf []int32) error {
+// crossingNamed lays out the view at stageOf and checks that every net
+// read in a later stage than its own is a bit of a named signal or a gate
+// of a split entry; it returns the layout.
+func (w *wordGraph) crossingNamed(stageOf []int32) (*layout, error) {
 	d := w.d
 	driver := w.driver
 	last := int32(0)
@@ -511,7 +521,7 @@ func (w *wordGraph) crossingNamed(stageOf []int32) error {
 	}
 	lay, err := w.layout(stageOf)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	split := lay.split
 	named := func(n netlist.Net, reader int32) error {
@@ -525,18 +535,18 @@ func (w *wordGraph) crossingNamed(stageOf []int32) error {
 	for gi, g := range d.Gates {
 		for _, n := range g.In {
 			if err := named(n, stageOf[gi]); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	for _, p := range d.Outputs() {
 		for _, n := range p.Bits {
 			if err := named(n, last); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return lay, nil
 }
 
 // combName is the wire that holds an output's value before its output

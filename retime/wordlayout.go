@@ -95,6 +95,13 @@ func (l *layout) sigStage(w *wordGraph, name string) int32 {
 	return l.nodeStage[pr]
 }
 
+// perBit is whether signal y is read bit by bit: a split entry's signal,
+// or a wire of one of its gates, whose bits are made in different stages.
+func (l *layout) perBit(w *wordGraph, y string) bool {
+	pr, ok := w.producer[y]
+	return !ok || (pr >= 0 && l.split[pr])
+}
+
 // item is what the view writes of one entry in one stage: the whole
 // entry, or one gate of a split entry.
 type item struct {
@@ -326,10 +333,7 @@ func (w *wordGraph) ordered(items []item, l *layout, stageOf []int32) (order []i
 		}
 		return -1
 	}
-	perBit := func(y string) bool {
-		pr, ok := w.producer[y]
-		return !ok || (pr >= 0 && l.split[pr])
-	}
+	perBit := func(y string) bool { return l.perBit(w, y) }
 	deps := make([][]int, len(items))
 	for i, it := range items {
 		add := func(j int) {

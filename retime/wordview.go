@@ -27,13 +27,9 @@ type wordReg struct {
 // view replaces the readable module of r (built from stageOf) with d's
 // word-level view by stage, and names r's stage flip-flops after its
 // registers, <signal>_q<k>_<i>.
-func (w *wordGraph) view(r *Result, stageOf []int32) error {
+func (w *wordGraph) view(r *Result, stageOf []int32, lay *layout) error {
 	d, p := w.d, r.Design
 	L := r.Latency
-	lay, err := w.layout(stageOf)
-	if err != nil {
-		return err
-	}
 	split, nodeStage := lay.split, lay.nodeStage
 	driver := w.driver
 	// netStage is the stage a net is produced in (the inputs: the first).
@@ -43,12 +39,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32) error {
 		}
 		return 0
 	}
-	// perBit: a split entry's signal, or a wire of one of its gates, is
-	// read bit by bit: its bits are made in different stages.
-	perBit := func(y string) bool {
-		pr, ok := w.producer[y]
-		return !ok || (pr >= 0 && split[pr])
-	}
+	perBit := func(y string) bool { return lay.perBit(w, y) }
 	sigStage := func(name string) int32 { return lay.sigStage(w, name) }
 
 	// The stage flip-flops, by the original net they carry and the stage
