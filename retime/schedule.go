@@ -229,12 +229,7 @@ func (s *scheduler) cutAll(L int32, budget float64) ([]int32, bool) {
 			return nil, false
 		}
 		if k == L-1 {
-			for gi := range stageOf {
-				if stageOf[gi] < 0 && early[gi] != k {
-					return nil, false
-				}
-			}
-			if s.latency(early, arr, budget) > L {
+			if s.lastStage(stageOf, early, arr, L, budget) != nil {
 				return nil, false
 			}
 			return early, true
@@ -256,6 +251,21 @@ func (s *scheduler) cutAll(L int32, budget float64) ([]int32, bool) {
 		}
 	}
 	return stageOf, true
+}
+
+// lastStage checks that the last of L stages takes every gate not yet
+// placed (stageOf -1) as the forward placement early puts them, and every
+// output's valid mask.
+func (s *scheduler) lastStage(stageOf, early []int32, arr []float64, L int32, budget float64) error {
+	for gi := range stageOf {
+		if stageOf[gi] < 0 && early[gi] != L-1 {
+			return fmt.Errorf("gate g%d does not fit the last of %d stages", gi, L)
+		}
+	}
+	if s.latency(early, arr, budget) > L {
+		return fmt.Errorf("an output's mask does not fit the last of %d stages", L)
+	}
+	return nil
 }
 
 // minCut chooses the gates of stage k among those that fit (fits), taking

@@ -27,13 +27,8 @@ func (s *scheduler) cutWords(w *wordGraph, L int32, budget float64) ([]int32, er
 			return nil, err
 		}
 		if k == L-1 {
-			for gi := range stageOf {
-				if stageOf[gi] < 0 && early[gi] != k {
-					return nil, fmt.Errorf("with whole entries, gate g%d does not fit the last of %d stages", gi, L)
-				}
-			}
-			if s.latency(early, arr, budget) > L {
-				return nil, fmt.Errorf("with whole entries, an output's mask does not fit the last of %d stages", L)
+			if err := s.lastStage(stageOf, early, arr, L, budget); err != nil {
+				return nil, fmt.Errorf("with whole entries, %w", err)
 			}
 			return early, nil
 		}
