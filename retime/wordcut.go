@@ -1,6 +1,7 @@
 package retime
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -15,8 +16,10 @@ import (
 // through written gate by gate, registers <signal>_q<k> at boundary k
 // (the gate-level flip-flops named <signal>_q<k>_<i> after them). The
 // registers are placed for whole entries where that costs nothing, else
-// where Pipeline placed them; where neither can be written so, the result
-// is Pipeline's, whose readable module is a gate list.
+// where Pipeline placed them; where neither can be written so, the
+// readable placement with the fewest registers if they are at most
+// ExtraRegisters more than Pipeline's (the header says how many), else
+// Pipeline's result, whose readable module is a gate list.
 func PipelineWords(d *netlist.Design, opt Options) (*Result, error) {
 	fine, err := Pipeline(d, opt)
 	if err != nil {
@@ -319,6 +322,28 @@ func (w *wordGraph) topo() []int {
 	return order
 }
 
+// ExtraRegisters is the share of registers beyond the gate-level
+// placement's that a readable module by stage may cost, where none costs
+// nothing: a module a reviewer can read against a gate list.
+const ExtraRegisters = 0.15
+
+// spare is the readable placement with the fewest registers that met the
+// period with more registers than the gate-level one, within
+// ExtraRegisters: written where nothing better is found.
+type spare struct {
+	r       *Result
+	stageOf []int32
+	lay     *layout
+	fine    int // the gate-level placement's registers
+}
+
+// offer keeps r if it is within the allowance and the best so far.
+func (sp *spare) offer(r *Result, stageOf []int32, lay *layout) {
+	if float64(r.Registers) <= float64(sp.fine)*(1+ExtraRegisters) && (sp.r == nil || r.Registers < sp.r.Registers) {
+		*sp = spare{r: r, stageOf: stageOf, lay: lay, fine: sp.fine}
+	}
+}
+
 // pipelineWords is PipelineWords' attempt: an error where the word-level
 // cut does not apply or costs latency or a stage over the period.
 func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error) {
@@ -326,12 +351,29 @@ func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	sp := &spare{fine: fine.Registers}
+	r, err := w.placeWords(d, opt, fine, sp)
+	if err == nil || sp.r == nil {
+		return r, err
+	}
+	r = sp.r
+	r.Design.Header = append(r.Design.Header, fmt.Sprintf("Registers: %d, %.0f %% more than the fewest found (%d), for a readable module by stage.",
+		r.Registers, 100*float64(r.Registers-fine.Registers)/float64(fine.Registers), fine.Registers))
+	if err := w.finish(r, sp.stageOf, sp.lay, opt); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// placeWords tries the placements of pipelineWords that cost no register
+// (offering sp the others).
+func (w *wordGraph) placeWords(d *netlist.Design, opt Options, fine *Result, sp *spare) (*Result, error) {
 	if opt.Timing.Mode == timing.Sized {
 		nt, err := timing.Times(d, opt.Timing)
 		if err != nil {
 			return nil, err
 		}
-		r, err := w.cut(placing{s: newScheduler(d, nt, opt.Timing), w: w}, opt, fine)
+		r, err := w.cut(placing{s: newScheduler(d, nt, opt.Timing), w: w}, opt, fine, sp)
 		if err != nil {
 			return w.viewFine(opt, fine, err)
 		}
@@ -353,7 +395,7 @@ func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error
 	for n, t := range tree {
 		s.clk2q[n] += t
 	}
-	r, err := w.cut(placing{s: s, w: w}, opt, fine)
+	r, err := w.cut(placing{s: s, w: w}, opt, fine, sp)
 	if err == nil {
 		return r, nil
 	}
@@ -366,7 +408,8 @@ func pipelineWords(d *netlist.Design, opt Options, fine *Result) (*Result, error
 	if berr != nil {
 		return nil, berr
 	}
-	if r, berr := w.cut(placing{s: newScheduler(bd, bt, opt.Timing), w: bw, index: index}, opt, fine); berr == nil {
+	r, berr = w.cut(placing{s: newScheduler(bd, bt, opt.Timing), w: bw, index: index}, opt, fine, sp)
+	if berr == nil {
 		return r, nil
 	}
 	return w.viewFine(opt, fine, err)
@@ -459,54 +502,80 @@ type placing struct {
 // cut places w's registers under pl at fine's latency, whole entries
 // where that allows, builds the pipeline and writes its readable module
 // by stage; an error where no placement met the period with at most
-// fine's registers or the view cannot be written.
-func (w *wordGraph) cut(pl placing, opt Options, fine *Result) (*Result, error) {
-	d, s := w.d, pl.s
+// fine's registers or the view cannot be written. At each budget it tries
+// every entry whole as early as it fits, then the boundaries cut for
+// fewest registers with entries split only where the latency needs it
+// (cutWords), then the gate-by-gate placement, every entry it cuts split,
+// and keeps the first that meets the period with no more registers,
+// offering sp those that take more.
+func (w *wordGraph) cut(pl placing, opt Options, fine *Result, sp *spare) (*Result, error) {
+	s := pl.s
 	target := opt.PeriodFO4 * (1 - opt.Margin)
 	budget := (target - opt.Timing.SetupFO4()) * s.tauPerFO4
+	L := int32(fine.Latency)
+	placements := []func(budget float64) ([]int32, error){
+		func(budget float64) ([]int32, error) {
+			stageOf, l, err := pl.w.place(s, budget)
+			if err == nil && l != fine.Latency {
+				err = fmt.Errorf("whole entries take %d cycles, not %d", l, fine.Latency)
+			}
+			return stageOf, err
+		},
+		func(budget float64) ([]int32, error) { return s.cutWords(pl.w, L, budget) },
+		func(budget float64) ([]int32, error) { return s.placeIn(L, budget) },
+	}
+	var why []error
 	for try := 0; try < 6; try++ {
-		stageOf, L, err := pl.w.place(s, budget)
-		if err != nil || L != fine.Latency {
-			// Whole entries cost a cycle or do not fit a stage: split
-			// the entries the latency needs split, gate by gate.
-			var serr error
-			if stageOf, serr = s.cutWords(pl.w, int32(fine.Latency), budget); serr != nil {
-				// The gate-by-gate placement, every entry it cuts split.
-				stageOf, serr = s.placeIn(int32(fine.Latency), budget)
+		over := 0.0 // the least overshoot of a placement over the period
+		for _, place := range placements {
+			stageOf, err := place(budget)
+			if err != nil {
+				why = append(why, err)
+				continue
 			}
-			if serr != nil {
-				if err == nil {
-					err = fmt.Errorf("the word-level cut takes %d cycles, not %d", L, fine.Latency)
+			r, lay, err := w.build(opt, w.unbuffered(pl, stageOf), fine.Latency)
+			if err != nil {
+				return nil, err
+			}
+			if worst := r.worst(); worst > target+1e-9 {
+				if over == 0 || worst-target < over {
+					over = worst - target
 				}
-				return nil, fmt.Errorf("%w; splitting entries: %w", err, serr)
+				continue
 			}
-			L = fine.Latency
-		}
-		if pl.index != nil {
-			placed := stageOf
-			stageOf = make([]int32, len(d.Gates))
-			for gi := range stageOf {
-				stageOf[gi] = placed[pl.index[gi]]
-			}
-		}
-		r, lay, err := w.build(opt, stageOf, L)
-		if err != nil {
-			return nil, err
-		}
-		worst := r.worst()
-		if worst <= target+1e-9 {
 			// Readability costs no cycle (above) and no register.
 			if r.Registers > fine.Registers {
-				return nil, fmt.Errorf("the word-level cut takes %d registers, the gate-level %d", r.Registers, fine.Registers)
+				sp.offer(r, w.unbuffered(pl, stageOf), lay)
+				why = append(why, fmt.Errorf("a placement takes %d registers, the gate-level %d", r.Registers, fine.Registers))
+				continue
 			}
-			if err := w.finish(r, stageOf, lay, opt); err != nil {
+			if err := w.finish(r, w.unbuffered(pl, stageOf), lay, opt); err != nil {
 				return nil, err
 			}
 			return r, nil
 		}
-		budget -= max(worst-target+0.05, 0.02*target) * s.tauPerFO4
+		if over == 0 {
+			break
+		}
+		budget -= max(over+0.05, 0.02*target) * s.tauPerFO4
 	}
-	return nil, fmt.Errorf("no word-level placement met the period")
+	if len(why) == 0 {
+		return nil, fmt.Errorf("no word-level placement met the period")
+	}
+	return nil, fmt.Errorf("no word-level placement met the period with as few registers: %w", errors.Join(why...))
+}
+
+// unbuffered is stageOf, a stage per gate of pl's design, for w's design
+// (the same where pl times w's own).
+func (w *wordGraph) unbuffered(pl placing, stageOf []int32) []int32 {
+	if pl.index == nil {
+		return stageOf
+	}
+	out := make([]int32, len(w.d.Gates))
+	for gi := range out {
+		out[gi] = stageOf[pl.index[gi]]
+	}
+	return out
 }
 
 // crossingNamed lays out the view at stageOf and checks that every net

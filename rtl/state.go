@@ -3,6 +3,7 @@ package rtl
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lsugen/lsugen/netlist"
 )
@@ -41,10 +42,14 @@ func (rw *rtlWriter) declareState() error {
 }
 
 // stateDecls declares the registers and memories, before the assigns that
-// read them.
+// read them. A register without a Doc belongs to the group of the one
+// before it (a pipeline's registers at one boundary): no blank line
+// between them.
 func (rw *rtlWriter) stateDecls(f *file) {
-	for _, g := range rw.d.RTL.Regs {
-		f.blank()
+	for i, g := range rw.d.RTL.Regs {
+		if i == 0 || strings.TrimSpace(g.Doc) != "" {
+			f.blank()
+		}
 		f.doc("    ", g.Doc)
 		f.line("    reg %s%s;", declRange(g.Width), g.Name)
 	}
@@ -55,16 +60,37 @@ func (rw *rtlWriter) stateDecls(f *file) {
 	}
 }
 
-// stateUpdates prints one always block per register and memory.
+// stateUpdates prints the registers' always blocks, one per group
+// (stateDecls), and one per memory.
 func (rw *rtlWriter) stateUpdates(f *file) error {
 	d := rw.d
 	if len(d.RTL.Regs)+len(d.RTL.Mems) == 0 {
 		return nil
 	}
 	rw.sigs[d.Clock].used[0] = true
-	for _, g := range d.RTL.Regs {
-		if err := rw.regUpdate(f, g); err != nil {
+	open := false
+	for i, g := range d.RTL.Regs {
+		pre, body, err := rw.regUpdate(g)
+		if err != nil {
 			return fmt.Errorf("rtl: %s: reg %s: %w", d.Name, g.Name, err)
+		}
+		if open && (len(pre) > 0 || strings.TrimSpace(g.Doc) != "") {
+			f.line("    end")
+			open = false
+		}
+		if !open {
+			f.blank()
+			for _, l := range pre {
+				f.line("    %s", l)
+			}
+			f.line("    always @(posedge %s) begin", rw.d.Clock)
+			open = true
+		}
+		for _, l := range body {
+			f.line("        %s", l)
+		}
+		if i == len(d.RTL.Regs)-1 {
+			f.line("    end")
 		}
 	}
 	for _, m := range d.RTL.Mems {
@@ -88,13 +114,15 @@ func (rw *rtlWriter) checkWidth(e *netlist.Expr, w int, what string) error {
 	return nil
 }
 
-func (rw *rtlWriter) regUpdate(f *file, g netlist.Reg) error {
+// regUpdate is g's lines in an always block, and the temporaries they
+// read (to declare before the block).
+func (rw *rtlWriter) regUpdate(g netlist.Reg) (pre, body []string, err error) {
 	if err := rw.checkWidth(g.Next, g.Width, "next value"); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if g.Clear != nil {
 		if err := rw.checkWidth(g.Clear, 1, "clear condition"); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	rw.cur, rw.ntmp, rw.pre = g.Name, 0, nil
@@ -103,19 +131,12 @@ func (rw *rtlWriter) regUpdate(f *file, g netlist.Reg) error {
 		clear = rw.plain(g.Clear)
 	}
 	next := rw.plain(g.Next)
-	f.blank()
-	for _, l := range rw.pre {
-		f.line("    %s", l)
-	}
-	f.line("    always @(posedge %s) begin", rw.d.Clock)
 	if g.Clear != nil {
-		f.line("        if (%s) %s <= %s;", clear, g.Name, literalU(0, g.Width))
-		f.line("        else %s <= %s;", g.Name, next)
+		body = []string{fmt.Sprintf("if (%s) %s <= %s;", clear, g.Name, literalU(0, g.Width)), fmt.Sprintf("else %s <= %s;", g.Name, next)}
 	} else {
-		f.line("        %s <= %s;", g.Name, next)
+		body = []string{fmt.Sprintf("%s <= %s;", g.Name, next)}
 	}
-	f.line("    end")
-	return nil
+	return rw.pre, body, nil
 }
 
 func (rw *rtlWriter) memUpdate(f *file, m netlist.Mem) error {
