@@ -12,7 +12,32 @@ type RTL struct {
 	// design's Clock port. Expressions may reference them anywhere.
 	Regs []Reg
 	Mems []Mem
+	// Funcs are functions that Assigns call (OpCall), declared before
+	// them.
+	Funcs []Func
 }
+
+// Func is `function [Out-1:0] Name; input [In-1:0] x; ...`: one-bit
+// locals assigned in order, each Expr over the input (Ref(FuncInput, In))
+// and the locals before it, and the result, Out bits over the locals.
+// Readable views use one for logic that several entries repeat gate for
+// gate.
+type Func struct {
+	Name    string
+	In, Out int
+	Locals  []FuncLocal
+	Result  *Expr
+	Doc     string
+}
+
+// FuncLocal is a one-bit local of a Func.
+type FuncLocal struct {
+	Name string
+	Expr *Expr
+}
+
+// FuncInput is the name of a Func's input inside its body.
+const FuncInput = "x"
 
 // Reg is a register, `reg [Width-1:0] Name;`, loaded with Next at every
 // rising clock edge, or with 0 when Clear (a one-bit expression; nil for
@@ -102,6 +127,7 @@ const (
 	OpLt               // Args[0] < Args[1], unsigned, one bit
 	OpShl              // Args[0] << Args[1], logical, truncated to W
 	OpMem              // Name[Args[0]]: a read of memory Name, W = its width
+	OpCall             // Name(Args[0]): a call of function Name (RTL.Funcs), W = its result's width
 )
 
 // Expr is a word-level expression of width W.
@@ -155,6 +181,11 @@ func XorE(e ...*Expr) *Expr   { return &Expr{Op: OpXor, W: e[0].W, Args: e} }
 func AddE(a, c *Expr) *Expr   { return &Expr{Op: OpAdd, W: a.W, Args: []*Expr{a, c}} }
 func ShrE(a, amt *Expr) *Expr { return &Expr{Op: OpShr, W: a.W, Args: []*Expr{a, amt}} }
 func ShlE(a, amt *Expr) *Expr { return &Expr{Op: OpShl, W: a.W, Args: []*Expr{a, amt}} }
+
+// Call calls function name, whose result is w bits, on arg.
+func Call(name string, w int, arg *Expr) *Expr {
+	return &Expr{Op: OpCall, Name: name, W: w, Args: []*Expr{arg}}
+}
 
 // MemE reads word addr of memory name, which is w bits wide.
 func MemE(name string, w int, addr *Expr) *Expr {

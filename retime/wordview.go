@@ -3,6 +3,7 @@ package retime
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/lsugen/lsugen/netlist"
 )
@@ -310,6 +311,7 @@ func (w *wordGraph) view(r *Result, stageOf []int32, lay *layout) error {
 	}
 	last := int32(-1)
 	prev := item{ni: -1}
+	var pieces []piece
 	for _, it := range order {
 		ni, st := it.ni, it.st
 		a := d.RTL.Assigns[w.nodes[ni].assign]
@@ -334,7 +336,13 @@ func (w *wordGraph) view(r *Result, stageOf []int32, lay *layout) error {
 					ga.Doc = fmt.Sprintf("Stage %d.\n%s", st+1, ga.Doc)
 					last = st
 				}
+				pc := piece{entry: a.Name, st: st, first: len(view.Assigns)}
+				if a.Nets != nil {
+					pc.parent = strings.TrimSuffix(strings.TrimPrefix(a.Doc, "Parts of "), ".")
+				}
+				pieces = append(pieces, pc)
 			}
+			pieces[len(pieces)-1].last = len(view.Assigns)
 			prev = it
 			view.Assigns = append(view.Assigns, ga)
 			continue
@@ -438,6 +446,9 @@ func (w *wordGraph) view(r *Result, stageOf []int32, lay *layout) error {
 		view.Assigns = append(view.Assigns, netlist.Assign{Name: pt.Name, Expr: netlist.Ref(pt.Name+"_q", pt.Width())})
 	}
 	view.Assigns = append(view.Assigns, netlist.Assign{Name: "valid_o", Expr: bit("valid_q", L, L-1)})
+	if err := shareGates(view, pieces, newName); err != nil {
+		return err
+	}
 	p.RTL = view
 	return p.Check()
 }

@@ -460,6 +460,10 @@ func misc(t *testing.T) testDesign {
 	m8 := netlist.Bus{b.Select(s, netlist.Bus{a[0], a[2], netlist.Const1, netlist.Const1}),
 		b.Select(s, netlist.Bus{a[1], a[3], netlist.Const1, netlist.Const1})}
 	b.Output("m8_o", m8, "s_i == 0 ? a_i[1:0] : s_i == 1 ? a_i[3:2] : 3")
+	for i, name := range []string{"m9_o", "m10_o"} {
+		x, y := a[2*i], a[2*i+1]
+		b.Output(name, netlist.Bus{b.Xor(x, y), b.And(x, y)}, "a half adder's sum of two bits of a_i, by a function")
+	}
 
 	ae, se := netlist.Ref("a_i", 12), netlist.Ref("s_i", 2)
 	a8 := netlist.Slice(ae, 7, 0)
@@ -477,10 +481,18 @@ func misc(t *testing.T) testDesign {
 		{Name: "m7_o", Expr: netlist.BitAt(netlist.Slice(ae, 3, 0), netlist.ConstExpr(9, 4))},
 		{Name: "m8_o", Expr: netlist.MuxE(netlist.EqE(se, netlist.ConstExpr(0, 2)), netlist.Slice(ae, 1, 0),
 			netlist.MuxE(netlist.EqE(se, netlist.ConstExpr(1, 2)), netlist.Slice(ae, 3, 2), netlist.ConstExpr(3, 2)))},
-	}})
+		{Name: "m9_o", Expr: netlist.Call("half_add", 2, netlist.Slice(ae, 1, 0))},
+		{Name: "m10_o", Expr: netlist.Call("half_add", 2, netlist.Slice(ae, 3, 2))},
+	}, Funcs: []netlist.Func{{Name: "half_add", In: 2, Out: 2, Doc: "The sum of two bits.",
+		Locals: []netlist.FuncLocal{
+			{Name: "s", Expr: netlist.XorE(netlist.Slice(netlist.Ref(netlist.FuncInput, 2), 0, 0), netlist.Slice(netlist.Ref(netlist.FuncInput, 2), 1, 1))},
+			{Name: "c", Expr: netlist.AndE(netlist.Slice(netlist.Ref(netlist.FuncInput, 2), 0, 0), netlist.Slice(netlist.Ref(netlist.FuncInput, 2), 1, 1))},
+		},
+		Result: netlist.Concat(netlist.Ref("s", 1), netlist.Ref("c", 1))}}})
 	model := func(in vec) vec {
 		a, s, c := in["a_i"], in["s_i"], in["c_i"]
-		out := vec{"m4_o": a >> 6, "m5_o": 0, "m6_o": 0, "m7_o": 0, "m2_o": 0, "m8_o": 3}
+		out := vec{"m4_o": a >> 6, "m5_o": 0, "m6_o": 0, "m7_o": 0, "m2_o": 0, "m8_o": 3,
+			"m9_o": a&1 + a>>1&1, "m10_o": a>>2&1 + a>>3&1}
 		var f uint64
 		if s < 2 {
 			f = a >> (6 * s) & 63
@@ -998,13 +1010,34 @@ func TestWriteRTL_Errors(t *testing.T) {
 		{"const", []netlist.Assign{{Name: "y_o", Expr: netlist.ConstExpr(16, 4)}}, nil, "does not fit in 4 bits"},
 		{"param", []netlist.Assign{{Name: "y_o", Expr: a4}}, []netlist.Param{{Name: "P", Width: 2, Value: big.NewInt(4)}}, "localparam P: value 4 does not fit"},
 		{"mux", []netlist.Assign{{Name: "y_o", Expr: netlist.MuxE(a4, a4, a4)}}, nil, "select is 4 bits"},
+		{"nofunc", []netlist.Assign{{Name: "y_o", Expr: netlist.Call("g", 4, a4)}}, nil, "call of unknown function \"g\""},
+		{"callwidth", []netlist.Assign{{Name: "y_o", Expr: netlist.Call("inv", 4, netlist.Slice(a4, 2, 0))}}, nil, "function inv takes 4 bits and returns 4, called on 3 bits"},
+		{"funcunread", []netlist.Assign{{Name: "y_o", Expr: netlist.Call("low", 4, a4)}}, nil, "function low does not read all of its input"},
+		{"funcscope", []netlist.Assign{{Name: "y_o", Expr: netlist.Call("outer", 4, a4)}}, nil, "function outer: o: a_i is not the function's input or one of its locals"},
+	}
+	x4 := netlist.Ref(netlist.FuncInput, 4)
+	funcs := []netlist.Func{
+		{Name: "inv", In: 4, Out: 4, Locals: []netlist.FuncLocal{{Name: "n", Expr: netlist.XorE(netlist.Slice(x4, 0, 0), netlist.Slice(x4, 1, 1), netlist.Slice(x4, 2, 2), netlist.Slice(x4, 3, 3))}},
+			Result: netlist.Concat(netlist.Ref("n", 1), netlist.Ref("n", 1), netlist.Ref("n", 1), netlist.Ref("n", 1))},
+		{Name: "low", In: 4, Out: 4, Locals: []netlist.FuncLocal{{Name: "n", Expr: netlist.Slice(x4, 0, 0)}},
+			Result: netlist.Concat(netlist.Ref("n", 1), netlist.Ref("n", 1), netlist.Ref("n", 1), netlist.Ref("n", 1))},
+		{Name: "outer", In: 4, Out: 4, Locals: []netlist.FuncLocal{{Name: "o", Expr: netlist.Slice(netlist.Ref("a_i", 4), 0, 0)}},
+			Result: netlist.Concat(netlist.Ref("o", 1), netlist.Ref("o", 1), netlist.Ref("o", 1), netlist.Ref("o", 1))},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := netlist.NewBuilder("bad")
 			a := b.Input("a_i", 4, "")
 			b.Output("y_o", a, "")
-			b.SetRTL(&netlist.RTL{Params: c.params, Assigns: c.assigns})
+			var fs []netlist.Func // those the case calls
+			for _, a := range c.assigns {
+				for _, f := range funcs {
+					if a.Expr != nil && a.Expr.Op == netlist.OpCall && a.Expr.Name == f.Name {
+						fs = append(fs, f)
+					}
+				}
+			}
+			b.SetRTL(&netlist.RTL{Params: c.params, Assigns: c.assigns, Funcs: fs})
 			d := build(t, b)
 			var buf bytes.Buffer
 			err := WriteRTL(&buf, d, testInfo)

@@ -64,6 +64,9 @@ type rtlWriter struct {
 	ntmp int      // temporaries made for cur
 	pre  []string // lines declaring cur's temporaries, in order
 
+	funcs  map[string]*netlist.Func
+	inFunc bool // printing a function's body, which sees only its input and locals
+
 	// fields names the array view of a bus read by run-time part
 	// selects (see fieldArray), by bus name and field width.
 	fields map[fieldKey]string
@@ -104,6 +107,9 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 		rw.add(&sig{name: p.Name, kind: sigParam, w: p.Width, used: make([]bool, 1)})
 	}
 	if err := rw.declareState(); err != nil {
+		return nil, err
+	}
+	if err := rw.declareFuncs(); err != nil {
 		return nil, err
 	}
 	// Reserve every local wire and instance name first, so that no
@@ -158,6 +164,11 @@ func (rw *rtlWriter) write(info Info) (*file, error) {
 	}
 	rw.stateDecls(f)
 	rw.memoryReadWires(f, insts)
+	for i := range d.RTL.Funcs {
+		if err := rw.function(f, &d.RTL.Funcs[i]); err != nil {
+			return nil, err
+		}
+	}
 	for _, a := range d.RTL.Assigns {
 		if err := rw.assign(f, a); err != nil {
 			return nil, fmt.Errorf("rtl: %s: assign %s: %w", d.Name, a.Name, err)
@@ -364,6 +375,7 @@ var opNames = map[netlist.Op]string{
 	netlist.OpNot: "~", netlist.OpAnd: "&", netlist.OpOr: "|", netlist.OpXor: "^",
 	netlist.OpAdd: "+", netlist.OpShr: ">>", netlist.OpEq: "==", netlist.OpMux: "?:",
 	netlist.OpLt: "<", netlist.OpShl: "<<", netlist.OpMem: "memory read",
+	netlist.OpCall: "function call",
 }
 
 // check validates e's structure and widths against the declared names.
@@ -382,6 +394,7 @@ func (rw *rtlWriter) check(e *netlist.Expr) error {
 		netlist.OpRef: 0, netlist.OpConst: 0, netlist.OpSlice: 1, netlist.OpBit: 2,
 		netlist.OpPart: 2, netlist.OpNot: 1, netlist.OpAdd: 2, netlist.OpShr: 2,
 		netlist.OpEq: 2, netlist.OpMux: 3, netlist.OpLt: 2, netlist.OpShl: 2, netlist.OpMem: 1,
+		netlist.OpCall: 1,
 	}
 	if n, fixed := nargs[e.Op]; fixed && len(e.Args) != n {
 		return fmt.Errorf("%s has %d operands, want %d", name, len(e.Args), n)
@@ -396,6 +409,8 @@ func (rw *rtlWriter) check(e *netlist.Expr) error {
 	case netlist.OpRef:
 		s := rw.sigs[e.Name]
 		switch {
+		case s == nil && rw.inFunc:
+			return fmt.Errorf("%s is not the function's input or one of its locals", e.Name)
 		case s == nil && rw.names.taken[e.Name]:
 			return fmt.Errorf("wire %s is used before its assignment", e.Name)
 		case s == nil:
@@ -456,6 +471,14 @@ func (rw *rtlWriter) check(e *netlist.Expr) error {
 			return fmt.Errorf("memory %s is %d bits wide but read as %d bits", e.Name, m.Width, e.W)
 		case 1<<a[0].W != m.Depth:
 			return fmt.Errorf("memory %s of %d words read with a %d-bit address", e.Name, m.Depth, a[0].W)
+		}
+	case netlist.OpCall:
+		fn := rw.funcs[e.Name]
+		switch {
+		case fn == nil:
+			return fmt.Errorf("call of unknown function %q", e.Name)
+		case fn.In != a[0].W || fn.Out != e.W:
+			return fmt.Errorf("function %s takes %d bits and returns %d, called on %d bits for %d", e.Name, fn.In, fn.Out, a[0].W, e.W)
 		}
 	case netlist.OpEq, netlist.OpLt:
 		if e.W != 1 {
@@ -542,6 +565,8 @@ func (rw *rtlWriter) expr(e *netlist.Expr) (text string, bin bool) {
 		return rw.operand(a[0]) + " << " + rw.operand(a[1]), true
 	case netlist.OpMem:
 		return e.Name + "[" + rw.plain(a[0]) + "]", false
+	case netlist.OpCall:
+		return e.Name + "(" + rw.plain(a[0]) + ")", false
 	case netlist.OpEq:
 		return rw.operand(a[0]) + " == " + rw.operand(a[1]), true
 	case netlist.OpLt:
