@@ -449,8 +449,50 @@ func (w *wordGraph) view(r *Result, stageOf []int32, lay *layout) error {
 	if err := shareGates(view, pieces, newName); err != nil {
 		return err
 	}
+	dropUnread(view)
 	p.RTL = view
 	return p.Check()
+}
+
+// dropUnread removes the wires of view that nothing reads (wiring that
+// only split entries read, through their gates, or an output's value
+// whose register reads it bit by bit), keeping each stage's heading.
+func dropUnread(view *netlist.RTL) {
+	for {
+		read := map[string]bool{}
+		var walk func(e *netlist.Expr)
+		walk = func(e *netlist.Expr) {
+			if e == nil {
+				return
+			}
+			if e.Op == netlist.OpRef {
+				read[e.Name] = true
+			}
+			for _, a := range e.Args {
+				walk(a)
+			}
+		}
+		eachExpr(view, func(e *netlist.Expr, _ int) { walk(e) })
+		kept := view.Assigns[:0:0]
+		heading := ""
+		for _, a := range view.Assigns {
+			if a.Wire && a.Inst == nil && !read[a.Name] {
+				if strings.HasPrefix(a.Doc, "Stage ") {
+					heading, _, _ = strings.Cut(a.Doc, "\n")
+				}
+				continue
+			}
+			if heading != "" && !strings.HasPrefix(a.Doc, "Stage ") {
+				a.Doc = strings.TrimSuffix(heading+"\n"+a.Doc, "\n")
+			}
+			heading = ""
+			kept = append(kept, a)
+		}
+		if len(kept) == len(view.Assigns) {
+			return
+		}
+		view.Assigns = kept
+	}
 }
 
 // runs is the concatenation of bits (bit 0 first): each from a register
