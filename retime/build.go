@@ -111,25 +111,18 @@ func (b *builder) dff(d netlist.Net, rank int) netlist.Net {
 // fanout is already that of a tree (and an explicit one would cost more
 // in it). The trees are the gate view's only: the readable view reads rst
 // and the valid bits directly, the same logic.
-func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, error) {
-	out := &netlist.Design{
-		Name:     d.Name,
-		NumNets:  d.NumNets,
-		NetNames: map[netlist.Net]string{},
-		Clock:    "clk",
-	}
-	b := &builder{d: d, out: out, rank: map[int]int{}, version: map[[2]int32]netlist.Net{}}
-
-	// Where each net is produced and the last stage that reads it; an
-	// output is read by the last stage, whose registers it feeds.
-	isInput := make([]bool, d.NumNets)
+// useStages is where each net of d is produced (its driver's stage) and
+// the last stage that reads it, -1 for none (an output is read by the
+// last stage, whose registers it feeds), and which nets are inputs.
+func useStages(d *netlist.Design, stageOf []int32, L int) (isInput []bool, prodStage, lastUse []int32) {
+	isInput = make([]bool, d.NumNets)
 	for _, p := range d.Inputs() {
 		for _, n := range p.Bits {
 			isInput[n] = true
 		}
 	}
-	prodStage := make([]int32, d.NumNets)
-	lastUse := make([]int32, d.NumNets)
+	prodStage = make([]int32, d.NumNets)
+	lastUse = make([]int32, d.NumNets)
 	for i := range lastUse {
 		lastUse[i] = -1
 	}
@@ -144,6 +137,41 @@ func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, err
 			lastUse[n] = int32(L - 1)
 		}
 	}
+	return isInput, prodStage, lastUse
+}
+
+// registersAt is how many flip-flops build makes for d with its gates in
+// stageOf's L stages: a register per net and boundary it crosses, the
+// valid chain and the output registers.
+func registersAt(d *netlist.Design, stageOf []int32, L int) int {
+	isInput, prodStage, lastUse := useStages(d, stageOf, L)
+	n := L
+	for _, p := range d.Outputs() {
+		n += p.Width()
+	}
+	for net := 2; net < d.NumNets; net++ {
+		if lastUse[net] < 0 {
+			continue
+		}
+		from := int32(0)
+		if !isInput[net] {
+			from = prodStage[net]
+		}
+		n += int(lastUse[net] - from)
+	}
+	return n
+}
+
+func build(d *netlist.Design, stageOf []int32, L int, buffer bool) (*Result, error) {
+	out := &netlist.Design{
+		Name:     d.Name,
+		NumNets:  d.NumNets,
+		NetNames: map[netlist.Net]string{},
+		Clock:    "clk",
+	}
+	b := &builder{d: d, out: out, rank: map[int]int{}, version: map[[2]int32]netlist.Net{}}
+
+	isInput, prodStage, lastUse := useStages(d, stageOf, L)
 
 	// Ports: clk, rst, valid_i, d's inputs (same nets), d's outputs (the
 	// output registers, made below) and valid_o.

@@ -337,9 +337,15 @@ type spare struct {
 	fine    int // the gate-level placement's registers
 }
 
+// wants is whether a placement of regs registers would be kept: within
+// the allowance and fewer than the best so far.
+func (sp *spare) wants(regs int) bool {
+	return float64(regs) <= float64(sp.fine)*(1+ExtraRegisters) && (sp.r == nil || regs < sp.r.Registers)
+}
+
 // offer keeps r if it is within the allowance and the best so far.
 func (sp *spare) offer(r *Result, stageOf []int32, lay *layout) {
-	if float64(r.Registers) <= float64(sp.fine)*(1+ExtraRegisters) && (sp.r == nil || r.Registers < sp.r.Registers) {
+	if sp.wants(r.Registers) {
 		*sp = spare{r: r, stageOf: stageOf, lay: lay, fine: sp.fine}
 	}
 }
@@ -533,9 +539,18 @@ func (w *wordGraph) cut(pl placing, opt Options, fine *Result, sp *spare) (*Resu
 				why = append(why, err)
 				continue
 			}
+			// A placement neither kept nor a better spare is not built.
+			regs := registersAt(w.d, w.unbuffered(pl, stageOf), fine.Latency)
+			if regs > fine.Registers && !sp.wants(regs) {
+				why = append(why, fmt.Errorf("a placement takes %d registers, the gate-level %d", regs, fine.Registers))
+				continue
+			}
 			r, lay, err := w.build(opt, w.unbuffered(pl, stageOf), fine.Latency)
 			if err != nil {
 				return nil, err
+			}
+			if r.Registers != regs {
+				return nil, fmt.Errorf("retime: %s: %d registers built, %d counted", w.d.Name, r.Registers, regs)
 			}
 			if worst := r.worst(); worst > target+1e-9 {
 				if over == 0 || worst-target < over {
