@@ -72,9 +72,13 @@ func shareGates(view *netlist.RTL, pieces []piece, newName func(string) (string,
 	})
 
 	// An entry with several pieces in one stage numbers them.
-	perStage := map[[2]string]int{}
+	type entryStage struct {
+		entry string
+		st    int32
+	}
+	perStage := map[entryStage]int{}
 	for pi := range pieces {
-		k := [2]string{pieces[pi].entry, fmt.Sprint(pieces[pi].st)}
+		k := entryStage{pieces[pi].entry, pieces[pi].st}
 		pieces[pi].nth = perStage[k]
 		perStage[k]++
 	}
@@ -124,7 +128,7 @@ func shareGates(view *netlist.RTL, pieces []piece, newName func(string) (string,
 		for _, pi := range members {
 			pc := pieces[pi]
 			base := fmt.Sprintf("%s_s%d", pc.entry, pc.st+1)
-			if perStage[[2]string{pc.entry, fmt.Sprint(pc.st)}] > 1 {
+			if perStage[entryStage{pc.entry, pc.st}] > 1 {
 				base = fmt.Sprintf("%s_s%d_%d", pc.entry, pc.st+1, pc.nth)
 			}
 			wire, err := uniqueName(base, newName)
