@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -107,19 +106,9 @@ func TestReadable_Arbiter32At500MHzInSky130(t *testing.T) {
 // nothing.
 func lintAll(t *testing.T, d *netlist.Design) {
 	t.Helper()
-	dir := t.TempDir()
-	files, err := rtl.FilesWithSubmodules(d, rtl.Info{Version: "lsugen test"})
+	srcs, _, err := rtl.WriteDir(t.TempDir(), d, rtl.Info{Version: "lsugen test"})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srcs, _ := rtl.Sources(d)
-	for i, s := range srcs {
-		srcs[i] = filepath.Join(dir, s)
 	}
 	for _, tool := range [][]string{{"verilator", "--lint-only", "-Wall"}, {"iverilog", "-g2005", "-Wall", "-o", os.DevNull}} {
 		tl, err := toolchain.Find(tool[0])

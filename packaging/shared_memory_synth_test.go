@@ -29,19 +29,13 @@ func TestSharedMemory_YosysInfersOneMemoryPerBank(t *testing.T) {
 	}
 	d := u.Design
 	dir := t.TempDir()
-	files, err := rtl.FilesWithSubmodules(d, rtl.Info{Version: "lsugen test", Source: "test"})
+	srcs, _, err := rtl.WriteDir(dir, d, rtl.Info{Version: "lsugen test", Source: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srcs, _ := rtl.Sources(d)
 	script := ""
 	for _, s := range srcs {
-		script += "read_verilog " + filepath.Join(dir, s) + "\n"
+		script += "read_verilog " + s + "\n"
 	}
 	script += "synth -flatten -top " + d.Name + " -run :fine\nstat\n"
 	ys := filepath.Join(dir, "synth.ys")

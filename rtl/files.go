@@ -3,6 +3,8 @@ package rtl
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/lsugen/lsugen/netlist"
 )
@@ -61,4 +63,28 @@ func FilesWithSubmodules(d *netlist.Design, info Info) (map[string][]byte, error
 		}
 	}
 	return out, nil
+}
+
+// WriteDir writes d's files and its submodules' (FilesWithSubmodules)
+// into dir, as a tool run on them reads them (a testbench, a lint, a
+// proof), and returns their paths in Sources' order. It writes in place:
+// a command's outputs go through its own atomic writer instead.
+func WriteDir(dir string, d *netlist.Design, info Info) (rtlFiles, gateFiles []string, err error) {
+	files, err := FilesWithSubmodules(d, info)
+	if err != nil {
+		return nil, nil, err
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return nil, nil, err
+		}
+	}
+	rtlFiles, gateFiles = Sources(d)
+	for i := range rtlFiles {
+		rtlFiles[i] = filepath.Join(dir, rtlFiles[i])
+	}
+	for i := range gateFiles {
+		gateFiles[i] = filepath.Join(dir, gateFiles[i])
+	}
+	return rtlFiles, gateFiles, nil
 }

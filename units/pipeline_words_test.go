@@ -103,19 +103,9 @@ func arbiterAt(t *testing.T, u specs.Unit, comb *netlist.Design, period float64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	files, err := rtl.FilesWithSubmodules(piped, info)
+	rtlSrcs, _, err := rtl.WriteDir(t.TempDir(), piped, info)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rtlSrcs, _ := rtl.Sources(piped)
-	for i, s := range rtlSrcs {
-		rtlSrcs[i] = filepath.Join(dir, s)
 	}
 	for _, cmd := range [][]string{
 		append([]string{verilator.Path, "--lint-only", "-Wall"}, rtlSrcs...),

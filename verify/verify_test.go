@@ -31,19 +31,11 @@ func job(t *testing.T, u specs.Unit, b units.Built) verify.Job {
 	}
 	dir := t.TempDir()
 	r := u.DeclRange()
-	files, err := rtl.FilesWithSubmodules(d, rtl.Info{Version: "lsugen test", Source: r.Filename + ":" + strconv.Itoa(r.Start.Line)})
+	rtlFiles, gateFiles, err := rtl.WriteDir(dir, d, rtl.Info{Version: "lsugen test", Source: r.Filename + ":" + strconv.Itoa(r.Start.Line)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rtlFiles, gateFiles := rtl.Sources(d)
-	for _, name := range append(rtlFiles, gateFiles...) {
-		j.Sources = append(j.Sources, filepath.Join(dir, name))
-	}
+	j.Sources = append(j.Sources, append(rtlFiles, gateFiles...)...)
 	j.Modules = []string{d.Name, rtl.GatesModuleName(d)}
 	j.Dir = dir
 	return j
