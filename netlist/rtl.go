@@ -201,3 +201,43 @@ func MuxE(sel, a1, a0 *Expr) *Expr { return &Expr{Op: OpMux, W: a1.W, Args: []*E
 // expressions (Kinds[k].Fn), for readable views printed gate by gate; nil
 // for a DFF.
 func GateExpr(k Kind, in []*Expr) *Expr { return Kinds[k].Fn.Expr(in) }
+
+// VisitRefs calls f on every reference (OpRef) in e, which may be nil.
+func VisitRefs(e *Expr, f func(ref *Expr)) {
+	if e == nil {
+		return
+	}
+	if e.Op == OpRef {
+		f(e)
+	}
+	for _, a := range e.Args {
+		VisitRefs(a, f)
+	}
+}
+
+// MapRefs is e with every reference replaced by f's answer for it (f
+// returns the reference itself to keep it), e itself where nothing
+// changes; the other nodes are copied only on the way to a change.
+func MapRefs(e *Expr, f func(ref *Expr) *Expr) *Expr {
+	if e == nil {
+		return nil
+	}
+	if e.Op == OpRef {
+		return f(e)
+	}
+	var args []*Expr
+	for i, a := range e.Args {
+		if na := MapRefs(a, f); na != a {
+			if args == nil {
+				args = append([]*Expr(nil), e.Args...)
+			}
+			args[i] = na
+		}
+	}
+	if args == nil {
+		return e
+	}
+	c := *e
+	c.Args = args
+	return &c
+}

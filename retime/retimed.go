@@ -186,26 +186,13 @@ func retimedView(d *netlist.Design, stages [][]string, L int) (*netlist.RTL, err
 		}
 	}
 	// References to an output port read its combinational value.
-	var rename func(e *netlist.Expr) *netlist.Expr
-	rename = func(e *netlist.Expr) *netlist.Expr {
-		if e == nil {
-			return nil
-		}
-		if e.Op == netlist.OpRef {
-			if c, ok := comb[e.Name]; ok {
-				return netlist.Ref(c, e.W)
+	rename := func(e *netlist.Expr) *netlist.Expr {
+		return netlist.MapRefs(e, func(ref *netlist.Expr) *netlist.Expr {
+			if c, ok := comb[ref.Name]; ok {
+				return netlist.Ref(c, ref.W)
 			}
-			return e
-		}
-		if len(e.Args) == 0 {
-			return e
-		}
-		c := *e
-		c.Args = make([]*netlist.Expr, len(e.Args))
-		for i, a := range e.Args {
-			c.Args[i] = rename(a)
-		}
-		return &c
+			return ref
+		})
 	}
 	r := &netlist.RTL{Params: d.RTL.Params}
 	for _, a := range d.RTL.Assigns {

@@ -23,6 +23,7 @@ type piece struct {
 // of its gates others read (outs).
 type pieceShape struct {
 	key  string
+	nb   *numbering
 	ext  []*netlist.Expr
 	outs []int
 }
@@ -45,30 +46,20 @@ func shareGates(view *netlist.RTL, pieces []piece, newName func(string) (string,
 		}
 	}
 	readOut, readIn := map[string]bool{}, map[string]bool{}
-	var visit func(e *netlist.Expr, from int)
-	visit = func(e *netlist.Expr, from int) {
-		if e == nil {
-			return
-		}
-		if e.Op == netlist.OpRef {
-			if q, ok := owner[e.Name]; ok {
-				if q == from {
-					readIn[e.Name] = true
-				} else {
-					readOut[e.Name] = true
-				}
-			}
-		}
-		for _, a := range e.Args {
-			visit(a, from)
-		}
-	}
 	eachExpr(view, func(e *netlist.Expr, i int) {
 		from := -1
 		if i >= 0 {
 			from = inPiece[i]
 		}
-		visit(e, from)
+		netlist.VisitRefs(e, func(ref *netlist.Expr) {
+			if q, ok := owner[ref.Name]; ok {
+				if q == from {
+					readIn[ref.Name] = true
+				} else {
+					readOut[ref.Name] = true
+				}
+			}
+		})
 	})
 
 	// An entry with several pieces in one stage numbers them.
@@ -232,36 +223,57 @@ func eachExpr(view *netlist.RTL, f func(e *netlist.Expr, i int)) {
 	}
 }
 
+// numbering numbers what a piece's gates read: its own gates (local, in
+// order) and the bits from outside it (ext, in order of first reading).
+type numbering struct {
+	local  map[string]int
+	extIdx map[string]int
+	ext    []*netlist.Expr
+}
+
+// operand is e as a piece reads it: one of its gates (local ≥ 0), a bit
+// from outside it (ext ≥ 0, numbered when first read), or neither (an
+// operator or a constant: both -1).
+func (nb *numbering) operand(e *netlist.Expr) (local, ext int) {
+	switch {
+	case e.Op == netlist.OpRef && hasKey(nb.local, e.Name):
+		return nb.local[e.Name], -1
+	case e.Op == netlist.OpRef, e.Op == netlist.OpSlice && e.Args[0].Op == netlist.OpRef:
+		k := e.Name
+		if e.Op == netlist.OpSlice {
+			k = fmt.Sprintf("%s[%d:%d]", e.Args[0].Name, e.Hi, e.Lo)
+		}
+		j, ok := nb.extIdx[k]
+		if !ok {
+			j = len(nb.ext)
+			nb.extIdx[k] = j
+			nb.ext = append(nb.ext, e)
+		}
+		return -1, j
+	}
+	return -1, -1
+}
+
 // shapeOf is the shape of a piece's gate wires: each gate's expression
 // with its own gates numbered (L<k>) and the bits it reads from outside
 // numbered in order of first reading (X<j>), and the gates read outside
 // it (or nowhere).
 func shapeOf(gates []netlist.Assign, readOut, readIn map[string]bool) pieceShape {
-	local := map[string]int{}
-	extIdx := map[string]int{}
+	nb := &numbering{local: map[string]int{}, extIdx: map[string]int{}}
 	var sh pieceShape
 	var b strings.Builder
 	var ser func(e *netlist.Expr)
 	ser = func(e *netlist.Expr) {
-		switch {
-		case e.Op == netlist.OpRef && hasKey(local, e.Name):
-			fmt.Fprintf(&b, "L%d", local[e.Name])
-			return
-		case e.Op == netlist.OpConst:
+		if e.Op == netlist.OpConst {
 			fmt.Fprintf(&b, "C%s/%d", e.Val, e.W)
 			return
-		case e.Op == netlist.OpRef, e.Op == netlist.OpSlice && e.Args[0].Op == netlist.OpRef:
-			k := e.Name
-			if e.Op == netlist.OpSlice {
-				k = fmt.Sprintf("%s[%d:%d]", e.Args[0].Name, e.Hi, e.Lo)
-			}
-			j, ok := extIdx[k]
-			if !ok {
-				j = len(sh.ext)
-				extIdx[k] = j
-				sh.ext = append(sh.ext, e)
-			}
-			fmt.Fprintf(&b, "X%d", j)
+		}
+		switch l, x := nb.operand(e); {
+		case l >= 0:
+			fmt.Fprintf(&b, "L%d", l)
+			return
+		case x >= 0:
+			fmt.Fprintf(&b, "X%d", x)
 			return
 		}
 		fmt.Fprintf(&b, "(%d/%d", e.Op, e.W)
@@ -274,7 +286,7 @@ func shapeOf(gates []netlist.Assign, readOut, readIn map[string]bool) pieceShape
 	for k, a := range gates {
 		ser(a.Expr)
 		b.WriteByte(';')
-		local[a.Name] = k
+		nb.local[a.Name] = k
 	}
 	for k, a := range gates {
 		if readOut[a.Name] || !readIn[a.Name] {
@@ -282,7 +294,7 @@ func shapeOf(gates []netlist.Assign, readOut, readIn map[string]bool) pieceShape
 		}
 	}
 	fmt.Fprintf(&b, "|%v", sh.outs)
-	sh.key = b.String()
+	sh.key, sh.nb, sh.ext = b.String(), nb, nb.ext
 	return sh
 }
 
@@ -295,25 +307,18 @@ func hasKey(m map[string]int, k string) bool {
 // n<k> over the input x (the bits sh.ext), its result the gates sh.outs.
 func function(name string, gates []netlist.Assign, sh pieceShape) netlist.Func {
 	in := len(sh.ext)
-	local := map[string]int{}
-	extIdx := map[string]int{}
-	for j, e := range sh.ext {
-		extIdx[extKey(e)] = j
-	}
 	var sub func(e *netlist.Expr) *netlist.Expr
 	sub = func(e *netlist.Expr) *netlist.Expr {
-		switch {
-		case e.Op == netlist.OpRef && hasKey(local, e.Name):
-			return netlist.Ref(fmt.Sprintf("n%d", local[e.Name]), 1)
-		case e.Op == netlist.OpConst:
+		if e.Op == netlist.OpConst {
 			return e
-		case e.Op == netlist.OpRef, e.Op == netlist.OpSlice && e.Args[0].Op == netlist.OpRef:
-			x := netlist.Ref(netlist.FuncInput, in)
-			if in == 1 {
-				return x
-			}
-			j := extIdx[extKey(e)]
-			return netlist.Slice(x, j, j)
+		}
+		switch l, j := sh.nb.operand(e); {
+		case l >= 0:
+			return netlist.Ref(fmt.Sprintf("n%d", l), 1)
+		case j >= 0 && in == 1:
+			return netlist.Ref(netlist.FuncInput, 1)
+		case j >= 0:
+			return netlist.Slice(netlist.Ref(netlist.FuncInput, in), j, j)
 		}
 		c := *e
 		c.Args = make([]*netlist.Expr, len(e.Args))
@@ -325,7 +330,6 @@ func function(name string, gates []netlist.Assign, sh pieceShape) netlist.Func {
 	fn := netlist.Func{Name: name, In: in, Out: len(sh.outs)}
 	for k, a := range gates {
 		fn.Locals = append(fn.Locals, netlist.FuncLocal{Name: fmt.Sprintf("n%d", k), Expr: sub(a.Expr)})
-		local[a.Name] = k
 	}
 	var outs []*netlist.Expr
 	for _, k := range sh.outs {
@@ -338,43 +342,16 @@ func function(name string, gates []netlist.Assign, sh pieceShape) netlist.Func {
 	return fn
 }
 
-// extKey names a bit a piece reads from outside it.
-func extKey(e *netlist.Expr) string {
-	if e.Op == netlist.OpSlice {
-		return fmt.Sprintf("%s[%d:%d]", e.Args[0].Name, e.Hi, e.Lo)
-	}
-	return e.Name
-}
-
 // renameRefs replaces every reference to a name of rename in view's
 // expressions with its expression.
 func renameRefs(view *netlist.RTL, rename map[string]*netlist.Expr) {
-	var walk func(e *netlist.Expr) *netlist.Expr
-	walk = func(e *netlist.Expr) *netlist.Expr {
-		if e == nil {
-			return nil
-		}
-		if e.Op == netlist.OpRef {
-			if r, ok := rename[e.Name]; ok {
+	walk := func(e *netlist.Expr) *netlist.Expr {
+		return netlist.MapRefs(e, func(ref *netlist.Expr) *netlist.Expr {
+			if r, ok := rename[ref.Name]; ok {
 				return r
 			}
-			return e
-		}
-		var args []*netlist.Expr
-		for i, a := range e.Args {
-			if na := walk(a); na != a {
-				if args == nil {
-					args = append([]*netlist.Expr(nil), e.Args...)
-				}
-				args[i] = na
-			}
-		}
-		if args == nil {
-			return e
-		}
-		c := *e
-		c.Args = args
-		return &c
+			return ref
+		})
 	}
 	for i := range view.Assigns {
 		a := &view.Assigns[i]

@@ -460,19 +460,9 @@ func (w *wordGraph) view(r *Result, stageOf []int32, lay *layout) error {
 func dropUnread(view *netlist.RTL) {
 	for {
 		read := map[string]bool{}
-		var walk func(e *netlist.Expr)
-		walk = func(e *netlist.Expr) {
-			if e == nil {
-				return
-			}
-			if e.Op == netlist.OpRef {
-				read[e.Name] = true
-			}
-			for _, a := range e.Args {
-				walk(a)
-			}
-		}
-		eachExpr(view, func(e *netlist.Expr, _ int) { walk(e) })
+		eachExpr(view, func(e *netlist.Expr, _ int) {
+			netlist.VisitRefs(e, func(ref *netlist.Expr) { read[ref.Name] = true })
+		})
 		kept := view.Assigns[:0:0]
 		heading := ""
 		for _, a := range view.Assigns {
