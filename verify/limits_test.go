@@ -31,7 +31,9 @@ func TestVerifyLimits_LargestUnits(t *testing.T) {
 	comb := func(gates int) float64 { // the default plan's random vectors
 		return float64(max(min(plan.Random, 256), min(plan.Random, plan.GateVectors/gates)))
 	}
-	icarusComb := func(gates int) float64 { return min(comb(gates), float64(max(256, plan.IcarusGateVectors/gates))) }
+	icarusComb := func(gates int) float64 {
+		return min(comb(gates), float64(max(IcarusMinVectors, plan.IcarusGateVectors/gates)))
+	}
 	icarusSeq := func(gates int) float64 {
 		return float64(min(seq.Cycles, max(IcarusMinCycles, seq.IcarusGateCycles/gates)))
 	}

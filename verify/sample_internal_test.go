@@ -8,7 +8,7 @@ import (
 )
 
 // TestSample: Icarus's vectors are every directed one, then an even
-// spread of the rest, at least 256, at most budget/gates.
+// spread of the rest, at least IcarusMinVectors, at most budget/gates.
 func TestSample(t *testing.T) {
 	cases := []struct {
 		n, directed, gates, budget int
@@ -16,8 +16,9 @@ func TestSample(t *testing.T) {
 		wantLen                    int
 	}{
 		{n: 10, directed: 2, gates: 5, budget: 0, want: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
-		{n: 300, directed: 3, gates: 1000, budget: 1 << 20, wantLen: 300},         // 1048 fit: all
-		{n: 2000, directed: 66, gates: 87414, budget: 1 << 23, wantLen: 66 + 256}, // 95 < 256: the floor
+		{n: 300, directed: 3, gates: 1000, budget: 1 << 20, wantLen: 300},        // 1048 fit: all
+		{n: 2000, directed: 66, gates: 87414, budget: 1 << 23, wantLen: 66 + 95}, // 8388608/87414
+		{n: 2000, directed: 66, gates: 98166, budget: 1 << 22, wantLen: 66 + 64}, // 42 < 64: the floor
 		{n: 20000, directed: 0, gates: 1000, budget: 1 << 23, wantLen: 8388},
 	}
 	for _, c := range cases {

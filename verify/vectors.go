@@ -31,14 +31,14 @@ type Plan struct {
 	// interpreter of the netlist about a hundred times slower per gate
 	// than Verilator: where the plan's random vectors exceed it, Icarus
 	// runs every directed vector and an evenly spread sample of the rest
-	// (at least 256); 0 means Icarus runs them all.
+	// (at least IcarusMinVectors); 0 means Icarus runs them all.
 	IcarusGateVectors int
 	Seed              uint64
 }
 
 // DefaultPlan is what `lsugen verify` uses without flags.
 func DefaultPlan() Plan {
-	return Plan{MaxVectors: 1 << 20, Configs: 16, Random: 1 << 16, GateVectors: 1 << 27, IcarusGateVectors: 1 << 23, Seed: 1}
+	return Plan{MaxVectors: 1 << 20, Configs: 16, Random: 1 << 16, GateVectors: 1 << 27, IcarusGateVectors: 1 << 22, Seed: 1}
 }
 
 func words(width int) int { return (width + 63) / 64 }
@@ -203,10 +203,18 @@ func enumerate(ins []*netlist.Port, fixed []int, base Vector) []Vector {
 	return vs
 }
 
+// IcarusMinVectors is the fewest random vectors of Icarus's sample. Icarus
+// interprets a large unit's gate-level module at about 80 ms a vector
+// (87,000 gates), so its sample is small: the netlist simulator and
+// Verilator run every vector, the proof covers every input, and the gate
+// writer whose text Icarus reads is checked in full on the smaller units.
+const IcarusMinVectors = 64
+
 // sample picks the vectors an engine with the given gate-vector budget
 // runs: all of the first directed ones, then an evenly spread sample of
-// the rest of at least 256 and at most budget/gates (all when those fit,
-// or with no budget). It returns indices into a list of n vectors.
+// the rest of at least IcarusMinVectors and at most budget/gates (all when
+// those fit, or with no budget). It returns indices into a list of n
+// vectors.
 func sample(n, directed, gates, budget int) []int {
 	rest := n - directed
 	keep := sampleSize(rest, gates, budget)
@@ -221,11 +229,11 @@ func sample(n, directed, gates, budget int) []int {
 }
 
 // sampleSize is how many of n planned vectors an engine with the given
-// gate-vector budget runs: at least 256 and at most budget/gates, all when
-// those fit or with no budget.
+// gate-vector budget runs: at least IcarusMinVectors and at most
+// budget/gates, all when those fit or with no budget.
 func sampleSize(n, gates, budget int) int {
 	if budget > 0 && gates > 0 {
-		return min(n, max(256, budget/gates))
+		return min(n, max(IcarusMinVectors, budget/gates))
 	}
 	return n
 }
@@ -249,7 +257,7 @@ func EngineCount(d *netlist.Design, e Engine, p Plan, seq SeqPlan) float64 {
 		return float64(sampleSize(int(n), gates, p.IcarusGateVectors))
 	}
 	if e == Icarus && p.IcarusGateVectors > 0 && gates > 0 {
-		return float64(max(256, p.IcarusGateVectors/gates)) // n is past any budget
+		return float64(max(IcarusMinVectors, p.IcarusGateVectors/gates)) // n is past any budget
 	}
 	return n
 }
