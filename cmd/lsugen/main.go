@@ -36,6 +36,7 @@ import (
 )
 
 func main() {
+	heapWithinAddressSpace()
 	os.Exit(runInterruptible(os.Args[1:], os.Stdout, os.Stderr))
 }
 

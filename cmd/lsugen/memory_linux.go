@@ -4,9 +4,24 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 )
+
+// heapWithinAddressSpace sets the Go runtime's soft memory limit to three
+// quarters of an address-space limit (ulimit -v), where there is one and
+// GOMEMLIMIT does not set it: the collector then works harder as the heap
+// nears the limit, where by default it lets the heap grow to twice what
+// is live, and a run would die of running out of memory with much of it
+// garbage.
+func heapWithinAddressSpace() {
+	var rl syscall.Rlimit // RLIM_INFINITY: all ones
+	if os.Getenv("GOMEMLIMIT") != "" || syscall.Getrlimit(syscall.RLIMIT_AS, &rl) != nil || rl.Cur == ^uint64(0) {
+		return
+	}
+	debug.SetMemoryLimit(int64(rl.Cur / 4 * 3))
+}
 
 // memoryAvailable is the memory this process can still take: under an
 // address-space limit (ulimit -v), what the limit leaves above the

@@ -40,8 +40,11 @@ func EstimateRun(us []Unit, periods []float64, opt timing.Options) (Estimate, er
 
 // PointBytes estimates the memory one point computed here takes beyond
 // the unit itself, for the points run at once to fit the memory there
-// is: the 64-lane speculative coalescer (98,166 gates) at 40 FO4 took
-// about 90 MB a point (0.9 KB a gate, the difference of one and two points
-// at once, 2-core Intel Xeon VM); 2 KB a gate leaves room for the
-// garbage collector's slack between collections.
-func PointBytes(gates int) int64 { return int64(gates) * 2048 }
+// is: the 64-lane speculative coalescer (98,166 gates) from 40 to 47 FO4
+// took 199 MB a point (2.0 KB a gate: the peak resident size of two points
+// at once, 416 MB, less that of one, 217 MB; 2-core Intel Xeon VM), since
+// the pipeliner tries three readable placements at each latency; 3 KB a
+// gate leaves a margin. (It was 0.9 KB a gate measured, 2 KB estimated,
+// before those placements, and four points at once died of it under a
+// 1 GiB address-space limit.)
+func PointBytes(gates int) int64 { return int64(gates) * 3072 }
