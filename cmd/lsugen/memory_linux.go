@@ -16,11 +16,19 @@ import (
 // is live, and a run would die of running out of memory with much of it
 // garbage.
 func heapWithinAddressSpace() {
-	var rl syscall.Rlimit // RLIM_INFINITY: all ones
-	if os.Getenv("GOMEMLIMIT") != "" || syscall.Getrlimit(syscall.RLIMIT_AS, &rl) != nil || rl.Cur == ^uint64(0) {
-		return
+	if limit, ok := addressSpaceLimit(); ok && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit / 4 * 3)
 	}
-	debug.SetMemoryLimit(int64(rl.Cur / 4 * 3))
+}
+
+// addressSpaceLimit is the process's address-space limit (ulimit -v) in
+// bytes; ok is false where there is none.
+func addressSpaceLimit() (bytes int64, ok bool) {
+	var rl syscall.Rlimit // RLIM_INFINITY: all ones
+	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) != nil || rl.Cur == ^uint64(0) {
+		return 0, false
+	}
+	return int64(rl.Cur), true
 }
 
 // memoryAvailable is the memory this process can still take: under an
@@ -28,10 +36,9 @@ func heapWithinAddressSpace() {
 // process's size now (limited is then true), else the system's
 // MemAvailable; ok is false where neither is known.
 func memoryAvailable() (bytes int64, limited, ok bool) {
-	var rl syscall.Rlimit // RLIM_INFINITY: all ones
-	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil && rl.Cur != ^uint64(0) {
+	if limit, ok := addressSpaceLimit(); ok {
 		if size, ok := procKB("/proc/self/status", "VmSize:"); ok {
-			return max(int64(rl.Cur)-size<<10, 0), true, true
+			return max(limit-size<<10, 0), true, true
 		}
 	}
 	if avail, ok := procKB("/proc/meminfo", "MemAvailable:"); ok {

@@ -214,7 +214,7 @@ func (f *verifyFlags) addEngineFlags(fs *pflag.FlagSet) {
 func (f *verifyFlags) addSimFlags(fs *pflag.FlagSet) {
 	f.addEngineFlags(fs)
 	fs.IntVar(&f.plan.Random, "vectors", f.plan.Random, "random vectors per unit when exhaustive enumeration does not fit\n(default: fewer for large units, about 2^27 gate-vectors, at least 256)")
-	fs.IntVar(&f.plan.IcarusGateVectors, "icarus-gate-vectors", f.plan.IcarusGateVectors, "Icarus runs the directed vectors and an even sample of the rest within this many\ngates times vectors (at least 64); 0: Icarus runs every vector")
+	fs.IntVar(&f.plan.IcarusGateVectors, "icarus-gate-vectors", f.plan.IcarusGateVectors, fmt.Sprintf("Icarus runs the directed vectors and an even sample of the rest within this many\ngates times vectors (at least %d); 0: Icarus runs every vector", verify.IcarusMinVectors))
 	fs.IntVar(&f.seqPlan.IcarusGateCycles, "icarus-gate-cycles", f.seqPlan.IcarusGateCycles, "Icarus runs the first max(1000, N / gates) cycles of a clocked unit's stream; 0: all")
 	fs.Uint64Var(&f.plan.Seed, "seed", f.plan.Seed, "seed of the random vectors and configurations, and of sequential units' stimulus")
 	fs.IntVar(&f.plan.Configs, "configs", f.plan.Configs, "random configurations of a configurable unit")
