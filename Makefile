@@ -56,9 +56,15 @@ run: deps build
 	$(BIN) study atomics-fig5 --svg $(OUT)/atomics_fig5.svg
 	$(BIN) study hough --svg $(OUT)/hough.svg
 
+# go test runs the packages in the order given, two at a time on two
+# cores: the longest first (by a cold run's package times,
+# docs/verification.md#test-suite-time), so that the last minutes are not
+# one long package alone on one core.
+SLOW_PKGS = ./verify ./verify/formal ./cmd/lsugen ./golden ./verify/sta ./verify/hdl ./cmd/lsugen-bench ./units
+
 test: deps
 	$(GO) vet ./...
-	$(GO) test -timeout 80m ./...
+	$(GO) test -timeout 80m $(SLOW_PKGS) ./...
 
 # Every example unit through model = netlist = Icarus = Verilator with
 # lsugen verify's defaults, a line per check and a summary table: the same

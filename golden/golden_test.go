@@ -321,7 +321,8 @@ func BenchmarkGenTiming_LargestSpec(b *testing.B) {
 
 // TestGolden_LintClean runs every example's Verilog (up to maxGoldenBytes),
 // and its standalone testbench with its RTL, through `verilator --lint-only
-// -Wall` and `iverilog -g2005 -Wall`; any output is a failure.
+// -Wall` and `iverilog -g2005 -Wall`; any output is a failure. A file set
+// linted clean before, unchanged, is not linted again (lintClean).
 func TestGolden_LintClean(t *testing.T) {
 	verilator, err := toolchain.Find("verilator")
 	if err != nil {
@@ -372,15 +373,8 @@ func TestGolden_LintClean(t *testing.T) {
 				for i, s := range srcs {
 					paths[i] = filepath.Join(dir, s)
 				}
-				for _, cmd := range [][]string{
-					append([]string{verilator.Path, "--lint-only", "-Wall"}, paths...),
-					append([]string{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull}, paths...),
-				} {
-					out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput()
-					if err != nil || len(out) > 0 {
-						t.Errorf("%s: %s: %v\n%s", name, filepath.Base(cmd[0]), err, out)
-					}
-				}
+				lintClean(t, name, verilator, "--lint-only", "-Wall", paths)
+				lintClean(t, name, iverilog, "-g2005", "-Wall", "-o", os.DevNull, paths)
 			}
 			// The testbench with the RTL, in that order, as its header
 			// says to compile them.
@@ -392,16 +386,53 @@ func TestGolden_LintClean(t *testing.T) {
 			for _, s := range rtlSrcs {
 				rtlFiles = append(rtlFiles, filepath.Join(dir, s))
 			}
-			for _, cmd := range [][]string{
-				append([]string{verilator.Path, "--lint-only", "-Wall", "--timing"}, rtlFiles...),
-				append([]string{iverilog.Path, "-g2005", "-Wall", "-o", os.DevNull}, rtlFiles...),
-			} {
-				out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput()
-				if err != nil || len(out) > 0 {
-					t.Errorf("%s: %s: %v\n%s", filepath.Base(tb), filepath.Base(cmd[0]), err, out)
+			lintClean(t, filepath.Base(tb), verilator, "--lint-only", "-Wall", "--timing", rtlFiles)
+			lintClean(t, filepath.Base(tb), iverilog, "-g2005", "-Wall", "-o", os.DevNull, rtlFiles)
+		}
+	}
+}
+
+// lintClean runs tool with the options and files and fails the test
+// unless it exits 0 and prints nothing. A clean lint is remembered in
+// lsugen's cache (toolchain.CacheRoot, golden-lint/), keyed by the tool's
+// version, the options and the files' names and texts, as the harness's
+// simulation runs are: an unchanged file set is not linted again.
+func lintClean(t *testing.T, what string, tool *toolchain.Tool, args ...any) {
+	t.Helper()
+	var flat []string
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", filepath.Base(tool.Path), tool.Version)
+	for _, a := range args {
+		switch a := a.(type) {
+		case string:
+			flat = append(flat, a)
+			fmt.Fprintf(h, "%q\x00", a)
+		case []string:
+			for _, f := range a {
+				text, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
 				}
+				flat = append(flat, f)
+				fmt.Fprintf(h, "%q %d\x00", filepath.Base(f), len(text))
+				h.Write(text)
 			}
 		}
+	}
+	stamp := ""
+	if root := toolchain.CacheRoot(); root != "" {
+		stamp = filepath.Join(root, "golden-lint", fmt.Sprintf("%x", h.Sum(nil)[:16]))
+		if _, err := os.Stat(stamp); err == nil {
+			return
+		}
+	}
+	out, err := exec.Command(tool.Path, flat...).CombinedOutput()
+	if err != nil || len(out) > 0 {
+		t.Errorf("%s: %s: %v\n%s", what, filepath.Base(tool.Path), err, out)
+		return
+	}
+	if stamp != "" && os.MkdirAll(filepath.Dir(stamp), 0o777) == nil {
+		os.WriteFile(stamp, nil, 0o644)
 	}
 }
 

@@ -562,7 +562,7 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 		return nil, err
 	}
 	d := job.Design
-	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort, Version: job.Version}
+	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort, Version: job.Version, Rerun: job.Rerun}
 	vecs := make([][][]uint64, s.cycles)
 	flat := make([][]uint64, s.cycles*len(s.ins))
 	for c := range vecs {

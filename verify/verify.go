@@ -75,6 +75,9 @@ type Job struct {
 	// Version is the lsugen version (rtl.Info's Version, "lsugen 0.1.0")
 	// written into the $version of the VCDs a mismatch leaves.
 	Version string
+	// Rerun runs Icarus and Verilator even where the run cache holds the
+	// outputs of an identical run (hdl.Bench.Rerun).
+	Rerun bool
 }
 
 // HDLModules are the Verilog files and the modules in them that an HDL
@@ -376,7 +379,7 @@ func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.P
 		return nil, err
 	}
 	run := job.hdlModules(e)
-	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: job.Design.Ports, Version: job.Version}
+	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: job.Design.Ports, Version: job.Version, Rerun: job.Rerun}
 	raw := make([][][]uint64, len(vs))
 	for i, v := range vs {
 		raw[i] = v

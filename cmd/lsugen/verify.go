@@ -71,8 +71,9 @@ type verifyFlags struct {
 	top     string
 	rtlOpt  rtlOptions
 	formal  bool
-	// proof: with --formal, NoCache (prove even what the proof cache
-	// holds) and GatesFile (prove the gate-level file, not the netlist).
+	// proof: NoCache (--no-cache: prove, or simulate, even what the proof
+	// or run cache holds) and, with --formal, GatesFile (prove the
+	// gate-level file, not the netlist).
 	proof   formal.Options
 	timeout time.Duration
 	// simTimeout is the wall-clock limit of each simulation run
@@ -85,7 +86,7 @@ type verifyFlags struct {
 // The flags each mode takes beyond the common ones (unit, jobs, work,
 // json, junit, gate-budget, tool-memory).
 var verifyModeFlags = map[string][]string{
-	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles", "sim-timeout"},
+	modeSimulation: {"sim", "vectors", "icarus-gate-vectors", "icarus-gate-cycles", "seed", "configs", "max-vectors", "cycles", "sim-timeout", "no-cache"},
 	modeRTL:        append([]string{"rtl", "top", "sim", "sim-timeout"}, rtlOptionFlags...),
 	modeFormal:     {"formal", "timeout", "no-cache", "gates-file"},
 }
@@ -146,6 +147,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 	f.addSimFlags(fs)
 	f.addRTLFlags(fs)
 	f.addFormalFlags(fs)
+	f.addNoCacheFlag(fs)
 	fs.BoolVar(&f.formal, "formal", false, "prove with Yosys and ABC that each unit's RTL module and gate-level module are\nequivalent (a miter and SAT; induction over the matched registers for clocked\nunits) instead of simulating; a failed proof prints the counterexample")
 	for _, m := range verifyModes {
 		sub := newVerifyFlags()
@@ -161,11 +163,13 @@ func newVerifyCmd(a *app) *cobra.Command {
 		switch m.mode {
 		case modeSimulation:
 			sub.addSimFlags(c.Flags())
+			sub.addNoCacheFlag(c.Flags())
 		case modeRTL:
 			sub.addEngineFlags(c.Flags())
 			sub.addRTLFlags(c.Flags())
 		case modeFormal:
 			sub.addFormalFlags(c.Flags())
+			sub.addNoCacheFlag(c.Flags())
 		}
 		cmd.AddCommand(c)
 	}
@@ -187,8 +191,12 @@ func (f *verifyFlags) addRTLFlags(fs *pflag.FlagSet) {
 // addFormalFlags declares the formal mode's flags.
 func (f *verifyFlags) addFormalFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.proof.GatesFile, "gates-file", false, "with --formal: prove the gate-level Verilog file as Yosys reads it, not the gate netlist\nit is written from (also proves the gate writer; slower on large units)")
-	fs.BoolVar(&f.proof.NoCache, "no-cache", false, "with --formal: prove every unit even when the proof cache ($LSUGEN_CACHE_DIR or the\nuser cache, formal-proof/) holds its proof, and store nothing")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "with --formal: time limit of one unit's proof; an unfinished proof is an error")
+}
+
+// addNoCacheFlag declares --no-cache, of the simulation and formal modes.
+func (f *verifyFlags) addNoCacheFlag(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.proof.NoCache, "no-cache", false, "prove every unit (formal), or run every simulation (sim), even when the cache\n($LSUGEN_CACHE_DIR or the user cache: formal-proof/, sim-run/) holds the result\nof the same proof or run, and store nothing")
 }
 
 // addCommonFlags declares the flags of every mode.
@@ -515,6 +523,7 @@ func verifySimulation(ctx context.Context, sel []unit, engines []verify.Engine, 
 		job.Sources = joinAll(udir, append(rtlFiles, gateFiles...))
 		job.Modules = []string{u.Design.Name, rtl.GatesModuleName(u.Design)}
 		job.Dir = udir
+		job.Rerun = f.proof.NoCache
 		tasks[i] = verify.Task{Job: job, Plan: f.plan, SeqPlan: f.seqPlan, Engines: engines}
 	}
 	verify.RunTasks(ctx, tasks, f.jobs, verify.Hooks{

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -75,6 +77,36 @@ func TestVerify_SubcommandFlags(t *testing.T) {
 		code, stdout, _ := lsugen(t, "verify", sub, "--help")
 		if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "Also spelled verify") {
 			t.Errorf("verify %s --help: exit %d, want its own usage %q:\n%s", sub, code, want, stdout)
+		}
+	}
+}
+
+// TestVerifySim_RunCache: a second `verify sim` of the same unit takes
+// Icarus's and Verilator's outputs from the run cache, building nothing in
+// its work directory, and passes the same; with --no-cache it builds and
+// runs.
+func TestVerifySim_RunCache(t *testing.T) {
+	t.Setenv("LSUGEN_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "h.hcl", goodSpec)
+	products := []string{"h/icarus/sim_icarus.vvp", "h/verilator/obj_verilator"}
+	for i, c := range []struct {
+		noCache bool
+		built   bool
+	}{{false, true}, {false, false}, {true, true}} {
+		work := filepath.Join(dir, fmt.Sprintf("work%d", i))
+		args := []string{"verify", "sim", "--sim", "icarus,verilator", "--vectors", "500", "--work", work, spec}
+		if c.noCache {
+			args = append(args, "--no-cache")
+		}
+		code, stdout, stderr := lsugen(t, args...)
+		if code != 0 || !strings.Contains(stdout, "verified 1 units: model = icarus = verilator") {
+			t.Fatalf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
+		}
+		for _, p := range products {
+			if _, err := os.Stat(filepath.Join(work, p)); (err == nil) != c.built {
+				t.Errorf("run %d (--no-cache %v): %s built %v, want %v", i, c.noCache, p, err == nil, c.built)
+			}
 		}
 	}
 }

@@ -74,6 +74,10 @@ type Bench struct {
 	// (StampVCD): the lsugen version, rtl.Info's Version. "" leaves the
 	// simulator's.
 	Version string
+	// Rerun runs the simulator even when the run cache holds the outputs
+	// of an identical run, and stores nothing (see runCache); the builds
+	// still come from their caches.
+	Rerun bool
 }
 
 // DefaultVCDCycles is the window DumpVCD dumps of a clocked bench by
@@ -229,35 +233,48 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	}
 	os.Remove(filepath.Join(p.dir, outFile))
 
-	var sim *command
-	switch e {
-	case Icarus:
-		sim, err = p.buildIcarus(ctx)
-	case Verilator:
-		sim, err = p.buildVerilator(ctx, vcdName != "")
-	}
-	if err != nil {
-		return fail("build", err)
-	}
-	sim.simulation(b.Modules[0])
-	sim.Args = append(sim.Args, "+"+InPlusarg+"="+vecFile, "+"+OutPlusarg+"="+outFile, "+"+CountPlusarg+"="+strconv.Itoa(len(vectors)))
+	args := []string{"+" + InPlusarg + "=" + vecFile, "+" + OutPlusarg + "=" + outFile, "+" + CountPlusarg + "=" + strconv.Itoa(len(vectors))}
 	if vcdFile != "" {
-		sim.Args = append(sim.Args, "+"+DumpPlusarg+"="+vcdFile)
+		args = append(args, "+"+DumpPlusarg+"="+vcdFile)
 		if p.clocked {
-			sim.Args = append(sim.Args, "+"+DumpFromPlusarg+"="+strconv.Itoa(b.vcdFrom(len(vectors))))
+			args = append(args, "+"+DumpFromPlusarg+"="+strconv.Itoa(b.vcdFrom(len(vectors))))
 		}
 	}
 	if expected != nil {
-		sim.Args = append(sim.Args, "+"+ExpPlusarg)
+		args = append(args, "+"+ExpPlusarg)
 	}
 	for _, f := range []string{vecFile, outFile, vcdFile} {
 		if len(f) >= maxPathChars {
 			return fail("run", fmt.Errorf("file name %q longer than the testbench's %d characters", f, maxPathChars-1))
 		}
 	}
-	out, err := sim.run(ctx)
-	if err != nil {
-		return fail("run", err)
+	var cache runCache
+	if vcdFile == "" && !b.Rerun {
+		cache = p.runCacheFor(e, filepath.Join(p.dir, vecFile), args)
+	}
+	out, cached := cache.fetch(filepath.Join(p.dir, outFile))
+	var sim *command
+	if !cached {
+		switch e {
+		case Icarus:
+			sim, err = p.buildIcarus(ctx)
+		case Verilator:
+			sim, err = p.buildVerilator(ctx, vcdName != "")
+		}
+		if err != nil {
+			return fail("build", err)
+		}
+		sim.simulation(b.Modules[0])
+		sim.Args = append(sim.Args, args...)
+		if out, err = sim.run(ctx); err != nil {
+			return fail("run", err)
+		}
+		if finished(out, len(vectors)) {
+			cache.store(filepath.Join(p.dir, outFile), out)
+		}
+	} else {
+		// A failure below names the run as it would have been made.
+		sim = newCommand(e, "run (from the cache)", p.dir, string(e), args...)
 	}
 	if i := bytes.Index(out, []byte(TBError)); i >= 0 {
 		return fail("run", sim.fail(errors.New("testbench error: "+firstLine(string(out[i:]))), out))

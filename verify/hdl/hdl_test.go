@@ -117,6 +117,9 @@ func newAdd3Bench(t testing.TB) *Bench {
 		Sources: []string{a, b},
 		Modules: []string{"add3", "add3_bad"},
 		Ports:   add3Ports(),
+		// The tests of builds and runs run; TestBench_RunCache tests the
+		// run cache.
+		Rerun: true,
 	}
 }
 

@@ -254,7 +254,7 @@ func (c simCache) store(exe string) {
 }
 
 // trimCache removes the least recently used entries of a cache directory
-// (one subdirectory each) until the rest fit in limit bytes.
+// (one subdirectory of files each) until the rest fit in limit bytes.
 func trimCache(root string, limit int64) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -269,12 +269,15 @@ func trimCache(root string, limit int64) {
 	var total int64
 	for _, e := range entries {
 		info, err := e.Info()
-		if err != nil || !e.IsDir() {
-			continue
+		if err != nil || !e.IsDir() || strings.HasPrefix(e.Name(), ".tmp-") {
+			continue // an entry being written is not in the cache yet
 		}
 		en := entry{path: filepath.Join(root, e.Name()), used: info.ModTime()}
-		if st, err := os.Stat(filepath.Join(en.path, "sim")); err == nil {
-			en.size = st.Size()
+		files, _ := os.ReadDir(en.path)
+		for _, f := range files {
+			if st, err := f.Info(); err == nil && st.Mode().IsRegular() {
+				en.size += st.Size()
+			}
 		}
 		total += en.size
 		es = append(es, en)
