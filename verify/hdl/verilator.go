@@ -57,9 +57,15 @@ var verilatorFlags = []string{
 // the history cache. The run-time library holds the testbench's file I/O
 // ($fscanf, $fwrite); it comes from the cache, so -O2 costs its compile
 // once.
+//
+// The model's files also include verilated.h before anything else, so that
+// each reads it precompiled (pch.go), those whose first line includes
+// another file too: a model too small to split is one such file,
+// prefix__ALL.cpp, and its precompiled header saves about 0.6 s of the
+// 1.6 s of g++ it took.
 const (
-	verilatorOptFast   = "-Og"
-	verilatorOptSlow   = "-O0"
+	verilatorOptFast   = "-Og -include verilated.h"
+	verilatorOptSlow   = "-O0 -include verilated.h"
 	verilatorOptGlobal = "-O2"
 )
 

@@ -296,28 +296,47 @@ func TestVerilatorBench_SimulatorCache(t *testing.T) {
 // TestVerilatorBench_PrecompiledHeaderUsed: a build with a cache gets
 // verilated.h precompiled for each set of flags its model's files are
 // compiled with (fast and slow files, where they differ), and g++ takes it
-// for each (-H marks a precompiled header it uses with "!"); the model
-// still computes what the Go model does.
+// for each (-H marks a precompiled header it uses with "!"), in a model
+// split into files as the large units' are and in a small one compiled as
+// one file (prefix__ALL.cpp, which includes the others); the models still
+// compute what the Go model does.
 func TestVerilatorBench_PrecompiledHeaderUsed(t *testing.T) {
 	requireEngine(t, Verilator)
 	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
-	// A model split into files as the large units' are (a small one is
-	// compiled as one file, where there is nothing to gain).
 	saved := verilatorFlags
-	verilatorFlags = []string{"-fno-dfg", "--output-split", "2000", "--output-split-cfuncs", "200"}
 	defer func() { verilatorFlags = saved }()
-	b := newA2ABench(t)
-	vs := [][][]uint64{{{0}}, {{0x0102030405}}, {{0x0101010101}}}
-	outs, err := b.Run(context.Background(), Verilator, vs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v, vec := range vs {
-		if got, want := outs[1][v][0][0], a2aGo(vec[0][0]); got != want {
-			t.Fatalf("vector %d: unique_o %02x, want %02x", v, got, want)
+	for _, c := range []struct {
+		name  string
+		flags []string
+	}{
+		{"split", []string{"-fno-dfg", "--output-split", "2000", "--output-split-cfuncs", "200"}},
+		{"one file", saved},
+	} {
+		verilatorFlags = c.flags
+		b := newA2ABench(t)
+		vs := [][][]uint64{{{0}}, {{0x0102030405}}, {{0x0101010101}}}
+		outs, err := b.Run(context.Background(), Verilator, vs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v, vec := range vs {
+			if got, want := outs[1][v][0][0], a2aGo(vec[0][0]); got != want {
+				t.Fatalf("%s: vector %d: unique_o %02x, want %02x", c.name, v, got, want)
+			}
+		}
+		files := precompiledHeaderUsers(t, filepath.Join(b.Dir, "obj_verilator"))
+		all := slices.Contains(files, "V"+TopModule+"__ALL.cpp")
+		if (c.name == "one file") != all {
+			t.Errorf("%s: model files compiled %v", c.name, files)
 		}
 	}
-	mdir := filepath.Join(b.Dir, "obj_verilator")
+}
+
+// precompiledHeaderUsers compiles each of the model files of the build in
+// mdir as make would, with -H instead of its object, checks that g++ takes
+// the precompiled verilated.h for each, and returns the files.
+func precompiledHeaderUsers(t *testing.T, mdir string) []string {
+	t.Helper()
 	gch, _ := filepath.Glob(filepath.Join(mdir, pchDir, "*.gch"))
 	if len(gch) == 0 {
 		t.Fatalf("no precompiled header in %s", mdir)
@@ -340,21 +359,11 @@ func TestVerilatorBench_PrecompiledHeaderUsed(t *testing.T) {
 	if header == "" || len(sets) != len(gch) {
 		t.Fatalf("make -n: verilated.h %q, %d flag sets for %d precompiled headers:\n%s", header, len(sets), len(gch), dry)
 	}
-	// Each model file that starts with #include "verilated.h" (most; the
-	// top's class starts with its own header) is compiled as make would,
-	// with -H instead of its object.
-	checked := 0
+	var files []string
 	for _, line := range strings.Split(string(dry), "\n") {
 		f := strings.Fields(line)
 		c := slices.Index(f, "-c")
 		if c < 1 || !modelFile(f[len(f)-1], prefix) {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(mdir, f[len(f)-1]))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first := regexp.MustCompile(`(?m)^#include "([^"]+)"`).FindSubmatch(src); first == nil || string(first[1]) != "verilated.h" {
 			continue
 		}
 		cmd := exec.Command(cxx.Path, append(slices.Clone(f[1:c]), "-H", "-Winvalid-pch", "-fsyntax-only", f[len(f)-1])...)
@@ -366,11 +375,12 @@ func TestVerilatorBench_PrecompiledHeaderUsed(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^! .*\.gch$`).Match(out) {
 			t.Errorf("%s: g++ did not use a precompiled verilated.h:\n%.1500s", f[len(f)-1], out)
 		}
-		checked++
+		files = append(files, f[len(f)-1])
 	}
-	if checked == 0 {
-		t.Fatalf("no model file starts with verilated.h:\n%s", dry)
+	if len(files) == 0 {
+		t.Fatalf("no model file compiled:\n%s", dry)
 	}
+	return files
 }
 
 // TestVerilator_BitOpTreeInversion is the gate netlist on which Verilator
