@@ -139,26 +139,24 @@ func prepareSeq(job Job, plan SeqPlan) (*prepared, error) {
 	if c := stim.Coverage(); c != "" {
 		coverage += "; " + c
 	}
-	check := func(ctx context.Context, e Engine) (int, *Mismatch, error) {
-		var (
-			mm  *Mismatch
-			err error
-		)
+	check := func(ctx context.Context, e Engine) (Check, error) {
+		c := Check{Vectors: plan.Cycles}
+		var err error
 		switch e {
 		case Netlist:
-			mm, err = checkNetlistSeq(d, s, segs, job.Dir, job.Version)
+			c.Mismatch, err = checkNetlistSeq(d, s, segs, job.Dir, job.Version)
 		case Verilator:
-			mm, err = checkHDLSeq(ctx, job, hdl.Verilator, s)
+			c.Mismatch, c.Cached, err = checkHDLSeq(ctx, job, hdl.Verilator, s)
 		case Icarus:
 			// The first cycles of the same stream.
 			prefix := *s
 			prefix.cycles = plan.icarusCycles(len(d.Gates))
-			mm, err = checkHDLSeq(ctx, job, hdl.Icarus, &prefix)
-			return prefix.cycles, mm, err
+			c.Vectors = prefix.cycles
+			c.Mismatch, c.Cached, err = checkHDLSeq(ctx, job, hdl.Icarus, &prefix)
 		default:
 			err = fmt.Errorf("unknown engine %q", e)
 		}
-		return plan.Cycles, mm, err
+		return c, err
 	}
 	return &prepared{job: job, vectors: plan.Cycles, coverage: coverage, check: check}, nil
 }
@@ -551,15 +549,16 @@ func gather(v []uint64, l int) []uint64 {
 
 // checkHDLSeq runs the stream through the RTL and gate-level modules in a
 // clocked bench under one HDL simulator and reports the earliest
-// mismatching cycle over the modules, with a VCD of a rerun up to it.
-func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismatch, error) {
+// mismatching cycle over the modules, with a VCD of a rerun up to it;
+// the bool tells that the outputs came from the run cache.
+func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismatch, bool, error) {
 	run := job.hdlModules(e)
 	if len(run.Sources) == 0 || len(run.Modules) == 0 {
-		return nil, errors.New("no Verilog sources or modules to run")
+		return nil, false, errors.New("no Verilog sources or modules to run")
 	}
 	dir := filepath.Join(job.Dir, string(e))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	d := job.Design
 	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: d.Ports, Clock: d.Clock, Reset: ResetPort, Version: job.Version, Rerun: job.Rerun}
@@ -569,7 +568,7 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 		vecs[c] = flat[c*len(s.ins) : (c+1)*len(s.ins) : (c+1)*len(s.ins)]
 		s.inView(vecs[c], c)
 	}
-	got, err := bench.Run(ctx, e, vecs)
+	got, cached, err := bench.RunCached(ctx, e, vecs)
 	var xe *hdl.XZError
 	if errors.As(err, &xe) {
 		// An x or z output (state no reset defines, under Icarus) is a
@@ -582,16 +581,16 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 		}
 		mm := s.mismatch(xe.Module+" ("+string(e)+")", xe.Vector, o, nil)
 		mm.Actual = "x or z bits"
-		return mm, dumpHDL(ctx, bench, e, vecs, s, xe.Module, mm)
+		return mm, cached, dumpHDL(ctx, bench, e, vecs, s, xe.Module, mm)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	want := make([][]uint64, len(s.outs))
 	first, fm, fo := s.cycles, -1, -1
 	for m, mod := range run.Modules {
 		if len(got[m]) != s.cycles {
-			return nil, fmt.Errorf("module %s returned %d results for %d cycles", mod, len(got[m]), s.cycles)
+			return nil, false, fmt.Errorf("module %s returned %d results for %d cycles", mod, len(got[m]), s.cycles)
 		}
 		for c := 0; c < first; c++ {
 			s.outView(want, c)
@@ -604,11 +603,11 @@ func checkHDLSeq(ctx context.Context, job Job, e hdl.Engine, s *stream) (*Mismat
 		}
 	}
 	if fm < 0 {
-		return nil, nil
+		return nil, cached, nil
 	}
 	mod := run.Modules[fm]
 	mm := s.mismatch(mod+" ("+string(e)+")", first, fo, got[fm][first][fo])
-	return mm, dumpHDL(ctx, bench, e, vecs, s, mod, mm)
+	return mm, cached, dumpHDL(ctx, bench, e, vecs, s, mod, mm)
 }
 
 // dumpHDL reruns the cycles up to the mismatch's with a VCD of the last

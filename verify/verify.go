@@ -102,6 +102,10 @@ type Check struct {
 	Vectors  int // vectors, or cycles of a sequential run
 	Elapsed  time.Duration
 	Mismatch *Mismatch // nil when every output matched
+	// Cached tells that an HDL engine's outputs came from the run cache
+	// (hdl.Bench.RunCached: an identical earlier run's, compared with the
+	// model as always); no simulator ran.
+	Cached bool
 }
 
 // Mismatch describes the first failing vector of a check.
@@ -167,7 +171,7 @@ type prepared struct {
 	vectors  int    // vectors, or cycles
 	coverage string // how they cover the input space
 	// check runs one engine and says how many of the vectors it ran.
-	check func(ctx context.Context, e Engine) (int, *Mismatch, error)
+	check func(ctx context.Context, e Engine) (Check, error) // Vectors, Mismatch, Cached
 }
 
 // runAll runs the engines in turn and collects their checks.
@@ -189,11 +193,12 @@ func (p *prepared) run(ctx context.Context, e Engine) (Check, error) {
 		return Check{}, err
 	}
 	start := time.Now()
-	n, mm, err := p.check(ctx, e)
+	c, err := p.check(ctx, e)
 	if err != nil {
 		return Check{}, fmt.Errorf("%s: %s: %w", p.job.Design.Name, e, err)
 	}
-	return Check{Engine: e, Vectors: n, Elapsed: time.Since(start), Mismatch: mm}, nil
+	c.Engine, c.Elapsed = e, time.Since(start)
+	return c, nil
 }
 
 // prepareComb computes a combinational job's vectors and the model's
@@ -219,22 +224,22 @@ func prepareComb(job Job, plan Plan) (*prepared, error) {
 	for k, i := range idx {
 		ivs[k], iwant[k] = vs[i], want[i]
 	}
-	check := func(ctx context.Context, e Engine) (int, *Mismatch, error) {
+	check := func(ctx context.Context, e Engine) (Check, error) {
 		switch e {
 		case Netlist:
 			mm, err := checkNetlist(d, ins, outs, vs, want, job.Dir, job.Version)
-			return len(vs), mm, err
+			return Check{Vectors: len(vs), Mismatch: mm}, err
 		case Verilator:
-			mm, err := checkHDL(ctx, job, hdl.Verilator, ins, outs, vs, want)
-			return len(vs), mm, err
+			mm, cached, err := checkHDL(ctx, job, hdl.Verilator, ins, outs, vs, want)
+			return Check{Vectors: len(vs), Mismatch: mm, Cached: cached}, err
 		case Icarus:
-			mm, err := checkHDL(ctx, job, hdl.Icarus, ins, outs, ivs, iwant)
+			mm, cached, err := checkHDL(ctx, job, hdl.Icarus, ins, outs, ivs, iwant)
 			if mm != nil {
 				mm.Vector = idx[mm.Vector] // numbered as in the whole list
 			}
-			return len(ivs), mm, err
+			return Check{Vectors: len(ivs), Mismatch: mm, Cached: cached}, err
 		}
-		return 0, nil, fmt.Errorf("unknown engine %q", e)
+		return Check{}, fmt.Errorf("unknown engine %q", e)
 	}
 	return &prepared{job: job, vectors: len(vs), coverage: coverage, check: check}, nil
 }
@@ -372,11 +377,12 @@ func portIndices(d *netlist.Design, ps []*netlist.Port) []int {
 }
 
 // checkHDL runs the vectors through the RTL and gate-level modules under
-// one HDL simulator and compares every output with the model.
-func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.Port, vs []Vector, want [][][]uint64) (*Mismatch, error) {
+// one HDL simulator and compares every output with the model; cached tells
+// that the outputs came from the run cache.
+func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.Port, vs []Vector, want [][][]uint64) (*Mismatch, bool, error) {
 	dir := filepath.Join(job.Dir, string(e))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	run := job.hdlModules(e)
 	bench := &hdl.Bench{Dir: dir, Sources: run.Sources, Modules: run.Modules, Ports: job.Design.Ports, Version: job.Version, Rerun: job.Rerun}
@@ -384,13 +390,13 @@ func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.P
 	for i, v := range vs {
 		raw[i] = v
 	}
-	got, err := bench.Run(ctx, e, raw)
+	got, cached, err := bench.RunCached(ctx, e, raw)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for m, mod := range run.Modules {
 		if len(got[m]) != len(vs) {
-			return nil, fmt.Errorf("module %s returned %d results for %d vectors", mod, len(got[m]), len(vs))
+			return nil, false, fmt.Errorf("module %s returned %d results for %d vectors", mod, len(got[m]), len(vs))
 		}
 		for v := range vs {
 			for o, p := range outs {
@@ -400,14 +406,14 @@ func checkHDL(ctx context.Context, job Job, e hdl.Engine, ins, outs []*netlist.P
 				mm := mismatch(mod+" ("+string(e)+")", v, ins, vs[v], p, want[v][o], got[m][v][o])
 				path, err := bench.DumpVCDExpected(ctx, e, [][][]uint64{raw[v]}, [][][]uint64{want[v]}, fmt.Sprintf("%s_fail_%d", mod, v))
 				if err != nil {
-					return nil, fmt.Errorf("mismatch (%s) and the VCD rerun failed: %w", mm, err)
+					return nil, false, fmt.Errorf("mismatch (%s) and the VCD rerun failed: %w", mm, err)
 				}
 				mm.VCD = path
-				return mm, nil
+				return mm, cached, nil
 			}
 		}
 	}
-	return nil, nil
+	return nil, cached, nil
 }
 
 func mismatch(module string, v int, ins []*netlist.Port, vec Vector, p *netlist.Port, want, got []uint64) *Mismatch {

@@ -559,12 +559,20 @@ func simResult(o verify.Outcome, interrupted bool) (verifyResult, string) {
 	default:
 		res.Vectors, res.Seconds = o.Check.Vectors, seconds(o.Check.Elapsed)
 		res.Status = statusPass
+		if o.Check.Cached {
+			res.Method = runCacheMethod
+		}
 		if m := o.Check.Mismatch; m != nil {
 			res.Status, res.Mismatch, res.Failure = statusFail, mismatchJSON(m), m.String()
 		}
 	}
 	return res, ""
 }
+
+// runCacheMethod is the method of a simulation whose outputs came from
+// the run cache (an identical earlier run's, compared with the model as
+// always).
+const runCacheMethod = "outputs from the run cache"
 
 // simUsage is --sim's one meaning, in verify and replay: the simulation
 // engines.

@@ -83,8 +83,8 @@ func TestVerify_SubcommandFlags(t *testing.T) {
 
 // TestVerifySim_RunCache: a second `verify sim` of the same unit takes
 // Icarus's and Verilator's outputs from the run cache, building nothing in
-// its work directory, and passes the same; with --no-cache it builds and
-// runs.
+// its work directory, passes the same and says so on each line; with
+// --no-cache it builds and runs.
 func TestVerifySim_RunCache(t *testing.T) {
 	t.Setenv("LSUGEN_CACHE_DIR", t.TempDir())
 	dir := t.TempDir()
@@ -107,6 +107,10 @@ func TestVerifySim_RunCache(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(work, p)); (err == nil) != c.built {
 				t.Errorf("run %d (--no-cache %v): %s built %v, want %v", i, c.noCache, p, err == nil, c.built)
 			}
+		}
+		// Each cached check says so on its line.
+		if n := strings.Count(stdout, "(outputs from the run cache)"); n != map[bool]int{true: 0, false: 2}[c.built] {
+			t.Errorf("run %d (--no-cache %v): %d lines say their outputs came from the run cache:\n%s", i, c.noCache, n, stdout)
 		}
 	}
 }

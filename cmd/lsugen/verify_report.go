@@ -79,7 +79,9 @@ type verifyResult struct {
 	// a proof.
 	Vectors int     `json:"vectors"`
 	Seconds float64 `json:"seconds"`
-	// Method is how --formal proved the unit.
+	// Method is how --formal proved the unit; for a simulation, "outputs
+	// from the run cache" when no simulator ran (an identical earlier
+	// run's outputs, compared with the model as always).
 	Method string `json:"method,omitempty"`
 	// Mismatch is the first failing vector (cycle) of a simulation.
 	Mismatch *verifyMismatch `json:"mismatch,omitempty"`

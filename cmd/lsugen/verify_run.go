@@ -169,6 +169,9 @@ func resultLine(mode string, u *verifyUnit, res verifyResult) string {
 				cov = "lockstep with the sequential model"
 			}
 			what = fmt.Sprintf("%d %s, %s", res.Vectors, countWord(u), cov)
+			if res.Method != "" {
+				what += " (" + res.Method + ")"
+			}
 			if res.Status == statusFail {
 				what += ": " + res.Failure
 			}

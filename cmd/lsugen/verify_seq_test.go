@@ -34,7 +34,7 @@ func TestVerify_Sequential(t *testing.T) {
 	for _, want := range []string{
 		`(?m)^ep +stream: 3000 cycles \(reset every 1500\); `,
 		`(?m)^ep +netlist +PASS +\S+  3000 cycles, lockstep with the sequential model$`,
-		`(?m)^ep +icarus +PASS +\S+  3000 cycles, lockstep with the sequential model$`,
+		`(?m)^ep +icarus +PASS +\S+  3000 cycles, lockstep with the sequential model( \(outputs from the run cache\))?$`,
 		`(?m)^h +netlist +PASS +\S+  1024 vectors, exhaustive$`,
 		`(?m)^verified 2 units: model = netlist = icarus$`,
 	} {

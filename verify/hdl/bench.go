@@ -98,8 +98,15 @@ const DefaultVCDCycles = 1000
 // Warnings from the compilers are errors; so is an output with x or z bits
 // (an *XZError naming the module, vector and port).
 func (b *Bench) Run(ctx context.Context, e Engine, vectors [][][]uint64) ([][][][]uint64, error) {
-	outs, _, err := b.run(ctx, e, vectors, "", nil)
+	outs, _, err := b.RunCached(ctx, e, vectors)
 	return outs, err
+}
+
+// RunCached is Run, and reports whether the outputs came from the run
+// cache (an identical earlier run's; see runCache): no simulator ran.
+func (b *Bench) RunCached(ctx context.Context, e Engine, vectors [][][]uint64) ([][][][]uint64, bool, error) {
+	outs, _, cached, err := b.run(ctx, e, vectors, "", nil)
+	return outs, cached, err
 }
 
 // DumpVCD runs vectors (typically the one failing vector) with a VCD dump of
@@ -116,7 +123,7 @@ func (b *Bench) DumpVCD(ctx context.Context, e Engine, vectors [][][]uint64, nam
 	if !validName(name) {
 		return "", &StepError{Engine: e, Step: "dump", Err: fmt.Errorf("bad VCD name %q: use letters, digits, '_', '-', '.'", name)}
 	}
-	_, vcd, err := b.run(ctx, e, vectors, name, nil)
+	_, vcd, _, err := b.run(ctx, e, vectors, name, nil)
 	return vcd, err
 }
 
@@ -131,7 +138,7 @@ func (b *Bench) DumpVCDExpected(ctx context.Context, e Engine, vectors, expected
 	if len(expected) != len(vectors) {
 		return "", &StepError{Engine: e, Step: "dump", Err: fmt.Errorf("%d expected outputs for %d vectors", len(expected), len(vectors))}
 	}
-	_, vcd, err := b.run(ctx, e, vectors, name, expected)
+	_, vcd, _, err := b.run(ctx, e, vectors, name, expected)
 	return vcd, err
 }
 
@@ -193,13 +200,13 @@ func lockDir(dir string, e Engine) func() {
 	return mu.Unlock
 }
 
-func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName string, expected [][][]uint64) ([][][][]uint64, string, error) {
-	fail := func(step string, err error) ([][][][]uint64, string, error) {
+func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName string, expected [][][]uint64) ([][][][]uint64, string, bool, error) {
+	fail := func(step string, err error) ([][][][]uint64, string, bool, error) {
 		var se *StepError
 		if errors.As(err, &se) {
-			return nil, "", err
+			return nil, "", false, err
 		}
-		return nil, "", &StepError{Engine: e, Step: step, Err: err}
+		return nil, "", false, &StepError{Engine: e, Step: step, Err: err}
 	}
 	if !e.valid() {
 		return fail("setup", fmt.Errorf("unknown engine %q (want %q or %q)", e, Icarus, Verilator))
@@ -305,7 +312,7 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 		return fail("parse", err)
 	}
 	if vcdFile == "" {
-		return outs, "", nil
+		return outs, "", cached, nil
 	}
 	vcd := filepath.Join(p.dir, vcdFile)
 	if st, err := os.Stat(vcd); err != nil || st.Size() == 0 {
@@ -314,7 +321,7 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	if err := StampVCD(vcd, b.Version); err != nil {
 		return fail("dump", err)
 	}
-	return outs, vcd, nil
+	return outs, vcd, false, nil
 }
 
 // XZError is a module output with x or z bits (an undriven output, or
