@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -373,8 +374,8 @@ func TestGolden_LintClean(t *testing.T) {
 				for i, s := range srcs {
 					paths[i] = filepath.Join(dir, s)
 				}
-				lintClean(t, name, verilator, "--lint-only", "-Wall", paths)
-				lintClean(t, name, iverilog, "-g2005", "-Wall", "-o", os.DevNull, paths)
+				lintClean(t, name, verilator, []string{"--lint-only", "-Wall"}, paths)
+				lintClean(t, name, iverilog, []string{"-g2005", "-Wall", "-o", os.DevNull}, paths)
 			}
 			// The testbench with the RTL, in that order, as its header
 			// says to compile them.
@@ -386,38 +387,28 @@ func TestGolden_LintClean(t *testing.T) {
 			for _, s := range rtlSrcs {
 				rtlFiles = append(rtlFiles, filepath.Join(dir, s))
 			}
-			lintClean(t, filepath.Base(tb), verilator, "--lint-only", "-Wall", "--timing", rtlFiles)
-			lintClean(t, filepath.Base(tb), iverilog, "-g2005", "-Wall", "-o", os.DevNull, rtlFiles)
+			lintClean(t, filepath.Base(tb), verilator, []string{"--lint-only", "-Wall", "--timing"}, rtlFiles)
+			lintClean(t, filepath.Base(tb), iverilog, []string{"-g2005", "-Wall", "-o", os.DevNull}, rtlFiles)
 		}
 	}
 }
 
-// lintClean runs tool with the options and files and fails the test
+// lintClean runs tool with the options and then the files and fails the test
 // unless it exits 0 and prints nothing. A clean lint is remembered in
 // lsugen's cache (toolchain.CacheRoot, golden-lint/), keyed by the tool's
 // version, the options and the files' names and texts, as the harness's
 // simulation runs are: an unchanged file set is not linted again.
-func lintClean(t *testing.T, what string, tool *toolchain.Tool, args ...any) {
+func lintClean(t *testing.T, what string, tool *toolchain.Tool, opts, files []string) {
 	t.Helper()
-	var flat []string
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", filepath.Base(tool.Path), tool.Version)
-	for _, a := range args {
-		switch a := a.(type) {
-		case string:
-			flat = append(flat, a)
-			fmt.Fprintf(h, "%q\x00", a)
-		case []string:
-			for _, f := range a {
-				text, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				flat = append(flat, f)
-				fmt.Fprintf(h, "%q %d\x00", filepath.Base(f), len(text))
-				h.Write(text)
-			}
+	fmt.Fprintf(h, "%s\x00%s\x00%q\x00", filepath.Base(tool.Path), tool.Version, opts)
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
+		fmt.Fprintf(h, "%q %d\x00", filepath.Base(f), len(text))
+		h.Write(text)
 	}
 	stamp := ""
 	if root := toolchain.CacheRoot(); root != "" {
@@ -426,7 +417,7 @@ func lintClean(t *testing.T, what string, tool *toolchain.Tool, args ...any) {
 			return
 		}
 	}
-	out, err := exec.Command(tool.Path, flat...).CombinedOutput()
+	out, err := exec.Command(tool.Path, append(slices.Clone(opts), files...)...).CombinedOutput()
 	if err != nil || len(out) > 0 {
 		t.Errorf("%s: %s: %v\n%s", what, filepath.Base(tool.Path), err, out)
 		return

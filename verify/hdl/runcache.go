@@ -28,7 +28,7 @@ import (
 // runCacheFormat names the layout and meaning of an entry; a change to
 // what a run depends on that the key does not see (the testbench's
 // protocol) changes it.
-const runCacheFormat = "lsugen sim-run 1"
+const runCacheFormat = "lsugen sim-run 2"
 
 // runCacheBytes bounds the cache of runs, least recently used first out;
 // runCacheMaxOutput is the largest output file kept: a run that writes
@@ -40,8 +40,9 @@ const (
 )
 
 // runCache is one run's entry under <root>/sim-run/<key>/: outputs (the
-// testbench's output file) and log (what the simulator printed). A zero
-// runCache caches nothing.
+// testbench's output file), log (what the simulator printed) and sum (the
+// SHA-256 of both, checked on every read, so that a damaged entry is a
+// miss, never a failed check). A zero runCache caches nothing.
 type runCache struct{ dir string }
 
 // runCacheFor is the entry of the run of engine e on p with the vector
@@ -65,8 +66,7 @@ func (p *prepared) runCacheFor(e Engine, vecPath string, args []string) runCache
 		if err != nil {
 			return runCache{}
 		}
-		tools = []string{verilator.Version, cxx.Version, strings.Join(verilatorFlags, " "),
-			verilatorOptFast, verilatorOptSlow, verilatorOptGlobal}
+		tools = verilatorBuildParts(verilator, cxx)
 	default:
 		return runCache{}
 	}
@@ -90,12 +90,20 @@ func (c runCache) fetch(outPath string) ([]byte, bool) {
 	if c.dir == "" {
 		return nil, false
 	}
-	log, err := os.ReadFile(filepath.Join(c.dir, "log"))
-	if err != nil {
+	if _, err := os.Stat(c.dir); err != nil {
 		return nil, false
 	}
-	if copyFile(filepath.Join(c.dir, "outputs"), outPath) != nil {
+	log, err := os.ReadFile(filepath.Join(c.dir, "log"))
+	var sum []byte
+	if err == nil {
+		sum, err = os.ReadFile(filepath.Join(c.dir, "sum"))
+	}
+	if err == nil {
+		err = copyFile(filepath.Join(c.dir, "outputs"), outPath)
+	}
+	if got, serr := entrySum(outPath, log); err != nil || serr != nil || got != string(sum) {
 		os.Remove(outPath)
+		os.RemoveAll(c.dir) // damaged: the next run stores it again
 		return nil, false
 	}
 	now := time.Now()
@@ -125,12 +133,31 @@ func (c runCache) store(outPath string, log []byte) {
 		return
 	}
 	defer os.RemoveAll(tmp)
-	if copyFile(outPath, filepath.Join(tmp, "outputs")) != nil ||
+	sum, err := entrySum(outPath, log)
+	if err != nil || copyFile(outPath, filepath.Join(tmp, "outputs")) != nil ||
 		os.WriteFile(filepath.Join(tmp, "log"), log, 0o644) != nil ||
+		os.WriteFile(filepath.Join(tmp, "sum"), []byte(sum), 0o644) != nil ||
 		os.Chmod(tmp, 0o755) != nil || os.Rename(tmp, c.dir) != nil {
 		return
 	}
 	trimCache(parent, runCacheBytes)
+}
+
+// entrySum is the checksum of an entry: the output file's and the log's
+// SHA-256.
+func entrySum(outPath string, log []byte) (string, error) {
+	f, err := os.Open(outPath)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(h, "\x00%d\x00", len(log))
+	h.Write(log)
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // finished reports whether a run's log shows the testbench done with all

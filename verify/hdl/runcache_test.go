@@ -20,8 +20,8 @@ func built(b *Bench, e Engine) bool {
 // TestBench_RunCache: a run identical to an earlier one (same simulator,
 // testbench, sources, vectors) in another directory is answered from the
 // run cache, neither built nor run, with the same outputs; other vectors,
-// another source text or Rerun build and run; so does a run with no
-// cache.
+// another source text or Rerun build and run; so do a run with no cache
+// and one whose entry was damaged.
 func TestBench_RunCache(t *testing.T) {
 	requireEngine(t, Icarus)
 	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
@@ -54,8 +54,30 @@ func TestBench_RunCache(t *testing.T) {
 		t.Error("the cached run gives other outputs")
 	}
 
+	// A damaged entry (its outputs cut short) is a miss: built, run and
+	// right, and stored again.
+	entries, _ := filepath.Glob(filepath.Join(os.Getenv(toolchain.CacheDirEnv), "sim-run", "*", "outputs"))
+	if len(entries) != 1 {
+		t.Fatalf("%d entries in the run cache, want 1", len(entries))
+	}
+	if err := os.Truncate(entries[0], 10); err != nil {
+		t.Fatal(err)
+	}
+	damaged := bench()
+	outs, err := damaged.Run(ctx, Icarus, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAdd3(t, outs, vs)
+	if !built(damaged, Icarus) {
+		t.Error("a damaged entry was used")
+	}
+	if again := bench(); func() bool { _, err := again.Run(ctx, Icarus, vs); return err != nil || built(again, Icarus) }() {
+		t.Error("the damaged entry was not stored again")
+	}
+
 	other := add3Vectors(300, 22)
-	outs, err := second.Run(ctx, Icarus, other)
+	outs, err = second.Run(ctx, Icarus, other)
 	if err != nil {
 		t.Fatal(err)
 	}

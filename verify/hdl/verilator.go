@@ -81,6 +81,13 @@ func verilatorMake(mdir, prefix string, mk, cxx *toolchain.Tool) *command {
 	)
 }
 
+// verilatorBuildParts is what a Verilator build depends on besides its
+// testbench and sources: the tools' versions and the build's options.
+func verilatorBuildParts(verilator, cxx *toolchain.Tool) []string {
+	return []string{verilator.Version, cxx.Version, strings.Join(verilatorFlags, " "),
+		verilatorOptFast, verilatorOptSlow, verilatorOptGlobal}
+}
+
 // verilatorTools finds what a Verilator build runs: verilator, make, g++.
 func verilatorTools() (verilator, mk, cxx *toolchain.Tool, err error) {
 	if verilator, err = findFor(Verilator, "verilator"); err != nil {
@@ -157,8 +164,7 @@ func (p *prepared) buildVerilator(ctx context.Context, trace bool) (*command, er
 	// A build of the same testbench and sources elsewhere (another work
 	// directory, an earlier run, an identical unit under another name) is
 	// reused from the cache; it is keyed by contents, never by paths.
-	cached := simCache{key: p.contentKey(verilator.Version, cxx.Version, strings.Join(verilatorFlags, " "),
-		strconv.FormatBool(trace), verilatorOptFast, verilatorOptSlow, verilatorOptGlobal)}
+	cached := simCache{key: p.contentKey(append(verilatorBuildParts(verilator, cxx), strconv.FormatBool(trace))...)}
 	if cached.fetch(exe) {
 		if err := os.WriteFile(stamp, []byte(fp+"\n"), 0o666); err != nil {
 			return nil, err
@@ -275,8 +281,16 @@ func trimCache(root string, limit int64) {
 	var total int64
 	for _, e := range entries {
 		info, err := e.Info()
-		if err != nil || !e.IsDir() || strings.HasPrefix(e.Name(), ".tmp-") {
-			continue // an entry being written is not in the cache yet
+		if err != nil || !e.IsDir() {
+			continue
+		}
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			// An entry being written is not in the cache yet; one a
+			// killed run left behind is removed after a day.
+			if time.Since(info.ModTime()) > 24*time.Hour {
+				os.RemoveAll(filepath.Join(root, e.Name()))
+			}
+			continue
 		}
 		en := entry{path: filepath.Join(root, e.Name()), used: info.ModTime()}
 		files, _ := os.ReadDir(en.path)
