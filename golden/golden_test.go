@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/lsugen/lsugen/compose"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,8 +19,10 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
@@ -394,36 +395,25 @@ func TestGolden_LintClean(t *testing.T) {
 }
 
 // lintClean runs tool with the options and then the files and fails the test
-// unless it exits 0 and prints nothing. A clean lint is remembered in
-// lsugen's cache (toolchain.CacheRoot, golden-lint/), keyed by the tool's
-// version, the options and the files' names and texts, as the harness's
-// simulation runs are: an unchanged file set is not linted again.
+// unless it exits 0 and prints nothing. A clean lint is remembered
+// (testenv.Remembered), keyed by the tool's version, the options and the
+// files' names and texts: an unchanged file set is not linted again.
 func lintClean(t *testing.T, what string, tool *toolchain.Tool, opts, files []string) {
 	t.Helper()
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%q\x00", filepath.Base(tool.Path), tool.Version, opts)
-	for _, f := range files {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(h, "%q %d\x00", filepath.Base(f), len(text))
-		h.Write(text)
+	key := &testenv.Key{}
+	key.Add(filepath.Base(tool.Path), tool.Version)
+	key.Add(opts...)
+	if err := key.AddFiles(files...); err != nil {
+		t.Fatal(err)
 	}
-	stamp := ""
-	if root := toolchain.CacheRoot(); root != "" {
-		stamp = filepath.Join(root, "golden-lint", fmt.Sprintf("%x", h.Sum(nil)[:16]))
-		if _, err := os.Stat(stamp); err == nil {
-			return
-		}
-	}
-	out, err := exec.Command(tool.Path, append(slices.Clone(opts), files...)...).CombinedOutput()
-	if err != nil || len(out) > 0 {
+	var err error
+	out, clean, _ := testenv.Remembered("lint", key, func() ([]byte, bool) {
+		var out []byte
+		out, err = exec.Command(tool.Path, append(slices.Clone(opts), files...)...).CombinedOutput()
+		return out, err == nil && len(out) == 0
+	})
+	if !clean {
 		t.Errorf("%s: %s: %v\n%s", what, filepath.Base(tool.Path), err, out)
-		return
-	}
-	if stamp != "" && os.MkdirAll(filepath.Dir(stamp), 0o777) == nil {
-		os.WriteFile(stamp, nil, 0o644)
 	}
 }
 

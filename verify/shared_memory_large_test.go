@@ -65,7 +65,7 @@ func lockstep(t *testing.T, path string, engines []verify.Engine, cycles, want i
 //
 // The gate netlist runs on the netlist simulator, and Icarus and
 // Verilator run the RTL module: its proof RTL = gates is in verify/formal
-// (TestFormal_FermiSharedMemory), and the gate writer's shared-memory
+// (BenchmarkProve_FermiSharedMemory, make bench), and the gate writer's shared-memory
 // Verilog runs on both simulators with every example memory
 // (TestSpecs_ModelNetlistIcarusVerilator). The gate-level file is 12
 // minutes of CPU on the two simulators (Icarus 11.0 looks up each signal

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lsugen/lsugen/compose"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsugen/lsugen/compose"
 	"github.com/lsugen/lsugen/flow"
+	"github.com/lsugen/lsugen/internal/testenv"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
@@ -114,25 +115,67 @@ func tool(t *testing.T, dir, name string, args ...string) (string, int) {
 }
 
 // runIcarus compiles the testbench of unit name with the Verilog file dut
-// as its header says (defines: extra -D options) and runs it.
+// as its header says (defines: extra -D options) and runs it. A run that
+// passed before on the same files (every file in dir: the testbench, the
+// Verilog, the vectors), options and Icarus is not repeated: its output is
+// remembered (testenv.Remembered).
 func runIcarus(t *testing.T, dir, name, dut string, defines ...string) (string, int) {
 	t.Helper()
 	args := append([]string{"-g2005", "-Wall", "-o", name + "_tb.vvp"}, defines...)
 	args = append(args, name+"_tb.v", dut)
-	if out, code := tool(t, dir, "iverilog", args...); code != 0 || out != "" {
-		t.Fatalf("iverilog %s: exit %d:\n%s", strings.Join(args, " "), code, out)
+	key := runKey(t, dir, []string{"iverilog", "vvp"}, args)
+	code := 0
+	out, _, _ := testenv.Remembered("icarus-testbench", key, func() ([]byte, bool) {
+		if out, code := tool(t, dir, "iverilog", args...); code != 0 || out != "" {
+			t.Fatalf("iverilog %s: exit %d:\n%s", strings.Join(args, " "), code, out)
+		}
+		var out string
+		out, code = tool(t, dir, "vvp", "-n", name+"_tb.vvp")
+		return []byte(out), code == 0
+	})
+	return string(out), code
+}
+
+// runKey is the key of a run of the tools (by command name) with args on
+// the files in dir: their versions, the arguments, every file's name and
+// text.
+func runKey(t *testing.T, dir string, tools, args []string) *testenv.Key {
+	t.Helper()
+	key := &testenv.Key{}
+	for _, name := range tools {
+		tl, err := toolchain.Find(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key.Add(name, tl.Version)
 	}
-	return tool(t, dir, "vvp", "-n", name+"_tb.vvp")
+	key.Add(args...)
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := key.AddFiles(files...); err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 // runVerilatorBinary builds the testbench with `verilator --binary -Wall`
-// as its header says and runs it.
+// as its header says and runs it; a run that passed before on the same
+// files, options and tools is remembered as runIcarus's.
 func runVerilatorBinary(t *testing.T, dir, name, dut string) (string, int) {
 	t.Helper()
-	if out, code := tool(t, dir, "verilator", "--binary", "-Wall", name+"_tb.v", dut); code != 0 {
-		t.Fatalf("verilator --binary: exit %d:\n%s", code, out)
-	}
-	return tool(t, dir, filepath.Join(dir, "obj_dir", "V"+name+"_tb"))
+	args := []string{"--binary", "-Wall", name + "_tb.v", dut}
+	code := 0
+	out, _, _ := testenv.Remembered("verilator-testbench", runKey(t, dir, []string{"verilator", "g++"}, args), func() ([]byte, bool) {
+		if out, code := tool(t, dir, "verilator", args...); code != 0 {
+			t.Fatalf("verilator --binary: exit %d:\n%s", code, out)
+		}
+		var out string
+		out, code = tool(t, dir, filepath.Join(dir, "obj_dir", "V"+name+"_tb"))
+		return []byte(out), code == 0
+	})
+	return string(out), code
 }
 
 func passText(g *verify.GoldenSet) string {
@@ -295,7 +338,8 @@ func TestStandaloneTestbench_BrokenUnitFails(t *testing.T) {
 
 			// A Verilator build compiles its run-time library (about 13 s of
 			// CPU): the unbroken unit once, the clocked one, whose
-			// testbench also uses --timing's delays and clock.
+			// testbench also uses --timing's delays and clock (remembered
+			// when it passed before, as the Icarus runs).
 			if bc.unit == "ep_elastic_m4" {
 				out, code = runVerilatorBinary(t, good, bc.unit, rtlFile)
 				if code != 0 || !strings.Contains(out, passText(g)) {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lsugen/lsugen/internal/testenv"
 )
 
 // durations are the times in a verify report's lines and table, and the
@@ -86,7 +88,8 @@ func TestVerify_SubcommandFlags(t *testing.T) {
 // its work directory, passes the same and says so on each line; with
 // --no-cache it builds and runs.
 func TestVerifySim_RunCache(t *testing.T) {
-	t.Setenv("LSUGEN_CACHE_DIR", t.TempDir())
+	// A cache of its own, Verilator's run-time library from the machine's.
+	testenv.NewCache(t, "verilator-rt", "verilator-pch")
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "h.hcl", goodSpec)
 	products := []string{"h/icarus/sim_icarus.vvp", "h/verilator/obj_verilator"}

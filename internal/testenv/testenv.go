@@ -1,5 +1,6 @@
 // Package testenv gives tests time limits that hold on a slow or busy
-// machine. A limit in a test only stops a hang; it never measures speed.
+// machine, and remembers external tools' checks that passed (remember.go).
+// A limit in a test only stops a hang; it never measures speed.
 // Like meson's --timeout-multiplier, every limit is scaled: by
 // LSUGEN_TEST_TIME_SCALE when it is set (a number ≥ 1), and by the
 // machine's load, read when the limit is asked for, so that a run beside

@@ -156,39 +156,42 @@ func TestFormal_CutProofFindsBrokenGates(t *testing.T) {
 	}
 }
 
-// TestFormal_FermiSharedMemory proves the 48 KB Fermi-like shared memory
-// of specs/large (256,551 gates, the largest clocked unit --formal takes)
-// RTL = gate netlist: 1 min 51 s on the 2-core VM (Yosys 73 s, ABC 36
-// s), where reading the gate-level file with Yosys, cut at equivalence
-// points, and ABC's dc2; iprove took 8 min 51 s (ABC 5 min 56 s).
-func TestFormal_FermiSharedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a proof of minutes")
-	}
-	requireYosys(t)
+// BenchmarkProve_FermiSharedMemory proves the 48 KB Fermi-like shared
+// memory of specs/large (256,551 gates, the largest clocked unit --formal
+// takes) RTL = gate netlist, without the proof cache: 1 min 51 s on the
+// 2-core VM (Yosys 73 s, ABC 36 s), where reading the gate-level file
+// with Yosys, cut at equivalence points, and ABC's dc2; iprove took
+// 8 min 51 s (ABC 5 min 56 s). A benchmark (make bench), not a test: it
+// checks that the proof scales, which is a matter of time, and every
+// example memory's proof is in TestFormal_EverySpecUnitEquivalent.
+func BenchmarkProve_FermiSharedMemory(b *testing.B) {
+	requireYosys(b)
 	root, err := flow.ModuleRoot()
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	s, err := flow.Load([]string{filepath.Join(root, "specs", "large", "shared_memory_fermi.hcl")}, flow.Options{Unit: "shmem_fermi"})
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	d := s.Units[0].Design
 	if err := verify.DefaultLimits().CheckProofs([]*netlist.Design{d}); err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	dir := t.TempDir()
-	// The proof cache is used as everywhere: an unchanged memory is not
-	// proved twice on one machine.
-	res, err := Prove(context.Background(), writeUnit(t, dir, d, d), Options{Dir: dir, Timeout: 60 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
+	dir := b.TempDir()
+	u := writeUnit(b, dir, d, d)
+	var res *Result
+	for b.Loop() {
+		if res, err = Prove(context.Background(), u, Options{Dir: dir, Timeout: 60 * time.Minute, NoCache: true}); err != nil {
+			b.Fatal(err)
+		}
 	}
-	t.Logf("%s: %s in %s (Yosys %s, ABC %s)", d.Name, res.Method, res.Elapsed, res.Yosys, res.ABC)
+	b.Logf("%s: %s in %s (Yosys %s, ABC %s)", d.Name, res.Method, res.Elapsed, res.Yosys, res.ABC)
 	if !res.Equivalent || !strings.HasPrefix(res.Method, "induction") {
-		t.Fatalf("equivalent %v, method %q: want a proof by induction", res.Equivalent, res.Method)
+		b.Fatalf("equivalent %v, method %q: want a proof by induction", res.Equivalent, res.Method)
 	}
+	b.ReportMetric(res.Yosys.Seconds(), "yosys-s")
+	b.ReportMetric(res.ABC.Seconds(), "abc-s")
 }
 
 // TestCutWires_ConcatCopy: a wire whose bits a concatenation copies as

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsugen/lsugen/internal/testenv"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/toolchain"
 )
@@ -93,6 +94,13 @@ func requireEngine(t testing.TB, e Engine) {
 			t.Fatalf("%s needs %s: %v", e, n, err)
 		}
 	}
+}
+
+// newBuildCache gives the test a cache of its own, so that its Verilator
+// builds are built, with the run-time library and the precompiled headers
+// from the machine's cache (testenv.NewCache).
+func newBuildCache(t *testing.T) {
+	testenv.NewCache(t, "verilator-rt", "verilator-pch")
 }
 
 // newAdd3Bench writes add3 and add3_bad into a temporary directory.

@@ -137,7 +137,7 @@ func newA2ABench(t *testing.T) *Bench {
 // build), and the build computes what the Go model does.
 func TestVerilatorBench_FlatNetlistSmallStatements(t *testing.T) {
 	requireEngine(t, Verilator)
-	t.Setenv(toolchain.CacheDirEnv, t.TempDir()) // a build, not a cached simulator
+	newBuildCache(t) // a build, not a cached simulator
 	b := newA2ABench(t)
 	r := rand.New(rand.NewPCG(5, 6))
 	var vs [][][]uint64
@@ -246,7 +246,7 @@ func TestVerilatorBench_OptionsInFingerprint(t *testing.T) {
 // computes the same; a changed source is built anew.
 func TestVerilatorBench_SimulatorCache(t *testing.T) {
 	requireEngine(t, Verilator)
-	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
+	newBuildCache(t)
 	vs := add3Vectors(200, 11)
 	ctx := context.Background()
 	first := newAdd3Bench(t)
@@ -302,7 +302,7 @@ func TestVerilatorBench_SimulatorCache(t *testing.T) {
 // compute what the Go model does.
 func TestVerilatorBench_PrecompiledHeaderUsed(t *testing.T) {
 	requireEngine(t, Verilator)
-	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
+	newBuildCache(t)
 	saved := verilatorFlags
 	defer func() { verilatorFlags = saved }()
 	for _, c := range []struct {
