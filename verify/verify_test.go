@@ -64,6 +64,10 @@ func rtlAlone(j verify.Job) verify.HDLModules {
 // generated shared memory (TestSharedMemory_GateLevelOnEveryEngine).
 const verilatorGateLimit = 10000
 
+// sharedMemoryCycles is the stream the three-engine test runs a unit with
+// memories for (lsugen verify's default: 100,000).
+const sharedMemoryCycles = 20000
+
 func load(t *testing.T, paths ...string) []specs.Unit {
 	t.Helper()
 	f, diags := specs.NewLoader().Load(paths...)
@@ -76,7 +80,8 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 // TestSpecs_ModelNetlistIcarusVerilator checks every example design, constant
 // and configurable, with the same vectors on all three engines; sequential
 // units run a stream of cycles in lockstep with their model. The plans
-// are `lsugen verify`'s defaults; the checks run in parallel (RunTasks, one
+// are `lsugen verify`'s defaults but for units with memories
+// (sharedMemoryCycles); the checks run in parallel (RunTasks, one
 // per CPU), the Verilator builds of the largest units first. Verilator
 // runs the RTL module alone for units above verilatorGateLimit gates.
 func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
@@ -101,6 +106,15 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 			// operation, so Icarus's 1000 cycles or more see all its
 			// protocol; the netlist and Verilator run the whole stream.
 			sp.IcarusGateCycles = 1 << 22
+		}
+		if len(d.Memories) > 0 {
+			// A unit with memories (the shared memories, 37,000 to
+			// 58,000 gates) runs on one lane of the netlist simulator
+			// (SeqPlan.Refilled), so 100,000 cycles of each were most of
+			// a warm run's time in this test: 20,000 cycles, as the
+			// larger memories' lockstep tests run, each a few thousand
+			// instructions over every bank, width and atomic.
+			sp.Cycles = sharedMemoryCycles
 		}
 		j := job(t, u, ex.Built)
 		if len(d.Gates) > verilatorGateLimit {
