@@ -166,16 +166,19 @@ func (o Options) stage(c *Cell, pin int, load float64) (delay float64, bufs int,
 // f^(1/(n+1)).
 func buffered(f, p, pinv float64) (delay float64, bufs int, bufSize float64) {
 	delay = f + p
+	rhoBest := 0.0
 	for n := 1; n < 64; n++ {
 		rho := math.Pow(f, 1/float64(n+1))
 		d := float64(n+1)*rho + p + float64(n)*pinv
 		if d >= delay {
 			break
 		}
-		delay, bufs, bufSize = d, n, 0
-		for k := 1; k <= n; k++ {
-			bufSize += math.Pow(rho, float64(k))
-		}
+		delay, bufs, rhoBest = d, n, rho
+	}
+	// The inverters' sizes of the best chain only (a hot path of every
+	// sized analysis), summed as before, so the result is the same.
+	for k := 1; k <= bufs; k++ {
+		bufSize += math.Pow(rhoBest, float64(k))
 	}
 	return delay, bufs, bufSize
 }

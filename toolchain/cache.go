@@ -7,7 +7,8 @@ import (
 
 // CacheDirEnv names the environment variable that sets lsugen's cache
 // directory, which holds built Verilator simulators, the outputs of
-// simulation runs and formal proof results, each in a subdirectory; "off" disables every cache. The
+// simulation and OpenSTA runs and formal proof results, each in a
+// subdirectory; "off" disables every cache. The
 // default is lsugen under the user's cache directory (os.UserCacheDir).
 const CacheDirEnv = "LSUGEN_CACHE_DIR"
 

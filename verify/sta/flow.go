@@ -692,7 +692,15 @@ func (f *Flow) depth(report string) int {
 // carries on.
 var errorLineRE = regexp.MustCompile(`(?m)^Error: .*$`)
 
+// runSTA runs OpenSTA on script (a file in dir) and returns its output,
+// or the output of an identical run from the STA run cache (stacache.go).
 func (f *Flow) runSTA(ctx context.Context, step, dir, script string) ([]byte, error) {
+	cached := staCachePath(staKey(f.STA, dir, script))
+	if cached != "" {
+		if out, err := os.ReadFile(cached); err == nil {
+			return out, nil
+		}
+	}
 	c := f.command(f.STA, dir, "-no_splash", "-exit", script)
 	res, err := c.Run(ctx)
 	if err != nil {
@@ -701,6 +709,7 @@ func (f *Flow) runSTA(ctx context.Context, step, dir, script string) ([]byte, er
 	if m := errorLineRE.Find(res.Output); m != nil {
 		return res.Output, &StepError{Step: step, Err: c.Fail(fmt.Errorf("%s", m), res.Output)}
 	}
+	storeSTA(cached, res.Output)
 	return res.Output, nil
 }
 

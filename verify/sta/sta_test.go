@@ -401,3 +401,65 @@ func TestMappedVerilog_Instances(t *testing.T) {
 		t.Error("an empty characterization accepted")
 	}
 }
+
+// TestSTACache: a second MeasureFO4 in another work directory takes
+// OpenSTA's output from the run cache (the tool is not run: its path is
+// made wrong) and measures the same; another library text misses; a
+// script that reads a file the key does not cover is not cached.
+func TestSTACache(t *testing.T) {
+	lib := needFlow(t)
+	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
+	measure := func(f *Flow) FO4 {
+		t.Helper()
+		fo4, err := f.MeasureFO4(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fo4
+	}
+	first, err := New(Config{Liberty: lib, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := measure(first)
+	second, err := New(Config{Liberty: lib, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := second.STA.Path
+	second.STA = &toolchain.Tool{Name: "sta", Path: "/nonexistent/sta", Version: second.STA.Version}
+	if got := measure(second); got != want {
+		t.Errorf("from the cache: %+v, want %+v", got, want)
+	}
+
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tool := &toolchain.Tool{Name: "sta", Path: real, Version: second.STA.Version}
+	write("a.lib", "library (a) {}\n")
+	write("n.v", "module n; endmodule\n")
+	write("s.tcl", "read_liberty {a.lib}\nread_verilog n.v\nexit\n")
+	k1 := staKey(tool, dir, "s.tcl")
+	write("a.lib", "library (b) {}\n")
+	k2 := staKey(tool, dir, "s.tcl")
+	other := t.TempDir()
+	for _, name := range []string{"a.lib", "n.v", "s.tcl"} {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		if err := os.WriteFile(filepath.Join(other, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k3 := staKey(tool, other, "s.tcl")
+	if k1 == "" || k1 == k2 || k2 != k3 {
+		t.Errorf("keys %q, %q (library changed), %q (the same files elsewhere)", k1, k2, k3)
+	}
+	for _, script := range []string{"read_sdc x.sdc\n", "source x.tcl\n", "read_verilog {my file.v}\n", "read_verilog missing.v\n"} {
+		write("s.tcl", script)
+		if k := staKey(tool, dir, "s.tcl"); k != "" {
+			t.Errorf("%q: key %q, want none", script, k)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package sta
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lsugen/lsugen/toolchain"
+)
+
+// The STA run cache. What OpenSTA prints for a script depends only on
+// OpenSTA (its version), the script and the files the script reads (the
+// library, the netlist). A run that succeeded keeps its output under the
+// cache root (toolchain.CacheRoot): <root>/sta-run/<key>, the key a
+// SHA-256 of the version, the script with each file it reads replaced by
+// the hash of the file's text (never its path, so that another work
+// directory or checkout finds it). An identical run is answered with that
+// output, which the flow then reads as it reads a run's: `crosscheck-timing`
+// or the clock checks of unchanged units run OpenSTA once per machine.
+// LSUGEN_CACHE_DIR=off runs every time. A script that reads files other
+// than with read_liberty and read_verilog is not cached.
+const (
+	staCacheSubdir = "sta-run"
+	staCacheFormat = "lsugen sta-run 1"
+)
+
+// staKey is the cache key of running script (a file in dir) with sta,
+// or "" when the script reads something the key would not cover.
+func staKey(sta *toolchain.Tool, dir, script string) string {
+	text, err := os.ReadFile(filepath.Join(dir, script))
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	part := func(s string) { fmt.Fprintf(h, "%d:%s\n", len(s), s) }
+	part(staCacheFormat)
+	part(sta.Version)
+	for _, line := range strings.Split(string(text), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && (f[0] == "source" || f[0] == "include" || f[0] == "open" || f[0] == "exec" ||
+			(strings.HasPrefix(f[0], "read_") && f[0] != "read_liberty" && f[0] != "read_verilog")) {
+			return ""
+		}
+		if len(f) == 0 || (f[0] != "read_liberty" && f[0] != "read_verilog") {
+			part(line)
+			continue
+		}
+		if len(f) != 2 {
+			return "" // options, or a name with spaces: not parsed here
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(f[1], "{"), "}")
+		if strings.ContainsAny(name, "{}$[]\\\"") {
+			return ""
+		}
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		sum, err := fileSum(name)
+		if err != nil {
+			return ""
+		}
+		part(f[0] + " " + sum)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fileSums remembers the hashes of large files that do not change (the
+// library, read by every run), by path, size and modification time.
+var fileSums sync.Map
+
+type fileID struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// fileSum is the SHA-256 of the file's text.
+func fileSum(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	id := fileID{path, st.Size(), st.ModTime()}
+	if s, ok := fileSums.Load(id); ok {
+		return s.(string), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var h hash.Hash = sha256.New()
+	if _, err := f.WriteTo(h); err != nil {
+		return "", err
+	}
+	s := hex.EncodeToString(h.Sum(nil))
+	if st.Size() > 1<<20 {
+		fileSums.Store(id, s)
+	}
+	return s, nil
+}
+
+// staCachePath is where the output of the run with key is kept; "" for
+// no cache.
+func staCachePath(key string) string {
+	root := toolchain.CacheRoot()
+	if key == "" || root == "" {
+		return ""
+	}
+	return filepath.Join(root, staCacheSubdir, key)
+}
+
+// storeSTA keeps out under path whole (written beside it and renamed); a
+// failure only costs a later run.
+func storeSTA(path string, out []byte) {
+	if path == "" || os.MkdirAll(filepath.Dir(path), 0o777) != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(out)
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
+		os.Remove(f.Name())
+	}
+}
