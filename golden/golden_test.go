@@ -407,7 +407,7 @@ func lintClean(t *testing.T, what string, tool *toolchain.Tool, opts, files []st
 		t.Fatal(err)
 	}
 	var err error
-	out, clean, _ := testenv.Remembered("lint", key, func() ([]byte, bool) {
+	out, clean, _ := testenv.Remembered(toolchain.CacheRoot(), "lint", key, func() ([]byte, bool) {
 		var out []byte
 		out, err = exec.Command(tool.Path, append(slices.Clone(opts), files...)...).CombinedOutput()
 		return out, err == nil && len(out) == 0

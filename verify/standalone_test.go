@@ -125,7 +125,7 @@ func runIcarus(t *testing.T, dir, name, dut string, defines ...string) (string, 
 	args = append(args, name+"_tb.v", dut)
 	key := runKey(t, dir, []string{"iverilog", "vvp"}, args)
 	code := 0
-	out, _, _ := testenv.Remembered("icarus-testbench", key, func() ([]byte, bool) {
+	out, _, _ := testenv.Remembered(toolchain.CacheRoot(), "icarus-testbench", key, func() ([]byte, bool) {
 		if out, code := tool(t, dir, "iverilog", args...); code != 0 || out != "" {
 			t.Fatalf("iverilog %s: exit %d:\n%s", strings.Join(args, " "), code, out)
 		}
@@ -167,7 +167,7 @@ func runVerilatorBinary(t *testing.T, dir, name, dut string) (string, int) {
 	t.Helper()
 	args := []string{"--binary", "-Wall", name + "_tb.v", dut}
 	code := 0
-	out, _, _ := testenv.Remembered("verilator-testbench", runKey(t, dir, []string{"verilator", "g++"}, args), func() ([]byte, bool) {
+	out, _, _ := testenv.Remembered(toolchain.CacheRoot(), "verilator-testbench", runKey(t, dir, []string{"verilator", "g++"}, args), func() ([]byte, bool) {
 		if out, code := tool(t, dir, "verilator", args...); code != 0 {
 			t.Fatalf("verilator --binary: exit %d:\n%s", code, out)
 		}

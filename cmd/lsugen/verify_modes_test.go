@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lsugen/lsugen/internal/testenv"
+	"github.com/lsugen/lsugen/toolchain"
 )
 
 // durations are the times in a verify report's lines and table, and the
@@ -89,7 +90,7 @@ func TestVerify_SubcommandFlags(t *testing.T) {
 // --no-cache it builds and runs.
 func TestVerifySim_RunCache(t *testing.T) {
 	// A cache of its own, Verilator's run-time library from the machine's.
-	testenv.NewCache(t, "verilator-rt", "verilator-pch")
+	testenv.NewCache(t, toolchain.CacheDirEnv, toolchain.CacheRoot(), "verilator-rt", "verilator-pch")
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "h.hcl", goodSpec)
 	products := []string{"h/icarus/sim_icarus.vvp", "h/verilator/obj_verilator"}

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/lsugen/lsugen/toolchain"
 )
 
 // Key hashes the inputs of a check: the tools' versions, its options, the
@@ -47,15 +45,16 @@ func (k *Key) sum() string {
 
 // Remembered runs check unless a check of the same kind with the same key
 // passed before on this machine, and returns the output that passing run
-// gave (cached true) or this run's. A passing run's output is kept in
-// lsugen's cache (toolchain.CacheRoot, test-pass/KIND/), as go test keeps
-// an unchanged test's result and the harness an unchanged simulation's
+// gave (cached true) or this run's. A passing run's output is kept under
+// root, lsugen's cache (toolchain.CacheRoot; "" for none, as with
+// LSUGEN_CACHE_DIR=off), in test-pass/KIND/, as go test keeps an
+// unchanged test's result and the harness an unchanged simulation's
 // outputs: for external tools, whose runs go test cannot see, so that a
 // second run of the suite does not repeat what only its inputs decide.
-// LSUGEN_CACHE_DIR=off runs every check.
-func Remembered(kind string, key *Key, check func() (out []byte, passed bool)) (out []byte, passed, cached bool) {
+// (The root is passed in: toolchain's own tests import this package.)
+func Remembered(root, kind string, key *Key, check func() (out []byte, passed bool)) (out []byte, passed, cached bool) {
 	path := ""
-	if root := toolchain.CacheRoot(); root != "" {
+	if root != "" {
 		path = filepath.Join(root, "test-pass", kind, key.sum())
 		if out, err := os.ReadFile(path); err == nil {
 			return out, true, true
@@ -85,23 +84,23 @@ func keep(path string, out []byte) {
 	}
 }
 
-// NewCache points lsugen's cache (toolchain.CacheDirEnv) at a new
-// directory for the test, whose subdirectories named by shared are the
-// machine's cache's: a test of a build gets a build (no simulator or run
+// NewCache points lsugen's cache (env, toolchain.CacheDirEnv) at a new
+// directory for the test, whose subdirectories named by shared are those
+// of the machine's cache, root (toolchain.CacheRoot): a test of a build gets a build (no simulator or run
 // from the cache) but takes what no design changes, such as Verilator's
 // run-time library and precompiled headers ("verilator-rt",
 // "verilator-pch"), from the machine's cache rather than compiling it
 // again (about 13 s of CPU). It returns the directory.
-func NewCache(t testing.TB, shared ...string) string {
+func NewCache(t testing.TB, env, root string, shared ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if root := toolchain.CacheRoot(); root != "" {
+	if root != "" {
 		for _, sub := range shared {
 			if os.MkdirAll(filepath.Join(root, sub), 0o777) == nil {
 				os.Symlink(filepath.Join(root, sub), filepath.Join(dir, sub))
 			}
 		}
 	}
-	t.Setenv(toolchain.CacheDirEnv, dir)
+	t.Setenv(env, dir)
 	return dir
 }

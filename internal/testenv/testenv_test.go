@@ -26,39 +26,38 @@ func TestLimit_ScaleEnv(t *testing.T) {
 }
 
 // TestRemembered: a passing check's output is kept and given back for the
-// same key without running it; another key, a failing check and
-// LSUGEN_CACHE_DIR=off run.
+// same key without running it; another key, a failing check and no cache
+// root run.
 func TestRemembered(t *testing.T) {
-	t.Setenv("LSUGEN_CACHE_DIR", t.TempDir())
+	root := t.TempDir()
 	runs := 0
 	check := func(out string, pass bool) func() ([]byte, bool) {
 		return func() ([]byte, bool) { runs++; return []byte(out), pass }
 	}
 	key := func(parts ...string) *Key { k := &Key{}; k.Add(parts...); return k }
-	if out, passed, cached := Remembered("k", key("a", "b"), check("PASS 1", true)); string(out) != "PASS 1" || !passed || cached || runs != 1 {
+	if out, passed, cached := Remembered(root, "k", key("a", "b"), check("PASS 1", true)); string(out) != "PASS 1" || !passed || cached || runs != 1 {
 		t.Fatalf("first run: %q %v %v, %d runs", out, passed, cached, runs)
 	}
-	if out, passed, cached := Remembered("k", key("a", "b"), check("other", true)); string(out) != "PASS 1" || !passed || !cached || runs != 1 {
+	if out, passed, cached := Remembered(root, "k", key("a", "b"), check("other", true)); string(out) != "PASS 1" || !passed || !cached || runs != 1 {
 		t.Errorf("same key: %q %v %v, %d runs; want the kept output, no run", out, passed, cached, runs)
 	}
 	// Parts are length-prefixed: "ab" is not "a" then "b".
-	if _, _, cached := Remembered("k", key("ab"), check("PASS 2", true)); cached || runs != 2 {
+	if _, _, cached := Remembered(root, "k", key("ab"), check("PASS 2", true)); cached || runs != 2 {
 		t.Errorf("another key answered from the cache")
 	}
-	if _, _, cached := Remembered("other-kind", key("a", "b"), check("PASS 3", true)); cached || runs != 3 {
+	if _, _, cached := Remembered(root, "other-kind", key("a", "b"), check("PASS 3", true)); cached || runs != 3 {
 		t.Errorf("another kind answered from the cache")
 	}
 	for range 2 {
-		if _, passed, cached := Remembered("k", key("fails"), check("FAIL", false)); passed || cached {
+		if _, passed, cached := Remembered(root, "k", key("fails"), check("FAIL", false)); passed || cached {
 			t.Errorf("a failing check: passed %v, cached %v", passed, cached)
 		}
 	}
 	if runs != 5 {
 		t.Errorf("%d runs, want 5: a failing check is run every time", runs)
 	}
-	t.Setenv("LSUGEN_CACHE_DIR", "off")
-	if _, _, cached := Remembered("k", key("a", "b"), check("PASS 1", true)); cached || runs != 6 {
-		t.Errorf("LSUGEN_CACHE_DIR=off answered from the cache")
+	if _, _, cached := Remembered("", "k", key("a", "b"), check("PASS 1", true)); cached || runs != 6 {
+		t.Errorf("no cache root answered from the cache")
 	}
 	k := &Key{}
 	if err := k.AddFiles(t.TempDir() + "/missing"); err == nil {

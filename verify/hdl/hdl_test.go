@@ -100,7 +100,7 @@ func requireEngine(t testing.TB, e Engine) {
 // builds are built, with the run-time library and the precompiled headers
 // from the machine's cache (testenv.NewCache).
 func newBuildCache(t *testing.T) {
-	testenv.NewCache(t, "verilator-rt", "verilator-pch")
+	testenv.NewCache(t, toolchain.CacheDirEnv, toolchain.CacheRoot(), "verilator-rt", "verilator-pch")
 }
 
 // newAdd3Bench writes add3 and add3_bad into a temporary directory.
