@@ -44,9 +44,9 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/internal/atomicfile"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/toolchain"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 const (
@@ -370,7 +370,7 @@ func benchGen(ctx context.Context, c *config, tmp string, stdout, stderr io.Writ
 			return err
 		}
 		name := u.design.Name + ".v"
-		if err := hdl.WriteFileAtomic(filepath.Join(tmp, name), files[name]); err != nil {
+		if err := atomicfile.Write(filepath.Join(tmp, name), files[name]); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "lsugen-bench: yosys synth + ltp of %s ...\n", name)

@@ -12,12 +12,12 @@ import (
 
 	"github.com/lsugen/lsugen/flow"
 	"github.com/lsugen/lsugen/gen"
+	"github.com/lsugen/lsugen/internal/atomicfile"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/specs"
 	"github.com/lsugen/lsugen/tools/replay"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 // The replay part runs `lsugen replay`'s library (tools/replay) on a
@@ -141,7 +141,7 @@ func benchReplay(ctx context.Context, c *config, tmp string, stdout, stderr io.W
 			return err
 		}
 		for name, b := range files {
-			if err := hdl.WriteFileAtomic(filepath.Join(dir, name), b); err != nil {
+			if err := atomicfile.Write(filepath.Join(dir, name), b); err != nil {
 				return err
 			}
 		}

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lsugen/lsugen/internal/atomicfile"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/toolchain"
-	"github.com/lsugen/lsugen/verify/hdl"
 )
 
 // The Verilator side of the simulator comparison: the unit's gate-level
@@ -204,7 +204,7 @@ func writeVectorFile(path string, set *vectorSet) error {
 	binary.Write(&b, binary.LittleEndian, uint64(set.n))
 	binary.Write(&b, binary.LittleEndian, uint64(set.stride))
 	binary.Write(&b, binary.LittleEndian, set.data)
-	return hdl.WriteFileAtomic(path, b.Bytes())
+	return atomicfile.Write(path, b.Bytes())
 }
 
 // verilatorBuild is a built harness.

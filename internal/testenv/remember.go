@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lsugen/lsugen/internal/atomicfile"
 )
 
 // Key hashes the inputs of a check: the tools' versions, its options, the
@@ -61,27 +63,11 @@ func Remembered(root, kind string, key *Key, check func() (out []byte, passed bo
 		}
 	}
 	out, passed = check()
-	if passed && path != "" {
-		keep(path, out)
+	// Kept whole; a failure only loses the record.
+	if passed && path != "" && os.MkdirAll(filepath.Dir(path), 0o777) == nil {
+		atomicfile.Write(path, out)
 	}
 	return out, passed, false
-}
-
-// keep writes out to path whole (a temporary file beside it, renamed), so
-// that a run killed while writing leaves no partial record; a failure only
-// loses the record.
-func keep(path string, out []byte) {
-	if os.MkdirAll(filepath.Dir(path), 0o777) != nil {
-		return
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(out)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
-		os.Remove(f.Name())
-	}
 }
 
 // NewCache points lsugen's cache (env, toolchain.CacheDirEnv) at a new

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lsugen/lsugen/internal/atomicfile"
 	"github.com/lsugen/lsugen/netlist"
 	"github.com/lsugen/lsugen/toolchain"
 )
@@ -220,7 +221,7 @@ func (b *Bench) run(ctx context.Context, e Engine, vectors [][][]uint64, vcdName
 	}
 	unlock := lockDir(p.dir, e)
 	defer unlock()
-	if err := WriteFileAtomic(p.tbPath, []byte(p.tbText)); err != nil {
+	if err := atomicfile.Write(p.tbPath, []byte(p.tbText)); err != nil {
 		return fail("setup", err)
 	}
 
@@ -479,29 +480,6 @@ func benchComment(t *Testbench) string {
 	p(". x or z digits are errors (outputs must be driven).\n")
 	p("// Errors print a line starting with %s; the end prints\n// %s <count>.\n", TBError, TBDone)
 	return b.String()
-}
-
-// WriteFileAtomic replaces path with data unless it holds data already;
-// readers see the old or the new file, never a part.
-func WriteFileAtomic(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // fingerprint hashes everything a build depends on: the parts given, the

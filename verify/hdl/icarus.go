@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lsugen/lsugen/internal/atomicfile"
 	"github.com/lsugen/lsugen/toolchain"
 )
 
@@ -33,7 +34,7 @@ func (p *prepared) buildIcarus(ctx context.Context) (*command, error) {
 	}
 	const vvpFile = "sim_icarus.vvp"
 	cmdFile := filepath.Join(p.dir, "iverilog.cmd")
-	if err := WriteFileAtomic(cmdFile, []byte(icarusCmdFile)); err != nil {
+	if err := atomicfile.Write(cmdFile, []byte(icarusCmdFile)); err != nil {
 		return nil, err
 	}
 	args := []string{"-g2005", "-Wall", "-c", "iverilog.cmd", "-o", vvpFile, "-s", TopModule, p.tbPath}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lsugen/lsugen/internal/atomicfile"
 	"github.com/lsugen/lsugen/toolchain"
 )
 
@@ -116,18 +117,9 @@ func staCachePath(key string) string {
 	return filepath.Join(root, staCacheSubdir, key)
 }
 
-// storeSTA keeps out under path whole (written beside it and renamed); a
-// failure only costs a later run.
+// storeSTA keeps out under path whole; a failure only costs a later run.
 func storeSTA(path string, out []byte) {
-	if path == "" || os.MkdirAll(filepath.Dir(path), 0o777) != nil {
-		return
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(out)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
-		os.Remove(f.Name())
+	if path != "" && os.MkdirAll(filepath.Dir(path), 0o777) == nil {
+		atomicfile.Write(path, out)
 	}
 }
