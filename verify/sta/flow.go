@@ -696,10 +696,8 @@ var errorLineRE = regexp.MustCompile(`(?m)^Error: .*$`)
 // or the output of an identical run from the STA run cache (stacache.go).
 func (f *Flow) runSTA(ctx context.Context, step, dir, script string) ([]byte, error) {
 	cached := staCachePath(staKey(f.STA, dir, script))
-	if cached != "" {
-		if out, err := os.ReadFile(cached); err == nil {
-			return out, nil
-		}
+	if out, ok := loadSTA(cached); ok {
+		return out, nil
 	}
 	c := f.command(f.STA, dir, "-no_splash", "-exit", script)
 	res, err := c.Run(ctx)

@@ -431,6 +431,25 @@ func TestSTACache(t *testing.T) {
 	if got := measure(second); got != want {
 		t.Errorf("from the cache: %+v, want %+v", got, want)
 	}
+	// A damaged entry is a miss, removed: truncated, the broken tool
+	// then runs and fails.
+	entries, _ := filepath.Glob(filepath.Join(os.Getenv(toolchain.CacheDirEnv), staCacheSubdir, "*"))
+	if len(entries) != 1 {
+		t.Fatalf("%d cache entries, want 1 (the FO4 chain)", len(entries))
+	}
+	b, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(entries[0], b[:len(b)-10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.MeasureFO4(context.Background()); err == nil {
+		t.Error("a damaged entry answered the run")
+	}
+	if _, err := os.Stat(entries[0]); err == nil {
+		t.Error("the damaged entry was not removed")
+	}
 
 	dir := t.TempDir()
 	write := func(name, text string) {

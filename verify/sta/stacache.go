@@ -1,6 +1,7 @@
 package sta
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -28,7 +29,7 @@ import (
 // than with read_liberty and read_verilog is not cached.
 const (
 	staCacheSubdir = "sta-run"
-	staCacheFormat = "lsugen sta-run 1"
+	staCacheFormat = "lsugen sta-run 2"
 )
 
 // staKey is the cache key of running script (a file in dir) with sta,
@@ -117,9 +118,32 @@ func staCachePath(key string) string {
 	return filepath.Join(root, staCacheSubdir, key)
 }
 
+// An entry is the SHA-256 of the output (hex, a line), then the output:
+// a damaged entry (a truncated output could read as fewer endpoints) is
+// found, removed and run again.
+
 // storeSTA keeps out under path whole; a failure only costs a later run.
 func storeSTA(path string, out []byte) {
 	if path != "" && os.MkdirAll(filepath.Dir(path), 0o777) == nil {
-		atomicfile.Write(path, out)
+		sum := sha256.Sum256(out)
+		atomicfile.Write(path, append([]byte(hex.EncodeToString(sum[:])+"\n"), out...))
 	}
+}
+
+// loadSTA returns the output kept under path, if it is there whole.
+func loadSTA(path string) ([]byte, bool) {
+	if path == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	head, out, ok := bytes.Cut(b, []byte("\n"))
+	sum := sha256.Sum256(out)
+	if !ok || string(head) != hex.EncodeToString(sum[:]) {
+		os.Remove(path)
+		return nil, false
+	}
+	return out, true
 }
