@@ -150,9 +150,15 @@ func runKey(t *testing.T, dir string, tools, args []string) *testenv.Key {
 		key.Add(name, tl.Version)
 	}
 	key.Add(args...)
-	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range entries {
+		if e.Type().IsRegular() { // not a build directory an earlier run left
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
 	}
 	if err := key.AddFiles(files...); err != nil {
 		t.Fatal(err)

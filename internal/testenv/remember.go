@@ -72,11 +72,12 @@ func Remembered(root, kind string, key *Key, check func() (out []byte, passed bo
 
 // NewCache points lsugen's cache (env, toolchain.CacheDirEnv) at a new
 // directory for the test, whose subdirectories named by shared are those
-// of the machine's cache, root (toolchain.CacheRoot): a test of a build gets a build (no simulator or run
-// from the cache) but takes what no design changes, such as Verilator's
-// run-time library and precompiled headers ("verilator-rt",
-// "verilator-pch"), from the machine's cache rather than compiling it
-// again (about 13 s of CPU). It returns the directory.
+// of the machine's cache, root (toolchain.CacheRoot): a test of a build
+// gets a build (no simulator or run from the cache) but takes what no
+// design changes, such as Verilator's run-time library and precompiled
+// headers ("verilator-rt", "verilator-pch"), from the machine's cache
+// rather than compiling it again (about 13 s of CPU). It returns the
+// directory.
 func NewCache(t testing.TB, env, root string, shared ...string) string {
 	t.Helper()
 	dir := t.TempDir()
