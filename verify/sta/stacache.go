@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"hash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +96,7 @@ func fileSum(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	var h hash.Hash = sha256.New()
+	h := sha256.New()
 	if _, err := f.WriteTo(h); err != nil {
 		return "", err
 	}
