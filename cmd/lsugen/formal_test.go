@@ -30,7 +30,7 @@ func TestVerifyFormal_ProvesUnits(t *testing.T) {
 			t.Errorf("stdout does not match %s:\n%s", re, stdout)
 		}
 	}
-	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h_rtl.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_cut_rtl.aig.map", "figure4_pipeline/figure4_pipeline_cut_rtl.sel"} {
+	for _, f := range []string{"h/h.v", "h/h_gates.v", "h/h_rtl.ys", "h/h_miter.aig", "figure4_pipeline/figure4_pipeline_cut_rtl.json", "figure4_pipeline/figure4_pipeline_cut_rtl.sel"} {
 		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
 			t.Errorf("--work: %v", err)
 		}
@@ -42,7 +42,7 @@ func TestVerifyFormal_ProvesUnits(t *testing.T) {
 	if code != 0 || !regexp.MustCompile(re).MatchString(stdout) {
 		t.Errorf("--gates-file: exit %d; stdout does not match %s:\n%s\nstderr:\n%s", code, re, stdout, stderr)
 	}
-	for _, f := range []string{"figure4_pipeline/figure4_pipeline_cut_gates.aig.map", "figure4_pipeline/figure4_pipeline_cut_gates.sel"} {
+	for _, f := range []string{"figure4_pipeline/figure4_pipeline_cut_gates.json", "figure4_pipeline/figure4_pipeline_cut_gates.sel"} {
 		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
 			t.Errorf("--gates-file --work: %v", err)
 		}

@@ -226,9 +226,8 @@ func (s *aigState) step() {
 
 func (s *aigState) output(i int) bool { return s.lit(s.a.outputs[i]) }
 
-// aigMap is Yosys's write_aiger -map file: which port bit each AIGER
-// input is, and which wire bits each latch drives. (Its output lines leave
-// out outputs driven by constants; outputs are named by the symbol table.)
+// aigMap names a module graph's inputs and latches: which port bit each
+// input is, and which wire bits each latch drives (every name of it).
 type aigMap struct {
 	inputs  []mapBit   // by AIGER index
 	latches [][]mapBit // by AIGER index: every name of the latch's wire bit
@@ -237,45 +236,4 @@ type aigMap struct {
 type mapBit struct {
 	name string
 	bit  int
-}
-
-func readMapFile(path string) (*aigMap, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	m := &aigMap{}
-	for n, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) < 4 {
-			return nil, fmt.Errorf("%s:%d: bad map line %q", path, n+1, line)
-		}
-		idx, err1 := strconv.Atoi(f[1])
-		bit, err2 := strconv.Atoi(f[2])
-		if err1 != nil || err2 != nil || idx < 0 || bit < 0 {
-			return nil, fmt.Errorf("%s:%d: bad map line %q", path, n+1, line)
-		}
-		mb := mapBit{name: strings.Join(f[3:], " "), bit: bit}
-		switch f[0] {
-		case "input":
-			m.inputs = setAt(m.inputs, idx, mb)
-		case "latch":
-			for len(m.latches) <= idx {
-				m.latches = append(m.latches, nil)
-			}
-			m.latches[idx] = append(m.latches[idx], mb)
-		}
-	}
-	return m, nil
-}
-
-func setAt(s []mapBit, i int, b mapBit) []mapBit {
-	for len(s) <= i {
-		s = append(s, mapBit{})
-	}
-	s[i] = b
-	return s
 }

@@ -59,6 +59,7 @@ import (
 	"time"
 
 	"github.com/lsugen/lsugen/netlist"
+	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/toolchain"
 )
 
@@ -300,7 +301,7 @@ func (p *prover) iprove(ctx context.Context, a *aig) ([]bool, error) {
 	return frames[0], nil
 }
 
-// readSides runs the Yosys scripts that write the modules' AIGER graphs,
+// readSides runs the Yosys scripts that write the modules' graphs,
 // at once (each reads one side on its own), and loads them as p.gold and
 // p.gate, checking their ports against p.d. Each script's log is named
 // after it. With one script (the RTL's), the gate side is the netlist's
@@ -308,7 +309,7 @@ func (p *prover) iprove(ctx context.Context, a *aig) ([]bool, error) {
 //
 // cuts are the equivalence points the scripts cut at (nil for none), whose
 // bits the graphs may have beside the unit's ports.
-func (p *prover) readSides(ctx context.Context, scripts []string, goldWhat, gateWhat string, goldOut, gateOut [2]string, cuts []cutWire) error {
+func (p *prover) readSides(ctx context.Context, scripts []string, goldWhat, gateWhat string, goldTop, gateTop, goldOut, gateOut string, cuts []cutWire) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -340,11 +341,11 @@ func (p *prover) readSides(ctx context.Context, scripts []string, goldWhat, gate
 		return first
 	}
 	var err error
-	if p.gold, err = loadSide(goldWhat, filepath.Join(p.dir, goldOut[0]), filepath.Join(p.dir, goldOut[1])); err != nil {
+	if p.gold, err = loadJSONSide(goldWhat, filepath.Join(p.dir, goldOut), goldTop); err != nil {
 		return err
 	}
 	if len(scripts) > 1 {
-		p.gate, err = loadSide(gateWhat, filepath.Join(p.dir, gateOut[0]), filepath.Join(p.dir, gateOut[1]))
+		p.gate, err = loadJSONSide(gateWhat, filepath.Join(p.dir, gateOut), gateTop)
 	} else {
 		p.gate, err = netlistSide(p.d, cuts)
 	}
@@ -395,7 +396,7 @@ func (p *prover) cacheKey(ctx context.Context) (string, error) {
 		k.add(text)
 	}
 	for _, cs := range [][2]string{sel, {}} {
-		for _, text := range aigerScripts(p.d, names("rtl", p.rtl), names("gates", p.gates), [2]string{"rtl.aig", "rtl.map"}, [2]string{"gates.aig", "gates.map"}, cs) {
+		for _, text := range graphScripts(p.d, names("rtl", p.rtl), names("gates", p.gates), "rtl.json", "gates.json", cs) {
 			k.add(text)
 		}
 	}
@@ -466,8 +467,7 @@ func (p *prover) sides(ctx context.Context, cuts []cutWire) error {
 	if cuts != nil {
 		at = "_cut"
 	}
-	rtlOut := [2]string{p.file(at + "_rtl.aig"), p.file(at + "_rtl.aig.map")}
-	gatesOut := [2]string{p.file(at + "_gates.aig"), p.file(at + "_gates.aig.map")}
+	rtlOut, gatesOut := p.file(at+"_rtl.json"), p.file(at+"_gates.json")
 	scripts := [2]string{p.file(at + "_rtl.ys"), p.file(at + "_gates.ys")}
 	var sel [2]string
 	if cuts != nil {
@@ -478,7 +478,7 @@ func (p *prover) sides(ctx context.Context, cuts []cutWire) error {
 			}
 		}
 	}
-	texts := aigerScripts(p.d, p.rtl, p.gates, rtlOut, gatesOut, sel)
+	texts := graphScripts(p.d, p.rtl, p.gates, rtlOut, gatesOut, sel)
 	run := scripts[:]
 	if !p.gatesFile {
 		run = run[:1] // the gate side is the netlist's graph
@@ -488,7 +488,7 @@ func (p *prover) sides(ctx context.Context, cuts []cutWire) error {
 			return err
 		}
 	}
-	if err := p.readSides(ctx, run, "RTL", "gate-level", rtlOut, gatesOut, cuts); err != nil {
+	if err := p.readSides(ctx, run, "RTL", "gate-level", p.d.Name, rtl.GatesModuleName(p.d), rtlOut, gatesOut, cuts); err != nil {
 		return err
 	}
 	for _, s := range []*side{p.gold, p.gate} {

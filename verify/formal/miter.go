@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/lsugen/lsugen/netlist"
@@ -19,55 +18,6 @@ type side struct {
 	in    map[mapBit]int // input port bit -> AIGER input index
 	out   map[mapBit]int // output port bit -> AIGER output index
 	latch map[mapBit]int // flip-flop bit (every name of it) -> latch index
-}
-
-func loadSide(what, aigPath, mapPath string) (*side, error) {
-	a, err := readAIGFile(aigPath)
-	if err != nil {
-		return nil, err
-	}
-	m, err := readMapFile(mapPath)
-	if err != nil {
-		return nil, err
-	}
-	s := &side{what: what, a: a, m: m, in: map[mapBit]int{}, out: map[mapBit]int{}, latch: map[mapBit]int{}}
-	for i, b := range m.inputs {
-		s.in[b] = i
-	}
-	// Outputs by the symbol table: o<INDEX> PORT[BIT], or PORT for a
-	// one-bit port.
-	for i := range a.outputs {
-		names := a.symbols[fmt.Sprintf("o%d", i)]
-		if len(names) == 0 {
-			return nil, fmt.Errorf("%s: output %d has no name in the symbol table", aigPath, i)
-		}
-		for _, n := range names {
-			b, err := parseBitName(n)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", aigPath, err)
-			}
-			s.out[b] = i
-		}
-	}
-	for i, names := range m.latches {
-		for _, b := range names {
-			s.latch[b] = i
-		}
-	}
-	return s, nil
-}
-
-// parseBitName reads PORT[BIT] or PORT (bit 0).
-func parseBitName(n string) (mapBit, error) {
-	i := strings.LastIndexByte(n, '[')
-	if i < 0 || !strings.HasSuffix(n, "]") {
-		return mapBit{n, 0}, nil
-	}
-	bit, err := strconv.Atoi(n[i+1 : len(n)-1])
-	if err != nil || bit < 0 {
-		return mapBit{}, fmt.Errorf("bad output name %q", n)
-	}
-	return mapBit{n[:i], bit}, nil
 }
 
 // ioPort is a port of a module's graph as the miter sees it: a port of

@@ -370,7 +370,7 @@ func (p *pipeProver) cacheKey(ctx context.Context) (string, error) {
 	}
 	q := *p
 	q.pipedFiles = names("piped", len(p.pipedFiles))
-	for _, text := range q.scripts(names("comb", len(p.combFiles)+1), [2]string{"ref.aig", "ref.map"}, [2]string{"gates.aig", "gates.map"}) {
+	for _, text := range q.scripts(names("comb", len(p.combFiles)+1), "ref.json", "gates.json") {
 		k.add(text)
 	}
 	k.add(proveCmds)
@@ -390,8 +390,7 @@ func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 	if err := p.write(refFile, p.refWrapper()); err != nil {
 		return nil, err
 	}
-	refOut := [2]string{p.file("_ref.aig"), p.file("_ref.aig.map")}
-	gatesOut := [2]string{p.file("_gates.aig"), p.file("_gates.aig.map")}
+	refOut, gatesOut := p.file("_ref.json"), p.file("_gates.json")
 	scripts := [2]string{p.file("_ref.ys"), p.file("_gates.ys")}
 	files := append(append([]string(nil), p.combFiles...), filepath.Join(p.dir, refFile))
 	if abs, err := filepath.Abs(files[len(files)-1]); err == nil {
@@ -403,7 +402,7 @@ func (p *pipeProver) prove(ctx context.Context) (*PipelinedResult, error) {
 			return nil, err
 		}
 	}
-	if err := p.readSides(ctx, scripts[:], "reference", "pipelined", refOut, gatesOut, nil); err != nil {
+	if err := p.readSides(ctx, scripts[:], "reference", "pipelined", p.refModule(), rtl.GatesModuleName(p.d), refOut, gatesOut, nil); err != nil {
 		return nil, err
 	}
 	m := p.windows()
@@ -522,7 +521,7 @@ func (p *pipeProver) refWrapper() string {
 // around the original's gate-level module, flattened) and the pipelined
 // module as AIGER, each run on its own: both files define the module
 // NAME_gates.
-func (p *pipeProver) scripts(refFiles []string, refOut, gatesOut [2]string) [2]string {
+func (p *pipeProver) scripts(refFiles []string, refOut, gatesOut string) [2]string {
 	var s []string
 	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
 	add("# Written by lsugen verify --formal: the reference %s as AIGER.", p.refModule())
@@ -534,10 +533,7 @@ func (p *pipeProver) scripts(refFiles []string, refOut, gatesOut [2]string) [2]s
 	add("flatten")
 	add("check -assert")
 	add("select -assert-none t:$*latch* t:$*LATCH* t:$mem* t:$sr t:$_SR_*")
-	add("# The wrapper's process becomes $dff, $and and $not cells: no full techmap needed.")
-	add("techmap t:$dff")
-	add("aigmap")
-	add("write_aiger -symbols -map %s %s", refOut[1], refOut[0])
+	graphTail(add, refOut)
 	var out [2]string
 	out[0] = strings.Join(s, "\n") + "\n"
 	s = nil
@@ -550,9 +546,7 @@ func (p *pipeProver) scripts(refFiles []string, refOut, gatesOut [2]string) [2]s
 	add("proc")
 	add("check -assert")
 	add("select -assert-none t:$*latch* t:$*LATCH* t:$mem* t:$sr t:$_SR_*")
-	add("techmap t:$dff")
-	add("aigmap")
-	add("write_aiger -symbols -map %s %s", gatesOut[1], gatesOut[0])
+	graphTail(add, gatesOut)
 	out[1] = strings.Join(s, "\n") + "\n"
 	return out
 }

@@ -88,11 +88,10 @@ func exposeBanks(add func(string, ...any), d *netlist.Design) {
 	}
 }
 
-// aigerScripts are the two Yosys scripts (RTL, gates), run at once, that
-// each read one module and write it as an and-inverter graph (AIGER), with a map file naming every
-// input and latch (flip-flop) bit and a symbol table naming every output
-// bit (the map leaves out outputs driven by constants). lsugen builds the
-// miter from the two graphs.
+// graphScripts are the two Yosys scripts (RTL, gates), run at once, that
+// each read one module and write it as a JSON netlist with its cells'
+// and-inverter models (graphTail), which loadJSONSide builds the graph
+// from; lsugen builds the miter from the two graphs.
 //
 // `check -assert` refuses a net with no driver or with two: Yosys would
 // otherwise read the first as a free input and merge the two drivers of
@@ -100,10 +99,10 @@ func exposeBanks(add func(string, ...any), d *netlist.Design) {
 //
 // cutSel, when given, are the selection files of the equivalence points
 // (see cutWires and cutSelections) that the two scripts cut at.
-func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gatesOut, cutSel [2]string) [2]string {
+func graphScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gatesOut string, cutSel [2]string) [2]string {
 	var s []string
 	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
-	add("# Written by lsugen verify --formal: %s (RTL) as AIGER.", d.Name)
+	add("# Written by lsugen verify --formal: %s (RTL) as a graph.", d.Name)
 	add("# Output names are in the work directory: Yosys does not unquote option values.")
 	for _, f := range rtlFiles {
 		add("read_verilog %s", quote(f))
@@ -123,18 +122,11 @@ func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gate
 	}
 	add("check -assert")
 	add("select -assert-none t:$*latch* t:$*LATCH* t:$mem* t:$sr t:$_SR_*")
-	add("aigmap # the cells it knows, fast; techmap for the rest")
-	add("techmap")
-	add("# Don't-care bits (the data of a disabled memory write, a part select out of")
-	add("# range) become 0: the gates must then match one choice of them, which is")
-	add("# stricter, never looser.")
-	add("setundef -zero")
-	add("aigmap")
-	add("write_aiger -symbols -map %s %s", rtlOut[1], rtlOut[0])
+	graphTail(add, rtlOut)
 	var out [2]string
 	out[0] = strings.Join(s, "\n") + "\n"
 	s = nil
-	add("# Written by lsugen verify --formal: %s (gates) as AIGER.", rtl.GatesModuleName(d))
+	add("# Written by lsugen verify --formal: %s (gates) as a graph.", rtl.GatesModuleName(d))
 	for _, f := range gatesFiles {
 		add("read_verilog %s", quote(f))
 	}
@@ -156,9 +148,7 @@ func aigerScripts(d *netlist.Design, rtlFiles, gatesFiles []string, rtlOut, gate
 		add("# As in the RTL: a flip-flop nothing reads is dropped (its bit is then unobservable).")
 		add("opt_clean")
 	}
-	add("techmap t:$dff")
-	add("aigmap")
-	add("write_aiger -symbols -map %s %s", gatesOut[1], gatesOut[0])
+	graphTail(add, gatesOut)
 	out[1] = strings.Join(s, "\n") + "\n"
 	return out
 }
