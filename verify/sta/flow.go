@@ -496,45 +496,43 @@ var (
 // dir/TAG_netlist.v; a positive targetPS makes ABC's mapping
 // timing-driven with that delay target.
 func (f *Flow) Synthesize(ctx context.Context, dir, top string, files []string, tag string, targetPS float64) (*Netlist, error) {
-	lib := yosysQuote(f.Lib.Path)
-	abcFile := tag + ".abc"
-	if err := os.WriteFile(filepath.Join(dir, abcFile), []byte(abcScript(targetPS, f.cfg.FraigConflicts)), 0o644); err != nil {
+	abcFile, abcText := tag+".abc", abcScript(targetPS, f.cfg.FraigConflicts)
+	if err := os.WriteFile(filepath.Join(dir, abcFile), []byte(abcText), 0o644); err != nil {
 		return nil, err
 	}
-	abc := "abc -script " + yosysQuote(abcFile) + " -liberty " + lib
+	constr, constrText := "", ""
 	if targetPS > 0 {
-		constr := tag + ".constr"
+		constr = tag + ".constr"
 		// ABC's constraint file: the driver cell and the output load in fF.
-		c := fmt.Sprintf("set_driving_cell %s\nset_load %.4f\n", f.Driver.Name, f.OutputLoad*f.Lib.CapUnitFF)
-		if err := os.WriteFile(filepath.Join(dir, constr), []byte(c), 0o644); err != nil {
+		constrText = fmt.Sprintf("set_driving_cell %s\nset_load %.4f\n", f.Driver.Name, f.OutputLoad*f.Lib.CapUnitFF)
+		if err := os.WriteFile(filepath.Join(dir, constr), []byte(constrText), 0o644); err != nil {
 			return nil, err
 		}
-		abc = "abc -script " + yosysQuote(abcFile) + " -constr " + yosysQuote(constr) + " -liberty " + lib
 	}
 	out := tag + "_netlist.v"
 	var reads []string
 	for _, file := range files {
-		reads = append(reads, "read_verilog "+yosysQuote(file))
+		reads = append(reads, yosysQuote(file))
 	}
-	script := strings.Join(append(reads,
-		"synth -flatten -top "+top,
-		"dfflibmap -liberty "+lib,
-		abc,
-		"opt_clean -purge",
-		"stat -liberty "+lib,
-		// -simple-lhs: OpenSTA's Verilog reader takes no concatenation on
-		// the left of an assign, which pass-through bits otherwise get.
-		"write_verilog -noattr -simple-lhs "+yosysQuote(out),
-		"",
-	), "\n")
+	quoted := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return yosysQuote(s)
+	}
+	script := synthScript(reads, top, yosysQuote(f.Lib.Path), yosysQuote(abcFile), quoted(constr), yosysQuote(out))
 	ys := tag + ".ys"
 	if err := os.WriteFile(filepath.Join(dir, ys), []byte(script), 0o644); err != nil {
 		return nil, err
 	}
 	log := tag + "_yosys.log"
 	start := time.Now()
-	if _, err := f.command(f.Yosys, dir, "-q", "-l", log, "-s", ys).Run(ctx); err != nil {
-		return nil, &StepError{Step: "synth " + tag + " " + top, Err: err}
+	cached := synthCachePath(f.synthKey(dir, files, top, abcText, constrText))
+	if !loadSynth(cached, filepath.Join(dir, out), filepath.Join(dir, log)) {
+		if _, err := f.command(f.Yosys, dir, "-q", "-l", log, "-s", ys).Run(ctx); err != nil {
+			return nil, &StepError{Step: "synth " + tag + " " + top, Err: err}
+		}
+		storeSynth(cached, filepath.Join(dir, out), filepath.Join(dir, log))
 	}
 	n := &Netlist{Path: filepath.Join(dir, out), Top: top, Seconds: time.Since(start).Seconds()}
 	b, err := os.ReadFile(filepath.Join(dir, log))
@@ -553,6 +551,32 @@ func (f *Flow) Synthesize(ctx context.Context, dir, top string, files []string, 
 		n.Area, _ = strconv.ParseFloat(m[1], 64)
 	}
 	return n, nil
+}
+
+// synthScript is the Yosys script of Synthesize: reads are the read
+// files, lib the library, abc and constr ABC's script and constraints
+// ("" for none), out the netlist written, each as the script names it.
+func synthScript(reads []string, top, lib, abc, constr, out string) string {
+	abcCmd := "abc -script " + abc
+	if constr != "" {
+		abcCmd += " -constr " + constr
+	}
+	abcCmd += " -liberty " + lib
+	var s []string
+	for _, r := range reads {
+		s = append(s, "read_verilog "+r)
+	}
+	return strings.Join(append(s,
+		"synth -flatten -top "+top,
+		"dfflibmap -liberty "+lib,
+		abcCmd,
+		"opt_clean -purge",
+		"stat -liberty "+lib,
+		// -simple-lhs: OpenSTA's Verilog reader takes no concatenation on
+		// the left of an assign, which pass-through bits otherwise get.
+		"write_verilog -noattr -simple-lhs "+out,
+		"",
+	), "\n")
 }
 
 // yosysQuote quotes a file name for a Yosys script.

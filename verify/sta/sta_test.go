@@ -482,3 +482,54 @@ func TestSTACache(t *testing.T) {
 		}
 	}
 }
+
+// TestSynthCache: a second synthesis of the same files, in another work
+// directory, takes Yosys's netlist and log from the synthesis cache (the
+// tool is not run: its path is made wrong) with the same cells and area;
+// a changed file misses it, and so does another ABC target.
+func TestSynthCache(t *testing.T) {
+	lib := needFlow(t)
+	t.Setenv(toolchain.CacheDirEnv, t.TempDir())
+	const src = "module m(input [3:0] a, b, output [3:0] y);\n  assign y = a + b;\nendmodule\n"
+	synth := func(f *Flow, text string, targetPS float64) (*Netlist, error) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "m.v"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f.Synthesize(context.Background(), dir, "m", []string{"m.v"}, "plain", targetPS)
+	}
+	first, err := New(Config{Liberty: lib, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := synth(first, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantText, err := os.ReadFile(want.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := New(Config{Liberty: lib, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Yosys = &toolchain.Tool{Name: "yosys", Path: "/nonexistent/yosys", Version: second.Yosys.Version}
+	got, err := synth(second, src, 0)
+	if err != nil {
+		t.Fatalf("not from the cache: %v", err)
+	}
+	gotText, err := os.ReadFile(got.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cells != want.Cells || got.Area != want.Area || got.Cells == 0 || string(gotText) != string(wantText) {
+		t.Errorf("from the cache: %d cells, area %g, netlist equal %v; want %d cells, area %g", got.Cells, got.Area, string(gotText) == string(wantText), want.Cells, want.Area)
+	}
+	if _, err := synth(second, strings.Replace(src, "a + b", "a - b", 1), 0); err == nil {
+		t.Error("a changed file was answered from the cache")
+	}
+	if _, err := synth(second, src, 500); err == nil {
+		t.Error("another ABC target was answered from the cache")
+	}
+}

@@ -146,3 +146,78 @@ func loadSTA(path string) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// The synthesis cache, by the same rule: what Yosys writes for
+// Synthesize's script depends only on Yosys (its version), the script and
+// the files it reads (the unit's Verilog, the library, ABC's script and
+// constraints). A synthesis that succeeded keeps its netlist and log
+// under <root>/synth-run/<key>, the key a SHA-256 of the version and the
+// script with each file replaced by the hash of its text.
+const synthCacheSubdir = "synth-run"
+
+// synthKey is the cache key of Synthesize's run on files (in dir), or ""
+// when a file cannot be read.
+func (f *Flow) synthKey(dir string, files []string, top, abcText, constrText string) string {
+	text := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "text:" + hex.EncodeToString(sum[:])
+	}
+	var reads []string
+	for _, file := range files {
+		sum, err := fileSum(filepath.Join(dir, file))
+		if err != nil {
+			return ""
+		}
+		reads = append(reads, "file:"+sum)
+	}
+	lib, err := fileSum(f.Lib.Path)
+	if err != nil {
+		return ""
+	}
+	constr := ""
+	if constrText != "" {
+		constr = text(constrText)
+	}
+	h := sha256.New()
+	for _, s := range []string{"lsugen synth-run 1", f.Yosys.Version, synthScript(reads, top, "file:"+lib, text(abcText), constr, "netlist.v")} {
+		fmt.Fprintf(h, "%d:%s\n", len(s), s)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// synthCachePath is where the synthesis with key is kept; "" for no cache.
+func synthCachePath(key string) string {
+	root := toolchain.CacheRoot()
+	if key == "" || root == "" {
+		return ""
+	}
+	return filepath.Join(root, synthCacheSubdir, key)
+}
+
+// storeSynth keeps the netlist and the log, a checksummed entry (as
+// storeSTA): the netlist's length, a line, then the two texts.
+func storeSynth(path, netlist, log string) {
+	if path == "" {
+		return
+	}
+	n, err1 := os.ReadFile(netlist)
+	l, err2 := os.ReadFile(log)
+	if err1 == nil && err2 == nil {
+		storeSTA(path, append(append([]byte(fmt.Sprintf("%d\n", len(n))), n...), l...))
+	}
+}
+
+// loadSynth writes the netlist and the log kept under path, if it is
+// there whole, and says whether it did.
+func loadSynth(path, netlist, log string) bool {
+	b, ok := loadSTA(path)
+	if !ok {
+		return false
+	}
+	head, rest, ok := bytes.Cut(b, []byte("\n"))
+	var n int
+	if _, err := fmt.Sscanf(string(head), "%d", &n); !ok || err != nil || n < 0 || n > len(rest) {
+		return false
+	}
+	return os.WriteFile(netlist, rest[:n], 0o644) == nil && os.WriteFile(log, rest[n:], 0o644) == nil
+}
