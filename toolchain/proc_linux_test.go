@@ -60,7 +60,9 @@ func TestReaperHelper(t *testing.T) {
 func TestReaper_KillsGrandchildrenOfKilledLsugen(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestReaperHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), reaperHelperEnv+"="+pidFile)
+	// The helper's tool directory (Cmd.Run's TMPDIR) is left behind by
+	// the SIGKILL, so it goes in the test's own.
+	cmd.Env = append(os.Environ(), reaperHelperEnv+"="+pidFile, "TMPDIR="+t.TempDir())
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
