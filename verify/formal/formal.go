@@ -1,8 +1,9 @@
 // Package formal proves that a unit's readable RTL module (NAME, in
 // NAME.v) is equivalent to its gate netlist, with Yosys and ABC.
 //
-// Yosys reads the RTL file and writes the module as an and-inverter graph
-// (AIGER) with the names of its port bits and flip-flops; lsugen builds
+// Yosys reads the RTL file and writes the module as a JSON netlist with
+// its cells' and-inverter models, from which lsugen builds its graph with
+// the names of its port bits and flip-flops (yosysjson.go); lsugen builds
 // the gate side's graph from the netlist (netlistSide), or, with
 // Options.GatesFile, has a second Yosys run read the gate-level file
 // (NAME_gates, in NAME_gates.v) at the same time. lsugen joins the two
@@ -89,7 +90,7 @@ func absAll(paths []string) ([]string, error) {
 
 // Options control a proof.
 type Options struct {
-	// Dir receives the scripts, logs, AIGER files and counterexamples,
+	// Dir receives the scripts, logs, netlists, miters and counterexamples,
 	// one set per unit named after it; it is created if missing.
 	Dir string
 	// Timeout bounds all tool runs of one unit together; 0: no limit.

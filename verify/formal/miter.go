@@ -15,8 +15,8 @@ type side struct {
 	what  string // "RTL" or "gate-level"
 	a     *aig
 	m     *aigMap
-	in    map[mapBit]int // input port bit -> AIGER input index
-	out   map[mapBit]int // output port bit -> AIGER output index
+	in    map[mapBit]int // input port bit -> graph input index
+	out   map[mapBit]int // output port bit -> graph output index
 	latch map[mapBit]int // flip-flop bit (every name of it) -> latch index
 }
 
@@ -68,7 +68,7 @@ func outPorts(d *netlist.Design) []ioPort {
 }
 
 // checkPorts checks that the module's graph has exactly the unit's ports
-// and its memories' bank ports: one AIGER input per input bit, an output
+// and its memories' bank ports: one graph input per input bit, an output
 // for every output bit, and no other output. cut holds the bits of the
 // equivalence points the module was cut at (inputs and outputs), which
 // it may also have.

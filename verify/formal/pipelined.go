@@ -13,7 +13,7 @@ package formal
 //	out_q <= d[L-1] & {valid_q[L-2] & ~rst}             (d0 = comb, valid_q[-1] = valid_i)
 //	outputs = out_q;  valid_o = valid_q[L-1]
 //
-// Yosys writes the wrapper and the pipelined module NAME_gates as AIGER,
+// Yosys writes the wrapper and the pipelined module NAME_gates as graphs,
 // each in a session of its own (both files define NAME_gates); lsugen
 // unrolls the two graphs and joins them into one combinational miter that
 // ABC proves constant 0 (&fraig -y -C 1000; dc2; iprove), as Prove does.
@@ -104,7 +104,7 @@ type PipelineRun struct {
 	// agree in every cycle from cycle L on, whatever the starting state).
 	Claim string
 	// Start names the registers that hold 1 in cycle 0 ("reference R[b]",
-	// "pipelined R[b]", by the names in the AIGER maps); every other
+	// "pipelined R[b]", by the names of the graphs' latches); every other
 	// register holds 0.
 	Start  []string
 	Cycles []PipelineCycle
@@ -183,7 +183,7 @@ func (r *PipelineRun) write(b *strings.Builder) {
 // valid_o) and piped.Gates (with piped.GateLibs) its gate-level file. The
 // RTL fields are not read. latency 0 takes piped's own
 // (Design.Pipeline.Latency); another value is proved as given. opt.Dir
-// receives the wrapper, the script, the AIGER files, the miter and ABC's
+// receives the wrapper, the script, the netlists, the miter and ABC's
 // logs, named NAME_pipeline*; opt.Timeout bounds all tool runs together;
 // opt.BMCFrames bounds the search from reset after a failed proof (0:
 // max(24, 2L+2)).
@@ -519,12 +519,12 @@ func (p *pipeProver) refWrapper() string {
 
 // scripts are the Yosys scripts that write the reference (the wrapper
 // around the original's gate-level module, flattened) and the pipelined
-// module as AIGER, each run on its own: both files define the module
+// module as graphs (graphTail), each run on its own: both files define the module
 // NAME_gates.
 func (p *pipeProver) scripts(refFiles []string, refOut, gatesOut string) [2]string {
 	var s []string
 	add := func(f string, a ...any) { s = append(s, fmt.Sprintf(f, a...)) }
-	add("# Written by lsugen verify --formal: the reference %s as AIGER.", p.refModule())
+	add("# Written by lsugen verify --formal: the reference %s as a graph.", p.refModule())
 	for _, f := range refFiles {
 		add("read_verilog %s", quote(f))
 	}
@@ -537,7 +537,7 @@ func (p *pipeProver) scripts(refFiles []string, refOut, gatesOut string) [2]stri
 	var out [2]string
 	out[0] = strings.Join(s, "\n") + "\n"
 	s = nil
-	add("# Written by lsugen verify --formal: the pipelined %s as AIGER.", rtl.GatesModuleName(p.d))
+	add("# Written by lsugen verify --formal: the pipelined %s as a graph.", rtl.GatesModuleName(p.d))
 	for _, f := range p.pipedFiles {
 		add("read_verilog %s", quote(f))
 	}
@@ -720,7 +720,7 @@ func (p *pipeProver) replayWindows(m *windowMiter, vals []bool) (*PipelineRun, e
 }
 
 // latchNames names the latches of s that hold 1, by the first name the
-// AIGER map gives each: R for a one-bit register, R[b] for a bit of a
+// graph gives each: R for a one-bit register, R[b] for a bit of a
 // wider one.
 func latchNames(what string, s *side, vals []bool) []string {
 	wide := map[string]bool{}
