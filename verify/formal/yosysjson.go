@@ -90,6 +90,8 @@ func (bs *yjBits) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// yjFile, yjModule, yjPort, yjCell and yjNet are the parts of write_json's
+// output read here; the rest (attributes, parameters) is skipped.
 type yjFile struct {
 	Modules map[string]yjModule `json:"modules"`
 	Models  map[string][][]any  `json:"models"`
