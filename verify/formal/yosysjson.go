@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -301,13 +302,7 @@ func buildJSONSide(what string, mod yjModule, models map[string][]yjNode) (*side
 
 	s := &side{what: what, m: &aigMap{}, in: map[mapBit]int{}, out: map[mapBit]int{}, latch: map[mapBit]int{}}
 	b := &aigBuilder{}
-	portNames := slices.Sorted(func(yield func(string) bool) {
-		for n := range mod.Ports {
-			if !yield(n) {
-				return
-			}
-		}
-	})
+	portNames := slices.Sorted(maps.Keys(mod.Ports))
 	for _, name := range portNames {
 		p := mod.Ports[name]
 		if p.Direction == "inout" {
@@ -329,16 +324,8 @@ func buildJSONSide(what string, mod yjModule, models map[string][]yjNode) (*side
 	}
 
 	// The flip-flops in name order (deterministic), a latch per Q bit.
-	cellNames := make([]string, 0, len(mod.Cells))
-	for n := range mod.Cells {
-		cellNames = append(cellNames, n)
-	}
-	slices.Sort(cellNames)
-	type nextBit struct {
-		latch int
-		d     int32
-	}
-	var nexts []nextBit
+	cellNames := slices.Sorted(maps.Keys(mod.Cells))
+	var nexts []int32 // each latch's D bit
 	latchOf := map[int32]int{}
 	driver := make([]int32, maxSig+1) // cell index + 1 of each signal's driver
 	cells := make([]*yjCell, len(cellNames))
@@ -355,7 +342,7 @@ func buildJSONSide(what string, mod yjModule, models map[string][]yjNode) (*side
 					return nil, fmt.Errorf("flip-flop %s: Q bit %d is driven twice", name, i)
 				}
 				latchOf[x] = len(nexts)
-				nexts = append(nexts, nextBit{len(nexts), d[i]})
+				nexts = append(nexts, d[i])
 				lit[x] = uint32(2 * (b.inputs + len(nexts)))
 			}
 			continue
@@ -516,8 +503,8 @@ func buildJSONSide(what string, mod yjModule, models map[string][]yjNode) (*side
 			b.outputs = append(b.outputs, l)
 		}
 	}
-	for i, n := range nexts {
-		l, err := sigLit(n.d)
+	for i, d := range nexts {
+		l, err := sigLit(d)
 		if err != nil {
 			return nil, fmt.Errorf("flip-flop input: %w", err)
 		}

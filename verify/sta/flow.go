@@ -514,13 +514,11 @@ func (f *Flow) Synthesize(ctx context.Context, dir, top string, files []string, 
 	for _, file := range files {
 		reads = append(reads, yosysQuote(file))
 	}
-	quoted := func(s string) string {
-		if s == "" {
-			return ""
-		}
-		return yosysQuote(s)
+	constrArg := ""
+	if constr != "" {
+		constrArg = yosysQuote(constr)
 	}
-	script := synthScript(reads, top, yosysQuote(f.Lib.Path), yosysQuote(abcFile), quoted(constr), yosysQuote(out))
+	script := synthScript(reads, top, yosysQuote(f.Lib.Path), yosysQuote(abcFile), constrArg, yosysQuote(out))
 	ys := tag + ".ys"
 	if err := os.WriteFile(filepath.Join(dir, ys), []byte(script), 0o644); err != nil {
 		return nil, err

@@ -38,10 +38,8 @@ func staKey(sta *toolchain.Tool, dir, script string) string {
 	if err != nil {
 		return ""
 	}
-	h := sha256.New()
-	part := func(s string) { fmt.Fprintf(h, "%d:%s\n", len(s), s) }
-	part(staCacheFormat)
-	part(sta.Version)
+	parts := []string{staCacheFormat, sta.Version}
+	part := func(s string) { parts = append(parts, s) }
 	for _, line := range strings.Split(string(text), "\n") {
 		f := strings.Fields(line)
 		if len(f) > 0 && (f[0] == "source" || f[0] == "include" || f[0] == "open" || f[0] == "exec" ||
@@ -67,6 +65,16 @@ func staKey(sta *toolchain.Tool, dir, script string) string {
 			return ""
 		}
 		part(f[0] + " " + sum)
+	}
+	return hashParts(parts...)
+}
+
+// hashParts is the SHA-256 (hex) of parts, each length-prefixed, so that
+// no two lists of parts hash alike by their joins.
+func hashParts(parts ...string) string {
+	h := sha256.New()
+	for _, s := range parts {
+		fmt.Fprintf(h, "%d:%s\n", len(s), s)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -158,10 +166,7 @@ const synthCacheSubdir = "synth-run"
 // synthKey is the cache key of Synthesize's run on files (in dir), or ""
 // when a file cannot be read.
 func (f *Flow) synthKey(dir string, files []string, top, abcText, constrText string) string {
-	text := func(s string) string {
-		sum := sha256.Sum256([]byte(s))
-		return "text:" + hex.EncodeToString(sum[:])
-	}
+	text := func(s string) string { return "text:" + hashParts(s) }
 	var reads []string
 	for _, file := range files {
 		sum, err := fileSum(filepath.Join(dir, file))
@@ -178,11 +183,7 @@ func (f *Flow) synthKey(dir string, files []string, top, abcText, constrText str
 	if constrText != "" {
 		constr = text(constrText)
 	}
-	h := sha256.New()
-	for _, s := range []string{"lsugen synth-run 1", f.Yosys.Version, synthScript(reads, top, "file:"+lib, text(abcText), constr, "netlist.v")} {
-		fmt.Fprintf(h, "%d:%s\n", len(s), s)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hashParts("lsugen synth-run 1", f.Yosys.Version, synthScript(reads, top, "file:"+lib, text(abcText), constr, "netlist.v"))
 }
 
 // synthCachePath is where the synthesis with key is kept; "" for no cache.
