@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -321,10 +322,17 @@ func BenchmarkGenTiming_LargestSpec(b *testing.B) {
 	}
 }
 
-// TestGolden_LintClean runs every example's Verilog (up to maxGoldenBytes),
-// and its standalone testbench with its RTL, through `verilator --lint-only
-// -Wall` and `iverilog -g2005 -Wall`; any output is a failure. A file set
-// linted clean before, unchanged, is not linted again (lintClean).
+// TestGolden_LintClean runs every example's Verilog (up to maxGoldenBytes)
+// and every unit's standalone testbench through `verilator --lint-only
+// -Wall` and `iverilog -g2005 -Wall`; any output is a failure. Each tool
+// reads one example file's Verilog in one run (each file once, the
+// testbenches after the RTL they instantiate), which lints every module as
+// a run per file does for a fraction of the tools' start-up: the
+// example's units are the tops, so Verilator's MULTITOP, which says only
+// that there are several, is off. That each unit's files build alone is
+// checked where they are built alone (verify's three-engine and standalone
+// tests). A file set linted clean before, unchanged, is not linted again
+// (lintClean).
 func TestGolden_LintClean(t *testing.T) {
 	verilator, err := toolchain.Find("verilator")
 	if err != nil {
@@ -335,62 +343,53 @@ func TestGolden_LintClean(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir("..")
-	dir := t.TempDir()
 	for _, ex := range examples(t) {
-		for _, u := range ex.units {
-			files, err := rtl.Files(u.design, info(u.spec))
-			if err != nil {
+		dir := t.TempDir()
+		var paths []string
+		write := func(name string, b []byte) {
+			path := filepath.Join(dir, name)
+			if slices.Contains(paths, path) {
+				return // a sub-unit of two units
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			paths = append(paths, path)
+		}
+		for _, u := range ex.units {
 			// A unit that instantiates others is linted with their files
-			// (rtl.Sources), written here too.
+			// (rtl.Sources).
 			for _, sub := range u.design.Submodules() {
 				subFiles, err := rtl.Files(sub, info(u.spec))
 				if err != nil {
 					t.Fatal(err)
 				}
-				for name, b := range subFiles {
-					if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-						t.Fatal(err)
-					}
+				for _, name := range slices.Sorted(maps.Keys(subFiles)) {
+					write(name, subFiles[name])
 				}
 			}
-			rtlSrcs, gateSrcs := rtl.Sources(u.design)
-			// Every file first: one lints with the others (a memory's
-			// bank module is in a file of its own).
-			for name, b := range files {
-				if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for name, b := range files {
-				if len(b) > maxGoldenBytes {
-					continue // linted by `make verify-all`, which builds it with -Wall
-				}
-				srcs := rtlSrcs
-				if name == rtl.GatesFileName(u.design) {
-					srcs = gateSrcs
-				}
-				paths := make([]string, len(srcs))
-				for i, s := range srcs {
-					paths[i] = filepath.Join(dir, s)
-				}
-				lintClean(t, name, verilator, []string{"--lint-only", "-Wall"}, paths)
-				lintClean(t, name, iverilog, []string{"-g2005", "-Wall", "-o", os.DevNull}, paths)
-			}
-			// The testbench with the RTL, in that order, as its header
-			// says to compile them.
-			tb := filepath.Join(dir, verify.TestbenchFileName(u.design))
-			if err := os.WriteFile(tb, testbenchFiles(t, u)[verify.TestbenchFileName(u.design)], 0o644); err != nil {
+			files, err := rtl.Files(u.design, info(u.spec))
+			if err != nil {
 				t.Fatal(err)
 			}
-			rtlFiles := []string{tb}
-			for _, s := range rtlSrcs {
-				rtlFiles = append(rtlFiles, filepath.Join(dir, s))
+			for _, name := range slices.Sorted(maps.Keys(files)) {
+				if len(files[name]) > maxGoldenBytes {
+					continue // linted by `make verify-all`, which builds it with -Wall
+				}
+				write(name, files[name])
 			}
-			lintClean(t, filepath.Base(tb), verilator, []string{"--lint-only", "-Wall", "--timing"}, rtlFiles)
-			lintClean(t, filepath.Base(tb), iverilog, []string{"-g2005", "-Wall", "-o", os.DevNull}, rtlFiles)
+			// The testbench names its module under test by a macro,
+			// defined unless given (verify.DUTMacro): undefined after
+			// each, so that the next testbench defines its own.
+			tb := verify.TestbenchFileName(u.design)
+			write(tb, testbenchFiles(t, u)[tb])
+			write("undef_after_"+tb, []byte("`undef "+verify.DUTMacro+"\n"))
 		}
+		if len(paths) == 0 {
+			continue // patterns only
+		}
+		lintClean(t, ex.path, verilator, []string{"--lint-only", "-Wall", "-Wno-MULTITOP", "--timing"}, paths)
+		lintClean(t, ex.path, iverilog, []string{"-g2005", "-Wall", "-o", os.DevNull}, paths)
 	}
 }
 
