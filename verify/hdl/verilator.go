@@ -323,8 +323,8 @@ type rtCache struct {
 
 // runtimeCache reads the verilated makefiles in mdir and returns the cache
 // for their configuration: the key hashes the tools, the makefile (flags,
-// VERILATOR_ROOT) and the VM_ settings and global objects of the classes
-// makefile.
+// VERILATOR_ROOT) and the VM_ settings (but VM_PARALLEL_BUILDS) and global
+// objects of the classes makefile.
 func runtimeCache(mdir, prefix string, verilator, cxx *toolchain.Tool) *rtCache {
 	c := &rtCache{mdir: mdir}
 	root := toolchain.CacheRoot()
@@ -350,6 +350,10 @@ func runtimeCache(mdir, prefix string, verilator, cxx *toolchain.Tool) *rtCache 
 			if name := strings.TrimSpace(strings.TrimSuffix(t, `\`)); name != "" {
 				c.objs = append(c.objs, name+".o")
 			}
+		case strings.HasPrefix(t, "VM_PARALLEL_BUILDS "):
+			// How the model's own files are compiled (one file or
+			// each apart), not the library's: split and unsplit
+			// models share its objects.
 		case strings.HasPrefix(t, "VM_") && strings.Contains(t, " = "):
 			fmt.Fprintf(h, "%s\n", t)
 		}
