@@ -3,11 +3,37 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// childEnv makes TestChild lsugen itself: childCommand runs this test
+// binary as `env LSUGEN_TEST_CHILD=1 BINARY -test.run=^TestChild$ -- ARGS`.
+const childEnv = "LSUGEN_TEST_CHILD"
+
+// TestChild is lsugen when childCommand's command runs this binary;
+// otherwise it does nothing.
+func TestChild(t *testing.T) {
+	if os.Getenv(childEnv) == "" {
+		return
+	}
+	os.Exit(run(flag.Args(), os.Stdout, os.Stderr))
+}
+
+// childCommand is a shell command, to be followed by lsugen's arguments,
+// that runs this test binary as lsugen: for tests of what runs lsugen as
+// a program (job lists, FuseSoC's generator), without building it again.
+func childCommand(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "env " + childEnv + "=1 " + shellQuote(exe) + " '-test.run=^TestChild$' --"
+}
 
 func lsugen(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"os/exec"
@@ -43,19 +42,6 @@ elastic_pipeline "p" {
   variant     = "elastic"
 }
 `
-
-// sweepChildEnv makes TestSweepChild lsugen itself: a job line runs this
-// test binary as `env LSUGEN_SWEEP_CHILD=1 BINARY -test.run=^TestSweepChild$ -- ARGS`.
-const sweepChildEnv = "LSUGEN_SWEEP_CHILD"
-
-// TestSweepChild is lsugen when a job line of the tests below runs this
-// binary; otherwise it does nothing.
-func TestSweepChild(t *testing.T) {
-	if os.Getenv(sweepChildEnv) == "" {
-		return
-	}
-	os.Exit(run(flag.Args(), os.Stdout, os.Stderr))
-}
 
 // sweepJSON runs a sweep with --json and decodes it.
 func sweepJSON(t *testing.T, args ...string) *sweepDoc {
@@ -290,14 +276,10 @@ func TestSweep_JobListParallelMerge(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GNU parallel is not installed (make deps installs it: apt-get install parallel): %v", err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "s.hcl", sweepSpec)
 	jobs, out := filepath.Join(dir, "jobs.txt"), filepath.Join(dir, "res")
-	jobCmd := "env " + sweepChildEnv + "=1 " + shellQuote(exe) + " '-test.run=^TestSweepChild$' --"
+	jobCmd := childCommand(t)
 	sweep := []string{"--sweep-clock", "0.5:40.5:20", "--driver-size", "2"}
 	code, stdout, stderr := lsugen(t, append([]string{"timing", "--job-list", jobs, "--out-dir", out, "--job-command", jobCmd, spec}, sweep...)...)
 	if code != 0 || !strings.Contains(stdout, "6 jobs") {
