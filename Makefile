@@ -69,10 +69,9 @@ test: deps
 	$(GO) test -trimpath -timeout 80m $(SLOW_PKGS) ./...
 
 # Every example unit through model = netlist = Icarus = Verilator with
-# lsugen verify's defaults, a line per check and a summary table: make
-# test's TestSpecs_ModelNetlistIcarusVerilator from the command line, with
-# the full plans (the test runs Icarus on a smaller share and the memories
-# for fewer cycles).
+# lsugen verify's defaults, a line per check and a summary table: the same
+# checks as make test's TestSpecs_ModelNetlistIcarusVerilator, from the
+# command line.
 verify-all: deps build
 	$(BIN) verify $(SPECS)
 

@@ -80,8 +80,7 @@ func load(t *testing.T, paths ...string) []specs.Unit {
 // TestSpecs_ModelNetlistIcarusVerilator checks every example design, constant
 // and configurable, with the same vectors on all three engines; sequential
 // units run a stream of cycles in lockstep with their model. The plans
-// are `lsugen verify`'s defaults but for Icarus's share (half the
-// gate-vectors, an eighth of the gate-cycles) and units with memories
+// are `lsugen verify`'s defaults but for units with memories
 // (sharedMemoryCycles); the checks run in parallel (RunTasks, one
 // per CPU), the Verilator builds of the largest units first. Verilator
 // runs the RTL module alone for units above verilatorGateLimit gates.
@@ -95,28 +94,13 @@ func TestSpecs_ModelNetlistIcarusVerilator(t *testing.T) {
 	for dup, orig := range same {
 		t.Logf("%s: the design of %s, checked under that name", dup, orig)
 	}
-	// What `lsugen verify` runs by default (and `make verify-all`), but
-	// for Icarus's share and the memories' cycles (below).
+	// What `lsugen verify` runs by default (and `make verify-all`).
 	plan, seqPlan := verify.DefaultPlan(), verify.DefaultSeqPlan()
-	// Icarus runs every directed vector and a sample of the rest of
-	// 2^21 gate-vectors (lsugen verify's default: 2^22): the coalescers'
-	// samples were most of its 110 s of CPU in a cold run. The netlist
-	// simulator and Verilator run every vector.
-	plan.IcarusGateVectors = 1 << 21
 	seen := map[string]bool{}
 	var tasks []verify.Task
 	for _, ex := range examples {
 		u, d := ex.Spec, ex.Design
 		sp := seqPlan
-		if d.Clock != "" {
-			// Icarus, an event-driven interpreter, runs a prefix of the
-			// stream of 2^23 gate-cycles here (lsugen verify's default:
-			// 2^26), 14,000 cycles of a 600-gate arbiter, at least
-			// IcarusMinCycles: the small clocked units' 100,000 cycles
-			// each were 40 s of CPU in a cold run. The netlist simulator
-			// and Verilator run the whole stream, on the same Verilog.
-			sp.IcarusGateCycles = 1 << 23
-		}
 		if d.Pipeline != nil {
 			// A pipeline is feed-forward: every output depends on one
 			// operation, so Icarus's 1000 cycles or more see all its
