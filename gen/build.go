@@ -40,6 +40,12 @@ var thisBuild = sync.OnceValue(func() Build {
 // ThisBuild is the running binary's Build.
 func ThisBuild() Build { return thisBuild() }
 
+// GeneratedBy is the version in the headers of generated files: with the
+// commit, so that a file can be traced to the build that wrote it. The
+// CLI and lsugen-bench stamp with it, so that both write the same Verilog
+// (and share the content-keyed Verilator builds).
+func GeneratedBy() string { return "lsugen " + ThisBuild().Stamp() }
+
 // Stamp is Version with the commit, "0.1.0 (commit 0123456789ab-dirty)":
 // what --version prints and the headers of generated files carry. The
 // JSON reports keep Version alone, which results of the same version

@@ -129,14 +129,14 @@ func benchReplay(ctx context.Context, c *config, tmp string, stdout, stderr io.W
 
 	// Verilator runs the readable and the gate-level module side by side
 	// on the files `lsugen replay --sim verilator` writes (the unit's and
-	// its hash's, their headers stamped as lsugen stamps them), so that its
+	// its hash's, stamped by gen.GeneratedBy as lsugen stamps them), so that its
 	// model comes from lsugen's cache after the first build of either.
 	dir := filepath.Join(tmp, "replay")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for _, x := range flow.WithSubunits([]flow.Unit{fu}) {
-		files, err := rtl.Files(x.Design, rtl.Info{Version: "lsugen " + gen.ThisBuild().Stamp(), Source: flow.Source(x.Spec)})
+		files, err := rtl.Files(x.Design, rtl.Info{Version: gen.GeneratedBy(), Source: flow.Source(x.Spec)})
 		if err != nil {
 			return err
 		}

@@ -201,7 +201,7 @@ func recheck(a *app, f *crosscheckFlags, units []sta.CrosscheckUnit) error {
 func writeCrosscheck(a *app, f *crosscheckFlags, rep *sta.Report, jobs, cpus int) error {
 	if f.doc != "" {
 		var b bytes.Buffer
-		if err := rep.WritePage(&b, sta.PageInfo{Version: generatedBy(), Jobs: jobs, CPUs: cpus, Seconds: rep.Seconds}); err != nil {
+		if err := rep.WritePage(&b, sta.PageInfo{Version: gen.GeneratedBy(), Jobs: jobs, CPUs: cpus, Seconds: rep.Seconds}); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(f.doc, b.Bytes()); err != nil {
@@ -254,7 +254,7 @@ func crosscheckUnits(units []unit, skip string, maxGates int) ([]sta.CrosscheckU
 	out := make([]sta.CrosscheckUnit, len(units))
 	for i, u := range units {
 		cu := sta.CrosscheckUnit{Design: u.Design, Kind: u.Spec.UnitKind(), Variant: u.Spec.Variant(),
-			Info: rtl.Info{Version: generatedBy(), Source: source(u.Spec)}}
+			Info: rtl.Info{Version: gen.GeneratedBy(), Source: source(u.Spec)}}
 		switch {
 		case skipSet[u.Design.Name]:
 			cu.Skip = "--skip"

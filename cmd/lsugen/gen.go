@@ -280,7 +280,7 @@ func addCHeaders(rep *genReport, set map[string][]byte, units []unit, dir string
 			skipped = append(skipped, h.Name)
 			continue
 		}
-		b, err := csource.Header(h, csource.Info{Version: generatedBy(), Source: source(u.Spec)})
+		b, err := csource.Header(h, csource.Info{Version: gen.GeneratedBy(), Source: source(u.Spec)})
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +317,7 @@ func sortedNames(set map[string][]byte) []string {
 func verilogFiles(units []unit) (map[string][]byte, error) {
 	set := map[string][]byte{}
 	for _, u := range withSubunits(units) {
-		files, err := rtl.Files(u.Design, rtl.Info{Version: generatedBy(), Source: source(u.Spec)})
+		files, err := rtl.Files(u.Design, rtl.Info{Version: gen.GeneratedBy(), Source: source(u.Spec)})
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lsugen/lsugen/csource"
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/specs"
 )
 
@@ -90,7 +91,7 @@ func TestGenC_WritesHeaders(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	want, err := csource.Header(file.Units[0].(*specs.Hash), csource.Info{Version: generatedBy(), Source: a + ":1"})
+	want, err := csource.Header(file.Units[0].(*specs.Hash), csource.Info{Version: gen.GeneratedBy(), Source: a + ":1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -174,7 +174,7 @@ func runSearchFor(a *app, ref string, h *specs.Hash, regs []model.HashRegister, 
 		files = append(files, outFile{out, []byte(b.String())})
 	}
 	if cHeader != "" {
-		hdr, err := csource.ConfigurableHeader(h, csource.Info{Version: generatedBy(), Source: source(h)})
+		hdr, err := csource.ConfigurableHeader(h, csource.Info{Version: gen.GeneratedBy(), Source: source(h)})
 		if err != nil {
 			return badInput(err)
 		}

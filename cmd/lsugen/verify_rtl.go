@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lsugen/lsugen/gen"
 	"github.com/lsugen/lsugen/rtl"
 	"github.com/lsugen/lsugen/units"
 	"github.com/lsugen/lsugen/verify"
@@ -32,7 +33,7 @@ func testbenchFiles(us []unit) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		info := rtl.Info{Version: generatedBy(), Source: source(u.Spec)}
+		info := rtl.Info{Version: gen.GeneratedBy(), Source: source(u.Spec)}
 		set[verify.TestbenchFileName(u.Design)] = g.Testbench(info)
 		set[verify.VectorFileName(u.Design)] = g.VectorFile(info)
 	}
@@ -156,7 +157,7 @@ func rtlCheck(ctx context.Context, u unit, golden func() (*verify.GoldenSet, err
 	}
 	check := verify.RTLCheck{
 		Golden:      g,
-		Info:        rtl.Info{Version: generatedBy(), Source: source(u.Spec)},
+		Info:        rtl.Info{Version: gen.GeneratedBy(), Source: source(u.Spec)},
 		Sources:     files,
 		Top:         top,
 		Dir:         dir,

@@ -53,7 +53,7 @@ func TestGenTB_WritesTestbenchesAndGoldenVectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		info := rtl.Info{Version: generatedBy(), Source: source(su)}
+		info := rtl.Info{Version: gen.GeneratedBy(), Source: source(su)}
 		for name, b := range map[string][]byte{verify.TestbenchFileName(d): g.Testbench(info), verify.VectorFileName(d): g.VectorFile(info)} {
 			f, _ := os.ReadFile(filepath.Join(out, name))
 			if string(f) != string(b) {

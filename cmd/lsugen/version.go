@@ -28,7 +28,3 @@ func newVersionCmd(a *app) *cobra.Command {
 	addJSONFlag(cmd.Flags(), &asJSON)
 	return cmd
 }
-
-// generatedBy is the version in the headers of generated files: with the
-// commit, so that a file can be traced to the build that wrote it.
-func generatedBy() string { return "lsugen " + gen.ThisBuild().Stamp() }
